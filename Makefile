@@ -1,0 +1,80 @@
+# dynred build.  PETSc, SLEPc, HDF5 (the MPI flavour PETSc was built with) and
+# libyaml are found with pkg-config, or through PETSC_DIR/PETSC_ARCH and
+# SLEPC_DIR when those are set (cluster installs).
+#
+#   make            library, bin/dynred and the test programs
+#   make demo       install what is missing, build, run the embedded default job
+#   make check      install what is missing, build, run every test
+#   make bench      benchmarks (long; never part of check)
+
+CC      ?= mpicc
+ifeq ($(origin CC),default)
+CC      := mpicc
+endif
+OPT     ?= -O2 -g
+CFLAGS  += $(OPT) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter -Iinclude
+
+ifneq ($(PETSC_DIR),)
+  PETSC_PC := $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig
+  SLEPC_PC := $(SLEPC_DIR)/$(PETSC_ARCH)/lib/pkgconfig
+  export PKG_CONFIG_PATH := $(SLEPC_PC):$(PETSC_PC):$(SLEPC_DIR)/lib/pkgconfig:$(PKG_CONFIG_PATH)
+endif
+HDF5_PC := $(firstword $(foreach p,hdf5-openmpi hdf5-mpich hdf5-mpi hdf5,$(if $(shell pkg-config --exists $(p) 2>/dev/null && echo y),$(p))))
+PKGS    := slepc petsc $(HDF5_PC) yaml-0.1
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CFLAGS  += $(PKG_CFLAGS)
+LDLIBS  += $(PKG_LIBS) -llapack -lblas -lm
+# The MPI compiler wrapper is optional: PETSc's pkg-config already carries MPI.
+ifeq ($(shell command -v $(CC) 2>/dev/null),)
+  CC := cc
+endif
+
+LIBSRC  := $(sort $(wildcard src/core/*.c src/model/*.c src/reduce/*.c src/couple/*.c src/verify/*.c src/gmp/*.c src/ga/*.c src/ss/*.c))
+APPSRC  := $(sort $(wildcard src/app/*.c))
+TESTSRC := $(sort $(wildcard tests/unit/*.c))
+LIBOBJ  := $(LIBSRC:%.c=build/%.o)
+APPOBJ  := $(APPSRC:%.c=build/%.o)
+TESTBIN := $(TESTSRC:tests/unit/%.c=build/tests/%)
+LIB     := build/libdynred.a
+BIN     := bin/dynred
+
+all: $(BIN) $(TESTBIN)
+
+build/%.o: %.c $(wildcard include/dynred/*.h) $(wildcard src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIB): $(LIBOBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(APPOBJ) $(LIB)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $(APPOBJ) $(LIB) $(LDFLAGS) $(LDLIBS)
+
+build/tests/%: tests/unit/%.c $(LIB) $(wildcard include/dynred/*.h)
+	@mkdir -p build/tests
+	$(CC) $(CFLAGS) -Isrc -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+
+deps:
+	@bash scripts/install-deps.sh
+
+# The README's two commands.  Both install what is missing first.
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@bash scripts/demo.sh
+
+check: deps
+	@$(MAKE) --no-print-directory all
+	@bash tests/run_tests.sh $(TESTS)
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@bash bench/run_all.sh
+
+clean:
+	rm -rf build bin
+
+.PHONY: all deps demo check bench clean
+.SECONDARY:

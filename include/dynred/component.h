@@ -1,0 +1,88 @@
+/* dynred: the component (substructure) data model.
+ *
+ * A component is what an FE code exports for one part: stiffness K, mass M
+ * (optional damping D) over the part's free DOFs, one DOF label per row,
+ * optional node coordinates and element connectivity (for XDMF output) and
+ * named node sets (interface, inputs, outputs, fixed).  Constrained DOFs have
+ * been removed.  Matrices are distributed over the component's communicator;
+ * labels, nodes, cells and sets are replicated on every rank of it (they are
+ * O(n) integers, small next to the matrices).
+ */
+#ifndef DYNRED_COMPONENT_H
+#define DYNRED_COMPONENT_H
+
+#include <dynred/sys.h>
+#include <petscmat.h>
+
+/* Element shapes known to the XDMF writer (values are XDMF topology codes'
+ * names; node order is the VTK/XDMF order). */
+typedef enum {
+  DR_CELL_NONE = 0,
+  DR_CELL_LINE2,  /* 2-node beam */
+  DR_CELL_TET4,
+  DR_CELL_TET10,
+  DR_CELL_HEX8,
+  DR_CELL_HEX20
+} DRCellType;
+PetscInt    DRCellNodes(DRCellType t);   /* nodes per cell */
+const char *DRCellName(DRCellType t);    /* XDMF TopologyType */
+
+typedef struct {
+  char      name[64];
+  PetscInt  n;
+  PetscInt *nodes; /* node ids, sorted, unique */
+} DRNodeSet;
+
+typedef struct _p_DRComponent *DRComponent;
+struct _p_DRComponent {
+  char       name[64];
+  char       source[PETSC_MAX_PATH_LEN]; /* file or "builtin:plate" for messages */
+  MPI_Comm   comm;                      /* PETSc-duplicated by the Mat objects */
+  Mat        K, M, D;                   /* D may be NULL */
+  PetscInt   n;                         /* number of (free) DOFs = rows of K */
+  DRLabel   *labels;                    /* n labels in row order, unique */
+  PetscInt   nnodes;                    /* optional geometry ... */
+  PetscInt  *node_ids;                  /* nnodes ids (sorted ascending) */
+  PetscReal *xyz;                       /* 3*nnodes coordinates */
+  DRCellType celltype;                  /* optional connectivity ... */
+  PetscInt   ncells;
+  PetscInt  *cells;                     /* ncells*DRCellNodes(celltype) node ids */
+  PetscInt   nsets;
+  DRNodeSet *sets;
+};
+
+/* Empty component on comm; fill the fields, then DRComponentValidate. */
+PetscErrorCode DRComponentCreate(MPI_Comm comm, const char *name, DRComponent *c);
+PetscErrorCode DRComponentDestroy(DRComponent *c);
+
+/* Add a named node set (copies, sorts and de-duplicates ids). */
+PetscErrorCode DRComponentAddNodeSet(DRComponent c, const char *name, PetscInt n, const PetscInt ids[]);
+/* Find a node set by name; NULL when absent. */
+PetscErrorCode DRComponentGetNodeSet(DRComponent c, const char *name, DRNodeSet **set);
+
+/* Checks every reader applies, each failing with one line naming
+ * c->source and the entry: sizes agree, labels unique, values finite,
+ * K (and M, D) symmetric within rtol relative to the matrix norm,
+ * M with positive diagonal, and the geometry refers to known nodes. */
+PetscErrorCode DRComponentValidate(DRComponent c, PetscReal rtol);
+
+/* Index of node id in c->node_ids (binary search), -1 when absent. */
+PetscInt DRComponentFindNode(DRComponent c, PetscInt64 node);
+
+/* Sorted copy of the labels with the permutation: sorted[k] = labels[perm[k]].
+ * Caller frees both with PetscFree. */
+PetscErrorCode DRLabelsSort(PetscInt n, const DRLabel labels[], DRLabel **sorted, PetscInt **perm);
+/* Position of l in a sorted label array (binary search), -1 when absent. */
+PetscInt DRLabelsFind(PetscInt n, const DRLabel sorted[], DRLabel l);
+
+/* Assemble several components (each on comm) into one model by label:
+ * global DOFs are the sorted union of all labels; entries of shared labels
+ * add.  Geometry and cells are merged (nodes by id).  The result is a new
+ * component on comm named `name`.  This is the "full model" of CMS. */
+PetscErrorCode DRComponentAssemble(MPI_Comm comm, const char *name, PetscInt ncomp, DRComponent comps[], DRComponent *full);
+
+/* A scalar and a distributed matrix for a component: convenience for tests.
+ * Total mass along direction dir: u^T M u with u = 1 on every dir-DOF. */
+PetscErrorCode DRComponentTranslationalMass(DRComponent c, PetscInt dir, PetscReal *mass);
+
+#endif

@@ -1,0 +1,47 @@
+/* dynred: model file readers and writers.
+ *
+ * Every reader returns a validated component (DRComponentValidate) whose
+ * matrices are distributed over comm; a bad file raises DR_ERR_INPUT with one
+ * line "FILE:LINE: what was found, what was expected".  Readers stream the
+ * file on rank 0 in chunks and send each rank its rows, so no rank holds more
+ * than one copy of its part plus one chunk.  Writers write to a temporary name
+ * and rename on success.
+ *
+ * Label files ("dofs"): one "node.direction" per row, as CalculiX's JOB.dof.
+ */
+#ifndef DYNRED_IO_H
+#define DYNRED_IO_H
+
+#include <dynred/component.h>
+
+/* Relative tolerance of the symmetry check applied by the readers. */
+#define DR_SYMMETRY_RTOL 1e-8
+
+/* --- Matrix Market (coordinate real, symmetric or general) --------------- */
+PetscErrorCode DRMatReadMatrixMarket(MPI_Comm comm, const char *path, Mat *A);
+/* Writes the upper triangle as "symmetric" when symmetric is true. */
+PetscErrorCode DRMatWriteMatrixMarket(Mat A, const char *path, PetscBool symmetric);
+PetscErrorCode DRLabelsRead(MPI_Comm comm, const char *path, PetscInt *n, DRLabel **labels);
+PetscErrorCode DRLabelsWrite(MPI_Comm comm, const char *path, PetscInt n, const DRLabel labels[]);
+/* K, M, D (D may be NULL) and the label file. */
+PetscErrorCode DRComponentReadMTX(MPI_Comm comm, const char *name, const char *K, const char *M, const char *D, const char *dofs, DRComponent *c);
+/* Writes PREFIX_K.mtx, PREFIX_M.mtx, [PREFIX_D.mtx], PREFIX.dof. */
+PetscErrorCode DRComponentWriteMTX(DRComponent c, const char *prefix);
+
+/* --- CalculiX matrix storage ---------------------------------------------
+ * JOB.sti, JOB.mas (1-based upper triangle "i j value"), JOB.dof (labels);
+ * if JOB.inp exists, *NODE coordinates and C3D4/C3D10/C3D8/C3D20 cells of
+ * *ELEMENT blocks, and *NSET node sets, are read too. */
+PetscErrorCode DRComponentReadCalculiX(MPI_Comm comm, const char *name, const char *job, DRComponent *c);
+/* Writes JOB.sti, JOB.mas, JOB.dof in the same format. */
+PetscErrorCode DRComponentWriteCalculiX(DRComponent c, const char *job);
+
+/* --- PETSc binary: K, M, [D] with MatView, labels in PATH.dof ------------- */
+PetscErrorCode DRComponentReadPETSc(MPI_Comm comm, const char *name, const char *path, DRComponent *c);
+PetscErrorCode DRComponentWritePETSc(DRComponent c, const char *path);
+
+/* --- dynred HDF5 component file (layout in DESIGN.md) --------------------- */
+PetscErrorCode DRComponentReadHDF5(MPI_Comm comm, const char *name, const char *path, DRComponent *c);
+PetscErrorCode DRComponentWriteHDF5(DRComponent c, const char *path);
+
+#endif

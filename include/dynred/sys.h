@@ -1,0 +1,52 @@
+/* dynred: system-level definitions shared by every module.
+ *
+ * DOF labels, error helpers, logging events and progress reporting.  Every
+ * other dynred header includes this one. */
+#ifndef DYNRED_SYS_H
+#define DYNRED_SYS_H
+
+#include <petscsys.h>
+
+/* PETSc < 3.19 has no PETSC_SUCCESS; dynred uses the newer spelling. */
+#ifndef PETSC_SUCCESS
+  #define PETSC_SUCCESS 0
+#endif
+
+#define DYNRED_VERSION "0.1.0"
+
+/* A DOF label: FE node id and direction 1..6 (ux uy uz rx ry rz), encoded in
+ * one 64-bit integer as node*8 + dir so label arrays sort by node, then by
+ * direction, and compare in one instruction.  Node ids are >= 0. */
+typedef PetscInt64 DRLabel;
+#define DRLabelMake(node, dir) ((DRLabel)(node) * 8 + (DRLabel)(dir))
+#define DRLabelNode(l)         ((PetscInt64)((l) >> 3))
+#define DRLabelDir(l)          ((PetscInt)((l) & 7))
+
+/* Format a label as CalculiX does ("12.3") into buf (at least 32 chars). */
+const char *DRLabelString(DRLabel l, char buf[32]);
+/* Parse "node.dir"; returns PETSC_FALSE when s is not a label. */
+PetscBool DRLabelParse(const char *s, DRLabel *l);
+
+/* Error for bad user input: one line naming the file, entry and expectation.
+ * Raised with PETSC_ERR_USER so the driver prints just the message. */
+#define DR_ERR_INPUT PETSC_ERR_USER
+
+/* Initialize dynred's log events and registries (called by DRInitialize). */
+PetscErrorCode DRInitialize(int *argc, char ***argv, const char *help);
+PetscErrorCode DRFinalize(void);
+
+/* Log events: one per phase, so -log_view shows where the time goes. */
+extern PetscLogEvent DR_EVENT_Read, DR_EVENT_Generate, DR_EVENT_Assemble,
+  DR_EVENT_EigenSolve, DR_EVENT_Write, DR_EVENT_Validate;
+
+/* Wall-clock timer for the /timing group and progress lines. */
+PetscLogDouble DRTime(void);
+
+/* Progress line on rank 0 of comm, prefixed with elapsed time:
+ * "[   12.3 s] modal: 30 of 40 converged". */
+PetscErrorCode DRProgress(MPI_Comm comm, const char *fmt, ...) PETSC_ATTRIBUTE_FORMAT(2, 3);
+
+/* Peak resident set size of this process in MiB (VmHWM). */
+PetscErrorCode DRPeakRSS(PetscReal *mib);
+
+#endif

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages dynred needs; does nothing when they are
+# present.  Run as root (CI) or with sudo available.
+set -euo pipefail
+pkgs=(build-essential pkg-config make petsc-dev slepc-dev libhdf5-openmpi-dev
+      libyaml-dev openmpi-bin liblapack-dev libblas-dev calculix-ccx
+      python3-h5py python3-matplotlib python3-numpy)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,89 @@
+/* System-level helpers: initialization, log events, progress, memory. */
+#include <dynred/sys.h>
+#include <slepcsys.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+PetscLogEvent DR_EVENT_Read, DR_EVENT_Generate, DR_EVENT_Assemble, DR_EVENT_EigenSolve, DR_EVENT_Write, DR_EVENT_Validate;
+static PetscClassId   DR_CLASSID;
+static PetscLogDouble dr_t0;
+
+const char *DRLabelString(DRLabel l, char buf[32])
+{
+  snprintf(buf, 32, "%lld.%d", (long long)DRLabelNode(l), (int)DRLabelDir(l));
+  return buf;
+}
+
+PetscBool DRLabelParse(const char *s, DRLabel *l)
+{
+  long long node;
+  int       dir, end = 0;
+  if (sscanf(s, " %lld.%d %n", &node, &dir, &end) != 2 || s[end] != '\0') return PETSC_FALSE;
+  if (node < 0 || dir < 1 || dir > 6) return PETSC_FALSE;
+  *l = DRLabelMake(node, dir);
+  return PETSC_TRUE;
+}
+
+PetscLogDouble DRTime(void)
+{
+  PetscLogDouble t;
+  (void)PetscTime(&t);
+  return t;
+}
+
+PetscErrorCode DRInitialize(int *argc, char ***argv, const char *help)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SlepcInitialize(argc, argv, NULL, help));
+  dr_t0 = DRTime();
+  PetscCall(PetscClassIdRegister("dynred", &DR_CLASSID));
+  PetscCall(PetscLogEventRegister("DRRead", DR_CLASSID, &DR_EVENT_Read));
+  PetscCall(PetscLogEventRegister("DRGenerate", DR_CLASSID, &DR_EVENT_Generate));
+  PetscCall(PetscLogEventRegister("DRAssemble", DR_CLASSID, &DR_EVENT_Assemble));
+  PetscCall(PetscLogEventRegister("DRValidate", DR_CLASSID, &DR_EVENT_Validate));
+  PetscCall(PetscLogEventRegister("DREigenSolve", DR_CLASSID, &DR_EVENT_EigenSolve));
+  PetscCall(PetscLogEventRegister("DRWrite", DR_CLASSID, &DR_EVENT_Write));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFinalize(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SlepcFinalize());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRProgress(MPI_Comm comm, const char *fmt, ...)
+{
+  PetscMPIInt rank;
+  char        msg[1024];
+  va_list     ap;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) {
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "[%8.1f s] %s\n", DRTime() - dr_t0, msg));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRPeakRSS(PetscReal *mib)
+{
+  FILE *f;
+  char  line[256];
+
+  PetscFunctionBeginUser;
+  *mib = 0;
+  f    = fopen("/proc/self/status", "r");
+  if (!f) PetscFunctionReturn(PETSC_SUCCESS);
+  while (fgets(line, sizeof(line), f)) {
+    long kb;
+    if (sscanf(line, "VmHWM: %ld kB", &kb) == 1) *mib = kb / 1024.0;
+  }
+  fclose(f);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

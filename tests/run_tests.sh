@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# dynred test harness.  Runs every test named in tests/tests.list (or only
+# those whose name matches one of the arguments) and ends with the line
+# "N passed, N failed".
+#
+# A line of tests/tests.list is "NAME: SHELL COMMAND".  The command runs from
+# the repository root in bash with these variables:
+#   DYNRED   bin/dynred            TBIN  build/tests (unit test programs)
+#   MPIEXEC  mpiexec with the flags root and oversubscription need
+#   T        a fresh scratch directory for this test
+# It passes when it exits 0.  Tests assert numbers against independent
+# references themselves (analytic values, full-model solves, CalculiX);
+# tests/expect.sh compares output with a reference file.
+set -u
+cd "$(dirname "$0")/.."
+export DYNRED="$PWD/bin/dynred" TBIN="$PWD/build/tests" ROOT="$PWD"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+export MPIEXEC="mpiexec --oversubscribe"
+export PETSC_OPTIONS="${PETSC_OPTIONS:-} -options_left no"
+scratch=$(mktemp -d /tmp/dynred-tests.XXXXXX)
+pass=0; fail=0; failed=()
+start=$(date +%s)
+while IFS= read -r line; do
+  case "$line" in ''|'#'*) continue;; esac
+  name=${line%%:*}; cmd=${line#*:}
+  if [ $# -gt 0 ]; then
+    sel=0; for pat in "$@"; do [[ "$name" == *$pat* ]] && sel=1; done
+    [ $sel -eq 1 ] || continue
+  fi
+  export T="$scratch/$name"; mkdir -p "$T"
+  t0=$(date +%s.%N)
+  if (bash -c "set -e; $cmd") >"$T/log" 2>&1; then
+    pass=$((pass+1)); st=ok
+  else
+    fail=$((fail+1)); st=FAIL; failed+=("$name")
+  fi
+  printf '%-4s %-40s %6.1f s\n' "$st" "$name" "$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN{print a-b}')"
+  if [ $st = FAIL ]; then sed 's/^/     | /' "$T/log" | tail -n 25; fi
+done < tests/tests.list
+echo "total $(( $(date +%s) - start )) s; logs in $scratch"
+[ ${#failed[@]} -gt 0 ] && echo "failed: ${failed[*]}"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
