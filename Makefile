@@ -33,17 +33,19 @@ endif
 LIBSRC  := $(sort $(wildcard src/core/*.c src/model/*.c src/reduce/*.c src/couple/*.c src/verify/*.c src/gmp/*.c src/ga/*.c src/ss/*.c))
 APPSRC  := $(sort $(wildcard src/app/*.c))
 TESTSRC := $(sort $(wildcard tests/unit/*.c))
-LIBOBJ  := $(LIBSRC:%.c=build/%.o)
-APPOBJ  := $(APPSRC:%.c=build/%.o)
-TESTBIN := $(TESTSRC:tests/unit/%.c=build/tests/%)
-LIB     := build/libdynred.a
+B       ?= build
+LIBOBJ  := $(LIBSRC:%.c=$(B)/%.o)
+APPOBJ  := $(APPSRC:%.c=$(B)/%.o)
+TESTBIN := $(TESTSRC:tests/unit/%.c=$(B)/tests/%)
+LIB     := $(B)/libdynred.a
 BIN     := bin/dynred
 
 all: $(BIN) $(TESTBIN)
 
-build/%.o: %.c $(wildcard include/dynred/*.h) $(wildcard src/*/*.h)
+$(B)/%.o: %.c $(wildcard include/dynred/*.h) $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS) -c $< -o $@
 
 $(LIB): $(LIBOBJ)
 	@mkdir -p $(dir $@)
@@ -53,8 +55,8 @@ $(BIN): $(APPOBJ) $(LIB)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $(APPOBJ) $(LIB) $(LDFLAGS) $(LDLIBS)
 
-build/tests/%: tests/unit/%.c $(LIB) $(wildcard include/dynred/*.h)
-	@mkdir -p build/tests
+$(B)/tests/%: tests/unit/%.c $(LIB) $(wildcard include/dynred/*.h)
+	@mkdir -p $(B)/tests
 	$(CC) $(CFLAGS) -Isrc -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
 deps:

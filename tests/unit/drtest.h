@@ -13,7 +13,7 @@ static int drtest_failures = 0, drtest_checks = 0;
   do {                                                                                           \
     double _g = (double)(got), _r = (double)(ref), _e = fabs(_g - _r);                           \
     int    _ok = isfinite(_g) && _e <= (rtol) * fabs(_r) + (atol);                               \
-    char   _what[256];                                                                           \
+    char   _what[1024];                                                                           \
     snprintf(_what, sizeof(_what), __VA_ARGS__);                                                 \
     drtest_checks++;                                                                             \
     if (!_ok) drtest_failures++;                                                                 \
@@ -22,7 +22,7 @@ static int drtest_failures = 0, drtest_checks = 0;
 
 #define DRTEST_TRUE(cond, ...)                                                                   \
   do {                                                                                           \
-    char _what[256];                                                                             \
+    char _what[1024];                                                                             \
     snprintf(_what, sizeof(_what), __VA_ARGS__);                                                 \
     drtest_checks++;                                                                             \
     if (!(cond)) drtest_failures++;                                                              \

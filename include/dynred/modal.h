@@ -1,0 +1,51 @@
+/* dynred: generalized symmetric eigenproblem K phi = lambda M phi.
+ *
+ * The modal solver behind `dynred modal`, the reference solve of `verify`
+ * and (later) the component eigenproblems of CMS.  SLEPc Krylov-Schur with
+ * shift-and-invert about a small negative shift (so rigid-body modes are
+ * found and K need not be invertible) and a MUMPS Cholesky factorization by
+ * default; everything can be overridden with the options prefix
+ * (-modal_eps_type, -modal_st_pc_factor_mat_solver_type, ...).
+ *
+ * Two ways to say which modes:
+ *   nmodes > 0, fmax = 0: the lowest nmodes;
+ *   fmax > 0:             every mode below fmax (Hz), by SLEPc spectrum
+ *                         slicing, which counts eigenvalues with the inertia
+ *                         of the factorization and so provably misses none.
+ * The inertia of K - sigma M also proves K positive semidefinite: any
+ * eigenvalue below the (negative) shift is reported as bad input.
+ *
+ * Modes are mass-normalized (phi^T M phi = 1), sorted by frequency, signed so
+ * the largest-magnitude entry is positive.
+ */
+#ifndef DYNRED_MODAL_H
+#define DYNRED_MODAL_H
+
+#include <dynred/sys.h>
+#include <petscmat.h>
+
+typedef struct _p_DRModal *DRModal;
+
+PetscErrorCode DRModalCreate(MPI_Comm comm, DRModal *m);
+PetscErrorCode DRModalDestroy(DRModal *m);
+PetscErrorCode DRModalSetOptionsPrefix(DRModal m, const char *prefix);
+/* `what` names the model in messages (a file or "builtin:plate"). */
+PetscErrorCode DRModalSetOperators(DRModal m, Mat K, Mat M, const char *what);
+PetscErrorCode DRModalSetRange(DRModal m, PetscInt nmodes, PetscReal fmax);
+/* Convergence tolerance of SLEPc (default 1e-10). */
+PetscErrorCode DRModalSetTolerance(DRModal m, PetscReal tol);
+/* Shift sigma (rad/s)^2, < 0; default: -1e-8 * trace(K)/trace(M). */
+PetscErrorCode DRModalSetShift(DRModal m, PetscReal sigma);
+PetscErrorCode DRModalSetFromOptions(DRModal m);
+PetscErrorCode DRModalSolve(DRModal m);
+
+/* Results; arrays are owned by m.  freq_hz is signed: a slightly negative
+ * eigenvalue (rigid-body round-off) gives a slightly negative frequency. */
+PetscErrorCode DRModalGetModes(DRModal m, PetscInt *n, const PetscReal **freq_hz, const PetscReal **lambda, Vec **modes, const PetscReal **residual);
+/* Result table on rank 0: mode, frequency, relative residual. */
+PetscErrorCode DRModalView(DRModal m, PetscViewer v);
+
+/* Relative residual ||K x - lambda M x|| / (||K x|| + |lambda| ||M x||). */
+PetscErrorCode DRModalResidual(Mat K, Mat M, PetscReal lambda, Vec x, PetscReal *r);
+
+#endif

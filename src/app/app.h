@@ -1,0 +1,32 @@
+/* dynred driver internals: the job functions and their shared plumbing. */
+#ifndef DYNRED_APP_H
+#define DYNRED_APP_H
+
+#include <dynred/dynred.h>
+#include <dynred/config.h>
+#include <dynred/model.h>
+#include <dynred/modal.h>
+#include <dynred/store.h>
+
+/* One entry per subcommand. */
+typedef struct {
+  const char *name;
+  PetscErrorCode (*run)(DRConfig cfg);
+  const char *summary;
+  const DRConfigKey *keys; /* the job's own section of the job file */
+} DRJob;
+
+PetscErrorCode           DRJobModal(DRConfig cfg);
+extern const DRConfigKey DRJobModalKeys[];
+
+/* Open the job's output (key `output`) and write the root attributes;
+ * the store is remembered so a failing job removes its temporary file. */
+PetscErrorCode DRJobStoreOpen(DRConfig cfg, const char *job, DRStore *s);
+/* Write /timing attributes and commit (rename) the output. */
+PetscErrorCode DRJobStoreCommit(DRStore *s, PetscInt nphases, const char *const phases[], const PetscReal seconds[]);
+/* On error: drop the temporary output file, if any. */
+PetscErrorCode DRJobStoreAbort(void);
+/* Print a model summary line (DOFs, nonzeros, nodes, ranks). */
+PetscErrorCode DRJobPrintModel(DRComponent c);
+
+#endif

@@ -1,0 +1,59 @@
+/* Plumbing shared by the jobs: output file, timing, model summary. */
+#include "app.h"
+
+static DRStore open_store = NULL;
+
+PetscErrorCode DRJobStoreOpen(DRConfig cfg, const char *job, DRStore *s)
+{
+  char        out[PETSC_MAX_PATH_LEN];
+  const char *text;
+  PetscMPIInt size;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRConfigGetString(cfg, "output", out, sizeof(out), NULL));
+  PetscCall(DRStoreCreate(PETSC_COMM_WORLD, out, s));
+  open_store = *s;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(DRConfigGetText(cfg, &text));
+  PetscCall(DRStoreAttrString(*s, "/", "dynred_version", DYNRED_VERSION));
+  PetscCall(DRStoreAttrString(*s, "/", "job", job));
+  PetscCall(DRStoreAttrInt(*s, "/", "nranks", size));
+  PetscCall(DRStoreAttrString(*s, "/", "config", text));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRJobStoreCommit(DRStore *s, PetscInt nphases, const char *const phases[], const PetscReal seconds[])
+{
+  char        out[PETSC_MAX_PATH_LEN];
+  PetscReal   rss, maxrss;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < nphases; i++) PetscCall(DRStoreAttrReal(*s, "/timing", phases[i], seconds[i]));
+  PetscCall(DRPeakRSS(&rss));
+  PetscCall(MPIU_Allreduce(&rss, &maxrss, 1, MPIU_REAL, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCall(DRStoreAttrReal(*s, "/timing", "peak_rss_mib_per_rank", maxrss));
+  PetscCall(DRStoreAttrString(*s, "/timing", "units", "s"));
+  open_store = NULL;
+  PetscCall(PetscStrncpy(out, "", sizeof(out)));
+  PetscCall(DRStoreClose(s, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRJobStoreAbort(void)
+{
+  PetscFunctionBeginUser;
+  if (open_store) PetscCall(DRStoreClose(&open_store, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRJobPrintModel(DRComponent c)
+{
+  MatInfo     info;
+  PetscMPIInt size;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetInfo(c->K, MAT_GLOBAL_SUM, &info));
+  PetscCallMPI(MPI_Comm_size(c->comm, &size));
+  PetscCall(PetscPrintf(c->comm, "model %s (%s): %" PetscInt_FMT " DOFs, %.0f nonzeros in K, %" PetscInt_FMT " nodes, %" PetscInt_FMT " elements, %d rank(s)\n", c->name, c->source, c->n, (double)info.nz_used, c->nnodes, c->ncells, (int)size));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

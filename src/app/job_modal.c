@@ -1,0 +1,87 @@
+/* dynred modal: reference modal analysis of the assembled full model. */
+#include "app.h"
+
+const DRConfigKey DRJobModalKeys[] = {
+  {"modal.nmodes", DR_CFG_INT, "20", "number of lowest modes (used when fmax = 0)"},
+  {"modal.fmax", DR_CFG_REAL, "0", "all modes below fmax [Hz] when > 0 (spectrum slicing)"},
+  {"modal.tol", DR_CFG_REAL, "1e-10", "eigensolver convergence tolerance"},
+  {"modal.write_modes", DR_CFG_BOOL, "true", "write /modal/modes and mesh shapes (off for huge benchmarks)"},
+  {NULL, 0, NULL, NULL},
+};
+
+PetscErrorCode DRJobModal(DRConfig cfg)
+{
+  DRComponent    model;
+  DRModal        modal;
+  DRStore        store;
+  PetscInt       nmodes, n;
+  PetscReal      fmax, tol, t[3];
+  PetscBool      write_modes;
+  const PetscReal *freq, *lambda, *resid;
+  Vec           *modes;
+  PetscLogDouble t0;
+  const char    *phases[3] = {"model", "eigensolve", "output"};
+
+  PetscFunctionBeginUser;
+  PetscCall(DRConfigGetInt(cfg, "modal.nmodes", &nmodes, NULL));
+  PetscCall(DRConfigGetReal(cfg, "modal.fmax", &fmax, NULL));
+  PetscCall(DRConfigGetReal(cfg, "modal.tol", &tol, NULL));
+  PetscCall(DRConfigGetBool(cfg, "modal.write_modes", &write_modes, NULL));
+
+  t0 = DRTime();
+  PetscCall(DRModelCreateFull(cfg, PETSC_COMM_WORLD, &model));
+  t[0] = DRTime() - t0;
+  PetscCall(DRJobPrintModel(model));
+
+  t0 = DRTime();
+  PetscCall(DRModalCreate(PETSC_COMM_WORLD, &modal));
+  PetscCall(DRModalSetOptionsPrefix(modal, "modal_"));
+  PetscCall(DRModalSetOperators(modal, model->K, model->M, model->source));
+  PetscCall(DRModalSetRange(modal, nmodes, fmax));
+  PetscCall(DRModalSetTolerance(modal, tol));
+  PetscCall(DRModalSetFromOptions(modal));
+  if (fmax > 0) PetscCall(DRProgress(PETSC_COMM_WORLD, "modal: all modes below %g Hz (spectrum slicing)", (double)fmax));
+  else PetscCall(DRProgress(PETSC_COMM_WORLD, "modal: lowest %" PetscInt_FMT " modes", nmodes));
+  PetscCall(DRModalSolve(modal));
+  t[1] = DRTime() - t0;
+  PetscCall(DRModalGetModes(modal, &n, &freq, &lambda, &modes, &resid));
+  PetscCall(DRProgress(PETSC_COMM_WORLD, "modal: %" PetscInt_FMT " modes in %.2f s", n, (double)t[1]));
+  PetscCall(DRModalView(modal, PETSC_VIEWER_STDOUT_WORLD));
+
+  t0 = DRTime();
+  PetscCall(DRJobStoreOpen(cfg, "modal", &store));
+  {
+    PetscInt dims[1] = {n};
+    PetscCall(DRStoreWriteReal(store, "/modal/frequencies_hz", 1, dims, freq, "Hz"));
+    PetscCall(DRStoreWriteReal(store, "/modal/eigenvalues", 1, dims, lambda, "rad^2/s^2"));
+    PetscCall(DRStoreWriteReal(store, "/modal/residuals", 1, dims, resid, NULL));
+    PetscCall(DRStoreWriteLabels(store, "/modal/labels", model->n, model->labels));
+    PetscCall(DRStoreAttrInt(store, "/modal", "ndof", model->n));
+    PetscCall(DRStoreAttrString(store, "/modal", "model", model->source));
+  }
+  if (write_modes && n) {
+    char **names, *const *cnames;
+    PetscCall(DRStoreWriteVecs(store, "/modal/modes", n, modes, NULL));
+    PetscCall(DRStoreAttrString(store, "/modal", "modes_normalization", "mass: Phi^T M Phi = I; columns = modes, rows = /modal/labels"));
+    PetscCall(DRStoreWriteMesh(store, model));
+    PetscCall(PetscMalloc1(n, &names));
+    for (PetscInt k = 0; k < n; k++) {
+      PetscCall(PetscMalloc1(64, &names[k]));
+      PetscCall(PetscSNPrintf(names[k], 64, "mode %03" PetscInt_FMT " (%.4g Hz)", k + 1, (double)freq[k]));
+    }
+    cnames = names;
+    PetscCall(DRStoreWriteShapes(store, "/modal", model, n, modes, (const char *const *)cnames));
+    for (PetscInt k = 0; k < n; k++) PetscCall(PetscFree(names[k]));
+    PetscCall(PetscFree(names));
+  }
+  t[2] = DRTime() - t0;
+  PetscCall(DRJobStoreCommit(&store, 3, phases, t));
+  {
+    char out[PETSC_MAX_PATH_LEN];
+    PetscCall(DRConfigGetString(cfg, "output", out, sizeof(out), NULL));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "wrote %s (model %.2f s, eigensolve %.2f s, output %.2f s)\n", out, (double)t[0], (double)t[1], (double)t[2]));
+  }
+  PetscCall(DRModalDestroy(&modal));
+  PetscCall(DRComponentDestroy(&model));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,111 @@
+/* dynred: the driver.  `dynred [SUBCOMMAND] [-config FILE.yaml] [options]`. */
+#include "app.h"
+#include <string.h>
+
+static const char help[] = "dynred: dynamic substructuring and model order reduction of large FE models.\n"
+                           "usage: dynred [SUBCOMMAND] [-config FILE.yaml] [-KEY VALUE ...] [PETSc/SLEPc options]\n"
+                           "       dynred help            list subcommands and job-file keys\n"
+                           "Without -config the embedded default job runs (the demo).\n\n";
+
+/* The embedded default job: the demo. */
+static const char default_job[] = "job: modal\n"
+                                  "output: dynred_demo.h5\n"
+                                  "model:\n"
+                                  "  builtin: plate\n"
+                                  "  plate: {lx: 1.0, ly: 0.5, lz: 0.02, nx: 40, ny: 20, nz: 2,\n"
+                                  "          E: 210e9, nu: 0.3, rho: 7850, clamp: x0}\n"
+                                  "modal:\n"
+                                  "  nmodes: 10\n";
+
+static const DRConfigKey core_keys[] = {
+  {"job", DR_CFG_STRING, "modal", "job to run: modal (see dynred help)"},
+  {"output", DR_CFG_STRING, "dynred.h5", "output HDF5 file (written to a temporary name, renamed on success)"},
+  {"verify", DR_CFG_BOOL, "false", "also solve the full model and compare"},
+  {NULL, 0, NULL, NULL},
+};
+
+static const DRJob jobs[] = {
+  {"modal", DRJobModal, "reference modal analysis of the assembled full model", DRJobModalKeys},
+  {NULL, NULL, NULL, NULL},
+};
+
+/* User errors (bad input) print as one line; others as PETSc does. */
+static PetscErrorCode ErrorHandler(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+{
+  PetscMPIInt rank = 0;
+  if (comm != MPI_COMM_NULL) MPI_Comm_rank(comm, &rank);
+  if (n == DR_ERR_INPUT) {
+    if (p == PETSC_ERROR_INITIAL && rank == 0 && mess) fprintf(stderr, "dynred: error: %s\n", mess);
+    return n;
+  }
+  return PetscTraceBackErrorHandler(comm, line, fun, file, n, p, mess, ctx);
+}
+
+static PetscErrorCode PrintHelp(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s", help));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Subcommands (or the `job:` of the file):\n"));
+  for (const DRJob *j = jobs; j->name; j++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %s\n", j->name, j->summary));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %s\n\n", "help", "this text"));
+  PetscCall(DRConfigPrintSchema(PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\nSolver options pass through with a prefix per stage, e.g. -modal_eps_type, -modal_st_pc_factor_mat_solver_type;\n"
+                                          "-log_view profiles every phase (events DRGenerate, DRAssemble, DREigenSolve, DRWrite, ...).\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Run(int argc, char **argv)
+{
+  DRConfig    cfg;
+  char        file[PETSC_MAX_PATH_LEN] = "", job[64];
+  const char *sub = (argc > 1 && argv[1][0] != '-') ? argv[1] : NULL;
+  PetscBool   hasfile, hashelp;
+  const DRJob *j;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRConfigRegisterKeys(core_keys));
+  PetscCall(DRModelRegisterKeys());
+  for (j = jobs; j->name; j++)
+    if (j->keys) PetscCall(DRConfigRegisterKeys(j->keys));
+  if (sub && !strcmp(sub, "help")) {
+    PetscCall(PrintHelp());
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscOptionsHasHelp(NULL, &hashelp));
+  if (hashelp) PetscCall(PrintHelp());
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-config", file, sizeof(file), &hasfile));
+  PetscCall(DRConfigCreate(PETSC_COMM_WORLD, &cfg));
+  if (hasfile) PetscCall(DRConfigLoadFile(cfg, file));
+  else PetscCall(DRConfigLoadString(cfg, "<embedded default job>", default_job));
+  PetscCall(DRConfigGetString(cfg, "job", job, sizeof(job), NULL));
+  if (sub) PetscCall(PetscStrncpy(job, sub, sizeof(job))); /* `dynred modal -config cms.yaml`: modal of that model */
+  for (j = jobs; j->name; j++)
+    if (!strcmp(j->name, job)) break;
+  if (!j->name) {
+    char where[PETSC_MAX_PATH_LEN + 32];
+    PetscCall(DRConfigWhere(cfg, "job", where, sizeof(where)));
+    SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: unknown job '%s'; expected one of the subcommands listed by 'dynred help'", sub ? "command line" : where, job);
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "dynred %s: job %s from %s\n", DYNRED_VERSION, job, hasfile ? file : "the embedded default"));
+  PetscCall(j->run(cfg));
+  PetscCall(DRConfigDestroy(&cfg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscErrorCode ierr;
+
+  PetscCall(DRInitialize(&argc, &argv, help));
+  PetscCall(PetscPushErrorHandler(ErrorHandler, NULL));
+  ierr = Run(argc, argv);
+  if (ierr) {
+    (void)DRJobStoreAbort();
+    (void)PetscPopErrorHandler();
+    (void)DRFinalize();
+    return 1;
+  }
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(DRFinalize());
+  return 0;
+}

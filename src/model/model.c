@@ -1,0 +1,308 @@
+/* Model construction from the job file: built-in generators or files. */
+#include <dynred/model.h>
+#include <dynred/builtin.h>
+#include <dynred/io.h>
+#include <string.h>
+
+static const DRConfigKey model_keys[] = {
+  {"model.builtin", DR_CFG_STRING, "", "built-in model: plate | solid | frame3d | beam2d (empty: use components)"},
+  {"model.plate.lx", DR_CFG_REAL, "1.0", "plate length along x [m]"},
+  {"model.plate.ly", DR_CFG_REAL, "0.5", "plate width along y [m]"},
+  {"model.plate.lz", DR_CFG_REAL, "0.02", "plate thickness along z [m]"},
+  {"model.plate.nx", DR_CFG_INT, "40", "hex8 elements along x"},
+  {"model.plate.ny", DR_CFG_INT, "20", "hex8 elements along y"},
+  {"model.plate.nz", DR_CFG_INT, "2", "hex8 elements along z"},
+  {"model.plate.E", DR_CFG_REAL, "210e9", "Young's modulus [Pa]"},
+  {"model.plate.nu", DR_CFG_REAL, "0.3", "Poisson's ratio"},
+  {"model.plate.rho", DR_CFG_REAL, "7850", "density [kg/m^3]"},
+  {"model.plate.clamp", DR_CFG_STRING, "x0", "clamped faces: none or a comma list of x0,x1,y0,y1,z0,z1"},
+  {"model.solid.lx", DR_CFG_REAL, "1.0", "block length along x [m]"},
+  {"model.solid.ly", DR_CFG_REAL, "1.0", "block length along y [m]"},
+  {"model.solid.lz", DR_CFG_REAL, "1.0", "block length along z [m]"},
+  {"model.solid.x0", DR_CFG_REAL, "0", "block origin x [m]"},
+  {"model.solid.y0", DR_CFG_REAL, "0", "block origin y [m]"},
+  {"model.solid.z0", DR_CFG_REAL, "0", "block origin z [m]"},
+  {"model.solid.nx", DR_CFG_INT, "8", "hex8 elements along x"},
+  {"model.solid.ny", DR_CFG_INT, "8", "hex8 elements along y"},
+  {"model.solid.nz", DR_CFG_INT, "8", "hex8 elements along z"},
+  {"model.solid.E", DR_CFG_REAL, "210e9", "Young's modulus [Pa]"},
+  {"model.solid.nu", DR_CFG_REAL, "0.3", "Poisson's ratio"},
+  {"model.solid.rho", DR_CFG_REAL, "7850", "density [kg/m^3]"},
+  {"model.solid.clamp", DR_CFG_STRING, "none", "clamped faces: none or a comma list of x0,x1,y0,y1,z0,z1"},
+  {"model.frame3d.lx", DR_CFG_REAL, "1.0", "frame extent along x [m]"},
+  {"model.frame3d.ly", DR_CFG_REAL, "0", "frame extent along y [m]"},
+  {"model.frame3d.lz", DR_CFG_REAL, "0", "frame extent along z [m]"},
+  {"model.frame3d.nx", DR_CFG_INT, "1", "bays along x"},
+  {"model.frame3d.ny", DR_CFG_INT, "0", "bays along y"},
+  {"model.frame3d.nz", DR_CFG_INT, "0", "bays along z"},
+  {"model.frame3d.nel", DR_CFG_INT, "20", "beam elements per member"},
+  {"model.frame3d.E", DR_CFG_REAL, "210e9", "Young's modulus [Pa]"},
+  {"model.frame3d.G", DR_CFG_REAL, "80.77e9", "shear modulus [Pa]"},
+  {"model.frame3d.rho", DR_CFG_REAL, "7850", "density [kg/m^3]"},
+  {"model.frame3d.A", DR_CFG_REAL, "1e-4", "cross-section area [m^2]"},
+  {"model.frame3d.Iy", DR_CFG_REAL, "8.333e-10", "second moment of area about local y [m^4]"},
+  {"model.frame3d.Iz", DR_CFG_REAL, "8.333e-10", "second moment of area about local z [m^4]"},
+  {"model.frame3d.J", DR_CFG_REAL, "1.406e-9", "torsion constant [m^4]"},
+  {"model.frame3d.lumped", DR_CFG_BOOL, "false", "lumped instead of consistent mass"},
+  {"model.frame3d.clamp", DR_CFG_STRING, "x0", "clamped faces: none or a comma list of x0,x1,y0,y1,z0,z1"},
+  {"model.beam2d.L", DR_CFG_REAL, "1.0", "planar cantilever length [m]"},
+  {"model.beam2d.nel", DR_CFG_INT, "20", "beam elements"},
+  {"model.beam2d.E", DR_CFG_REAL, "210e9", "Young's modulus [Pa]"},
+  {"model.beam2d.rho", DR_CFG_REAL, "7850", "density [kg/m^3]"},
+  {"model.beam2d.A", DR_CFG_REAL, "1e-4", "cross-section area [m^2]"},
+  {"model.beam2d.I", DR_CFG_REAL, "8.333e-10", "second moment of area [m^4]"},
+  {"model.beam2d.lumped", DR_CFG_BOOL, "false", "lumped instead of consistent mass"},
+  {"model.cut.axis", DR_CFG_STRING, "x", "axis of the cut planes: x, y or z"},
+  {"model.cut.parts", DR_CFG_INT, "1", "number of parts (components) a built-in model is cut into"},
+  {"components[].name", DR_CFG_STRING, NULL, "component name"},
+  {"components[].format", DR_CFG_STRING, "mtx", "file format: calculix | mtx | petsc | hdf5"},
+  {"components[].path", DR_CFG_STRING, "", "calculix: job path without extension; petsc, hdf5: file"},
+  {"components[].K", DR_CFG_STRING, "", "mtx: stiffness matrix file"},
+  {"components[].M", DR_CFG_STRING, "", "mtx: mass matrix file"},
+  {"components[].D", DR_CFG_STRING, "", "mtx: damping matrix file (optional)"},
+  {"components[].dofs", DR_CFG_STRING, "", "mtx: DOF label file (node.direction per row)"},
+  {"components[].method", DR_CFG_STRING, "", "CMS reduction of this component (default cms.method)"},
+  {NULL, 0, NULL, NULL},
+};
+
+PetscErrorCode DRModelRegisterKeys(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRConfigRegisterKeys(model_keys));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GetBuiltin(DRConfig cfg, char *b, size_t len)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRConfigGetString(cfg, "model.builtin", b, len, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GetCut(DRConfig cfg, DRCut *cut)
+{
+  char axis[8], where[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  PetscCall(DRConfigGetString(cfg, "model.cut.axis", axis, sizeof(axis), NULL));
+  PetscCall(DRConfigGetInt(cfg, "model.cut.parts", &cut->parts, NULL));
+  PetscCall(DRConfigWhere(cfg, "model.cut.axis", where, sizeof(where)));
+  PetscCheck(strlen(axis) == 1 && (axis[0] == 'x' || axis[0] == 'y' || axis[0] == 'z'), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: model.cut.axis = '%s', expected x, y or z", where, axis);
+  PetscCall(DRConfigWhere(cfg, "model.cut.parts", where, sizeof(where)));
+  PetscCheck(cut->parts >= 1, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: model.cut.parts = %" PetscInt_FMT ", expected >= 1", where, cut->parts);
+  cut->axis = axis[0];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRModelGetComponentCount(DRConfig cfg, PetscInt *n)
+{
+  char b[64];
+
+  PetscFunctionBeginUser;
+  PetscCall(GetBuiltin(cfg, b, sizeof(b)));
+  if (b[0]) {
+    DRCut cut;
+    PetscCall(GetCut(cfg, &cut));
+    *n = cut.parts;
+  } else {
+    const char *origin;
+    PetscCall(DRConfigGetListLength(cfg, "components", n));
+    PetscCall(DRConfigGetOrigin(cfg, &origin));
+    PetscCheck(*n > 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: no model: expected model.builtin or a components: list", origin);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRModelGetComponentName(DRConfig cfg, PetscInt k, char *name, size_t len)
+{
+  char b[64];
+
+  PetscFunctionBeginUser;
+  PetscCall(GetBuiltin(cfg, b, sizeof(b)));
+  if (b[0]) {
+    DRCut cut;
+    PetscCall(GetCut(cfg, &cut));
+    if (cut.parts == 1) PetscCall(PetscSNPrintf(name, len, "%s", b));
+    else PetscCall(PetscSNPrintf(name, len, "%s_part%" PetscInt_FMT, b, k + 1));
+  } else {
+    char key[64];
+    PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "].name", k));
+    PetscCall(DRConfigGetString(cfg, key, name, len, NULL));
+    if (!name[0]) PetscCall(PetscSNPrintf(name, len, "component%" PetscInt_FMT, k + 1));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SolidParams(DRConfig cfg, const char *sect, DRSolidParams *p)
+{
+  char key[64];
+
+  PetscFunctionBeginUser;
+  PetscCall(DRSolidParamsDefault(p));
+#define R(f)                                                              \
+  do {                                                                    \
+    PetscCall(PetscSNPrintf(key, sizeof(key), "model.%s." #f, sect));     \
+    PetscCall(DRConfigGetReal(cfg, key, &p->f, NULL));                    \
+  } while (0)
+#define IN(f)                                                              \
+  do {                                                                    \
+    PetscCall(PetscSNPrintf(key, sizeof(key), "model.%s." #f, sect));     \
+    PetscCall(DRConfigGetInt(cfg, key, &p->f, NULL));                     \
+  } while (0)
+  R(lx);
+  R(ly);
+  R(lz);
+  IN(nx);
+  IN(ny);
+  IN(nz);
+  R(E);
+  R(nu);
+  R(rho);
+  if (!strcmp(sect, "solid")) {
+    R(x0);
+    R(y0);
+    R(z0);
+  }
+#undef R
+#undef IN
+  PetscCall(PetscSNPrintf(key, sizeof(key), "model.%s.clamp", sect));
+  PetscCall(DRConfigGetString(cfg, key, p->clamp, sizeof(p->clamp), NULL));
+  {
+    char where[PETSC_MAX_PATH_LEN + 32];
+    PetscCall(PetscSNPrintf(key, sizeof(key), "model.%s", sect));
+    PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
+    PetscCheck(p->nx > 0 && p->ny > 0 && p->nz > 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: model.%s: element counts nx, ny, nz must be positive", where, sect);
+    PetscCheck(p->lx > 0 && p->ly > 0 && p->lz > 0 && p->E > 0 && p->rho > 0 && p->nu > -1 && p->nu < 0.5, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: model.%s: expected positive lengths, E and rho, and -1 < nu < 0.5", where, sect);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Paths in a job file are relative to the job file's directory. */
+static PetscErrorCode Resolve(DRConfig cfg, const char *p, char *out, size_t len)
+{
+  const char *origin, *slash;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRConfigGetOrigin(cfg, &origin));
+  slash = strrchr(origin, '/');
+  if (!p[0] || p[0] == '/' || origin[0] == '<' || !slash) PetscCall(PetscStrncpy(out, p, len));
+  else PetscCall(PetscSNPrintf(out, len, "%.*s/%s", (int)(slash - origin), origin, p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRModelCreateComponent(DRConfig cfg, PetscInt k, MPI_Comm comm, DRComponent *c)
+{
+  char b[64], name[64];
+
+  PetscFunctionBeginUser;
+  PetscCall(GetBuiltin(cfg, b, sizeof(b)));
+  PetscCall(DRModelGetComponentName(cfg, k, name, sizeof(name)));
+  if (b[0]) {
+    DRCut cut;
+    PetscCall(GetCut(cfg, &cut));
+    if (!strcmp(b, "plate") || !strcmp(b, "solid")) {
+      DRSolidParams p;
+      PetscCall(SolidParams(cfg, b, &p));
+      PetscCall(DRBuiltinSolid(comm, &p, cut, k, c));
+    } else if (!strcmp(b, "frame3d")) {
+      DRFrame3DParams p;
+      PetscCall(DRFrame3DParamsDefault(&p));
+      PetscCall(DRConfigGetReal(cfg, "model.frame3d.lx", &p.lx, NULL));
+      PetscCall(DRConfigGetReal(cfg, "model.frame3d.ly", &p.ly, NULL));
+      PetscCall(DRConfigGetReal(cfg, "model.frame3d.lz", &p.lz, NULL));
+      PetscCall(DRConfigGetInt(cfg, "model.frame3d.nx", &p.nx, NULL));
+      PetscCall(DRConfigGetInt(cfg, "model.frame3d.ny", &p.ny, NULL));
+      PetscCall(DRConfigGetInt(cfg, "model.frame3d.nz", &p.nz, NULL));
+      PetscCall(DRConfigGetInt(cfg, "model.frame3d.nel", &p.nel, NULL));
+      PetscCall(DRConfigGetReal(cfg, "model.frame3d.E", &p.sec.E, NULL));
+      PetscCall(DRConfigGetReal(cfg, "model.frame3d.G", &p.sec.G, NULL));
+      PetscCall(DRConfigGetReal(cfg, "model.frame3d.rho", &p.sec.rho, NULL));
+      PetscCall(DRConfigGetReal(cfg, "model.frame3d.A", &p.sec.A, NULL));
+      PetscCall(DRConfigGetReal(cfg, "model.frame3d.Iy", &p.sec.Iy, NULL));
+      PetscCall(DRConfigGetReal(cfg, "model.frame3d.Iz", &p.sec.Iz, NULL));
+      PetscCall(DRConfigGetReal(cfg, "model.frame3d.J", &p.sec.J, NULL));
+      PetscCall(DRConfigGetBool(cfg, "model.frame3d.lumped", &p.lumped, NULL));
+      PetscCall(DRConfigGetString(cfg, "model.frame3d.clamp", p.clamp, sizeof(p.clamp), NULL));
+      PetscCall(DRBuiltinFrame3D(comm, &p, cut, k, c));
+    } else if (!strcmp(b, "beam2d")) {
+      DRBeamSection s;
+      PetscReal     L;
+      PetscInt      nel;
+      PetscBool     lumped;
+      char          where[PETSC_MAX_PATH_LEN + 32];
+      PetscCall(PetscMemzero(&s, sizeof(s)));
+      PetscCall(DRConfigGetReal(cfg, "model.beam2d.L", &L, NULL));
+      PetscCall(DRConfigGetInt(cfg, "model.beam2d.nel", &nel, NULL));
+      PetscCall(DRConfigGetReal(cfg, "model.beam2d.E", &s.E, NULL));
+      PetscCall(DRConfigGetReal(cfg, "model.beam2d.rho", &s.rho, NULL));
+      PetscCall(DRConfigGetReal(cfg, "model.beam2d.A", &s.A, NULL));
+      PetscCall(DRConfigGetReal(cfg, "model.beam2d.I", &s.Iz, NULL));
+      PetscCall(DRConfigGetBool(cfg, "model.beam2d.lumped", &lumped, NULL));
+      PetscCall(DRConfigWhere(cfg, "model.cut.parts", where, sizeof(where)));
+      PetscCheck(cut.parts == 1, comm, DR_ERR_INPUT, "%s: model.cut is not available for beam2d, expected parts: 1", where);
+      PetscCall(DRBuiltinCantilever2D(comm, L, nel, &s, lumped, c));
+    } else {
+      char where[PETSC_MAX_PATH_LEN + 32];
+      PetscCall(DRConfigWhere(cfg, "model.builtin", where, sizeof(where)));
+      SETERRQ(comm, DR_ERR_INPUT, "%s: model.builtin = '%s', expected plate, solid, frame3d or beam2d", where, b);
+    }
+    PetscCall(PetscStrncpy((*c)->name, name, sizeof((*c)->name)));
+  } else {
+    char key[80], fmt[32], path[PETSC_MAX_PATH_LEN], rp[PETSC_MAX_PATH_LEN], where[PETSC_MAX_PATH_LEN + 32];
+    PetscBool eq;
+#define GETS(field, buf)                                                                      \
+  do {                                                                                        \
+    PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "]." field, k));    \
+    PetscCall(DRConfigGetString(cfg, key, buf, sizeof(buf), NULL));                           \
+  } while (0)
+    GETS("format", fmt);
+    PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "].format", k));
+    PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
+    PetscCall(PetscStrcmp(fmt, "mtx", &eq));
+    if (eq) {
+      char K[PETSC_MAX_PATH_LEN], M[PETSC_MAX_PATH_LEN], D[PETSC_MAX_PATH_LEN], dofs[PETSC_MAX_PATH_LEN];
+      char rK[PETSC_MAX_PATH_LEN], rM[PETSC_MAX_PATH_LEN], rD[PETSC_MAX_PATH_LEN], rdofs[PETSC_MAX_PATH_LEN];
+      GETS("K", K);
+      GETS("M", M);
+      GETS("D", D);
+      GETS("dofs", dofs);
+      PetscCheck(K[0] && M[0] && dofs[0], comm, DR_ERR_INPUT, "%s: component '%s' (format mtx) needs K, M and dofs files", where, name);
+      PetscCall(Resolve(cfg, K, rK, sizeof(rK)));
+      PetscCall(Resolve(cfg, M, rM, sizeof(rM)));
+      PetscCall(Resolve(cfg, D, rD, sizeof(rD)));
+      PetscCall(Resolve(cfg, dofs, rdofs, sizeof(rdofs)));
+      PetscCall(DRComponentReadMTX(comm, name, rK, rM, D[0] ? rD : NULL, rdofs, c));
+    } else {
+      GETS("path", path);
+      PetscCheck(path[0], comm, DR_ERR_INPUT, "%s: component '%s' (format %s) needs a path", where, name, fmt);
+      PetscCall(Resolve(cfg, path, rp, sizeof(rp)));
+      if (!strcmp(fmt, "calculix")) PetscCall(DRComponentReadCalculiX(comm, name, rp, c));
+      else if (!strcmp(fmt, "petsc")) PetscCall(DRComponentReadPETSc(comm, name, rp, c));
+      else if (!strcmp(fmt, "hdf5")) PetscCall(DRComponentReadHDF5(comm, name, rp, c));
+      else SETERRQ(comm, DR_ERR_INPUT, "%s: format '%s', expected calculix, mtx, petsc or hdf5", where, fmt);
+    }
+#undef GETS
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRModelCreateFull(DRConfig cfg, MPI_Comm comm, DRComponent *full)
+{
+  PetscInt     n;
+  DRComponent *comps;
+  char         b[64];
+
+  PetscFunctionBeginUser;
+  PetscCall(DRModelGetComponentCount(cfg, &n));
+  if (n == 1) {
+    PetscCall(DRModelCreateComponent(cfg, 0, comm, full));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscMalloc1(n, &comps));
+  for (PetscInt k = 0; k < n; k++) PetscCall(DRModelCreateComponent(cfg, k, comm, &comps[k]));
+  PetscCall(GetBuiltin(cfg, b, sizeof(b)));
+  PetscCall(DRComponentAssemble(comm, b[0] ? b : "assembly", n, comps, full));
+  for (PetscInt k = 0; k < n; k++) PetscCall(DRComponentDestroy(&comps[k]));
+  PetscCall(PetscFree(comps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,130 @@
+/* Modal solver against the analytic spring-mass chain.
+ * n equal masses m in a line, n springs k, the first spring to ground
+ * (fixed-free chain): omega_j = 2 sqrt(k/m) sin((2j-1) pi / (2(2n+1))).
+ * Checks: lowest-n mode, spectrum slicing below fmax finds exactly the
+ * analytic count, mass normalization, residuals, free chain (no ground
+ * spring) gives one rigid-body mode, and an indefinite K is rejected. */
+#include "drtest.h"
+#include <dynred/modal.h>
+
+static PetscErrorCode Chain(PetscInt n, PetscReal k, PetscReal m, PetscBool grounded, PetscReal kneg, Mat *K, Mat *M)
+{
+  PetscInt rs, re;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 3, NULL, 2, NULL, K));
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, 1, NULL, 0, NULL, M));
+  PetscCall(MatGetOwnershipRange(*K, &rs, &re));
+  for (PetscInt i = rs; i < re; i++) {
+    /* spring i connects mass i-1 (or ground) to mass i */
+    PetscReal ki = (i == n / 2) ? kneg : k, kr = (i + 1 == n / 2) ? kneg : k;
+    PetscReal d  = (i == 0 && !grounded) ? 0 : ki;
+    if (i + 1 < n) d += kr;
+    PetscCall(MatSetValue(*K, i, i, d, INSERT_VALUES));
+    if (i > 0) PetscCall(MatSetValue(*K, i, i - 1, -ki, INSERT_VALUES));
+    if (i + 1 < n) PetscCall(MatSetValue(*K, i, i + 1, -kr, INSERT_VALUES));
+    PetscCall(MatSetValue(*M, i, i, m, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*K, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*K, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyBegin(*M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatSetOption(*K, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(*M, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  const PetscInt  n = 200;
+  const PetscReal k = 1e6, m = 2.0;
+  Mat             K, M;
+  DRModal         modal;
+  PetscInt        nm;
+  const PetscReal *f, *lam, *res;
+  Vec            *modes;
+
+  PetscCall(DRInitialize(&argc, &argv, NULL));
+  PetscCall(Chain(n, k, m, PETSC_TRUE, k, &K, &M));
+
+  /* lowest 12 modes */
+  PetscCall(DRModalCreate(PETSC_COMM_WORLD, &modal));
+  PetscCall(DRModalSetOperators(modal, K, M, "chain"));
+  PetscCall(DRModalSetRange(modal, 12, 0));
+  PetscCall(DRModalSetFromOptions(modal));
+  PetscCall(DRModalSolve(modal));
+  PetscCall(DRModalGetModes(modal, &nm, &f, &lam, &modes, &res));
+  DRTEST_TRUE(nm == 12, "12 modes returned (%d)", (int)nm);
+  for (PetscInt j = 0; j < nm; j++) {
+    PetscReal w = 2 * PetscSqrtReal(k / m) * PetscSinReal((2 * j + 1) * PETSC_PI / (2 * (2 * n + 1)));
+    DRTEST_CLOSE(f[j], w / (2 * PETSC_PI), 1e-9, 0, "chain mode %d frequency", (int)j + 1);
+    DRTEST_TRUE(res[j] < 1e-9, "mode %d residual %.2e < 1e-9", (int)j + 1, (double)res[j]);
+  }
+  {
+    Vec       Mx;
+    PetscReal g;
+    PetscCall(VecDuplicate(modes[3], &Mx));
+    PetscCall(MatMult(M, modes[3], Mx));
+    PetscCall(VecDot(Mx, modes[3], &g));
+    DRTEST_CLOSE(g, 1.0, 1e-12, 0, "mode 4 mass-normalized");
+    PetscCall(VecDot(Mx, modes[5], &g));
+    DRTEST_CLOSE(g, 0.0, 0, 1e-10, "modes 4 and 6 M-orthogonal");
+    PetscCall(VecDestroy(&Mx));
+  }
+  PetscCall(DRModalDestroy(&modal));
+
+  /* spectrum slicing: every mode below fmax, the count known analytically */
+  {
+    PetscReal fmax = 150.0;
+    PetscInt  count = 0;
+    for (PetscInt j = 0; j < n; j++)
+      if (2 * PetscSqrtReal(k / m) * PetscSinReal((2 * j + 1) * PETSC_PI / (2 * (2 * n + 1))) / (2 * PETSC_PI) < fmax) count++;
+    PetscCall(DRModalCreate(PETSC_COMM_WORLD, &modal));
+    PetscCall(DRModalSetOperators(modal, K, M, "chain"));
+    PetscCall(DRModalSetRange(modal, 0, fmax));
+    PetscCall(DRModalSetFromOptions(modal));
+    PetscCall(DRModalSolve(modal));
+    PetscCall(DRModalGetModes(modal, &nm, &f, &lam, &modes, &res));
+    DRTEST_TRUE(nm == count, "slicing below %g Hz found %d modes, analytic count %d", (double)fmax, (int)nm, (int)count);
+    for (PetscInt j = 0; j < nm; j++) {
+      PetscReal w = 2 * PetscSqrtReal(k / m) * PetscSinReal((2 * j + 1) * PETSC_PI / (2 * (2 * n + 1)));
+      if (j == nm - 1) DRTEST_CLOSE(f[j], w / (2 * PETSC_PI), 1e-9, 0, "slicing: highest mode below fmax");
+    }
+    PetscCall(DRModalDestroy(&modal));
+  }
+  PetscCall(MatDestroy(&K));
+  PetscCall(MatDestroy(&M));
+
+  /* free-free chain: one rigid-body mode at 0 Hz, then the free-free
+   * frequencies omega_j = 2 sqrt(k/m) sin(j pi / (2 n)). */
+  PetscCall(Chain(n, k, m, PETSC_FALSE, k, &K, &M));
+  PetscCall(DRModalCreate(PETSC_COMM_WORLD, &modal));
+  PetscCall(DRModalSetOperators(modal, K, M, "free chain"));
+  PetscCall(DRModalSetRange(modal, 4, 0));
+  PetscCall(DRModalSetFromOptions(modal));
+  PetscCall(DRModalSolve(modal));
+  PetscCall(DRModalGetModes(modal, &nm, &f, &lam, &modes, &res));
+  DRTEST_CLOSE(f[0], 0.0, 0, 1e-4, "free chain rigid-body mode ~ 0 Hz");
+  for (PetscInt j = 1; j < nm; j++) DRTEST_CLOSE(f[j], 2 * PetscSqrtReal(k / m) * PetscSinReal(j * PETSC_PI / (2 * n)) / (2 * PETSC_PI), 1e-9, 0, "free chain mode %d", (int)j + 1);
+  PetscCall(DRModalDestroy(&modal));
+  PetscCall(MatDestroy(&K));
+  PetscCall(MatDestroy(&M));
+
+  /* an indefinite K (one negative spring) must be rejected */
+  {
+    PetscErrorCode ierr;
+    PetscCall(Chain(n, k, m, PETSC_TRUE, -3 * k, &K, &M));
+    PetscCall(DRModalCreate(PETSC_COMM_WORLD, &modal));
+    PetscCall(DRModalSetOperators(modal, K, M, "indefinite chain"));
+    PetscCall(DRModalSetRange(modal, 4, 0));
+    PetscCall(DRModalSetFromOptions(modal));
+    PetscCall(PetscPushErrorHandler(PetscIgnoreErrorHandler, NULL));
+    ierr = DRModalSolve(modal);
+    PetscCall(PetscPopErrorHandler());
+    DRTEST_TRUE(ierr == DR_ERR_INPUT, "indefinite K rejected as bad input (error %d)", (int)ierr);
+    PetscCall(DRModalDestroy(&modal));
+    PetscCall(MatDestroy(&K));
+    PetscCall(MatDestroy(&M));
+  }
+  DRTEST_END();
+}
