@@ -1,0 +1,105 @@
+#!/usr/bin/python3
+"""Checks on dynred result files (h5py), used by the end-to-end tests.
+
+  h5check.py layout FILE.h5            required datasets, units, root attrs, XDMF
+  h5check.py same A.h5 B.h5 [RTOL]     same frequencies (relative RTOL, default
+                                       1e-9) and mode shapes (|MAC| > 1 - 1e-6
+                                       for modes whose frequency is isolated)
+  h5check.py freqs FILE.h5 REF.txt RTOL  frequencies equal reference values
+"""
+import os
+import sys
+
+import h5py
+import numpy as np
+
+
+def fail(msg):
+    print("FAIL", msg)
+    sys.exit(1)
+
+
+def layout(path):
+    with h5py.File(path, "r") as f:
+        for a in ("dynred_version", "job", "nranks", "config"):
+            if a not in f.attrs:
+                fail(f"{path}: root attribute {a} missing")
+        job = f.attrs["job"].decode() if isinstance(f.attrs["job"], bytes) else f.attrs["job"]
+        need = {"modal": ["/modal/frequencies_hz", "/modal/modes", "/modal/labels", "/modal/residuals"]}[job]
+        for d in need:
+            if d not in f:
+                fail(f"{path}: dataset {d} missing")
+        if f["/modal/frequencies_hz"].attrs.get("units") not in (b"Hz", "Hz"):
+            fail(f"{path}: /modal/frequencies_hz has no units=Hz attribute")
+        n = f["/modal/frequencies_hz"].shape[0]
+        ndof = f["/modal/labels"].shape[0]
+        if f["/modal/modes"].shape != (ndof, n):
+            fail(f"{path}: /modal/modes shape {f['/modal/modes'].shape}, expected ({ndof}, {n})")
+        if "/timing" not in f or len(f["/timing"].attrs) < 2:
+            fail(f"{path}: /timing attributes missing")
+        fr = f["/modal/frequencies_hz"][:]
+        if np.any(np.diff(fr) < 0):
+            fail(f"{path}: frequencies not sorted")
+        if np.max(f["/modal/residuals"][:]) > 1e-8:
+            fail(f"{path}: residual above 1e-8")
+        if "/mesh/coordinates" in f:
+            x = os.path.splitext(path)[0] + ".xdmf"
+            if not os.path.exists(x):
+                fail(f"{x} missing")
+            txt = open(x).read()
+            if "/modal/shapes" not in txt or os.path.basename(path) not in txt:
+                fail(f"{x} does not reference the mode shapes")
+            sh = f["/modal/shapes"].shape
+            if sh != (n, f["/mesh/coordinates"].shape[0], 3):
+                fail(f"/modal/shapes shape {sh}")
+    d = os.path.dirname(os.path.abspath(path))
+    left = [p for p in os.listdir(d) if ".tmp" in p]
+    if left:
+        fail(f"temporary files left behind: {left}")
+    print(f"ok layout {path}: {n} modes, {ndof} DOFs")
+
+
+def same(a, b, rtol):
+    with h5py.File(a, "r") as fa, h5py.File(b, "r") as fb:
+        f1, f2 = fa["/modal/frequencies_hz"][:], fb["/modal/frequencies_hz"][:]
+        if f1.shape != f2.shape:
+            fail(f"mode counts differ: {f1.shape} vs {f2.shape}")
+        err = np.max(np.abs(f1 - f2) / np.maximum(np.abs(f1), 1e-300))
+        if err > rtol:
+            fail(f"frequencies differ: max relative {err:.3e} > {rtol}")
+        if not np.array_equal(fa["/modal/labels"][:], fb["/modal/labels"][:]):
+            fail("DOF labels differ")
+        p1, p2 = fa["/modal/modes"][:], fb["/modal/modes"][:]
+        worst = 1.0
+        for k in range(len(f1)):
+            gap = min([abs(f1[k] - f1[j]) / f1[k] for j in range(len(f1)) if j != k] + [1.0])
+            if gap < 1e-4:
+                continue  # (near-)repeated frequency: the basis within it is arbitrary
+            mac = np.dot(p1[:, k], p2[:, k]) ** 2 / (np.dot(p1[:, k], p1[:, k]) * np.dot(p2[:, k], p2[:, k]))
+            worst = min(worst, mac)
+        if worst < 1 - 1e-6:
+            fail(f"mode shapes differ: min MAC {worst}")
+        print(f"ok same {a} {b}: {len(f1)} modes, max rel freq diff {err:.2e}, min MAC {worst:.12f}")
+
+
+def freqs(path, ref, rtol):
+    r = np.loadtxt(ref, ndmin=1)
+    with h5py.File(path, "r") as f:
+        fr = f["/modal/frequencies_hz"][: len(r)]
+    err = np.abs(fr - r) / np.abs(r)
+    for k, (a, b, e) in enumerate(zip(fr, r, err)):
+        print(f"{'ok  ' if e <= rtol else 'FAIL'} mode {k + 1}: dynred {a:.9g} Hz reference {b:.9g} Hz rel err {e:.2e}")
+    if len(fr) < len(r) or np.max(err) > rtol:
+        fail(f"max relative error {np.max(err):.3e} > {rtol}")
+
+
+if __name__ == "__main__":
+    cmd = sys.argv[1]
+    if cmd == "layout":
+        layout(sys.argv[2])
+    elif cmd == "same":
+        same(sys.argv[2], sys.argv[3], float(sys.argv[4]) if len(sys.argv) > 4 else 1e-9)
+    elif cmd == "freqs":
+        freqs(sys.argv[2], sys.argv[3], float(sys.argv[4]))
+    else:
+        fail("unknown command " + cmd)
