@@ -32,7 +32,7 @@ PetscErrorCode DRModalSetOptionsPrefix(DRModal m, const char *prefix);
 /* `what` names the model in messages (a file or "builtin:plate"). */
 PetscErrorCode DRModalSetOperators(DRModal m, Mat K, Mat M, const char *what);
 PetscErrorCode DRModalSetRange(DRModal m, PetscInt nmodes, PetscReal fmax);
-/* Convergence tolerance of SLEPc (default 1e-10). */
+/* Convergence tolerance of SLEPc (default 1e-12). */
 PetscErrorCode DRModalSetTolerance(DRModal m, PetscReal tol);
 /* Shift sigma (rad/s)^2, < 0; default: -1e-8 * trace(K)/trace(M). */
 PetscErrorCode DRModalSetShift(DRModal m, PetscReal sigma);

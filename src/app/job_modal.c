@@ -4,7 +4,7 @@
 const DRConfigKey DRJobModalKeys[] = {
   {"modal.nmodes", DR_CFG_INT, "20", "number of lowest modes (used when fmax = 0)"},
   {"modal.fmax", DR_CFG_REAL, "0", "all modes below fmax [Hz] when > 0 (spectrum slicing)"},
-  {"modal.tol", DR_CFG_REAL, "1e-10", "eigensolver convergence tolerance"},
+  {"modal.tol", DR_CFG_REAL, "1e-12", "eigensolver convergence tolerance (relative, SLEPc)"},
   {"modal.write_modes", DR_CFG_BOOL, "true", "write /modal/modes and mesh shapes (off for huge benchmarks)"},
   {NULL, 0, NULL, NULL},
 };

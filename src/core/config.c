@@ -377,7 +377,7 @@ PetscErrorCode DRConfigGetReal(DRConfig cfg, const char *key, PetscReal *v, Pets
   *v = 0;
   if (val) PetscCall(ParseReal(cfg, key, val, v));
   OptionName(key, opt, sizeof(opt));
-  PetscOptionsBegin(cfg->comm, NULL, "dynred job options", NULL);
+  PetscOptionsBegin(cfg->comm, NULL, key, NULL); /* title per key: PETSc prints help once per title */
   PetscCall(PetscOptionsReal(opt, sk->help, NULL, *v, v, &flg));
   PetscOptionsEnd();
   if (set) *set = (PetscBool)(iny || flg);
@@ -405,7 +405,7 @@ PetscErrorCode DRConfigGetInt(DRConfig cfg, const char *key, PetscInt *v, PetscB
     *v = (PetscInt)x;
   }
   OptionName(key, opt, sizeof(opt));
-  PetscOptionsBegin(cfg->comm, NULL, "dynred job options", NULL);
+  PetscOptionsBegin(cfg->comm, NULL, key, NULL); /* title per key: PETSc prints help once per title */
   PetscCall(PetscOptionsInt(opt, sk->help, NULL, *v, v, &flg));
   PetscOptionsEnd();
   if (set) *set = (PetscBool)(iny || flg);
@@ -437,7 +437,7 @@ PetscErrorCode DRConfigGetBool(DRConfig cfg, const char *key, PetscBool *v, Pets
     *v = (PetscBool)(t1 || t2 || t3 || t4);
   }
   OptionName(key, opt, sizeof(opt));
-  PetscOptionsBegin(cfg->comm, NULL, "dynred job options", NULL);
+  PetscOptionsBegin(cfg->comm, NULL, key, NULL); /* title per key: PETSc prints help once per title */
   PetscCall(PetscOptionsBool(opt, sk->help, NULL, *v, v, &flg));
   PetscOptionsEnd();
   if (set) *set = (PetscBool)(iny || flg);
@@ -455,7 +455,7 @@ PetscErrorCode DRConfigGetString(DRConfig cfg, const char *key, char *buf, size_
   PetscCall(Lookup(cfg, key, DR_CFG_STRING, &sk, &val, &iny));
   PetscCall(PetscStrncpy(buf, val ? val : "", len));
   OptionName(key, opt, sizeof(opt));
-  PetscOptionsBegin(cfg->comm, NULL, "dynred job options", NULL);
+  PetscOptionsBegin(cfg->comm, NULL, key, NULL); /* title per key: PETSc prints help once per title */
   PetscCall(PetscOptionsString(opt, sk->help, NULL, buf, buf, len, &flg));
   PetscOptionsEnd();
   if (set) *set = (PetscBool)(iny || flg);
@@ -484,7 +484,7 @@ PetscErrorCode DRConfigGetRealArray(DRConfig cfg, const char *key, PetscReal v[]
     free(copy);
   }
   OptionName(key, opt, sizeof(opt));
-  PetscOptionsBegin(cfg->comm, NULL, "dynred job options", NULL);
+  PetscOptionsBegin(cfg->comm, NULL, key, NULL); /* title per key: PETSc prints help once per title */
   {
     PetscInt m = cap;
     PetscCall(PetscOptionsRealArray(opt, sk->help, NULL, v, &m, &flg));

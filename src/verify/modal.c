@@ -26,7 +26,7 @@ PetscErrorCode DRModalCreate(MPI_Comm comm, DRModal *m)
   PetscCall(PetscNew(m));
   (*m)->comm   = comm;
   (*m)->nmodes = 20;
-  (*m)->tol    = 1e-10;
+  (*m)->tol    = 1e-12;
   PetscCall(PetscStrncpy((*m)->prefix, "modal_", sizeof((*m)->prefix)));
   PetscCall(PetscStrncpy((*m)->what, "model", sizeof((*m)->what)));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -10,7 +10,7 @@ $DYNRED help > "$T/help.txt"
 grep -q "modal .*reference modal analysis" "$T/help.txt"
 grep -q "model.plate.nx .*-model_plate_nx .*<40>" "$T/help.txt"
 $DYNRED -config $J/small_plate.yaml -output "$T/h.h5" -help > "$T/help2.txt" 2>&1
-grep -q -- "-modal_nmodes <12" "$T/help2.txt"    # the file's value is the current one
+grep -q -- "-modal_nmodes <now 12 : formerly 12>" "$T/help2.txt"  # the file value is current
 grep -q -- "-modal_eps_type" "$T/help2.txt"       # SLEPc's own options, with the stage prefix
 echo "ok help"
 $E "bad_key.yaml:5: unknown key 'modal.nmodez'; expected one of: .*nmodes" $DYNRED -config $J/bad_key.yaml
@@ -24,6 +24,6 @@ $E "/nonexistent-dir/x.h5.tmp.[0-9]+: cannot create output file" $DYNRED -config
 # a rejected job leaves nothing behind
 ls "$T" | grep -q "x.h5" && { echo "output left behind after an error"; exit 1; }
 # the error is one line (plus nothing else on stderr)
-n=$($DYNRED -config $J/bad_key.yaml 2>&1 >/dev/null | wc -l)
+n=$( ($DYNRED -config $J/bad_key.yaml 2>&1 >/dev/null || true) | wc -l)
 [ "$n" -eq 1 ] || { echo "error message is $n lines, expected 1"; exit 1; }
 echo "ok errors"

@@ -6,17 +6,17 @@ cd "$T"
 J=$ROOT/tests/data/jobs/small_plate.yaml
 $DYNRED -config $J -modal_nmodes 30 -output n30.h5 > n30.log
 for np in 1 2; do
-  $MPIEXEC -n $np $DYNRED -config $J -modal_fmax 400 -output s$np.h5 > s$np.log
+  $MPIEXEC -n $np $DYNRED -config $J -modal_fmax 1000 -output s$np.h5 > s$np.log
 done
 /usr/bin/python3 - <<PY
 import h5py, numpy as np
 f30 = h5py.File("n30.h5")["/modal/frequencies_hz"][:]
-assert f30[-1] > 400, "30 modes do not reach 400 Hz; raise nmodes"
-ref = f30[f30 < 400]
+assert f30[-1] > 1000, "30 modes do not reach 1000 Hz; raise nmodes"
+ref = f30[f30 < 1000]
 for np_ in (1, 2):
     s = h5py.File(f"s{np_}.h5")["/modal/frequencies_hz"][:]
-    assert len(s) == len(ref), f"slicing on {np_} rank(s) found {len(s)} modes below 400 Hz, lowest-n solve {len(ref)}"
+    assert len(s) == len(ref), f"slicing on {np_} rank(s) found {len(s)} modes below 1000 Hz, lowest-n solve {len(ref)}"
     err = np.max(np.abs(s - ref) / ref)
-    assert err < 1e-9, f"frequencies differ by {err}"
-    print(f"ok slicing on {np_} rank(s): {len(s)} modes below 400 Hz, max rel diff {err:.1e}")
+    assert err < 1e-8, f"frequencies differ by {err}"  # round-off level: lambda_max/lambda_1 ~ 1e8 here
+    print(f"ok slicing on {np_} rank(s): {len(s)} modes below 1000 Hz, max rel diff {err:.1e}")
 PY
