@@ -49,15 +49,17 @@ $(B)/%.o: %.c $(wildcard include/dynred/*.h) $(wildcard src/*/*.h)
 
 $(LIB): $(LIBOBJ)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	@rm -f $@ && ar rcs $@ $^
 
 $(BIN): $(APPOBJ) $(LIB)
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $(APPOBJ) $(LIB) $(LDFLAGS) $(LDLIBS)
+	@echo "  LINK    $@"
+	@$(CC) $(CFLAGS) -o $@ $(APPOBJ) $(LIB) $(LDFLAGS) $(LDLIBS)
 
 $(B)/tests/%: tests/unit/%.c $(LIB) $(wildcard include/dynred/*.h)
 	@mkdir -p $(B)/tests
-	$(CC) $(CFLAGS) -Isrc -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+	@echo "  LINK    $@"
+	@$(CC) $(CFLAGS) -Isrc -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
 deps:
 	@bash scripts/install-deps.sh

@@ -14,9 +14,7 @@
 set -u
 cd "$(dirname "$0")/.."
 export DYNRED="$PWD/bin/dynred" TBIN="$PWD/build/tests" ROOT="$PWD"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-export MPIEXEC="mpiexec --oversubscribe"
+source scripts/mpi-env.sh
 export PETSC_OPTIONS="${PETSC_OPTIONS:-} -options_left no"
 scratch=$(mktemp -d /tmp/dynred-tests.XXXXXX)
 pass=0; fail=0; failed=()

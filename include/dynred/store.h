@@ -43,7 +43,7 @@ PetscErrorCode DRStoreWriteVecs(DRStore s, const char *dset, PetscInt nv, Vec v[
  * topology as 0-based node indices). */
 PetscErrorCode DRStoreWriteMesh(DRStore s, DRComponent c);
 /* Nodal displacement of each vector (DOF directions 1..3 of c's labels) as
- * GROUP/shapes [nv, nnodes, 3]; listed in the XDMF file with `names`. */
+ * GROUP/shapes/0001, 0002, ... [nnodes, 3]; listed in the XDMF file with `names`. */
 PetscErrorCode DRStoreWriteShapes(DRStore s, const char *group, DRComponent c, PetscInt nv, Vec v[], const char *const names[]);
 
 #endif

@@ -311,36 +311,25 @@ PetscErrorCode DRStoreWriteMesh(DRStore s, DRComponent c)
 
 PetscErrorCode DRStoreWriteShapes(DRStore s, const char *group, DRComponent c, PetscInt nv, Vec v[], const char *const names[])
 {
-  hid_t       g, sp, d;
-  hsize_t     hd[3];
-  char        dset[512];
-  const char *leaf;
-  PetscInt   *node_of = NULL; /* DOF -> node index (or -1), direction */
-  PetscReal  *buf     = NULL;
-  ShapeSet   *ss;
+  PetscInt *node_of = NULL; /* DOF -> node index, or -1 for rotations */
+  PetscReal *buf    = NULL;
+  PetscInt   dims[2] = {c->nnodes, 3};
+  ShapeSet  *ss;
 
   PetscFunctionBeginUser;
   if (!c->nnodes) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscLogEventBegin(DR_EVENT_Write, 0, 0, 0, 0));
-  snprintf(dset, sizeof(dset), "%s/shapes", group);
-  hd[0] = (hsize_t)nv;
-  hd[1] = (hsize_t)c->nnodes;
-  hd[2] = 3;
-  PetscCall(ParentGroup(s, dset, &g, &leaf));
-  if (H5Lexists(g, leaf, H5P_DEFAULT) > 0) H5CHK(H5Ldelete(g, leaf, H5P_DEFAULT));
-  H5CHK(sp = H5Screate_simple(3, hd, NULL));
-  H5CHK(d = H5Dcreate2(g, leaf, H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   if (!s->rank) {
     PetscCall(PetscMalloc1(c->n, &node_of));
     for (PetscInt i = 0; i < c->n; i++) node_of[i] = DRLabelDir(c->labels[i]) <= 3 ? DRComponentFindNode(c, DRLabelNode(c->labels[i])) : -1;
     PetscCall(PetscMalloc1(3 * c->nnodes, &buf));
   }
-  /* One mode at a time through rank 0: memory O(n) there, whatever nv is. */
+  /* One shape at a time through rank 0 (memory O(n) there, whatever nv is),
+   * each its own dataset GROUP/shapes/NNNN so any XDMF reader can use it. */
   for (PetscInt j = 0; j < nv; j++) {
-    Vec         z;
-    VecScatter  sc;
-    hid_t       ms, fs;
-    hsize_t     start[3] = {(hsize_t)j, 0, 0}, count[3] = {1, (hsize_t)c->nnodes, 3};
+    Vec        z;
+    VecScatter sc;
+    char       dset[512];
     PetscCall(VecScatterCreateToZero(v[j], &sc, &z));
     PetscCall(VecScatterBegin(sc, v[j], z, INSERT_VALUES, SCATTER_FORWARD));
     PetscCall(VecScatterEnd(sc, v[j], z, INSERT_VALUES, SCATTER_FORWARD));
@@ -352,21 +341,11 @@ PetscErrorCode DRStoreWriteShapes(DRStore s, const char *group, DRComponent c, P
         if (node_of[i] >= 0) buf[3 * node_of[i] + DRLabelDir(c->labels[i]) - 1] = PetscRealPart(a[i]);
       PetscCall(VecRestoreArrayRead(z, &a));
     }
-    H5CHK(fs = H5Dget_space(d));
-    H5CHK(ms = H5Screate_simple(3, count, NULL));
-    if (s->rank) {
-      H5Sselect_none(fs);
-      H5Sselect_none(ms);
-    } else H5CHK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
-    H5CHK(H5Dwrite(d, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, buf));
-    H5Sclose(ms);
-    H5Sclose(fs);
+    snprintf(dset, sizeof(dset), "%s/shapes/%04ld", group, (long)(j + 1));
+    PetscCall(DRStoreWriteReal(s, dset, 2, dims, buf, NULL));
     PetscCall(VecScatterDestroy(&sc));
     PetscCall(VecDestroy(&z));
   }
-  H5Dclose(d);
-  H5Sclose(sp);
-  H5Gclose(g);
   PetscCall(PetscFree(buf));
   PetscCall(PetscFree(node_of));
   /* Remember for the XDMF file. */
@@ -386,8 +365,8 @@ PetscErrorCode DRStoreWriteShapes(DRStore s, const char *group, DRComponent c, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* PATH.xdmf: one grid on /mesh, one vector attribute per stored shape, each
- * a hyperslab of GROUP/shapes, so ParaView lists the modes by name. */
+/* PATH.xdmf: one grid on /mesh, one vector attribute per stored shape, so
+ * ParaView lists the modes by name. */
 static PetscErrorCode WriteXDMF(DRStore s)
 {
   char        xpath[PETSC_MAX_PATH_LEN + 8], xtmp[PETSC_MAX_PATH_LEN + 40];
@@ -412,10 +391,8 @@ static PetscErrorCode WriteXDMF(DRStore s)
   for (PetscInt k = 0; k < s->nshapes; k++)
     for (PetscInt j = 0; j < s->shapes[k].nv; j++) {
       fprintf(f, "   <Attribute Name=\"%s\" AttributeType=\"Vector\" Center=\"Node\">\n", s->shapes[k].names[j]);
-      fprintf(f, "    <DataItem ItemType=\"HyperSlab\" Dimensions=\"%ld 3\" Type=\"HyperSlab\">\n", (long)s->nnodes);
-      fprintf(f, "     <DataItem Dimensions=\"3 3\" Format=\"XML\">%ld 0 0 1 1 1 1 %ld 3</DataItem>\n", (long)j, (long)s->nnodes);
-      fprintf(f, "     <DataItem Dimensions=\"%ld %ld 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:%s/shapes</DataItem>\n", (long)s->shapes[k].nv, (long)s->nnodes, base, s->shapes[k].group);
-      fprintf(f, "    </DataItem>\n   </Attribute>\n");
+      fprintf(f, "    <DataItem Dimensions=\"%ld 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:%s/shapes/%04ld</DataItem>\n", (long)s->nnodes, base, s->shapes[k].group, (long)(j + 1));
+      fprintf(f, "   </Attribute>\n");
     }
   fprintf(f, "  </Grid>\n </Domain>\n</Xdmf>\n");
   PetscCheck(!fclose(f), PETSC_COMM_SELF, DR_ERR_INPUT, "%s: write failed", xtmp);

@@ -49,9 +49,17 @@ def layout(path):
             txt = open(x).read()
             if "/modal/shapes" not in txt or os.path.basename(path) not in txt:
                 fail(f"{x} does not reference the mode shapes")
-            sh = f["/modal/shapes"].shape
-            if sh != (n, f["/mesh/coordinates"].shape[0], 3):
-                fail(f"/modal/shapes shape {sh}")
+            nn = f["/mesh/coordinates"].shape[0]
+            if len(f["/modal/shapes"]) != n or f["/modal/shapes/0001"].shape != (nn, 3):
+                fail("/modal/shapes: expected one [nnodes, 3] dataset per mode")
+            # the XDMF file must load in a reader other than ours
+            import meshio
+            m = meshio.read(x)
+            if m.points.shape != (nn, 3) or len(m.point_data) != n:
+                fail(f"{x}: meshio sees {m.points.shape} points and {len(m.point_data)} fields")
+            first = m.point_data[sorted(m.point_data)[0]]
+            if not np.allclose(first, f["/modal/shapes/0001"][:]):
+                fail(f"{x}: mode 1 read through XDMF differs from the HDF5 data")
     d = os.path.dirname(os.path.abspath(path))
     left = [p for p in os.listdir(d) if ".tmp" in p]
     if left:
