@@ -3,7 +3,8 @@
 # present.  Run as root (CI) or with sudo available.
 set -euo pipefail
 pkgs=(build-essential pkg-config make petsc-dev slepc-dev libhdf5-openmpi-dev
-      libyaml-dev openmpi-bin liblapack-dev libblas-dev calculix-ccx python3-meshio
+      libyaml-dev openmpi-bin liblapack-dev libblas-dev libopenblas0-serial
+      calculix-ccx python3-meshio
       python3-h5py python3-matplotlib python3-numpy)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -28,7 +28,7 @@ while IFS= read -r line; do
   fi
   export T="$scratch/$name"; mkdir -p "$T"
   t0=$(date +%s.%N)
-  if (bash -c "set -e; $cmd") >"$T/log" 2>&1; then
+  if (bash -c "set -e; $cmd") </dev/null >"$T/log" 2>&1; then
     pass=$((pass+1)); st=ok
   else
     fail=$((fail+1)); st=FAIL; failed+=("$name")
