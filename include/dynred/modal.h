@@ -36,6 +36,8 @@ PetscErrorCode DRModalSetRange(DRModal m, PetscInt nmodes, PetscReal fmax);
 PetscErrorCode DRModalSetTolerance(DRModal m, PetscReal tol);
 /* Shift sigma (rad/s)^2, < 0; default: -1e-8 * trace(K)/trace(M). */
 PetscErrorCode DRModalSetShift(DRModal m, PetscReal sigma);
+/* The shift in use (after DRModalSetFromOptions). */
+PetscErrorCode DRModalGetShift(DRModal m, PetscReal *sigma);
 PetscErrorCode DRModalSetFromOptions(DRModal m);
 PetscErrorCode DRModalSolve(DRModal m);
 

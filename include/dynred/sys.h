@@ -30,6 +30,8 @@ PetscBool DRLabelParse(const char *s, DRLabel *l);
 /* Error for bad user input: one line naming the file, entry and expectation.
  * Raised with PETSC_ERR_USER so the driver prints just the message. */
 #define DR_ERR_INPUT PETSC_ERR_USER
+/* A verification gate (verify_tol_pct) failed: also printed as one line. */
+#define DR_ERR_VERIFY PETSC_ERR_USER_INPUT
 
 /* Initialize dynred's log events and registries (called by DRInitialize). */
 PetscErrorCode DRInitialize(int *argc, char ***argv, const char *help);

@@ -17,6 +17,7 @@ typedef struct {
 } DRJob;
 
 PetscErrorCode           DRJobModal(DRConfig cfg);
+PetscErrorCode           DRJobCMS(DRConfig cfg);
 extern const DRConfigKey DRJobModalKeys[];
 
 /* Open the job's output (key `output`) and write the root attributes;

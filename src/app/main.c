@@ -1,5 +1,6 @@
 /* dynred: the driver.  `dynred [SUBCOMMAND] [-config FILE.yaml] [options]`. */
 #include "app.h"
+#include <dynred/cms.h>
 #include <string.h>
 
 static const char help[] = "dynred: dynamic substructuring and model order reduction of large FE models.\n"
@@ -18,7 +19,7 @@ static const char default_job[] = "job: modal\n"
                                   "  nmodes: 10\n";
 
 static const DRConfigKey core_keys[] = {
-  {"job", DR_CFG_STRING, "modal", "job to run: modal (see dynred help)"},
+  {"job", DR_CFG_STRING, "modal", "job to run: modal | cms (see dynred help)"},
   {"output", DR_CFG_STRING, "dynred.h5", "output HDF5 file (written to a temporary name, renamed on success)"},
   {"verify", DR_CFG_BOOL, "false", "also solve the full model and compare"},
   {NULL, 0, NULL, NULL},
@@ -26,6 +27,7 @@ static const DRConfigKey core_keys[] = {
 
 static const DRJob jobs[] = {
   {"modal", DRJobModal, "reference modal analysis of the assembled full model", DRJobModalKeys},
+  {"cms", DRJobCMS, "component mode synthesis: components on rank groups, coupled reduced system on the root", NULL},
   {NULL, NULL, NULL, NULL},
 };
 
@@ -34,7 +36,7 @@ static PetscErrorCode ErrorHandler(MPI_Comm comm, int line, const char *fun, con
 {
   PetscMPIInt rank = 0;
   if (comm != MPI_COMM_NULL) MPI_Comm_rank(comm, &rank);
-  if (n == DR_ERR_INPUT) {
+  if (n == DR_ERR_INPUT || n == DR_ERR_VERIFY) {
     if (p == PETSC_ERROR_INITIAL && rank == 0 && mess) fprintf(stderr, "dynred: error: %s\n", mess);
     return n;
   }
@@ -65,6 +67,7 @@ static PetscErrorCode Run(int argc, char **argv)
   PetscFunctionBeginUser;
   PetscCall(DRConfigRegisterKeys(core_keys));
   PetscCall(DRModelRegisterKeys());
+  PetscCall(DRCMSRegisterKeys());
   for (j = jobs; j->name; j++)
     if (j->keys) PetscCall(DRConfigRegisterKeys(j->keys));
   if (sub && !strcmp(sub, "help")) {

@@ -324,3 +324,10 @@ PetscErrorCode DRModalView(DRModal m, PetscViewer v)
   for (PetscInt k = 0; k < m->n; k++) PetscCall(PetscViewerASCIIPrintf(v, "  %4" PetscInt_FMT "   %14.6f   %12.3e\n", k + 1, (double)m->freq[k], (double)m->resid[k]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode DRModalGetShift(DRModal m, PetscReal *sigma)
+{
+  PetscFunctionBeginUser;
+  *sigma = m->sigma;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

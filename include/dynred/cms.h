@@ -1,0 +1,42 @@
+/* dynred: component mode synthesis.
+ *
+ * Components are distributed over groups of ranks (MPI_COMM_WORLD split into
+ * contiguous blocks; components assigned largest estimated cost first to the
+ * least loaded group, deterministically).  Each group reduces its components
+ * (DRReduce: the method per component) on its own communicator; the
+ * superelements are gathered on world rank 0, assembled by boundary label
+ * (shared boundary coordinates merged, generalized coordinates appended in
+ * component order) and solved there: dense LAPACK (dsygvx) up to
+ * cms.dense_max coordinates, SLEPc on a distributed sparse matrix beyond.
+ * System modes are recovered u = T q on the ranks that hold each basis and
+ * assembled into vectors over the full model's DOF labels (the sorted union
+ * of all component labels: the same numbering as the assembled full model).
+ *
+ * Life cycle as PETSc objects: Create, SetFromConfig, SetUp (distribution,
+ * components, interfaces), Solve, View, Write, Destroy.
+ */
+#ifndef DYNRED_CMS_H
+#define DYNRED_CMS_H
+
+#include <dynred/config.h>
+#include <dynred/store.h>
+
+typedef struct _p_DRCMS *DRCMS;
+
+PetscErrorCode DRCMSRegisterKeys(void);
+PetscErrorCode DRCMSCreate(MPI_Comm comm, DRCMS *cms);
+PetscErrorCode DRCMSDestroy(DRCMS *cms);
+PetscErrorCode DRCMSSetFromConfig(DRCMS cms, DRConfig cfg);
+PetscErrorCode DRCMSSetUp(DRCMS cms);
+PetscErrorCode DRCMSSolve(DRCMS cms);
+/* Per-component and system tables on stdout. */
+PetscErrorCode DRCMSView(DRCMS cms);
+/* /cms/... datasets, the mesh and the XDMF mode shapes. */
+PetscErrorCode DRCMSWrite(DRCMS cms, DRStore store);
+/* System modes over the full labels (world vectors, owned by cms). */
+PetscErrorCode DRCMSGetModes(DRCMS cms, PetscInt *n, const PetscReal **freq_hz, Vec **modes, PetscInt *nlabels, const DRLabel **labels);
+/* Reduced system size and the phase times (seconds): component eigensolves,
+ * constraint modes, projection, gather, assembly, coupled solve, recovery. */
+PetscErrorCode DRCMSGetTimes(DRCMS cms, PetscInt *nred, PetscInt *nphases, const char *const **names, const PetscReal **seconds);
+
+#endif

@@ -1,0 +1,50 @@
+/* dynred: component reductions (superelements).
+ *
+ * A reduction turns a component (K, M over its DOFs) and the flags of its
+ * boundary DOFs into a superelement: a basis T (n x (nb + nq)) whose first nb
+ * columns keep the boundary DOFs physical (boundary rows of T are [I 0]),
+ * and the reduced matrices T^T K T, T^T M T over the coordinates
+ * (u_B, q).  Every method only builds T; the projection, the assembly by
+ * boundary label and the recovery u = T q are shared, so adding a method is
+ * adding one file and one DRReduceRegister line (as PETSc's KSPRegister).
+ */
+#ifndef DYNRED_REDUCE_H
+#define DYNRED_REDUCE_H
+
+#include <dynred/component.h>
+
+typedef struct {
+  PetscInt  nmodes;   /* component modes to keep (count), used when cutoff_hz = 0 */
+  PetscReal cutoff_hz;/* keep every component mode below this frequency when > 0 */
+  char      prefix[64]; /* options prefix of the component eigensolver ("cms_comp_") */
+} DRReduceOptions;
+
+typedef struct {
+  char       name[64], method[32];
+  PetscInt   n;         /* component DOFs */
+  PetscInt   nb;        /* boundary (physical) coordinates */
+  DRLabel   *blabels;   /* nb boundary labels, in the order of T's first columns (sorted) */
+  PetscInt   nq;        /* generalized coordinates */
+  PetscReal *qfreq_hz;  /* nq frequencies of the component modes (Hz) */
+  PetscReal *K, *M;     /* (nb+nq)^2 reduced matrices, column-major; on rank 0 of the component comm only */
+  Mat        T;         /* n x (nb+nq) dense basis on the component comm (recovery) */
+  PetscLogDouble t_eig, t_static, t_project; /* phase times, s */
+} DRSuperelement;
+
+/* isboundary[i] (replicated, one per DOF of c) marks the boundary DOFs. */
+typedef PetscErrorCode (*DRReduceFn)(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);
+
+PetscErrorCode DRReduceRegister(const char name[], DRReduceFn fn);
+/* Registers the built-in methods (once). */
+PetscErrorCode DRReduceRegisterAll(void);
+/* Reduce c with the named method; errors name the method when unknown. */
+PetscErrorCode DRReduce(const char method[], DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);
+PetscErrorCode DRSuperelementDestroy(DRSuperelement *se);
+
+/* Craig-Bampton (fixed interface): T = [I 0; Phi_c Phi_n]. */
+PetscErrorCode DRReduceCraigBampton(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);
+
+/* Shared by the methods: project (K, M) on se->T into se->K, se->M (rank 0). */
+PetscErrorCode DRSuperelementProject(DRComponent c, DRSuperelement *se);
+
+#endif

@@ -1,0 +1,127 @@
+/* Mode-set comparison: MAC, pairing, deviation, cross-orthogonality,
+ * Rayleigh-Ritz bound (METHODS.md 1.5). */
+#include <dynred/compare.h>
+
+PetscErrorCode DRCompareModes(Mat M, PetscInt nref, const PetscReal fref[], Vec Phi[], PetscInt ntest, const PetscReal ftest[], Vec Psi[], PetscReal rigid_hz, DRComparison *c)
+{
+  PetscScalar *dots;
+  PetscReal   *nr, *nt, sum = 0;
+  PetscInt     cnt = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  c->nref  = nref;
+  c->ntest = ntest;
+  PetscCall(PetscMalloc1(nref * ntest + 1, &c->mac));
+  PetscCall(PetscMalloc1(ntest + 1, &c->pair));
+  PetscCall(PetscMalloc1(ntest + 1, &c->err_pct));
+  PetscCall(PetscMalloc1(nref + 1, &c->fref));
+  PetscCall(PetscMalloc1(ntest + 1, &c->ftest));
+  PetscCall(PetscArraycpy(c->fref, fref, nref));
+  PetscCall(PetscArraycpy(c->ftest, ftest, ntest));
+  PetscCall(PetscMalloc1(nref + 1, &dots));
+  PetscCall(PetscMalloc1(nref + 1, &nr));
+  PetscCall(PetscMalloc1(ntest + 1, &nt));
+  for (PetscInt i = 0; i < nref; i++) PetscCall(VecDot(Phi[i], Phi[i], &nr[i]));
+  for (PetscInt j = 0; j < ntest; j++) PetscCall(VecDot(Psi[j], Psi[j], &nt[j]));
+  for (PetscInt j = 0; j < ntest; j++) {
+    PetscCall(VecMDot(Psi[j], nref, Phi, dots));
+    for (PetscInt i = 0; i < nref; i++) c->mac[i * ntest + j] = PetscSqr(PetscRealPart(dots[i])) / (nr[i] * nt[j]);
+  }
+  if (M) {
+    Vec Mpsi;
+    PetscCall(PetscMalloc1(nref * ntest + 1, &c->xorth));
+    PetscCall(VecDuplicate(Psi[0], &Mpsi));
+    for (PetscInt j = 0; j < ntest; j++) {
+      PetscCall(MatMult(M, Psi[j], Mpsi));
+      PetscCall(VecMDot(Mpsi, nref, Phi, dots));
+      for (PetscInt i = 0; i < nref; i++) c->xorth[i * ntest + j] = PetscRealPart(dots[i]);
+    }
+    PetscCall(VecDestroy(&Mpsi));
+  }
+  c->max_err_pct = 0;
+  for (PetscInt j = 0; j < ntest; j++) {
+    PetscInt best = 0;
+    for (PetscInt i = 1; i < nref; i++)
+      if (c->mac[i * ntest + j] > c->mac[best * ntest + j]) best = i;
+    c->pair[j] = best;
+    if (PetscAbsReal(fref[best]) < rigid_hz) c->err_pct[j] = 0;
+    else {
+      c->err_pct[j] = 100.0 * (ftest[j] - fref[best]) / fref[best];
+      c->max_err_pct = PetscMax(c->max_err_pct, PetscAbsReal(c->err_pct[j]));
+      sum += PetscAbsReal(c->err_pct[j]);
+      cnt++;
+    }
+  }
+  c->mean_err_pct = cnt ? sum / cnt : 0;
+  c->rr_bound_ok  = PETSC_TRUE;
+  c->rr_worst     = -1;
+  for (PetscInt k = 0; k < PetscMin(nref, ntest); k++) {
+    /* bound on eigenvalues; allow round-off relative to the spectrum scale */
+    PetscReal tol = 1e-7 * PetscMax(PetscAbsReal(fref[k]), rigid_hz);
+    if (ftest[k] < fref[k] - tol) {
+      c->rr_bound_ok = PETSC_FALSE;
+      if (c->rr_worst < 0 || fref[k] - ftest[k] > fref[c->rr_worst] - ftest[c->rr_worst]) c->rr_worst = k;
+    }
+  }
+  PetscCall(PetscFree(dots));
+  PetscCall(PetscFree(nr));
+  PetscCall(PetscFree(nt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRComparisonView(MPI_Comm comm, const DRComparison *c)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(comm, "  mode   reduced [Hz]   pair    full [Hz]    dev [%%]      MAC   |X_jj|\n"));
+  for (PetscInt j = 0; j < c->ntest; j++) {
+    PetscInt i = c->pair[j];
+    PetscCall(PetscPrintf(comm, "  %4" PetscInt_FMT "  %13.6f  %5" PetscInt_FMT "  %11.6f  %9.5f  %7.5f  %7.5f\n", j + 1, (double)c->ftest[j], i + 1, (double)c->fref[i], (double)c->err_pct[j], (double)c->mac[i * c->ntest + j], c->xorth ? (double)PetscAbsReal(c->xorth[i * c->ntest + j]) : -1.0));
+  }
+  PetscCall(PetscPrintf(comm, "  max deviation %.5f %%, mean %.5f %%; Rayleigh-Ritz bound f_reduced >= f_full: %s\n", (double)c->max_err_pct, (double)c->mean_err_pct, c->rr_bound_ok ? "holds" : "VIOLATED"));
+  if (!c->rr_bound_ok) PetscCall(PetscPrintf(comm, "  worst violation at mode %" PetscInt_FMT ": %.9g < %.9g Hz\n", c->rr_worst + 1, (double)c->ftest[c->rr_worst], (double)c->fref[c->rr_worst]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRComparisonWrite(DRStore s, const char *group, const DRComparison *c)
+{
+  char       path[256];
+  PetscInt   dims[2] = {c->nref, c->ntest};
+  PetscInt64 *pair;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/mac", group));
+  PetscCall(DRStoreWriteReal(s, path, 2, dims, c->mac, NULL));
+  if (c->xorth) {
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/cross_orthogonality", group));
+    PetscCall(DRStoreWriteReal(s, path, 2, dims, c->xorth, NULL));
+  }
+  dims[0] = c->ntest;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/freq_error_pct", group));
+  PetscCall(DRStoreWriteReal(s, path, 1, dims, c->err_pct, "%"));
+  PetscCall(PetscMalloc1(c->ntest + 1, &pair));
+  for (PetscInt j = 0; j < c->ntest; j++) pair[j] = c->pair[j] + 1;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/pairing", group));
+  PetscCall(DRStoreWriteInt(s, path, 1, dims, pair));
+  PetscCall(PetscFree(pair));
+  dims[0] = c->nref;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/full_frequencies_hz", group));
+  PetscCall(DRStoreWriteReal(s, path, 1, dims, c->fref, "Hz"));
+  PetscCall(DRStoreAttrReal(s, group, "max_error_pct", c->max_err_pct));
+  PetscCall(DRStoreAttrReal(s, group, "mean_error_pct", c->mean_err_pct));
+  PetscCall(DRStoreAttrInt(s, group, "rayleigh_ritz_bound_ok", c->rr_bound_ok));
+  PetscCall(DRStoreAttrString(s, group, "pairing_convention", "1-based index of the full-model mode with the largest MAC; mac and cross_orthogonality are [n_full, n_reduced]"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRComparisonDestroy(DRComparison *c)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(c->mac));
+  PetscCall(PetscFree(c->xorth));
+  PetscCall(PetscFree(c->pair));
+  PetscCall(PetscFree(c->err_pct));
+  PetscCall(PetscFree(c->fref));
+  PetscCall(PetscFree(c->ftest));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
