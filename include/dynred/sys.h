@@ -40,6 +40,9 @@ PetscErrorCode DRFinalize(void);
 /* Log events: one per phase, so -log_view shows where the time goes. */
 extern PetscLogEvent DR_EVENT_Read, DR_EVENT_Generate, DR_EVENT_Assemble,
   DR_EVENT_EigenSolve, DR_EVENT_Write, DR_EVENT_Validate;
+/* CMS phases */
+extern PetscLogEvent DR_EVENT_CompEig, DR_EVENT_Constraint, DR_EVENT_Project,
+  DR_EVENT_Gather, DR_EVENT_RedAssemble, DR_EVENT_Coupled, DR_EVENT_Recover;
 
 /* Wall-clock timer for the /timing group and progress lines. */
 PetscLogDouble DRTime(void);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 PetscLogEvent DR_EVENT_Read, DR_EVENT_Generate, DR_EVENT_Assemble, DR_EVENT_EigenSolve, DR_EVENT_Write, DR_EVENT_Validate;
+PetscLogEvent DR_EVENT_CompEig, DR_EVENT_Constraint, DR_EVENT_Project, DR_EVENT_Gather, DR_EVENT_RedAssemble, DR_EVENT_Coupled, DR_EVENT_Recover;
 static PetscClassId   DR_CLASSID;
 static PetscLogDouble dr_t0;
 
@@ -44,6 +45,13 @@ PetscErrorCode DRInitialize(int *argc, char ***argv, const char *help)
   PetscCall(PetscLogEventRegister("DRValidate", DR_CLASSID, &DR_EVENT_Validate));
   PetscCall(PetscLogEventRegister("DREigenSolve", DR_CLASSID, &DR_EVENT_EigenSolve));
   PetscCall(PetscLogEventRegister("DRWrite", DR_CLASSID, &DR_EVENT_Write));
+  PetscCall(PetscLogEventRegister("DRCMSCompEig", DR_CLASSID, &DR_EVENT_CompEig));
+  PetscCall(PetscLogEventRegister("DRCMSConstraint", DR_CLASSID, &DR_EVENT_Constraint));
+  PetscCall(PetscLogEventRegister("DRCMSProject", DR_CLASSID, &DR_EVENT_Project));
+  PetscCall(PetscLogEventRegister("DRCMSGather", DR_CLASSID, &DR_EVENT_Gather));
+  PetscCall(PetscLogEventRegister("DRCMSAssemble", DR_CLASSID, &DR_EVENT_RedAssemble));
+  PetscCall(PetscLogEventRegister("DRCMSCoupled", DR_CLASSID, &DR_EVENT_Coupled));
+  PetscCall(PetscLogEventRegister("DRCMSRecover", DR_CLASSID, &DR_EVENT_Recover));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -477,6 +477,7 @@ static PetscErrorCode Gather(DRCMS c)
   if (!c->rank) {
     PetscInt nball = 0, off;
     PetscLogDouble t0 = DRTime();
+    PetscCall(PetscLogEventBegin(DR_EVENT_RedAssemble, 0, 0, 0, 0));
     for (PetscInt k = 0; k < c->ncomp; k++) nball += c->nb[k];
     PetscCall(PetscMalloc1(nball + 1, &c->bglob));
     nball = 0;
@@ -512,6 +513,7 @@ static PetscErrorCode Gather(DRCMS c)
     PetscCall(PetscFree(bl));
     PetscCall(PetscFree(K));
     PetscCall(PetscFree(M));
+    PetscCall(PetscLogEventEnd(DR_EVENT_RedAssemble, 0, 0, 0, 0));
     c->t[4] = DRTime() - t0;
   }
   PetscCallMPI(MPI_Bcast(&c->nred, 1, MPIU_INT, 0, c->comm));
@@ -727,14 +729,20 @@ PetscErrorCode DRCMSSolve(DRCMS c)
   c->t[1] = mx[1];
   c->t[2] = mx[2];
   t0 = DRTime();
+  PetscCall(PetscLogEventBegin(DR_EVENT_Gather, 0, 0, 0, 0));
   PetscCall(Gather(c));
+  PetscCall(PetscLogEventEnd(DR_EVENT_Gather, 0, 0, 0, 0));
   c->t[3] = DRTime() - t0 - c->t[4];
   PetscCall(DRProgress(c->comm, "cms: reduced system of %" PetscInt_FMT " coordinates (%" PetscInt_FMT " boundary)", c->nred, c->nbglob));
   t0 = DRTime();
+  PetscCall(PetscLogEventBegin(DR_EVENT_Coupled, 0, 0, 0, 0));
   PetscCall(CoupledSolve(c, &Q));
+  PetscCall(PetscLogEventEnd(DR_EVENT_Coupled, 0, 0, 0, 0));
   c->t[5] = DRTime() - t0;
   t0 = DRTime();
+  PetscCall(PetscLogEventBegin(DR_EVENT_Recover, 0, 0, 0, 0));
   PetscCall(Recover(c, Q));
+  PetscCall(PetscLogEventEnd(DR_EVENT_Recover, 0, 0, 0, 0));
   c->t[6] = DRTime() - t0;
   PetscCall(PetscFree(Q));
   PetscFunctionReturn(PETSC_SUCCESS);

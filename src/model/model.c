@@ -52,6 +52,7 @@ static const DRConfigKey model_keys[] = {
   {"model.beam2d.A", DR_CFG_REAL, "1e-4", "cross-section area [m^2]"},
   {"model.beam2d.I", DR_CFG_REAL, "8.333e-10", "second moment of area [m^4]"},
   {"model.beam2d.lumped", DR_CFG_BOOL, "false", "lumped instead of consistent mass"},
+  {"model.ties", DR_CFG_LIST, "", "node ties [keep1, drop1, keep2, drop2, ...]: node drop is node keep (parts numbering shared nodes differently)"},
   {"model.cut.axis", DR_CFG_STRING, "x", "axis of the cut planes: x, y or z"},
   {"model.cut.parts", DR_CFG_INT, "1", "number of parts (components) a built-in model is cut into"},
   {"components[].name", DR_CFG_STRING, NULL, "component name"},
@@ -190,6 +191,70 @@ static PetscErrorCode Resolve(DRConfig cfg, const char *p, char *out, size_t len
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Apply model.ties: every id `drop` becomes `keep`, in the labels, nodes,
+ * cells and node sets, so parts that number a shared node differently meet
+ * by label.  A part holding both nodes of a tie is an error. */
+static PetscErrorCode ApplyTies(DRConfig cfg, DRComponent c)
+{
+  PetscReal *t;
+  PetscInt   nt = 2 * 65536;
+  char       where[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(nt, &t));
+  PetscCall(DRConfigGetRealArray(cfg, "model.ties", t, &nt, NULL));
+  PetscCall(DRConfigWhere(cfg, "model.ties", where, sizeof(where)));
+  PetscCheck(nt % 2 == 0, c->comm, DR_ERR_INPUT, "%s: model.ties has %" PetscInt_FMT " values, expected pairs [keep, drop, ...]", where, nt);
+  for (PetscInt p = 0; p < nt; p += 2) {
+    PetscInt64 keep = (PetscInt64)t[p], drop = (PetscInt64)t[p + 1];
+    PetscBool  hasdrop = PETSC_FALSE, haskeep = PETSC_FALSE;
+    PetscCheck(keep == t[p] && drop == t[p + 1] && keep >= 0 && drop >= 0, c->comm, DR_ERR_INPUT, "%s: model.ties entry %" PetscInt_FMT " is not a pair of node ids", where, p / 2 + 1);
+    for (PetscInt i = 0; i < c->n; i++) {
+      if (DRLabelNode(c->labels[i]) == drop) hasdrop = PETSC_TRUE;
+      if (DRLabelNode(c->labels[i]) == keep) haskeep = PETSC_TRUE;
+    }
+    if (!hasdrop) continue;
+    PetscCheck(!haskeep, c->comm, DR_ERR_INPUT, "%s: tie (%lld, %lld): component '%s' has both nodes, expected them in different parts", where, (long long)keep, (long long)drop, c->name);
+    for (PetscInt i = 0; i < c->n; i++)
+      if (DRLabelNode(c->labels[i]) == drop) c->labels[i] = DRLabelMake(keep, DRLabelDir(c->labels[i]));
+    for (PetscInt i = 0; i < c->ncells * DRCellNodes(c->celltype); i++)
+      if (c->cells[i] == drop) c->cells[i] = (PetscInt)keep;
+    for (PetscInt s = 0; s < c->nsets; s++) {
+      for (PetscInt i = 0; i < c->sets[s].n; i++)
+        if (c->sets[s].nodes[i] == drop) c->sets[s].nodes[i] = (PetscInt)keep;
+      PetscCall(PetscSortRemoveDupsInt(&c->sets[s].n, c->sets[s].nodes));
+    }
+    for (PetscInt i = 0; i < c->nnodes; i++)
+      if (c->node_ids[i] == drop) {
+        c->node_ids[i] = (PetscInt)keep;
+        /* keep node_ids sorted: bubble the renamed entry into place */
+        for (PetscInt j = i; j > 0 && c->node_ids[j] < c->node_ids[j - 1]; j--) {
+          PetscInt id = c->node_ids[j];
+          c->node_ids[j] = c->node_ids[j - 1];
+          c->node_ids[j - 1] = id;
+          for (int d = 0; d < 3; d++) {
+            PetscReal x = c->xyz[3 * j + d];
+            c->xyz[3 * j + d] = c->xyz[3 * (j - 1) + d];
+            c->xyz[3 * (j - 1) + d] = x;
+          }
+        }
+        for (PetscInt j = i; j + 1 < c->nnodes && c->node_ids[j] > c->node_ids[j + 1]; j++) {
+          PetscInt id = c->node_ids[j];
+          c->node_ids[j] = c->node_ids[j + 1];
+          c->node_ids[j + 1] = id;
+          for (int d = 0; d < 3; d++) {
+            PetscReal x = c->xyz[3 * j + d];
+            c->xyz[3 * j + d] = c->xyz[3 * (j + 1) + d];
+            c->xyz[3 * (j + 1) + d] = x;
+          }
+        }
+        break;
+      }
+  }
+  PetscCall(PetscFree(t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRModelCreateComponent(DRConfig cfg, PetscInt k, MPI_Comm comm, DRComponent *c)
 {
   char b[64], name[64];
@@ -283,6 +348,7 @@ PetscErrorCode DRModelCreateComponent(DRConfig cfg, PetscInt k, MPI_Comm comm, D
     }
 #undef GETS
   }
+  PetscCall(ApplyTies(cfg, *c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -91,6 +91,7 @@ PetscErrorCode DRReduceCraigBampton(DRComponent c, const PetscBool isboundary[],
 
     /* fixed-interface modes; at least one, to prove K_II regular */
     t0 = DRTime();
+    PetscCall(PetscLogEventBegin(DR_EVENT_CompEig, 0, 0, 0, 0));
     PetscCall(DRModalCreate(c->comm, &modal));
     PetscCall(DRModalSetOptionsPrefix(modal, opt->prefix));
     PetscCall(DRModalSetOperators(modal, KII, MII, c->source));
@@ -104,10 +105,12 @@ PetscErrorCode DRReduceCraigBampton(DRComponent c, const PetscBool isboundary[],
     nq = opt->cutoff_hz > 0 ? nm : PetscMin(nm, opt->nmodes);
     PetscCall(PetscMalloc1(nq + 1, &se->qfreq_hz));
     for (PetscInt k = 0; k < nq; k++) se->qfreq_hz[k] = f[k];
+    PetscCall(PetscLogEventEnd(DR_EVENT_CompEig, 0, 0, 0, 0));
     se->t_eig += DRTime() - t0;
 
     /* constraint modes: one factorization, one block solve */
     t0 = DRTime();
+    PetscCall(PetscLogEventBegin(DR_EVENT_Constraint, 0, 0, 0, 0));
     if (nb > 0) {
       Mat           F, B;
       MatFactorInfo info;
@@ -126,6 +129,7 @@ PetscErrorCode DRReduceCraigBampton(DRComponent c, const PetscBool isboundary[],
       PetscCall(MatDestroy(&F));
       PetscCall(MatDestroy(&B));
     }
+    PetscCall(PetscLogEventEnd(DR_EVENT_Constraint, 0, 0, 0, 0));
     se->t_static += DRTime() - t0;
   } else {
     PetscCall(PetscMalloc1(1, &se->qfreq_hz));

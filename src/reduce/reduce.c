@@ -1,5 +1,6 @@
 /* Reduction registry and the shared projection T^T K T. */
 #include <dynred/reduce.h>
+#include <petscblaslapack.h>
 #include <string.h>
 
 #define MAXMETHODS 16
@@ -65,73 +66,67 @@ PetscErrorCode DRSuperelementDestroy(DRSuperelement *se)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Gather a distributed dense matrix (rows over comm) on rank 0, column-major. */
-static PetscErrorCode GatherDense(Mat A, PetscReal **out)
+/* A^T B for two dense matrices with the same row distribution, summed on
+ * rank 0 of their communicator: one local GEMM per rank and one reduction
+ * (the result is small: (nb+nq)^2), column-major, symmetrized. */
+static PetscErrorCode ReduceTransposeProduct(Mat A, Mat B, PetscReal **out)
 {
-  PetscInt           m, N, rs, re, lda;
-  const PetscScalar *a;
-  PetscMPIInt        size, rank;
-  MPI_Comm           comm;
+  PetscInt           m, N, rs, re, lda, ldb;
+  const PetscScalar *a, *b;
   PetscReal         *loc, *all = NULL;
-  PetscMPIInt       *counts = NULL, *displs = NULL;
+  PetscMPIInt        rank;
+  MPI_Comm           comm;
 
   PetscFunctionBeginUser;
   PetscCall(PetscObjectGetComm((PetscObject)A, &comm));
-  PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(MatGetSize(A, &m, &N));
   PetscCall(MatGetOwnershipRange(A, &rs, &re));
   PetscCall(MatDenseGetLDA(A, &lda));
+  PetscCall(MatDenseGetLDA(B, &ldb));
+  PetscCall(PetscCalloc1(N * N + 1, &loc));
   PetscCall(MatDenseGetArrayRead(A, &a));
-  /* local rows, row-major, so the gathered buffer is row-major m x N */
-  PetscCall(PetscMalloc1((re - rs) * N + 1, &loc));
-  for (PetscInt i = 0; i < re - rs; i++)
-    for (PetscInt j = 0; j < N; j++) loc[i * N + j] = PetscRealPart(a[i + j * lda]);
+  PetscCall(MatDenseGetArrayRead(B, &b));
+  if (re > rs && N > 0) {
+    PetscBLASInt n, k, la, lb, ln;
+    PetscScalar  one = 1, zero = 0;
+    PetscCall(PetscBLASIntCast(N, &n));
+    PetscCall(PetscBLASIntCast(re - rs, &k));
+    PetscCall(PetscBLASIntCast(lda, &la));
+    PetscCall(PetscBLASIntCast(ldb, &lb));
+    ln = n;
+    BLASgemm_("T", "N", &n, &n, &k, &one, a, &la, b, &lb, &zero, loc, &ln);
+  }
   PetscCall(MatDenseRestoreArrayRead(A, &a));
-  if (!rank) {
-    const PetscInt *ranges;
-    PetscCall(MatGetOwnershipRanges(A, &ranges));
-    PetscCall(PetscMalloc1(size, &counts));
-    PetscCall(PetscMalloc1(size, &displs));
-    for (PetscMPIInt r = 0; r < size; r++) {
-      counts[r] = (PetscMPIInt)((ranges[r + 1] - ranges[r]) * N);
-      displs[r] = (PetscMPIInt)(ranges[r] * N);
-    }
-    PetscCall(PetscMalloc1(m * N + 1, &all));
-  }
-  PetscCallMPI(MPI_Gatherv(loc, (PetscMPIInt)((re - rs) * N), MPIU_REAL, all, counts, displs, MPIU_REAL, 0, comm));
+  PetscCall(MatDenseRestoreArrayRead(B, &b));
+  if (!rank) PetscCall(PetscMalloc1(N * N + 1, &all));
+  PetscCallMPI(MPI_Reduce(loc, all, (PetscMPIInt)(N * N), MPIU_REAL, MPIU_SUM, 0, comm));
   PetscCall(PetscFree(loc));
-  PetscCall(PetscFree(counts));
-  PetscCall(PetscFree(displs));
-  if (!rank) {
-    /* symmetric result: row-major equals column-major up to round-off; symmetrize */
-    for (PetscInt i = 0; i < m; i++)
+  if (!rank)
+    for (PetscInt i = 0; i < N; i++)
       for (PetscInt j = i + 1; j < N; j++) {
-        PetscReal v      = 0.5 * (all[i * N + j] + all[j * N + i]);
-        all[i * N + j]   = v;
-        all[j * N + i]   = v;
+        PetscReal v    = 0.5 * (all[i + j * N] + all[j + i * N]);
+        all[i + j * N] = v;
+        all[j + i * N] = v;
       }
-  }
   *out = all;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRSuperelementProject(DRComponent c, DRSuperelement *se)
 {
-  Mat            KT, Kr, MT, Mr;
+  Mat            KT, MT;
   PetscLogDouble t0 = DRTime();
 
   PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(DR_EVENT_Project, 0, 0, 0, 0));
   PetscCall(MatMatMult(c->K, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &KT));
-  PetscCall(MatTransposeMatMult(se->T, KT, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &Kr));
+  PetscCall(ReduceTransposeProduct(se->T, KT, &se->K));
   PetscCall(MatDestroy(&KT));
   PetscCall(MatMatMult(c->M, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MT));
-  PetscCall(MatTransposeMatMult(se->T, MT, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &Mr));
+  PetscCall(ReduceTransposeProduct(se->T, MT, &se->M));
   PetscCall(MatDestroy(&MT));
-  PetscCall(GatherDense(Kr, &se->K));
-  PetscCall(GatherDense(Mr, &se->M));
-  PetscCall(MatDestroy(&Kr));
-  PetscCall(MatDestroy(&Mr));
+  PetscCall(PetscLogEventEnd(DR_EVENT_Project, 0, 0, 0, 0));
   se->t_project += DRTime() - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

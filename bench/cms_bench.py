@@ -1,0 +1,95 @@
+#!/usr/bin/python3
+"""CMS against the full-model modal solve, side by side on the same model
+and ranks (issue 3 benchmark).
+
+  bench/cms_bench.py [--cases plate50k,plate200k] [--modes 20,200] [--ranks 2]
+                     [--out bench/results/cms.md]
+
+For each case and mode count N: `dynred modal` for the lowest N modes gives
+f_N and the full-model time; then `dynred cms` with fmax = f_N (component
+modes below cutoff_factor * fmax) with verification.  Reported: wall time of
+both, the CMS phase split (/timing), reduced size, peak RSS per rank, the
+max deviation over the modes up to fmax, and the ratio CMS time / full time
+(CMS time excludes its own verification solve).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+import h5py
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+           OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_btl_vader_single_copy_mechanism="none")
+# plate 1 x 0.5 x 0.02 m clamped at x0, cut along x: (nx, ny, nz, parts)
+CASES = {
+    "plate50k": (100, 50, 2, 4),
+    "plate200k": (180, 90, 3, 4),
+}
+
+
+def run(args, np_):
+    cmd = ["mpiexec", "--oversubscribe", "-n", str(np_), os.path.join(ROOT, "bin/dynred")] + args
+    t0 = time.time()
+    p = subprocess.run(cmd, env=ENV, capture_output=True, text=True)
+    if p.returncode:
+        sys.exit(f"failed: {' '.join(cmd)}\n{p.stdout[-3000:]}\n{p.stderr[-2000:]}")
+    return time.time() - t0, p.stdout
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cases", default="plate50k,plate200k")
+    ap.add_argument("--modes", default="20,200")
+    ap.add_argument("--ranks", default="2")
+    ap.add_argument("--cutoff-factor", default="2.0")
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench/results/cms.md"))
+    ap.add_argument("--workdir", default="/tmp/dynred-bench")
+    a = ap.parse_args()
+    os.makedirs(a.workdir, exist_ok=True)
+    os.makedirs(os.path.dirname(a.out), exist_ok=True)
+    hdr = ("| case | DOFs | parts | modes | ranks | full [s] | CMS [s] | CMS/full | reduced size | comp. eig [s] | constraint [s] "
+           "| projection [s] | coupled [s] | recovery [s] | RSS/rank full [MiB] | RSS/rank CMS [MiB] | max dev [%] | RR bound |\n"
+           "|" + "---|" * 18)
+    print(hdr, flush=True)
+    rows = []
+    for case in a.cases.split(","):
+        nx, ny, nz, parts = CASES[case]
+        model = ["-model_builtin", "plate", "-model_plate_nx", str(nx), "-model_plate_ny", str(ny), "-model_plate_nz", str(nz)]
+        for nm in map(int, a.modes.split(",")):
+            for np_ in map(int, a.ranks.split(",")):
+                full = os.path.join(a.workdir, f"full_{case}_{nm}_{np_}.h5")
+                tf, _ = run(["modal"] + model + ["-modal_nmodes", str(nm), "-modal_write_modes", "false", "-output", full], np_)
+                with h5py.File(full) as f:
+                    fN = f["/modal/frequencies_hz"][-1]
+                    ndof = int(f["/modal"].attrs["ndof"])
+                    rss_full = float(f["/timing"].attrs["peak_rss_mib_per_rank"])
+                cms = os.path.join(a.workdir, f"cms_{case}_{nm}_{np_}.h5")
+                tc, out = run(["cms"] + model + ["-model_cut_axis", "x", "-model_cut_parts", str(parts), "-cms_fmax", f"{fN * 1.0001:.9g}",
+                               "-cms_cutoff_factor", a.cutoff_factor, "-verify", "true", "-output", cms], np_)
+                with h5py.File(cms) as f:
+                    t = f["/timing"].attrs
+                    r = dict(case=case, ndof=ndof, parts=parts, nm=nm, np=np_, tfull=tf, tcms=float(t["cms_total"]) + float(t["model"]),
+                             nred=int(f["/cms/reduced"].attrs["size"]), eig=float(t["component_eigensolve"]),
+                             static=float(t["constraint_modes"]), proj=float(t["projection"]), coupled=float(t["coupled_solve"]),
+                             rec=float(t["recovery"]), rss_full=rss_full, rss_cms=float(t["peak_rss_mib_per_rank"]),
+                             maxdev=float(f["/verify"].attrs["max_error_pct"]), rr=bool(f["/verify"].attrs["rayleigh_ritz_bound_ok"]),
+                             ncms=f["/cms/frequencies_hz"].shape[0])
+                rows.append(r)
+                print(fmt(r), flush=True)
+    with open(a.out, "w") as f:
+        f.write(f"Command: `{' '.join(['bench/cms_bench.py'] + sys.argv[1:])}` on {os.uname().nodename}, {os.cpu_count()} cores, "
+                f"{time.strftime('%Y-%m-%d')}.  CMS time = model + reduction + coupled solve + recovery (its verification solve excluded); "
+                f"full = `dynred modal` wall time for the lowest N modes.\n\n{hdr}\n" + "\n".join(fmt(r) for r in rows) + "\n")
+
+
+def fmt(r):
+    return (f"| {r['case']} | {r['ndof']} | {r['parts']} | {r['nm']} ({r['ncms']} CMS) | {r['np']} | {r['tfull']:.1f} | {r['tcms']:.1f} | "
+            f"{r['tcms'] / r['tfull']:.2f} | {r['nred']} | {r['eig']:.1f} | {r['static']:.1f} | {r['proj']:.1f} | {r['coupled']:.1f} | "
+            f"{r['rec']:.1f} | {r['rss_full']:.0f} | {r['rss_cms']:.0f} | {r['maxdev']:.3f} | {'ok' if r['rr'] else 'VIOLATED'} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,698 @@
+/* CalculiX matrix storage (*FREQUENCY, SOLVER=MATRIXSTORAGE) and deck geometry.
+ *
+ * What CalculiX 2.20 (Debian's ccx) really writes, checked by running it on
+ * C3D8, C3D8R, C3D8I, C3D10 and C3D20 decks with and without *BOUNDARY:
+ *
+ *  - JOB.sti (stiffness) and JOB.mas (mass): one entry per line,
+ *    "i j value" formatted "%d %d %20.13e" (14 significant digits), 1-based,
+ *    no header and no entry count.  Only the upper triangle is stored,
+ *    i <= j, written column by column: for column j the off-diagonal rows
+ *    i < j in ascending order, then the diagonal (j, j).  Every column has
+ *    its diagonal, so the last line is (n, n).  Structural zeros of the
+ *    element matrices appear as explicit "0.0000000000000e+00" entries; they
+ *    are kept.  Both files have exactly the same (i, j) sequence.
+ *  - JOB.dof: one "node.direction" label per line; line k labels row and
+ *    column k of both matrices (ascending node id, then direction).
+ *  - *BOUNDARY removes the constrained DOFs: they have no row and no label;
+ *    nodes of the deck without a free DOF simply do not appear in JOB.dof.
+ *  - C3D8I adds three internal nodes per element (ids above the deck's
+ *    largest) whose DOFs appear in JOB.dof; they have no coordinates here.
+ *
+ * The reader streams JOB.sti / JOB.mas on rank 0, mirrors the off-diagonal
+ * entries and marks K and M symmetric.  It checks i <= j, the index range
+ * 1..n (n = lines of JOB.dof), finite values and one diagonal entry per row
+ * (which is what catches a truncated file, as there is no entry count).
+ * JOB.dam, in the same format, is read as the damping matrix D when present;
+ * CalculiX itself does not write one, DRComponentWriteCalculiX does.
+ *
+ * When JOB.inp exists next to the matrices, its geometry is read:
+ *   *NODE (NSET= adds the nodes to a set), *ELEMENT with TYPE= C3D4, C3D10,
+ *   C3D8, C3D8I, C3D8R, C3D20, C3D20R (ELSET= is ignored; a node list may
+ *   continue on the next lines, as C3D20 needs), *NSET (NSET=name, ids and
+ *   set names, or GENERATE ranges "first, last[, step]") and
+ *   *INCLUDE, INPUT=file (relative to the deck's directory).  Keywords and
+ *   parameters are case-insensitive, "**" lines are comments, other keyword
+ *   blocks are skipped.  As in CalculiX, a node or element defined twice
+ *   keeps its last definition.  One element type per component; a second one,
+ *   or a type the XDMF output cannot show, is an error naming the line.
+ *
+ * Node order: CalculiX's C3D4/C3D10/C3D8/C3D20 local numbering is the VTK
+ * order (VTK_TETRA, VTK_QUADRATIC_TETRA, VTK_HEXAHEDRON,
+ * VTK_QUADRATIC_HEXAHEDRON), and XDMF's Tetrahedron_10 / Hexahedron_20 are
+ * read by ParaView as those VTK cells without reordering.  For C3D20 the
+ * mid-side nodes are 9-12 on the bottom edges 1-2, 2-3, 3-4, 4-1, 13-16 on
+ * the top edges 5-6, 6-7, 7-8, 8-5 and 17-20 on the vertical edges 1-5, 2-6,
+ * 3-7, 4-8: exactly VTK's 8-11, 12-15, 16-19.  (Checked with ccx: a C3D20
+ * with its nodes placed in VTK order gives mass rho*V; with 13-16 and 17-20
+ * swapped, the Exodus/gmsh-like order, ccx stops with "nonpositive
+ * jacobian".  Likewise for C3D10.)  So connectivity is copied unchanged. */
+#include "io_impl.h"
+#include <petscbt.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ======================================================================== */
+/* JOB.sti / JOB.mas                                                        */
+/* ======================================================================== */
+
+static PetscErrorCode ReadCcxMatrix(MPI_Comm comm, const char *path, PetscInt n, const DRLabel labels[], Mat *A)
+{
+  DRInputStatus st;
+  DRLineReader  r;
+  DRTriplets    t;
+  PetscBT       diag = NULL;
+  PetscInt      ndiag = 0;
+  PetscInt64    nent  = 0;
+  const char   *expect = "'row column value' (1-based, upper triangle)";
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(DR_EVENT_Read, 0, 0, 0, 0));
+  PetscCall(DRInputStatusInit(comm, &st));
+  PetscCall(PetscMemzero(&r, sizeof(r)));
+  if (st.rank == 0) {
+    PetscBool ok;
+    PetscCall(DRLineReaderOpen(&r, path, &ok));
+    if (!ok) PetscCall(DRInputFail(&st, "%s: cannot open (%s), expected CalculiX matrix storage", path, strerror(errno)));
+    PetscCall(PetscBTCreate(n, &diag));
+  }
+  PetscCall(DRTripletsCreate(comm, n, &t));
+  t.symmetric = PETSC_TRUE;
+  for (;;) {
+    PetscInt more = 0;
+    if (st.rank == 0 && !st.bad) {
+      PetscBool got = PETSC_FALSE;
+      while (!st.bad && !DRTripletsFull(&t)) {
+        long long i, j;
+        double    v;
+        char     *vtok = NULL;
+        int       vlen = 0, parsed;
+        PetscCall(DRLineReaderNext(&r, &got));
+        if (!got) break;
+        if (DRStrBlank(r.line)) continue;
+        parsed = DRParseEntry(r.line, &i, &j, &v, &vtok, &vlen);
+        PetscCall(DRCheckEntry(&st, path, r.lineno, r.line, parsed, i, j, v, vtok, vlen, n, expect));
+        if (st.bad) break;
+        if (i > j) {
+          PetscCall(DRInputFail(&st, "%s:%lld: entry (%lld, %lld) is below the diagonal, expected the upper triangle (row <= column) as CalculiX writes it", path, (long long)r.lineno, i, j));
+          break;
+        }
+        if (i == j && !PetscBTLookupSet(diag, (PetscInt)(i - 1))) ndiag++;
+        DRTripletsAdd(&t, (PetscInt)(i - 1), (PetscInt)(j - 1), (PetscScalar)v, PETSC_TRUE);
+        nent++;
+      }
+      if (!got && !st.bad && ndiag < n) {
+        PetscInt miss = 0;
+        char     b[32];
+        while (miss < n && PetscBTLookup(diag, miss)) miss++;
+        PetscCall(DRInputFail(&st, "%s: ends after %lld entries with diagonal entries for %" PetscInt_FMT " of %" PetscInt_FMT " DOFs (none for row %" PetscInt_FMT ", DOF %s), expected one per DOF: truncated file, or a JOB.dof of another model?", path, (long long)nent, ndiag, n, miss + 1, DRLabelString(labels[miss], b)));
+      }
+      more = !st.bad && got;
+    }
+    PetscCall(DRInputSync(&st, &more));
+    if (st.bad) {
+      PetscCall(DRLineReaderClose(&r));
+      PetscCall(DRTripletsDestroy(&t));
+      PetscCall(PetscBTDestroy(&diag));
+    }
+    DRInputCheck(&st);
+    PetscCall(DRTripletsExchange(&t));
+    if (!more) break;
+  }
+  PetscCall(DRLineReaderClose(&r));
+  PetscCall(PetscBTDestroy(&diag));
+  PetscCall(DRTripletsAssemble(&t, A));
+  PetscCall(DRTripletsDestroy(&t));
+  PetscCall(PetscLogEventEnd(DR_EVENT_Read, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ======================================================================== */
+/* JOB.inp geometry (rank 0)                                                */
+/* ======================================================================== */
+
+#define INP_MAX_DEPTH 8
+
+typedef struct {
+  char      name[64];
+  PetscInt  n, cap;
+  PetscInt *ids;
+} InpSet;
+
+typedef struct {
+  DRInputStatus *st;
+  char           dir[PETSC_MAX_PATH_LEN]; /* the deck's directory, for *INCLUDE */
+  DRLineReader   rd[INP_MAX_DEPTH];
+  int            depth;
+  /* nodes in file order */
+  PetscInt       nn, capn, *nid;
+  PetscReal     *xyz;
+  /* elements in file order */
+  DRCellType     type;
+  char           typename[32], typewhere[PETSC_MAX_PATH_LEN + 32];
+  PetscInt       nv, ne, cape, *eid, *conn;
+  PetscInt       cur[21], ncur; /* element being read (id + nodes) */
+  char           curwhere[PETSC_MAX_PATH_LEN + 32];
+  /* sets */
+  PetscInt       nsets;
+  InpSet        *sets;
+} Inp;
+
+/* "path:line" of the current line, for messages. */
+static const char *Where(Inp *p, char *buf, size_t len)
+{
+  DRLineReader *r = &p->rd[p->depth - 1];
+  snprintf(buf, len, "%s:%lld", r->path, (long long)r->lineno);
+  return buf;
+}
+
+static void Trim(char *s)
+{
+  char  *b = s, *e;
+  size_t n;
+  while (*b && isspace((unsigned char)*b)) b++;
+  n = strlen(b);
+  memmove(s, b, n + 1);
+  e = s + n;
+  while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
+}
+
+/* Comma-separated fields of s (modified in place), trimmed.  A trailing
+ * empty field (line ending with a comma) is dropped. */
+static int SplitFields(char *s, char *f[], int max)
+{
+  int n = 0;
+  for (char *p = s;;) {
+    char *c = strchr(p, ',');
+    if (c) *c = '\0';
+    if (n < max) {
+      Trim(p);
+      f[n++] = p;
+    }
+    if (!c) break;
+    p = c + 1;
+  }
+  if (n && !f[n - 1][0]) n--;
+  return n;
+}
+
+/* Keyword name of a "*KEYWORD, PARAM=VALUE, ..." line, upper case. */
+static void KeywordName(const char *line, char *kw, size_t len)
+{
+  size_t k = 0;
+  const char *s = line + 1;
+  while (*s && *s != ',' && k + 1 < len) kw[k++] = (char)toupper((unsigned char)*s++);
+  kw[k] = '\0';
+  Trim(kw);
+}
+
+/* Value of parameter key (case-insensitive); "" for a flag without value. */
+static PetscBool KeywordParam(const char *line, const char *key, char *val, size_t len)
+{
+  char  copy[1024], *f[64];
+  int   nf;
+  PetscBool found = PETSC_FALSE;
+  snprintf(copy, sizeof(copy), "%s", line);
+  nf = SplitFields(copy, f, 64);
+  for (int k = 1; k < nf && !found; k++) {
+    char *eq = strchr(f[k], '=');
+    if (eq) *eq = '\0';
+    Trim(f[k]);
+    if (!strcasecmp(f[k], key)) {
+      found = PETSC_TRUE;
+      if (eq) {
+        snprintf(val, len, "%s", eq + 1);
+        Trim(val);
+      } else val[0] = '\0';
+    }
+  }
+  return found;
+}
+
+static PetscBool ParseInt(const char *s, PetscInt *v)
+{
+  char     *e;
+  long long x = strtoll(s, &e, 10);
+  if (e == s || *e || x < 0 || x > PETSC_MAX_INT) return PETSC_FALSE;
+  *v = (PetscInt)x;
+  return PETSC_TRUE;
+}
+
+static PetscErrorCode InpSetFind(Inp *p, const char *name, PetscBool create, InpSet **s)
+{
+  PetscFunctionBeginUser;
+  *s = NULL;
+  for (PetscInt k = 0; k < p->nsets; k++)
+    if (!strcasecmp(p->sets[k].name, name)) *s = &p->sets[k];
+  if (!*s && create) {
+    InpSet *sets;
+    PetscCall(PetscCalloc1(p->nsets + 1, &sets));
+    if (p->nsets) PetscCall(PetscArraycpy(sets, p->sets, p->nsets));
+    PetscCall(PetscFree(p->sets));
+    p->sets = sets;
+    *s      = &p->sets[p->nsets++];
+    PetscCall(PetscStrncpy((*s)->name, name, sizeof((*s)->name)));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InpSetAdd(InpSet *s, PetscInt id)
+{
+  PetscFunctionBeginUser;
+  if (s->n == s->cap) {
+    PetscInt *ids;
+    s->cap = 2 * s->cap + 64;
+    PetscCall(PetscMalloc1(s->cap, &ids));
+    if (s->n) PetscCall(PetscArraycpy(ids, s->ids, s->n));
+    PetscCall(PetscFree(s->ids));
+    s->ids = ids;
+  }
+  s->ids[s->n++] = id;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InpNodeLine(Inp *p, char *line, InpSet *nset)
+{
+  char     *f[8], w[PETSC_MAX_PATH_LEN + 32];
+  int       nf;
+  PetscInt  id;
+  PetscReal x[3] = {0, 0, 0};
+
+  PetscFunctionBeginUser;
+  nf = SplitFields(line, f, 8);
+  if (nf < 2 || nf > 4 || !ParseInt(f[0], &id)) {
+    PetscCall(DRInputFail(p->st, "%s: node line is not 'id, x, y, z'", Where(p, w, sizeof(w))));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (int k = 1; k < nf; k++) {
+    char *e;
+    x[k - 1] = strtod(f[k], &e);
+    if (e == f[k] || *e || !isfinite(x[k - 1])) {
+      PetscCall(DRInputFail(p->st, "%s: coordinate '%.40s' of node %" PetscInt_FMT " is not a finite number, expected 'id, x, y, z'", Where(p, w, sizeof(w)), f[k], id));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  if (p->nn == p->capn) {
+    PetscInt  *nid;
+    PetscReal *xyz;
+    p->capn = 2 * p->capn + 1024;
+    PetscCall(PetscMalloc2(p->capn, &nid, 3 * p->capn, &xyz));
+    if (p->nn) {
+      PetscCall(PetscArraycpy(nid, p->nid, p->nn));
+      PetscCall(PetscArraycpy(xyz, p->xyz, 3 * p->nn));
+    }
+    PetscCall(PetscFree2(p->nid, p->xyz));
+    p->nid = nid;
+    p->xyz = xyz;
+  }
+  p->nid[p->nn] = id;
+  for (int d = 0; d < 3; d++) p->xyz[3 * p->nn + d] = x[d];
+  p->nn++;
+  if (nset) PetscCall(InpSetAdd(nset, id));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InpElementLine(Inp *p, char *line)
+{
+  char *f[64], w[PETSC_MAX_PATH_LEN + 32];
+  int   nf;
+
+  PetscFunctionBeginUser;
+  nf = SplitFields(line, f, 64);
+  if (!p->ncur) Where(p, p->curwhere, sizeof(p->curwhere));
+  for (int k = 0; k < nf; k++) {
+    PetscInt v;
+    if (!ParseInt(f[k], &v)) {
+      PetscCall(DRInputFail(p->st, "%s: '%.40s' is not an integer, expected element id and %" PetscInt_FMT " node ids for %s", Where(p, w, sizeof(w)), f[k], p->nv, p->typename));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    if (p->ncur == p->nv + 1) {
+      PetscCall(DRInputFail(p->st, "%s: element %" PetscInt_FMT " has more than %" PetscInt_FMT " nodes, expected %" PetscInt_FMT " for %s", Where(p, w, sizeof(w)), p->cur[0], p->nv, p->nv, p->typename));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    p->cur[p->ncur++] = v;
+  }
+  if (p->ncur == p->nv + 1) {
+    if (p->ne == p->cape) {
+      PetscInt *eid, *conn;
+      p->cape = 2 * p->cape + 1024;
+      PetscCall(PetscMalloc2(p->cape, &eid, p->cape * p->nv, &conn));
+      if (p->ne) {
+        PetscCall(PetscArraycpy(eid, p->eid, p->ne));
+        PetscCall(PetscArraycpy(conn, p->conn, p->ne * p->nv));
+      }
+      PetscCall(PetscFree2(p->eid, p->conn));
+      p->eid  = eid;
+      p->conn = conn;
+    }
+    p->eid[p->ne] = p->cur[0];
+    /* CalculiX's local node order is the VTK/XDMF one: copied unchanged. */
+    PetscCall(PetscArraycpy(p->conn + p->ne * p->nv, p->cur + 1, p->nv));
+    p->ne++;
+    p->ncur = 0;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InpNsetLine(Inp *p, char *line, InpSet *s, PetscBool generate)
+{
+  char    *f[256], w[PETSC_MAX_PATH_LEN + 32];
+  int      nf;
+  PetscInt a, b, inc = 1;
+
+  PetscFunctionBeginUser;
+  nf = SplitFields(line, f, 256);
+  if (generate) {
+    if (nf < 2 || nf > 3 || !ParseInt(f[0], &a) || !ParseInt(f[1], &b) || (nf == 3 && !ParseInt(f[2], &inc)) || inc < 1 || b < a) {
+      PetscCall(DRInputFail(p->st, "%s: *NSET, GENERATE line is not 'first, last[, increment]' with first <= last", Where(p, w, sizeof(w))));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    for (PetscInt id = a; id <= b; id += inc) PetscCall(InpSetAdd(s, id));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (int k = 0; k < nf; k++) {
+    InpSet *other;
+    if (ParseInt(f[k], &a)) {
+      PetscCall(InpSetAdd(s, a));
+      continue;
+    }
+    PetscCall(InpSetFind(p, f[k], PETSC_FALSE, &other));
+    if (!other || other == s) {
+      PetscCall(DRInputFail(p->st, "%s: '%.40s' is neither a node id nor a node set defined before, expected node ids or set names", Where(p, w, sizeof(w)), f[k]));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    for (PetscInt i = 0; i < other->n; i++) PetscCall(InpSetAdd(s, other->ids[i]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InpElementType(Inp *p, const char *line)
+{
+  static const struct {
+    const char *name;
+    DRCellType  type;
+  } types[] = {
+    {"C3D4",   DR_CELL_TET4 },
+    {"C3D10",  DR_CELL_TET10},
+    {"C3D8",   DR_CELL_HEX8 },
+    {"C3D8I",  DR_CELL_HEX8 },
+    {"C3D8R",  DR_CELL_HEX8 },
+    {"C3D20",  DR_CELL_HEX20},
+    {"C3D20R", DR_CELL_HEX20}
+  };
+  char       val[64], w[PETSC_MAX_PATH_LEN + 32];
+  DRCellType t = DR_CELL_NONE;
+
+  PetscFunctionBeginUser;
+  if (!KeywordParam(line, "TYPE", val, sizeof(val))) {
+    PetscCall(DRInputFail(p->st, "%s: *ELEMENT without TYPE=, expected e.g. '*ELEMENT, TYPE=C3D8, ELSET=EALL'", Where(p, w, sizeof(w))));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++)
+    if (!strcasecmp(val, types[k].name)) t = types[k].type;
+  if (t == DR_CELL_NONE) {
+    PetscCall(DRInputFail(p->st, "%s: element type '%s' is not supported, expected C3D4, C3D10, C3D8, C3D8I, C3D8R, C3D20 or C3D20R", Where(p, w, sizeof(w)), val));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (p->type != DR_CELL_NONE && t != p->type) {
+    PetscCall(DRInputFail(p->st, "%s: element type %s differs from %s (%s), expected one element type per component", Where(p, w, sizeof(w)), val, p->typename, p->typewhere));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (p->type == DR_CELL_NONE) {
+    p->type = t;
+    p->nv   = DRCellNodes(t);
+    PetscCall(PetscStrncpy(p->typename, val, sizeof(p->typename)));
+    for (char *c = p->typename; *c; c++) *c = (char)toupper((unsigned char)*c);
+    Where(p, p->typewhere, sizeof(p->typewhere));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef enum {
+  INP_SKIP,
+  INP_NODE,
+  INP_ELEMENT,
+  INP_NSET
+} InpMode;
+
+/* An element whose node list did not end before the next keyword or EOF. */
+static PetscErrorCode InpElementDone(Inp *p)
+{
+  PetscFunctionBeginUser;
+  if (p->ncur) PetscCall(DRInputFail(p->st, "%s: element %" PetscInt_FMT " has %" PetscInt_FMT " of %" PetscInt_FMT " node ids, expected %" PetscInt_FMT " for %s", p->curwhere, p->cur[0], p->ncur - 1, p->nv, p->nv, p->typename));
+  p->ncur = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InpParse(Inp *p, const char *path)
+{
+  InpMode   mode = INP_SKIP;
+  InpSet   *set  = NULL;
+  PetscBool generate = PETSC_FALSE, ok, got;
+  char      kw[64], val[PETSC_MAX_PATH_LEN], w[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  PetscCall(DRLineReaderOpen(&p->rd[0], path, &ok));
+  p->depth = 1;
+  if (!ok) PetscCall(DRInputFail(p->st, "%s: cannot open (%s)", path, strerror(errno)));
+  while (!p->st->bad && p->depth > 0) {
+    DRLineReader *r = &p->rd[p->depth - 1];
+    char         *line;
+    PetscCall(DRLineReaderNext(r, &got));
+    if (!got) {
+      PetscCall(DRLineReaderClose(r));
+      p->depth--;
+      continue;
+    }
+    line = r->line;
+    while (*line == ' ' || *line == '\t') line++;
+    if (!*line || (line[0] == '*' && line[1] == '*')) continue;
+    if (line[0] != '*') {
+      switch (mode) {
+      case INP_NODE: PetscCall(InpNodeLine(p, line, set)); break;
+      case INP_ELEMENT: PetscCall(InpElementLine(p, line)); break;
+      case INP_NSET: PetscCall(InpNsetLine(p, line, set, generate)); break;
+      default: break;
+      }
+      continue;
+    }
+    if (mode == INP_ELEMENT) PetscCall(InpElementDone(p));
+    if (p->st->bad) break;
+    KeywordName(line, kw, sizeof(kw));
+    mode = INP_SKIP;
+    set  = NULL;
+    if (!strcmp(kw, "NODE")) {
+      mode = INP_NODE;
+      if (KeywordParam(line, "NSET", val, sizeof(val)) && val[0]) PetscCall(InpSetFind(p, val, PETSC_TRUE, &set));
+    } else if (!strcmp(kw, "ELEMENT")) {
+      PetscCall(InpElementType(p, line));
+      mode = INP_ELEMENT;
+    } else if (!strcmp(kw, "NSET")) {
+      if (!KeywordParam(line, "NSET", val, sizeof(val)) || !val[0]) PetscCall(DRInputFail(p->st, "%s: *NSET without NSET=name", Where(p, w, sizeof(w))));
+      else {
+        PetscCall(InpSetFind(p, val, PETSC_TRUE, &set));
+        generate = KeywordParam(line, "GENERATE", val, sizeof(val));
+        mode     = INP_NSET;
+      }
+    } else if (!strcmp(kw, "INCLUDE")) {
+      char file[2 * PETSC_MAX_PATH_LEN];
+      if (!KeywordParam(line, "INPUT", val, sizeof(val)) || !val[0]) PetscCall(DRInputFail(p->st, "%s: *INCLUDE without INPUT=file", Where(p, w, sizeof(w))));
+      else if (p->depth == INP_MAX_DEPTH) PetscCall(DRInputFail(p->st, "%s: *INCLUDE nested more than %d deep", Where(p, w, sizeof(w)), INP_MAX_DEPTH));
+      else {
+        if (val[0] == '/' || !p->dir[0]) snprintf(file, sizeof(file), "%s", val);
+        else snprintf(file, sizeof(file), "%s/%s", p->dir, val);
+        PetscCall(DRLineReaderOpen(&p->rd[p->depth], file, &ok));
+        if (!ok) PetscCall(DRInputFail(p->st, "%s: cannot open include file '%s' (%s)", Where(p, w, sizeof(w)), file, strerror(errno)));
+        else p->depth++;
+      }
+    }
+  }
+  if (!p->st->bad && mode == INP_ELEMENT) PetscCall(InpElementDone(p));
+  while (p->depth > 0) PetscCall(DRLineReaderClose(&p->rd[--p->depth]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Sorted, last definition wins (as in CalculiX): keep[k] = index of the
+ * entry kept for the k-th distinct id. */
+static PetscErrorCode LastWins(PetscInt n, const PetscInt ids[], PetscInt *nkeep, PetscInt **keep)
+{
+  PetscInt *sid, *idx, k = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(n, &sid, n, &idx));
+  PetscCall(PetscMalloc1(n, keep));
+  for (PetscInt i = 0; i < n; i++) {
+    sid[i] = ids[i];
+    idx[i] = i;
+  }
+  PetscCall(PetscSortIntWithArray(n, sid, idx));
+  for (PetscInt i = 0; i < n; i++) {
+    if (k && sid[i] == sid[i - 1]) (*keep)[k - 1] = PetscMax((*keep)[k - 1], idx[i]);
+    else (*keep)[k++] = idx[i];
+  }
+  *nkeep = k;
+  PetscCall(PetscFree2(sid, idx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InpToComponent(Inp *p, DRComponent c)
+{
+  PetscInt *keep, nk;
+
+  PetscFunctionBeginUser;
+  PetscCall(LastWins(p->nn, p->nid, &nk, &keep));
+  c->nnodes = nk;
+  PetscCall(PetscMalloc1(nk, &c->node_ids));
+  PetscCall(PetscMalloc1(3 * nk, &c->xyz));
+  for (PetscInt k = 0; k < nk; k++) {
+    c->node_ids[k] = p->nid[keep[k]];
+    for (int d = 0; d < 3; d++) c->xyz[3 * k + d] = p->xyz[3 * keep[k] + d];
+  }
+  PetscCall(PetscFree(keep));
+  if (p->type != DR_CELL_NONE) {
+    PetscCall(LastWins(p->ne, p->eid, &nk, &keep));
+    c->celltype = p->type;
+    c->ncells   = nk;
+    PetscCall(PetscMalloc1(nk * p->nv, &c->cells));
+    for (PetscInt k = 0; k < nk; k++) PetscCall(PetscArraycpy(c->cells + k * p->nv, p->conn + keep[k] * p->nv, p->nv));
+    PetscCall(PetscFree(keep));
+  }
+  for (PetscInt s = 0; s < p->nsets; s++) PetscCall(DRComponentAddNodeSet(c, p->sets[s].name, p->sets[s].n, p->sets[s].ids));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InpDestroy(Inp *p)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree2(p->nid, p->xyz));
+  PetscCall(PetscFree2(p->eid, p->conn));
+  for (PetscInt s = 0; s < p->nsets; s++) PetscCall(PetscFree(p->sets[s].ids));
+  PetscCall(PetscFree(p->sets));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Geometry of JOB.inp on rank 0, broadcast; nothing when there is no deck. */
+static PetscErrorCode ReadCcxDeck(DRComponent c, const char *job)
+{
+  DRInputStatus st;
+  char          path[PETSC_MAX_PATH_LEN];
+  PetscInt      exists = 0;
+  Inp          *p;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRInputStatusInit(c->comm, &st));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s.inp", job));
+  if (st.rank == 0) {
+    PetscBool flg;
+    PetscCall(PetscTestFile(path, 'r', &flg));
+    exists = flg;
+  }
+  PetscCallMPI(MPI_Bcast(&exists, 1, MPIU_INT, 0, c->comm));
+  if (!exists) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventBegin(DR_EVENT_Read, 0, 0, 0, 0));
+  if (st.rank == 0) {
+    char *slash;
+    PetscCall(PetscNew(&p));
+    p->st = &st;
+    PetscCall(PetscStrncpy(p->dir, path, sizeof(p->dir)));
+    slash = strrchr(p->dir, '/');
+    if (slash) *slash = '\0';
+    else p->dir[0] = '\0';
+    PetscCall(InpParse(p, path));
+    if (!st.bad) PetscCall(InpToComponent(p, c));
+    PetscCall(InpDestroy(p));
+    PetscCall(PetscFree(p));
+  }
+  PetscCall(DRInputSync(&st, NULL));
+  DRInputCheck(&st);
+  PetscCall(DRComponentBcastGeometry(c));
+  PetscCall(PetscLogEventEnd(DR_EVENT_Read, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRComponentReadCalculiX(MPI_Comm comm, const char *name, const char *job, DRComponent *c)
+{
+  DRComponent C;
+  char        kpath[PETSC_MAX_PATH_LEN], mpath[PETSC_MAX_PATH_LEN], dpath[PETSC_MAX_PATH_LEN], dofpath[PETSC_MAX_PATH_LEN];
+  PetscInt    hasd = 0;
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(DR_EVENT_Read, 0, 0, 0, 0));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscSNPrintf(kpath, sizeof(kpath), "%s.sti", job));
+  PetscCall(PetscSNPrintf(mpath, sizeof(mpath), "%s.mas", job));
+  PetscCall(PetscSNPrintf(dpath, sizeof(dpath), "%s.dam", job));
+  PetscCall(PetscSNPrintf(dofpath, sizeof(dofpath), "%s.dof", job));
+  PetscCall(DRComponentCreate(comm, name, &C));
+  PetscCall(PetscStrncpy(C->source, job, sizeof(C->source)));
+  PetscCall(DRLabelsRead(comm, dofpath, &C->n, &C->labels));
+  PetscCall(ReadCcxMatrix(comm, kpath, C->n, C->labels, &C->K));
+  PetscCall(ReadCcxMatrix(comm, mpath, C->n, C->labels, &C->M));
+  if (rank == 0) {
+    PetscBool flg;
+    PetscCall(PetscTestFile(dpath, 'r', &flg));
+    hasd = flg;
+  }
+  PetscCallMPI(MPI_Bcast(&hasd, 1, MPIU_INT, 0, comm));
+  if (hasd) PetscCall(ReadCcxMatrix(comm, dpath, C->n, C->labels, &C->D));
+  PetscCall(ReadCcxDeck(C, job));
+  PetscCall(DRComponentNameMats(C));
+  PetscCall(DRComponentValidate(C, DR_SYMMETRY_RTOL));
+  *c = C;
+  PetscCall(PetscLogEventEnd(DR_EVENT_Read, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One triangle is all CalculiX stores: refuse a matrix that is not symmetric. */
+static PetscErrorCode WriteCcxMatrix(Mat A, const char *path)
+{
+  MPI_Comm  comm;
+  PetscBool known, sym;
+  char      tmp[PETSC_MAX_PATH_LEN + 32];
+  FILE     *f;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectGetComm((PetscObject)A, &comm));
+  PetscCall(MatIsSymmetricKnown(A, &known, &sym));
+  if (!known) {
+    PetscReal nrm;
+    PetscCall(MatNorm(A, NORM_FROBENIUS, &nrm));
+    PetscCall(MatIsSymmetric(A, DR_SYMMETRY_RTOL * nrm, &sym));
+  }
+  PetscCheck(sym, comm, PETSC_ERR_ARG_WRONG, "%s: CalculiX storage holds one triangle, expected a symmetric matrix", path);
+  PetscCall(DRTmpPath(comm, path, tmp, sizeof(tmp)));
+  PetscCall(DRFileOpenWrite(comm, tmp, &f));
+  /* Lower triangle by rows = upper triangle by columns, diagonal last in
+   * each column: CalculiX's own order. */
+  PetscCall(DRMatStreamToRoot(A, PETSC_TRUE, PETSC_TRUE, f));
+  PetscCall(DRFileCommit(comm, &f, tmp, path));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRComponentWriteCalculiX(DRComponent c, const char *job)
+{
+  char path[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(DR_EVENT_Write, 0, 0, 0, 0));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s.sti", job));
+  PetscCall(WriteCcxMatrix(c->K, path));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s.mas", job));
+  PetscCall(WriteCcxMatrix(c->M, path));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s.dam", job));
+  if (c->D) PetscCall(WriteCcxMatrix(c->D, path));
+  else {
+    /* A JOB.dam left from an earlier write would be read back as D. */
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
+    if (rank == 0) (void)remove(path);
+  }
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s.dof", job));
+  PetscCall(DRLabelsWrite(c->comm, path, c->n, c->labels));
+  PetscCall(PetscLogEventEnd(DR_EVENT_Write, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

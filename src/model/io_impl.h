@@ -1,0 +1,129 @@
+/* Private helpers shared by the model file readers and writers (io_*.c).
+ *
+ * The text readers all work the same way: rank 0 streams the file through a
+ * buffered line reader, collects matrix entries in a chunk of DR_IO_CHUNK
+ * triplets, and every rank takes part in a collective exchange that sends
+ * each rank the triplets of the rows it owns (PETSc's default PETSC_DECIDE row
+ * layout).  A parse error found on rank 0 is recorded in a DRInputStatus and
+ * broadcast at the next exchange, so every rank raises the same one-line
+ * DR_ERR_INPUT error together instead of deadlocking.  The writers stream
+ * rows to rank 0 the other way round.  The helpers live in io_mtx.c. */
+#ifndef DYNRED_IO_IMPL_H
+#define DYNRED_IO_IMPL_H
+
+#include <dynred/io.h>
+#include <stdio.h>
+
+/* Entries per streamed chunk (rank 0 holds one chunk plus its bucketed copy). */
+#define DR_IO_CHUNK (1 << 20)
+
+/* --- buffered line reader (rank 0) --------------------------------------- */
+typedef struct {
+  FILE      *f;
+  char      *buf;    /* stdio buffer (large, so reads are few) */
+  char      *line;   /* current line, trailing newline/CR stripped */
+  size_t     cap;
+  size_t     len;
+  PetscInt64 lineno; /* 1-based number of the current line */
+  char       path[PETSC_MAX_PATH_LEN];
+} DRLineReader;
+/* Opens path; *ok is PETSC_FALSE (errno kept) when the file cannot be read. */
+PetscErrorCode DRLineReaderOpen(DRLineReader *r, const char *path, PetscBool *ok);
+/* Next line into r->line; *got is PETSC_FALSE at end of file. */
+PetscErrorCode DRLineReaderNext(DRLineReader *r, PetscBool *got);
+PetscErrorCode DRLineReaderClose(DRLineReader *r);
+/* True when s holds only white space. */
+PetscBool DRStrBlank(const char *s);
+
+/* --- collective input errors --------------------------------------------- */
+typedef struct {
+  MPI_Comm    comm;
+  PetscMPIInt rank, size;
+  PetscBool   bad;
+  char        msg[1024];
+} DRInputStatus;
+PetscErrorCode DRInputStatusInit(MPI_Comm comm, DRInputStatus *st);
+/* Records the first error (any rank may call it; rank 0's is the one raised
+ * by DRInputSync unless only another rank failed, see DRInputSyncAll). */
+PetscErrorCode DRInputFail(DRInputStatus *st, const char *fmt, ...) PETSC_ATTRIBUTE_FORMAT(2, 3);
+/* Broadcast rank 0's state (and *more, when not NULL) to every rank. */
+PetscErrorCode DRInputSync(DRInputStatus *st, PetscInt *more);
+/* Every rank may have failed: the lowest failing rank's message wins. */
+PetscErrorCode DRInputSyncAll(DRInputStatus *st);
+/* Raise the recorded error on every rank (call after a sync). */
+#define DRInputCheck(st) PetscCheck(!(st)->bad, (st)->comm, DR_ERR_INPUT, "%s", (st)->msg)
+
+/* --- triplets distributed to the owning ranks ----------------------------- */
+typedef struct {
+  PetscInt    i, j;
+  PetscScalar v;
+} DRTriplet;
+
+typedef struct {
+  MPI_Comm    comm;
+  PetscMPIInt rank, size;
+  PetscInt    n;                /* global rows = columns */
+  PetscLayout map;              /* PETSC_DECIDE layout of n rows */
+  DRTriplet  *chunk, *sendbuf;  /* rank 0: entries read since the last exchange */
+  PetscInt    nchunk, cap;
+  DRTriplet  *local;            /* every rank: triplets of its own rows */
+  PetscInt    nlocal, caplocal;
+  PetscBool   symmetric;        /* mirrored storage: mark the Mat symmetric */
+} DRTriplets;
+PetscErrorCode DRTripletsCreate(MPI_Comm comm, PetscInt n, DRTriplets *t);
+/* Room for one more entry and its mirror? (rank 0 reads until not) */
+static inline PetscBool DRTripletsFull(DRTriplets *t)
+{
+  return t->nchunk + 2 > t->cap ? PETSC_TRUE : PETSC_FALSE;
+}
+/* Rank 0: append (i, j, v), 0-based, and (j, i, v) too when mirror and i != j. */
+static inline void DRTripletsAdd(DRTriplets *t, PetscInt i, PetscInt j, PetscScalar v, PetscBool mirror)
+{
+  t->chunk[t->nchunk].i   = i;
+  t->chunk[t->nchunk].j   = j;
+  t->chunk[t->nchunk++].v = v;
+  if (mirror && i != j) {
+    t->chunk[t->nchunk].i   = j;
+    t->chunk[t->nchunk].j   = i;
+    t->chunk[t->nchunk++].v = v;
+  }
+}
+/* Collective: send rank 0's chunk to the owners and empty it. */
+PetscErrorCode DRTripletsExchange(DRTriplets *t);
+/* Collective: preallocated MATAIJ from the received triplets (duplicates add). */
+PetscErrorCode DRTripletsAssemble(DRTriplets *t, Mat *A);
+PetscErrorCode DRTripletsDestroy(DRTriplets *t);
+
+/* "row col value" (1-based indices) parsed from s; the value's text is
+ * returned for messages.  Returns 0 when the line is not three numbers. */
+int DRParseEntry(char *s, long long *i, long long *j, double *v, char **vtok, int *vlen);
+/* Record in st what is wrong with an entry of an n x n matrix read on line
+ * lineno of path (not parsed, index out of 1..n, not finite); `expect`
+ * describes the line format for the message. */
+PetscErrorCode DRCheckEntry(DRInputStatus *st, const char *path, PetscInt64 lineno, const char *line, int parsed, long long i, long long j, double v, const char *vtok, int vlen, PetscInt n, const char *expect);
+
+/* --- writers --------------------------------------------------------------- */
+/* "PATH.tmp.<pid of rank 0>", the same on every rank. */
+PetscErrorCode DRTmpPath(MPI_Comm comm, const char *path, char *tmp, size_t len);
+/* Rank 0 opens tmp for writing with a large buffer (others get NULL); a
+ * failure is raised on every rank. */
+PetscErrorCode DRFileOpenWrite(MPI_Comm comm, const char *tmp, FILE **f);
+/* Rank 0 closes f; then, when every rank is done, renames tmp to path.
+ * Write or rename failures are raised on every rank. */
+PetscErrorCode DRFileCommit(MPI_Comm comm, FILE **f, const char *tmp, const char *path);
+/* Entries of A in row order: all (lower = false) or col <= row.  Collective. */
+PetscErrorCode DRMatCountEntries(Mat A, PetscBool lower, PetscInt64 *nnz);
+/* Stream the entries of A, selected as above, to rank 0 in chunks and print
+ * them to f (rank 0) as "r c value" with 1-based r, c; swap prints "c r",
+ * i.e. the lower triangle by rows becomes the upper triangle by columns. */
+PetscErrorCode DRMatStreamToRoot(Mat A, PetscBool lower, PetscBool swap, FILE *f);
+
+/* --- component pieces -------------------------------------------------------- */
+/* Rank 0's geometry (nodes, cells, sets) copied to the other ranks of c->comm. */
+PetscErrorCode DRComponentBcastGeometry(DRComponent c);
+/* Sizes of K, M, D against the labels, with a message naming the files. */
+PetscErrorCode DRComponentCheckSizes(DRComponent c, const char *kpath, const char *mpath, const char *dpath, const char *dofpath);
+/* Name the matrices for viewers: "NAME_K", ... */
+PetscErrorCode DRComponentNameMats(DRComponent c);
+
+#endif
