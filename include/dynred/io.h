@@ -19,7 +19,8 @@
 
 /* --- Matrix Market (coordinate real, symmetric or general) --------------- */
 PetscErrorCode DRMatReadMatrixMarket(MPI_Comm comm, const char *path, Mat *A);
-/* Writes the upper triangle as "symmetric" when symmetric is true. */
+/* Writes the lower triangle (the Matrix Market convention) as "symmetric"
+ * when symmetric is true, every entry as "general" otherwise. */
 PetscErrorCode DRMatWriteMatrixMarket(Mat A, const char *path, PetscBool symmetric);
 PetscErrorCode DRLabelsRead(MPI_Comm comm, const char *path, PetscInt *n, DRLabel **labels);
 PetscErrorCode DRLabelsWrite(MPI_Comm comm, const char *path, PetscInt n, const DRLabel labels[]);
@@ -33,7 +34,8 @@ PetscErrorCode DRComponentWriteMTX(DRComponent c, const char *prefix);
  * if JOB.inp exists, *NODE coordinates and C3D4/C3D10/C3D8/C3D20 cells of
  * *ELEMENT blocks, and *NSET node sets, are read too. */
 PetscErrorCode DRComponentReadCalculiX(MPI_Comm comm, const char *name, const char *job, DRComponent *c);
-/* Writes JOB.sti, JOB.mas, JOB.dof in the same format. */
+/* Writes JOB.sti, JOB.mas, JOB.dof in the same format, and D as JOB.dam (a
+ * dynred extension, same format, read back when present). */
 PetscErrorCode DRComponentWriteCalculiX(DRComponent c, const char *job);
 
 /* --- PETSc binary: K, M, [D] with MatView, labels in PATH.dof ------------- */

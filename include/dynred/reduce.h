@@ -27,6 +27,7 @@ typedef struct {
   PetscInt   nq;        /* generalized coordinates */
   PetscReal *qfreq_hz;  /* nq frequencies of the component modes (Hz) */
   PetscReal *K, *M;     /* (nb+nq)^2 reduced matrices, column-major; on rank 0 of the component comm only */
+  PetscBool  K_formed;  /* the method formed K itself (same on every rank): projection skips K */
   Mat        T;         /* n x (nb+nq) dense basis on the component comm (recovery) */
   PetscLogDouble t_eig, t_static, t_project; /* phase times, s */
 } DRSuperelement;
@@ -44,7 +45,17 @@ PetscErrorCode DRSuperelementDestroy(DRSuperelement *se);
 /* Craig-Bampton (fixed interface): T = [I 0; Phi_c Phi_n]. */
 PetscErrorCode DRReduceCraigBampton(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);
 
-/* Shared by the methods: project (K, M) on se->T into se->K, se->M (rank 0). */
+/* Guyan (static condensation): T = [I; Phi_c]. */
+PetscErrorCode DRReduceGuyan(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);
+/* IRS (O'Callahan): T = T_G + S M T_G M_G^{-1} K_G. */
+PetscErrorCode DRReduceIRS(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);
+/* SEREP: T = Phi Phi_B^{-1} with the nb lowest component modes. */
+PetscErrorCode DRReduceSEREP(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);
+
+/* Shared by the methods: project (K, M) on se->T into se->K, se->M (rank 0);
+ * K is left alone when the method has set se->K already. */
 PetscErrorCode DRSuperelementProject(DRComponent c, DRSuperelement *se);
+/* A^T B of two dense matrices with equal row layout, on rank 0 (column-major). */
+PetscErrorCode DRDenseTransposeProduct(Mat A, Mat B, PetscReal **out);
 
 #endif

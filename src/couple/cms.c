@@ -382,12 +382,26 @@ static PetscErrorCode FindInterfaces(DRCMS c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A failure inside one rank group (bad file, floating part) must stop every
+ * group, or the others would wait forever in the next world collective.  The
+ * failing group has printed its one-line message; the others exit quietly. */
+static PetscErrorCode AllGroupsAgree(MPI_Comm comm, PetscErrorCode ierr)
+{
+  int mine = (int)ierr, any = 0;
+  if (MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm)) return PETSC_ERR_MPI;
+  return (PetscErrorCode)any;
+}
+
 PetscErrorCode DRCMSSetUp(DRCMS c)
 {
+  PetscErrorCode ierr = PETSC_SUCCESS;
+
   PetscFunctionBeginUser;
   PetscCall(Distribute(c));
   PetscCall(PetscCalloc1(c->nmine + 1, &c->comps));
-  for (PetscInt i = 0; i < c->nmine; i++) PetscCall(DRModelCreateComponent(c->cfg, c->mine[i], c->gcomm, &c->comps[i]));
+  for (PetscInt i = 0; i < c->nmine && !ierr; i++) ierr = DRModelCreateComponent(c->cfg, c->mine[i], c->gcomm, &c->comps[i]);
+  ierr = AllGroupsAgree(c->comm, ierr);
+  if (ierr) PetscFunctionReturn(ierr);
   PetscCall(FindInterfaces(c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -534,47 +548,13 @@ static PetscErrorCode CoupledSolve(DRCMS c, PetscReal **Qout)
   PetscFunctionBeginUser;
   if (N <= c->dense_max) {
     if (!c->rank) {
-      PetscBLASInt n, itype = 1, il = 1, iu, m = 0, lwork, info, *iwork, *ifail, ld;
-      PetscReal    vl = 0, vu = 0, abstol = 0, *w, *work, *Z, wq;
-      char         range;
-      PetscReal   *A, *B;
-      PetscCall(PetscBLASIntCast(N, &n));
-      ld = n;
-      PetscCall(PetscMalloc1(N * N, &A));
-      PetscCall(PetscMalloc1(N * N, &B));
-      PetscCall(PetscArraycpy(A, c->Kred, N * N));
-      PetscCall(PetscArraycpy(B, c->Mred, N * N));
-      if (c->fmax > 0) {
-        range = 'V';
-        vl    = -PETSC_MAX_REAL;
-        vu    = PetscSqr(2 * PETSC_PI * c->fmax);
-        iu    = n;
-      } else {
-        range = 'I';
-        PetscCall(PetscBLASIntCast(PetscMin(c->nmodes, N), &iu));
-      }
+      PetscReal *w;
       PetscCall(PetscMalloc1(N, &w));
-      PetscCall(PetscMalloc1(N * N, &Z));
-      PetscCall(PetscMalloc1(5 * N, &iwork));
-      PetscCall(PetscMalloc1(N, &ifail));
-      lwork = -1;
-      LAPACKsygvx_(&itype, "V", &range, "U", &n, A, &ld, B, &ld, &vl, &vu, &il, &iu, &abstol, &m, w, Z, &ld, &wq, &lwork, iwork, ifail, &info);
-      lwork = (PetscBLASInt)wq;
-      PetscCall(PetscMalloc1(lwork, &work));
-      LAPACKsygvx_(&itype, "V", &range, "U", &n, A, &ld, B, &ld, &vl, &vu, &il, &iu, &abstol, &m, w, Z, &ld, work, &lwork, iwork, ifail, &info);
-      PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK dsygvx failed on the reduced system (info %d): %s", (int)info, info > n ? "reduced mass matrix not positive definite" : "eigenvectors did not converge");
-      c->nm = m;
-      PetscCall(PetscMalloc1(m + 1, &c->freq));
-      for (PetscInt k = 0; k < m; k++) c->freq[k] = (w[k] >= 0 ? 1 : -1) * PetscSqrtReal(PetscAbsReal(w[k])) / (2 * PETSC_PI);
-      PetscCall(PetscMalloc1(N * m + 1, &Q));
-      PetscCall(PetscArraycpy(Q, Z, N * m));
-      PetscCall(PetscFree(work));
+      PetscCall(PetscMalloc1(N * N + 1, &Q));
+      PetscCall(DRDenseEigen(N, c->Kred, c->Mred, c->fmax > 0 ? 0 : c->nmodes, PetscSqr(2 * PETSC_PI * c->fmax), &c->nm, w, Q));
+      PetscCall(PetscMalloc1(c->nm + 1, &c->freq));
+      for (PetscInt k = 0; k < c->nm; k++) c->freq[k] = (w[k] >= 0 ? 1 : -1) * PetscSqrtReal(PetscAbsReal(w[k])) / (2 * PETSC_PI);
       PetscCall(PetscFree(w));
-      PetscCall(PetscFree(Z));
-      PetscCall(PetscFree(iwork));
-      PetscCall(PetscFree(ifail));
-      PetscCall(PetscFree(A));
-      PetscCall(PetscFree(B));
     }
     PetscCallMPI(MPI_Bcast(&c->nm, 1, MPIU_INT, 0, c->comm));
     if (c->rank) {
@@ -714,14 +694,21 @@ PetscErrorCode DRCMSSolve(DRCMS c)
   opt.cutoff_hz = c->fmax > 0 ? c->cutoff_factor * c->fmax : 0;
   PetscCall(PetscStrncpy(opt.prefix, "cms_comp_", sizeof(opt.prefix)));
   PetscCall(PetscCalloc1(c->nmine + 1, &c->se));
-  for (PetscInt i = 0; i < c->nmine; i++) {
-    char m[32];
-    PetscCall(ComponentMethod(c, c->mine[i], m, sizeof(m)));
-    PetscCall(DRReduce(m, c->comps[i], c->isboundary[i], &opt, &c->se[i]));
-    loc[0] += c->se[i].t_eig;
-    loc[1] += c->se[i].t_static;
-    loc[2] += c->se[i].t_project;
-    PetscCall(DRProgress(c->gcomm, "cms: group %" PetscInt_FMT " reduced '%s' (%s): %" PetscInt_FMT " DOFs -> %" PetscInt_FMT " boundary + %" PetscInt_FMT " modal", c->mygroup, c->comps[i]->name, m, c->comps[i]->n, c->se[i].nb, c->se[i].nq));
+  {
+    PetscErrorCode ierr = PETSC_SUCCESS;
+    for (PetscInt i = 0; i < c->nmine && !ierr; i++) {
+      char m[32];
+      PetscCall(ComponentMethod(c, c->mine[i], m, sizeof(m)));
+      ierr = DRReduce(m, c->comps[i], c->isboundary[i], &opt, &c->se[i]);
+      if (ierr) break;
+      loc[0] += c->se[i].t_eig;
+      loc[1] += c->se[i].t_static;
+      loc[2] += c->se[i].t_project;
+      PetscCall(DRProgress(c->gcomm, "cms: group %" PetscInt_FMT " reduced '%s' (%s): %" PetscInt_FMT " DOFs -> %" PetscInt_FMT " boundary + %" PetscInt_FMT " modal", c->mygroup, c->comps[i]->name, m, c->comps[i]->n, c->se[i].nb, c->se[i].nq));
+    }
+    /* one agreement point for all groups, whatever their component counts */
+    ierr = AllGroupsAgree(c->comm, ierr);
+    if (ierr) PetscFunctionReturn(ierr);
   }
   /* per-phase times: the slowest group sets the pace */
   PetscCall(MPIU_Allreduce(loc, mx, 3, MPIU_REAL, MPI_MAX, c->comm));

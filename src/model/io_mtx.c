@@ -132,14 +132,27 @@ PetscErrorCode DRInputSyncAll(DRInputStatus *st)
 /* Triplets sent to the owning ranks                                        */
 /* ======================================================================== */
 
-static MPI_Datatype DRTripletType(void)
+static MPI_Datatype dr_triplet_type = MPI_DATATYPE_NULL;
+
+static PetscErrorCode TripletTypeFree(void)
 {
-  static MPI_Datatype type = MPI_DATATYPE_NULL;
-  if (type == MPI_DATATYPE_NULL) {
-    /* Plain bytes: the struct travels between identical processes. */
-    if (MPI_Type_contiguous((int)sizeof(DRTriplet), MPI_BYTE, &type) || MPI_Type_commit(&type)) type = MPI_DATATYPE_NULL;
+  PetscFunctionBeginUser;
+  if (dr_triplet_type != MPI_DATATYPE_NULL) PetscCallMPI(MPI_Type_free(&dr_triplet_type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The MPI datatype of one DRTriplet: plain bytes, as the struct travels
+ * between identical processes.  Created once, freed by PetscFinalize. */
+static PetscErrorCode TripletType(MPI_Datatype *type)
+{
+  PetscFunctionBeginUser;
+  if (dr_triplet_type == MPI_DATATYPE_NULL) {
+    PetscCallMPI(MPI_Type_contiguous((PetscMPIInt)sizeof(DRTriplet), MPI_BYTE, &dr_triplet_type));
+    PetscCallMPI(MPI_Type_commit(&dr_triplet_type));
+    PetscCall(PetscRegisterFinalize(TripletTypeFree));
   }
-  return type;
+  *type = dr_triplet_type;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRTripletsCreate(MPI_Comm comm, PetscInt n, DRTriplets *t)
@@ -152,7 +165,6 @@ PetscErrorCode DRTripletsCreate(MPI_Comm comm, PetscInt n, DRTriplets *t)
   t->n    = n;
   PetscCallMPI(MPI_Comm_rank(comm, &t->rank));
   PetscCallMPI(MPI_Comm_size(comm, &t->size));
-  PetscCheck(DRTripletType() != MPI_DATATYPE_NULL, comm, PETSC_ERR_LIB, "cannot create the MPI datatype of a matrix entry");
   PetscCall(PetscLayoutCreate(comm, &t->map));
   PetscCall(PetscLayoutSetSize(t->map, n));
   PetscCall(PetscLayoutSetBlockSize(t->map, 1));
@@ -196,7 +208,7 @@ static PetscErrorCode TripletsReserve(DRTriplets *t, PetscInt more)
 PetscErrorCode DRTripletsExchange(DRTriplets *t)
 {
   PetscMPIInt  *counts = NULL, *displs = NULL, mine = 0;
-  const PetscInt *ranges;
+  MPI_Datatype  type;
 
   PetscFunctionBeginUser;
   if (t->size == 1) {
@@ -206,7 +218,7 @@ PetscErrorCode DRTripletsExchange(DRTriplets *t)
     t->nchunk = 0;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscLayoutGetRanges(t->map, &ranges));
+  PetscCall(TripletType(&type));
   if (t->rank == 0) {
     PetscMPIInt *fill;
     PetscCall(PetscCalloc2(t->size, &counts, t->size + 1, &displs));
@@ -227,7 +239,7 @@ PetscErrorCode DRTripletsExchange(DRTriplets *t)
   }
   PetscCallMPI(MPI_Scatter(counts, 1, MPI_INT, &mine, 1, MPI_INT, 0, t->comm));
   PetscCall(TripletsReserve(t, mine));
-  PetscCallMPI(MPI_Scatterv(t->sendbuf, counts, displs, DRTripletType(), t->local + t->nlocal, mine, DRTripletType(), 0, t->comm));
+  PetscCallMPI(MPI_Scatterv(t->sendbuf, counts, displs, type, t->local + t->nlocal, mine, type, 0, t->comm));
   t->nlocal += mine;
   t->nchunk = 0;
   if (t->rank == 0) PetscCall(PetscFree2(counts, displs));
@@ -384,8 +396,10 @@ PetscErrorCode DRMatStreamToRoot(Mat A, PetscBool lower, PetscBool swap, FILE *f
   const PetscScalar *vals;
   PetscInt64         mine = 0, *counts = NULL;
   DRTriplet         *buf;
+  MPI_Datatype       type;
 
   PetscFunctionBeginUser;
+  PetscCall(TripletType(&type));
   PetscCall(PetscObjectGetComm((PetscObject)A, &comm));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));
@@ -412,7 +426,7 @@ PetscErrorCode DRMatStreamToRoot(Mat A, PetscBool lower, PetscBool swap, FILE *f
       buf[nbuf++].v = vals[k];
       if (nbuf == cap) {
         if (rank == 0) PrintTriplets(f, nbuf, buf, swap);
-        else PetscCallMPI(MPI_Send(buf, (PetscMPIInt)nbuf, DRTripletType(), 0, tag, comm));
+        else PetscCallMPI(MPI_Send(buf, (PetscMPIInt)nbuf, type, 0, tag, comm));
         nbuf = 0;
       }
     }
@@ -420,15 +434,15 @@ PetscErrorCode DRMatStreamToRoot(Mat A, PetscBool lower, PetscBool swap, FILE *f
   }
   if (nbuf) {
     if (rank == 0) PrintTriplets(f, nbuf, buf, swap);
-    else PetscCallMPI(MPI_Send(buf, (PetscMPIInt)nbuf, DRTripletType(), 0, tag, comm));
+    else PetscCallMPI(MPI_Send(buf, (PetscMPIInt)nbuf, type, 0, tag, comm));
   }
   if (rank == 0) {
     for (PetscMPIInt r = 1; r < size; r++) {
       for (PetscInt64 left = counts[r]; left > 0;) {
         MPI_Status  status;
         PetscMPIInt got;
-        PetscCallMPI(MPI_Recv(buf, (PetscMPIInt)cap, DRTripletType(), r, tag, comm, &status));
-        PetscCallMPI(MPI_Get_count(&status, DRTripletType(), &got));
+        PetscCallMPI(MPI_Recv(buf, (PetscMPIInt)cap, type, r, tag, comm, &status));
+        PetscCallMPI(MPI_Get_count(&status, type, &got));
         PrintTriplets(f, got, buf, swap);
         left -= got;
       }

@@ -29,6 +29,9 @@ PetscErrorCode DRReduceRegisterAll(void)
   PetscFunctionBeginUser;
   if (nmethods) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DRReduceRegister("craig-bampton", DRReduceCraigBampton));
+  PetscCall(DRReduceRegister("guyan", DRReduceGuyan));
+  PetscCall(DRReduceRegister("irs", DRReduceIRS));
+  PetscCall(DRReduceRegister("serep", DRReduceSEREP));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -69,7 +72,7 @@ PetscErrorCode DRSuperelementDestroy(DRSuperelement *se)
 /* A^T B for two dense matrices with the same row distribution, summed on
  * rank 0 of their communicator: one local GEMM per rank and one reduction
  * (the result is small: (nb+nq)^2), column-major, symmetrized. */
-static PetscErrorCode ReduceTransposeProduct(Mat A, Mat B, PetscReal **out)
+PetscErrorCode DRDenseTransposeProduct(Mat A, Mat B, PetscReal **out)
 {
   PetscInt           m, N, rs, re, lda, ldb;
   const PetscScalar *a, *b;
@@ -120,11 +123,13 @@ PetscErrorCode DRSuperelementProject(DRComponent c, DRSuperelement *se)
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(DR_EVENT_Project, 0, 0, 0, 0));
-  PetscCall(MatMatMult(c->K, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &KT));
-  PetscCall(ReduceTransposeProduct(se->T, KT, &se->K));
-  PetscCall(MatDestroy(&KT));
+  if (!se->K_formed) { /* a method may have formed K_r more accurately itself (flag set on every rank) */
+    PetscCall(MatMatMult(c->K, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &KT));
+    PetscCall(DRDenseTransposeProduct(se->T, KT, &se->K));
+    PetscCall(MatDestroy(&KT));
+  }
   PetscCall(MatMatMult(c->M, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MT));
-  PetscCall(ReduceTransposeProduct(se->T, MT, &se->M));
+  PetscCall(DRDenseTransposeProduct(se->T, MT, &se->M));
   PetscCall(MatDestroy(&MT));
   PetscCall(PetscLogEventEnd(DR_EVENT_Project, 0, 0, 0, 0));
   se->t_project += DRTime() - t0;

@@ -1,0 +1,250 @@
+/* Fixed-interface family kit (see fixed_interface.h), METHODS.md 1.1, 1.4. */
+#include "fixed_interface.h"
+
+/* Floating interior: the fixed-interface problem has a (near-)zero mode.
+ * Name the DOFs that move most in it. */
+static PetscErrorCode ReportFloating(DRComponent c, const PetscInt interior[], Vec mode, PetscReal f)
+{
+  Vec                z;
+  VecScatter         sc;
+  char               list[512] = "", b[32];
+  PetscMPIInt        rank;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecScatterCreateToZero(mode, &sc, &z));
+  PetscCall(VecScatterBegin(sc, mode, z, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(sc, mode, z, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
+  if (!rank) {
+    const PetscScalar *a;
+    PetscInt           nz;
+    PetscReal          amax = 0;
+    PetscCall(VecGetSize(z, &nz));
+    PetscCall(VecGetArrayRead(z, &a));
+    for (PetscInt i = 0; i < nz; i++) amax = PetscMax(amax, PetscAbsScalar(a[i]));
+    for (PetscInt i = 0, cnt = 0; i < nz && cnt < 8; i++)
+      if (PetscAbsScalar(a[i]) > 0.5 * amax) {
+        PetscCall(PetscStrlcat(list, cnt ? ", " : "", sizeof(list)));
+        PetscCall(PetscStrlcat(list, DRLabelString(c->labels[interior[i]], b), sizeof(list)));
+        cnt++;
+      }
+    PetscCall(VecRestoreArrayRead(z, &a));
+  }
+  PetscCallMPI(MPI_Bcast(list, sizeof(list), MPI_CHAR, 0, c->comm));
+  PetscCall(VecScatterDestroy(&sc));
+  PetscCall(VecDestroy(&z));
+  SETERRQ(c->comm, DR_ERR_INPUT, "%s: component '%s': interior DOFs float when the boundary is fixed (fixed-interface mode at %.3g Hz, K_II singular); moving most: %s; expected every interior DOF held by the boundary or a support (add the part's support or its contact DOFs to the interface)", c->source, c->name, (double)f, list);
+}
+
+PetscErrorCode DRFixedInterfaceSetUp(DRComponent c, const PetscBool isboundary[], DRSuperelement *se, DRFixedInterface *fi)
+{
+  PetscInt nbl = 0, nil = 0, *bidx, *iidx;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(fi, sizeof(*fi)));
+  fi->c = c;
+  PetscCall(MatGetOwnershipRange(c->K, &fi->rs, &fi->re));
+  for (PetscInt i = 0; i < c->n; i++) fi->nb += isboundary[i] ? 1 : 0;
+  fi->nI = c->n - fi->nb;
+  /* boundary columns in sorted-label order */
+  PetscCall(PetscMalloc1(fi->nb + 1, &se->blabels));
+  PetscCall(PetscMalloc1(c->n + 1, &fi->bcol));
+  PetscCall(PetscMalloc1(fi->nI + 1, &fi->interior));
+  {
+    PetscInt k = 0, l = 0;
+    for (PetscInt i = 0; i < c->n; i++) {
+      if (isboundary[i]) se->blabels[k++] = c->labels[i];
+      else fi->interior[l++] = i;
+    }
+    PetscCall(PetscSortInt64(fi->nb, se->blabels));
+    for (PetscInt i = 0; i < c->n; i++) fi->bcol[i] = isboundary[i] ? DRLabelsFind(fi->nb, se->blabels, c->labels[i]) : -1;
+  }
+  se->nb = fi->nb;
+  PetscCall(PetscMalloc1(fi->re - fi->rs + 1, &bidx));
+  PetscCall(PetscMalloc1(fi->re - fi->rs + 1, &iidx));
+  for (PetscInt i = fi->rs; i < fi->re; i++) {
+    if (isboundary[i]) bidx[nbl++] = i;
+    else iidx[nil++] = i;
+  }
+  PetscCall(ISCreateGeneral(c->comm, nbl, bidx, PETSC_OWN_POINTER, &fi->isB));
+  PetscCall(ISCreateGeneral(c->comm, nil, iidx, PETSC_OWN_POINTER, &fi->isI));
+  if (fi->nI > 0) {
+    PetscCall(MatCreateSubMatrix(c->K, fi->isI, fi->isI, MAT_INITIAL_MATRIX, &fi->KII));
+    PetscCall(MatCreateSubMatrix(c->M, fi->isI, fi->isI, MAT_INITIAL_MATRIX, &fi->MII));
+    PetscCall(MatSetOption(fi->KII, MAT_SYMMETRIC, PETSC_TRUE));
+    PetscCall(MatSetOption(fi->KII, MAT_SPD, PETSC_TRUE));
+    PetscCall(MatSetOption(fi->MII, MAT_SYMMETRIC, PETSC_TRUE));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, const DRReduceOptions *opt, PetscBool keep, DRSuperelement *se)
+{
+  DRComponent      c = fi->c;
+  PetscInt         nm;
+  const PetscReal *f, *lam;
+  PetscReal        sigma;
+  PetscLogDouble   t0 = DRTime();
+
+  PetscFunctionBeginUser;
+  fi->nq = 0;
+  if (fi->nI == 0) {
+    PetscCall(PetscMalloc1(1, &se->qfreq_hz));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(DR_EVENT_CompEig, 0, 0, 0, 0));
+  PetscCall(DRModalCreate(c->comm, &fi->modal));
+  PetscCall(DRModalSetOptionsPrefix(fi->modal, opt->prefix));
+  PetscCall(DRModalSetOperators(fi->modal, fi->KII, fi->MII, c->source));
+  /* at least one mode: it proves K_II regular (no floating interior) */
+  if (keep && opt->cutoff_hz > 0) PetscCall(DRModalSetRange(fi->modal, 0, opt->cutoff_hz));
+  else PetscCall(DRModalSetRange(fi->modal, keep ? PetscMax(1, PetscMin(opt->nmodes, fi->nI)) : 1, 0));
+  PetscCall(DRModalSetFromOptions(fi->modal));
+  PetscCall(DRModalSolve(fi->modal));
+  PetscCall(DRModalGetModes(fi->modal, &nm, &f, &lam, &fi->modes, NULL));
+  PetscCall(DRModalGetShift(fi->modal, &sigma));
+  if (nm > 0 && PetscAbsReal(lam[0]) < 1e-6 * PetscAbsReal(sigma)) PetscCall(ReportFloating(c, fi->interior, fi->modes[0], f[0]));
+  fi->nq = !keep ? 0 : opt->cutoff_hz > 0 ? nm : PetscMin(nm, opt->nmodes);
+  PetscCall(PetscMalloc1(fi->nq + 1, &se->qfreq_hz));
+  for (PetscInt k = 0; k < fi->nq; k++) se->qfreq_hz[k] = f[k];
+  se->nq = fi->nq;
+  PetscCall(PetscLogEventEnd(DR_EVENT_CompEig, 0, 0, 0, 0));
+  se->t_eig += DRTime() - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRSuperelement *se)
+{
+  DRComponent    c = fi->c;
+  PetscLogDouble t0 = DRTime();
+
+  PetscFunctionBeginUser;
+  if (fi->nI == 0 || fi->nb == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventBegin(DR_EVENT_Constraint, 0, 0, 0, 0));
+  {
+    Mat           KIB;
+    MatFactorInfo info;
+    PetscCall(MatCreateSubMatrix(c->K, fi->isI, fi->isB, MAT_INITIAL_MATRIX, &KIB));
+    PetscCall(MatConvert(KIB, MATDENSE, MAT_INITIAL_MATRIX, &fi->B));
+    PetscCall(MatDestroy(&KIB));
+    PetscCall(MatDuplicate(fi->B, MAT_DO_NOT_COPY_VALUES, &fi->X));
+    PetscCall(MatGetFactor(fi->KII, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &fi->F));
+    PetscCall(MatSetOptionsPrefix(fi->F, "cms_comp_static_"));
+    PetscCall(MatSetFromOptions(fi->F));
+    PetscCall(MatFactorInfoInitialize(&info));
+    PetscCall(MatCholeskyFactorSymbolic(fi->F, fi->KII, NULL, &info));
+    PetscCall(MatCholeskyFactorNumeric(fi->F, fi->KII, &info));
+    PetscCall(MatMatSolve(fi->F, fi->B, fi->X));
+    PetscCall(MatScale(fi->X, -1.0));
+  }
+  PetscCall(PetscLogEventEnd(DR_EVENT_Constraint, 0, 0, 0, 0));
+  se->t_static += DRTime() - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFixedInterfaceBuildT(DRFixedInterface *fi, DRSuperelement *se)
+{
+  DRComponent         c = fi->c;
+  PetscScalar        *t;
+  const PetscScalar  *x = NULL, **ph;
+  PetscInt            ldt, ldx = 0, nb = fi->nb, nq = fi->nq, N = nb + nq, li = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateDense(c->comm, fi->re - fi->rs, PETSC_DECIDE, c->n, N, NULL, &se->T));
+  PetscCall(MatDenseGetArray(se->T, &t));
+  PetscCall(MatDenseGetLDA(se->T, &ldt));
+  if (fi->X) {
+    PetscCall(MatDenseGetArrayRead(fi->X, &x));
+    PetscCall(MatDenseGetLDA(fi->X, &ldx));
+  }
+  PetscCall(PetscMalloc1(nq + 1, &ph));
+  for (PetscInt k = 0; k < nq; k++) PetscCall(VecGetArrayRead(fi->modes[k], &ph[k]));
+  for (PetscInt i = fi->rs; i < fi->re; i++) {
+    PetscInt r = i - fi->rs;
+    for (PetscInt j = 0; j < N; j++) t[r + j * ldt] = 0;
+    if (fi->bcol[i] >= 0) t[r + fi->bcol[i] * ldt] = 1.0;
+    else {
+      if (x)
+        for (PetscInt j = 0; j < nb; j++) t[r + j * ldt] = x[li + j * ldx];
+      for (PetscInt k = 0; k < nq; k++) t[r + (nb + k) * ldt] = ph[k][li];
+      li++;
+    }
+  }
+  for (PetscInt k = 0; k < nq; k++) PetscCall(VecRestoreArrayRead(fi->modes[k], &ph[k]));
+  PetscCall(PetscFree(ph));
+  if (fi->X) PetscCall(MatDenseRestoreArrayRead(fi->X, &x));
+  PetscCall(MatDenseRestoreArray(se->T, &t));
+  PetscCall(MatAssemblyBegin(se->T, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(se->T, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFixedInterfaceDestroy(DRFixedInterface *fi)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRModalDestroy(&fi->modal));
+  PetscCall(MatDestroy(&fi->F));
+  PetscCall(MatDestroy(&fi->X));
+  PetscCall(MatDestroy(&fi->B));
+  PetscCall(MatDestroy(&fi->KII));
+  PetscCall(MatDestroy(&fi->MII));
+  PetscCall(ISDestroy(&fi->isB));
+  PetscCall(ISDestroy(&fi->isI));
+  PetscCall(PetscFree(fi->bcol));
+  PetscCall(PetscFree(fi->interior));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFixedInterfaceReducedStiffness(DRFixedInterface *fi, DRSuperelement *se)
+{
+  DRComponent      c = fi->c;
+  PetscInt         nb = fi->nb, N = fi->nb + fi->nq;
+  PetscReal       *XtB = NULL, *kbb = NULL;
+  PetscMPIInt      rank;
+  const PetscReal *lam = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
+  /* Phi_c^T K_IB = (K_BI Phi_c)^T, summed on rank 0 */
+  if (fi->X) PetscCall(DRDenseTransposeProduct(fi->X, fi->B, &XtB));
+  /* K_BB on rank 0: the parallel submatrix (rows and columns in ascending
+   * global order of the boundary DOFs), each rank adding its rows */
+  if (nb) {
+    Mat       Kbb;
+    PetscInt  *idx, rs, re;
+    PetscReal *loc;
+    PetscCall(PetscMalloc1(nb + 1, &idx));
+    {
+      PetscInt k = 0;
+      for (PetscInt i = 0; i < c->n; i++)
+        if (fi->bcol[i] >= 0) idx[k++] = fi->bcol[i];
+    }
+    PetscCall(MatCreateSubMatrix(c->K, fi->isB, fi->isB, MAT_INITIAL_MATRIX, &Kbb));
+    PetscCall(MatGetOwnershipRange(Kbb, &rs, &re));
+    PetscCall(PetscCalloc1(nb * nb, &loc));
+    for (PetscInt r = rs; r < re; r++) {
+      PetscInt           ncols;
+      const PetscInt    *cols;
+      const PetscScalar *vals;
+      PetscCall(MatGetRow(Kbb, r, &ncols, &cols, &vals));
+      for (PetscInt k = 0; k < ncols; k++) loc[idx[r] + idx[cols[k]] * nb] = PetscRealPart(vals[k]);
+      PetscCall(MatRestoreRow(Kbb, r, &ncols, &cols, &vals));
+    }
+    if (!rank) PetscCall(PetscMalloc1(nb * nb, &kbb));
+    PetscCallMPI(MPI_Reduce(loc, kbb, (PetscMPIInt)(nb * nb), MPIU_REAL, MPIU_SUM, 0, c->comm));
+    PetscCall(PetscFree(loc));
+    PetscCall(PetscFree(idx));
+    PetscCall(MatDestroy(&Kbb));
+  }
+  if (fi->nq) PetscCall(DRModalGetModes(fi->modal, NULL, NULL, &lam, NULL, NULL));
+  if (!rank) {
+    PetscCall(PetscCalloc1(N * N + 1, &se->K));
+    for (PetscInt j = 0; j < nb; j++)
+      for (PetscInt i = 0; i < nb; i++) se->K[i + j * N] = kbb[i + j * nb] + (XtB ? 0.5 * (XtB[i + j * nb] + XtB[j + i * nb]) : 0);
+    for (PetscInt k = 0; k < fi->nq; k++) se->K[(nb + k) * (N + 1)] = lam[k];
+  }
+  se->K_formed = PETSC_TRUE;
+  PetscCall(PetscFree(kbb));
+  PetscCall(PetscFree(XtB));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,39 @@
+/* Shared pieces of the fixed-interface family (Craig-Bampton, Guyan, IRS):
+ * the boundary/interior partition, the K_II factorization, the
+ * fixed-interface modes with the floating-interior check, the constraint
+ * modes, and the basis T = [I 0; Phi_c Phi_n]. */
+#ifndef DYNRED_FIXED_INTERFACE_H
+#define DYNRED_FIXED_INTERFACE_H
+
+#include <dynred/reduce.h>
+#include <dynred/modal.h>
+
+typedef struct {
+  DRComponent c;
+  PetscInt    rs, re, nb, nI;
+  PetscInt   *bcol;     /* DOF -> boundary column (sorted-label order), -1 interior */
+  PetscInt   *interior; /* interior index -> DOF */
+  IS          isB, isI;
+  Mat         KII, MII;
+  Mat         F;        /* MUMPS Cholesky of K_II */
+  Mat         X;        /* constraint modes Phi_c (nI x nb), dense, rows like K_II */
+  Mat         B;        /* K_IB as a dense matrix (nI x nb) */
+  DRModal     modal;    /* fixed-interface modes */
+  Vec        *modes;    /* nq kept modes (owned by modal) */
+  PetscInt    nq;
+} DRFixedInterface;
+
+PetscErrorCode DRFixedInterfaceSetUp(DRComponent c, const PetscBool isboundary[], DRSuperelement *se, DRFixedInterface *fi);
+/* Fixed-interface modes (nmodes or below cutoff; nkeep_max caps them, 0 keeps
+ * none but still proves K_II regular). */
+PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, const DRReduceOptions *opt, PetscBool keep, DRSuperelement *se);
+/* Factor K_II (once) and solve Phi_c = -K_II^{-1} K_IB in one block solve. */
+PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRSuperelement *se);
+/* se->T = [I 0; Phi_c Phi_n] over the component's rows. */
+PetscErrorCode DRFixedInterfaceBuildT(DRFixedInterface *fi, DRSuperelement *se);
+/* se->K on rank 0 without projection (METHODS.md 1.1): [K_BB + K_BI Phi_c, 0;
+ * 0, diag(omega^2)] -- no cancellation, exact zero coupling. */
+PetscErrorCode DRFixedInterfaceReducedStiffness(DRFixedInterface *fi, DRSuperelement *se);
+PetscErrorCode DRFixedInterfaceDestroy(DRFixedInterface *fi);
+
+#endif

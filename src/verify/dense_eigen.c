@@ -1,0 +1,62 @@
+/* Dense generalized symmetric eigenproblem on one process (see modal.h). */
+#include <dynred/modal.h>
+#include <petscblaslapack.h>
+
+PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X)
+{
+  PetscBLASInt nn, itype = 1, il = 1, iu = 1, m = 0, lwork, info, *iwork, *ifail;
+  PetscReal    trk = 0, trm = 0, sigma, vl = 0, vu = 0, abstol = 0, *A, *B, *w, *Z, *work, wq;
+  char         range;
+
+  PetscFunctionBeginUser;
+  *nfound = 0;
+  if (n == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscBLASIntCast(n, &nn));
+  for (PetscInt i = 0; i < n; i++) {
+    trk += K[i + i * n];
+    trm += M[i + i * n];
+  }
+  sigma = -1e-8 * PetscAbsReal(trk / trm);
+  if (sigma == 0) sigma = -1e-8;
+  PetscCall(PetscMalloc4(n * n, &A, n * n, &B, n, &w, n * n, &Z));
+  PetscCall(PetscMalloc2(5 * n, &iwork, n, &ifail));
+  for (PetscInt i = 0; i < n * n; i++) {
+    A[i] = M[i];
+    B[i] = K[i] - sigma * M[i];
+  }
+  if (nwant > 0) {
+    range = 'I';
+    PetscCall(PetscBLASIntCast(PetscMin(nwant, n), &m));
+    iu = nn;
+    il = nn - m + 1;
+  } else {
+    range = 'V';
+    vl    = 1.0 / (lmax - sigma);
+    vu    = 2.0 / PetscAbsReal(sigma); /* above 1/(lambda_min - sigma) for lambda >= 0 */
+  }
+  lwork = -1;
+  LAPACKsygvx_(&itype, "V", &range, "U", &nn, A, &nn, B, &nn, &vl, &vu, &il, &iu, &abstol, &m, w, Z, &nn, &wq, &lwork, iwork, ifail, &info);
+  lwork = (PetscBLASInt)wq;
+  PetscCall(PetscMalloc1(lwork, &work));
+  LAPACKsygvx_(&itype, "V", &range, "U", &nn, A, &nn, B, &nn, &vl, &vu, &il, &iu, &abstol, &m, w, Z, &nn, work, &lwork, iwork, ifail, &info);
+  PetscCall(PetscFree(work));
+  PetscCheck(info <= nn || info == 0, PETSC_COMM_SELF, DR_ERR_INPUT, "reduced stiffness matrix is not positive semidefinite (LAPACK dsygvx info %d): expected a semidefinite K", (int)info);
+  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK dsygvx: %d eigenvectors did not converge", (int)info);
+  /* mu ascending -> lambda descending: reverse, and M-normalize */
+  for (PetscInt k = 0; k < m; k++) {
+    PetscInt   src = m - 1 - k;
+    PetscReal *z = Z + src * n, xmx = 0;
+    lam[k] = sigma + 1.0 / w[src];
+    for (PetscInt j = 0; j < n; j++) {
+      PetscReal s = 0;
+      for (PetscInt i = 0; i < n; i++) s += M[i + j * n] * z[i];
+      xmx += z[j] * s;
+    }
+    if (X)
+      for (PetscInt i = 0; i < n; i++) X[i + k * n] = z[i] / PetscSqrtReal(xmx);
+  }
+  *nfound = m;
+  PetscCall(PetscFree4(A, B, w, Z));
+  PetscCall(PetscFree2(iwork, ifail));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

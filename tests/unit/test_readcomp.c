@@ -1,0 +1,79 @@
+static const char help[] = "Read one component and print its size and norms.\n"
+                           "  test_readcomp mtx K M D|- DOFS [options]\n"
+                           "  test_readcomp calculix|petsc|hdf5 PATH [options]\n"
+                           "Checks, each optional:\n"
+                           "  -n_ref N            number of DOFs\n"
+                           "  -mass_ref MASS      translational mass in each of directions 1..3 (rel. 1e-10)\n"
+                           "  -nnodes_ref N       nodes with coordinates\n"
+                           "  -ncells_ref N       cells\n"
+                           "  -celltype_ref NAME  XDMF cell type name\n"
+                           "  -set_ref NAME:N     node set NAME has N nodes\n";
+
+/* The driver of the bad-input tests (tests/expect.sh checks the one-line
+ * error) and of the CalculiX test, which compares with the deck. */
+#include "drtest.h"
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+  DRComponent c;
+  MPI_Comm    comm;
+  const char *pos[8] = {NULL};
+  int         npos = 0, pargc = 1;
+  char      **pargv;
+  PetscReal   nk, nm, nd = 0, mass[3];
+  PetscInt    ref;
+  PetscReal   mref;
+  char        buf[256];
+  PetscBool   flg;
+
+  /* Positional arguments come first; '-' alone means "none". */
+  pargv    = (char **)malloc(sizeof(char *) * (size_t)(argc + 1));
+  pargv[0] = argv[0];
+  for (int i = 1; i < argc; i++) {
+    if (npos < 8 && pargc == 1 && (argv[i][0] != '-' || !argv[i][1])) pos[npos++] = argv[i];
+    else pargv[pargc++] = argv[i];
+  }
+  pargv[pargc] = NULL;
+  PetscCall(DRInitialize(&pargc, &pargv, help));
+  comm = PETSC_COMM_WORLD;
+  PetscCheck(npos >= 2, comm, PETSC_ERR_ARG_WRONG, "usage: test_readcomp FORMAT PATH [M D DOFS] [options]");
+  if (!strcmp(pos[0], "mtx")) {
+    PetscCheck(npos == 5, comm, PETSC_ERR_ARG_WRONG, "usage: test_readcomp mtx K M D|- DOFS");
+    PetscCall(DRComponentReadMTX(comm, "test", pos[1], pos[2], strcmp(pos[3], "-") ? pos[3] : NULL, pos[4], &c));
+  } else if (!strcmp(pos[0], "calculix")) PetscCall(DRComponentReadCalculiX(comm, "test", pos[1], &c));
+  else if (!strcmp(pos[0], "petsc")) PetscCall(DRComponentReadPETSc(comm, "test", pos[1], &c));
+  else if (!strcmp(pos[0], "hdf5")) PetscCall(DRComponentReadHDF5(comm, "test", pos[1], &c));
+  else SETERRQ(comm, PETSC_ERR_ARG_WRONG, "unknown format '%s', expected mtx, calculix, petsc or hdf5", pos[0]);
+
+  PetscCall(MatNorm(c->K, NORM_FROBENIUS, &nk));
+  PetscCall(MatNorm(c->M, NORM_FROBENIUS, &nm));
+  if (c->D) PetscCall(MatNorm(c->D, NORM_FROBENIUS, &nd));
+  for (int d = 0; d < 3; d++) PetscCall(DRComponentTranslationalMass(c, d + 1, &mass[d]));
+  PetscCall(PetscPrintf(comm, "%s: n = %d, ||K||_F = %.10g, ||M||_F = %.10g, ||D||_F = %.10g\n", c->source, (int)c->n, (double)nk, (double)nm, (double)nd));
+  PetscCall(PetscPrintf(comm, "mass in x, y, z: %.12g %.12g %.12g; %d nodes, %d %s cells, %d node sets\n", (double)mass[0], (double)mass[1], (double)mass[2], (int)c->nnodes, (int)c->ncells, DRCellName(c->celltype), (int)c->nsets));
+
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n_ref", &ref, &flg));
+  if (flg) DRTEST_TRUE(c->n == ref, "n = %d, expected %d", (int)c->n, (int)ref);
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mass_ref", &mref, &flg));
+  if (flg)
+    for (int d = 0; d < 3; d++) DRTEST_CLOSE(mass[d], mref, 1e-10, 0, "translational mass in direction %d", d + 1);
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-nnodes_ref", &ref, &flg));
+  if (flg) DRTEST_TRUE(c->nnodes == ref, "%d nodes, expected %d", (int)c->nnodes, (int)ref);
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-ncells_ref", &ref, &flg));
+  if (flg) DRTEST_TRUE(c->ncells == ref, "%d cells, expected %d", (int)c->ncells, (int)ref);
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-celltype_ref", buf, sizeof(buf), &flg));
+  if (flg) DRTEST_TRUE(!strcmp(buf, DRCellName(c->celltype)), "cell type %s, expected %s", DRCellName(c->celltype), buf);
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-set_ref", buf, sizeof(buf), &flg));
+  if (flg) {
+    char      *colon = strrchr(buf, ':');
+    DRNodeSet *s     = NULL;
+    PetscCheck(colon, comm, PETSC_ERR_ARG_WRONG, "-set_ref NAME:N");
+    *colon = '\0';
+    PetscCall(DRComponentGetNodeSet(c, buf, &s));
+    DRTEST_TRUE(s && s->n == atoi(colon + 1), "node set %s has %d nodes, expected %s", buf, s ? (int)s->n : -1, colon + 1);
+  }
+  PetscCall(DRComponentDestroy(&c));
+  DRTEST_END();
+}

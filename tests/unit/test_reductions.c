@@ -1,0 +1,177 @@
+/* Component reductions against the full component, METHODS.md 1.4:
+ *  - Guyan is exact for static loads at the masters (u_m equal to the full
+ *    static solution at the masters);
+ *  - IRS is closer than Guyan for the lowest modes, and both respect the
+ *    Rayleigh-Ritz bound;
+ *  - SEREP reproduces its retained (nb lowest) modes exactly;
+ *  - Craig-Bampton with every interior mode reproduces the full spectrum.
+ * Model: a 3D steel cantilever frame (builtin frame3d, 24 elements, square
+ * section), masters = the transverse translations u_y, u_z at x = 0.25, 0.5,
+ * 0.75 and 1: they observe the 8 lowest modes (4 bending pairs; torsion and
+ * axial modes are far higher), as SEREP needs. */
+#include "drtest.h"
+#include <dynred/reduce.h>
+#include <dynred/modal.h>
+#include <petscblaslapack.h>
+#include <petscksp.h>
+
+/* all eigenvalues of the dense pair (K, M), ascending */
+static PetscErrorCode DenseEig(PetscInt n, const PetscReal *K, const PetscReal *M, PetscReal *w)
+{
+  PetscInt m;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRDenseEigen(n, K, M, n, 0, &m, w, NULL));
+  PetscCheck(m == n, PETSC_COMM_SELF, PETSC_ERR_LIB, "dense eigensolve returned %d of %d", (int)m, (int)n);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  DRComponent     c;
+  DRFrame3DParams p;
+  DRCut           cut = {'x', 1};
+  PetscBool      *isb;
+  PetscInt        nb = 0, nfull = 16;
+  DRReduceOptions opt;
+  DRSuperelement  g, irs, serep, cb;
+  DRModal         modal;
+  const PetscReal *lam_full;
+  PetscMPIInt     rank;
+
+  PetscCall(DRInitialize(&argc, &argv, NULL));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(DRFrame3DParamsDefault(&p));
+  p.nel = 24;
+  PetscCall(DRBuiltinFrame3D(PETSC_COMM_WORLD, &p, cut, 0, &c));
+  PetscCall(PetscCalloc1(c->n, &isb));
+  for (PetscInt i = 0; i < c->n; i++) {
+    PetscInt  k = DRComponentFindNode(c, DRLabelNode(c->labels[i])), d = DRLabelDir(c->labels[i]);
+    PetscReal x = c->xyz[3 * k], q = 4 * x;
+    if ((d == 2 || d == 3) && x > 0.1 && PetscAbsReal(q - floor(q + 0.5)) < 1e-9) {
+      isb[i] = PETSC_TRUE;
+      nb++;
+    }
+  }
+  DRTEST_TRUE(nb == 8, "8 masters (u_y, u_z at 4 stations): %d", (int)nb);
+  PetscCall(PetscMemzero(&opt, sizeof(opt)));
+  PetscCall(PetscStrncpy(opt.prefix, "test_", sizeof(opt.prefix)));
+
+  /* full reference: the lowest modes */
+  PetscCall(DRModalCreate(PETSC_COMM_WORLD, &modal));
+  PetscCall(DRModalSetOperators(modal, c->K, c->M, "beam"));
+  PetscCall(DRModalSetRange(modal, nfull, 0));
+  PetscCall(DRModalSetFromOptions(modal));
+  PetscCall(DRModalSolve(modal));
+  PetscCall(DRModalGetModes(modal, NULL, NULL, &lam_full, NULL, NULL));
+
+  PetscCall(DRReduce("guyan", c, isb, &opt, &g));
+  PetscCall(DRReduce("irs", c, isb, &opt, &irs));
+  PetscCall(DRReduce("serep", c, isb, &opt, &serep));
+  opt.nmodes = c->n; /* every interior mode */
+  PetscCall(DRReduce("craig-bampton", c, isb, &opt, &cb));
+
+  /* Guyan static exactness: unit tip loads in y and z */
+  {
+    KSP       ksp;
+    PC        pc;
+    Vec       f, u;
+    PetscReal *um = NULL, *fm = NULL, *ug;
+    PetscCall(MatCreateVecs(c->K, &u, &f));
+    PetscCall(VecSet(f, 0));
+    PetscCall(PetscCalloc1(nb, &fm));
+    for (PetscInt j = 0; j < nb; j++) {
+      PetscInt k = DRComponentFindNode(c, DRLabelNode(g.blabels[j]));
+      if (PetscAbsReal(c->xyz[3 * k] - 1.0) < 1e-12 && (DRLabelDir(g.blabels[j]) == 2 || DRLabelDir(g.blabels[j]) == 3)) {
+        fm[j] = 1.0;
+        for (PetscInt i = 0; i < c->n; i++)
+          if (c->labels[i] == g.blabels[j]) PetscCall(VecSetValue(f, i, 1.0, INSERT_VALUES));
+      }
+    }
+    PetscCall(VecAssemblyBegin(f));
+    PetscCall(VecAssemblyEnd(f));
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+    PetscCall(KSPSetOperators(ksp, c->K, c->K));
+    PetscCall(KSPSetType(ksp, KSPPREONLY));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCCHOLESKY));
+    PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+    PetscCall(KSPSolve(ksp, f, u));
+    /* full solution at the masters, gathered to all ranks */
+    {
+      PetscInt  rs, re;
+      PetscReal *loc;
+      const PetscScalar *a;
+      PetscCall(PetscCalloc1(nb, &loc));
+      PetscCall(PetscMalloc1(nb, &um));
+      PetscCall(VecGetOwnershipRange(u, &rs, &re));
+      PetscCall(VecGetArrayRead(u, &a));
+      for (PetscInt i = rs; i < re; i++)
+        if (isb[i]) loc[DRLabelsFind(nb, g.blabels, c->labels[i])] = a[i - rs];
+      PetscCall(VecRestoreArrayRead(u, &a));
+      PetscCall(MPIU_Allreduce(loc, um, nb, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
+      PetscCall(PetscFree(loc));
+    }
+    PetscCall(PetscMalloc1(nb, &ug));
+    if (!rank) {
+      PetscBLASInt n, one = 1, info;
+      PetscReal   *A;
+      PetscCall(PetscBLASIntCast(nb, &n));
+      PetscCall(PetscMalloc1(nb * nb, &A));
+      PetscCall(PetscArraycpy(A, g.K, nb * nb));
+      PetscCall(PetscArraycpy(ug, fm, nb));
+      LAPACKpotrf_("L", &n, A, &n, &info);
+      LAPACKpotrs_("L", &n, &one, A, &n, ug, &n, &info);
+      PetscCall(PetscFree(A));
+    }
+    PetscCallMPI(MPI_Bcast(ug, (PetscMPIInt)nb, MPIU_REAL, 0, PETSC_COMM_WORLD));
+    {
+      PetscReal emax = 0, umax = 0;
+      for (PetscInt j = 0; j < nb; j++) {
+        emax = PetscMax(emax, PetscAbsReal(ug[j] - um[j]));
+        umax = PetscMax(umax, PetscAbsReal(um[j]));
+      }
+      DRTEST_CLOSE(emax / umax, 0, 0, 1e-10, "Guyan static response at the masters equals the full solution (max rel diff)");
+    }
+    PetscCall(PetscFree(ug));
+    PetscCall(PetscFree(um));
+    PetscCall(PetscFree(fm));
+    PetscCall(VecDestroy(&u));
+    PetscCall(VecDestroy(&f));
+    PetscCall(KSPDestroy(&ksp));
+  }
+
+  /* eigenvalues of the reduced models (rank 0 holds the matrices) */
+  {
+    PetscReal *wg, *wi, *ws, *wc;
+    PetscInt   ncb = cb.nb + cb.nq;
+    PetscCall(PetscCalloc4(nb, &wg, nb, &wi, nb, &ws, ncb, &wc));
+    if (!rank) {
+      PetscCall(DenseEig(nb, g.K, g.M, wg));
+      PetscCall(DenseEig(nb, irs.K, irs.M, wi));
+      PetscCall(DenseEig(nb, serep.K, serep.M, ws));
+      PetscCall(DenseEig(ncb, cb.K, cb.M, wc));
+    }
+    PetscCallMPI(MPI_Bcast(wg, (PetscMPIInt)nb, MPIU_REAL, 0, PETSC_COMM_WORLD));
+    PetscCallMPI(MPI_Bcast(wi, (PetscMPIInt)nb, MPIU_REAL, 0, PETSC_COMM_WORLD));
+    PetscCallMPI(MPI_Bcast(ws, (PetscMPIInt)nb, MPIU_REAL, 0, PETSC_COMM_WORLD));
+    PetscCallMPI(MPI_Bcast(wc, (PetscMPIInt)ncb, MPIU_REAL, 0, PETSC_COMM_WORLD));
+    for (PetscInt k = 0; k < 4; k++) {
+      PetscReal eg = wg[k] / lam_full[k] - 1, ei = wi[k] / lam_full[k] - 1;
+      DRTEST_TRUE(eg >= -1e-9 && ei >= -1e-9, "mode %d: Guyan and IRS eigenvalues above the full one (Rayleigh-Ritz): %.3e, %.3e", (int)k + 1, eg, ei);
+      DRTEST_TRUE(ei < eg, "mode %d: IRS closer than Guyan (rel. eigenvalue error %.3e < %.3e)", (int)k + 1, ei, eg);
+    }
+    for (PetscInt k = 0; k < nb; k++) DRTEST_CLOSE(ws[k], lam_full[k], 1e-8, 0, "SEREP reproduces retained mode %d", (int)k + 1);
+    DRTEST_TRUE(ncb == c->n, "Craig-Bampton with every interior mode keeps %d = %d coordinates", (int)ncb, (int)c->n);
+    for (PetscInt k = 0; k < nfull; k++) DRTEST_CLOSE(wc[k], lam_full[k], 1e-10, 0, "Craig-Bampton (all modes) eigenvalue %d", (int)k + 1);
+    PetscCall(PetscFree4(wg, wi, ws, wc));
+  }
+  PetscCall(DRSuperelementDestroy(&g));
+  PetscCall(DRSuperelementDestroy(&irs));
+  PetscCall(DRSuperelementDestroy(&serep));
+  PetscCall(DRSuperelementDestroy(&cb));
+  PetscCall(DRModalDestroy(&modal));
+  PetscCall(PetscFree(isb));
+  PetscCall(DRComponentDestroy(&c));
+  DRTEST_END();
+}
