@@ -17,6 +17,7 @@ typedef struct {
   PetscInt  nmodes;   /* component modes to keep (count), used when cutoff_hz = 0 */
   PetscReal cutoff_hz;/* keep every component mode below this frequency when > 0 */
   char      prefix[64]; /* options prefix of the component eigensolver ("cms_comp_") */
+  char      support[64]; /* free-interface: node set of a statically determinate support (empty: automatic) */
 } DRReduceOptions;
 
 typedef struct {
@@ -51,6 +52,9 @@ PetscErrorCode DRReduceGuyan(DRComponent c, const PetscBool isboundary[], const 
 PetscErrorCode DRReduceIRS(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);
 /* SEREP: T = Phi Phi_B^{-1} with the nb lowest component modes. */
 PetscErrorCode DRReduceSEREP(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);
+
+/* Free interface, residual-flexibility form (METHODS.md 1.3). */
+PetscErrorCode DRReduceFreeInterface(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);
 
 /* Shared by the methods: project (K, M) on se->T into se->K, se->M (rank 0);
  * K is left alone when the method has set se->K already. */

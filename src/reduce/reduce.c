@@ -32,6 +32,7 @@ PetscErrorCode DRReduceRegisterAll(void)
   PetscCall(DRReduceRegister("guyan", DRReduceGuyan));
   PetscCall(DRReduceRegister("irs", DRReduceIRS));
   PetscCall(DRReduceRegister("serep", DRReduceSEREP));
+  PetscCall(DRReduceRegister("free-interface", DRReduceFreeInterface));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,0 +1,355 @@
+/* Free-interface CMS in residual-flexibility form (Craig-Chang primal form
+ * of MacNeal/Rubin; METHODS.md 1.3 -- the printed Hintz transformation of
+ * seed 000 is not implementable):
+ *   free modes Phi = [Phi_r Phi_k] of the whole component (K, M);
+ *   inertia relief P = I - M Phi_r Phi_r^T;
+ *   G_c = flexibility with a statically determinate support O fixed
+ *         (K^{-1} for a supported component);
+ *   G = P^T G_c P E_B - Phi_k Lambda_k^{-1} Phi_k^T E_B   (residual flexibility, boundary columns);
+ *   Psi_B = G (G_BB)^{-1};  T = [Psi_B, Phi - Psi_B Phi_B]   coordinates (u_B, eta).
+ * Boundary rows of T are [I 0], so assembly by boundary label is the same as
+ * for Craig-Bampton.  One MUMPS factorization of K_O, one block solve. */
+#include <dynred/reduce.h>
+#include <dynred/modal.h>
+#include <petscblaslapack.h>
+
+/* Rows of the dense n x k "matrix" given by k Vecs at the boundary DOFs, as
+ * a replicated nb x k column-major array. */
+static PetscErrorCode BoundaryRows(DRComponent c, const PetscInt bcol[], PetscInt nb, PetscInt k, Vec v[], PetscReal **out)
+{
+  PetscInt   rs, re;
+  PetscReal *loc;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetOwnershipRange(c->K, &rs, &re));
+  PetscCall(PetscCalloc1(nb * k + 1, &loc));
+  PetscCall(PetscMalloc1(nb * k + 1, out));
+  for (PetscInt j = 0; j < k; j++) {
+    const PetscScalar *a;
+    PetscCall(VecGetArrayRead(v[j], &a));
+    for (PetscInt i = rs; i < re; i++)
+      if (bcol[i] >= 0) loc[bcol[i] + j * nb] = PetscRealPart(a[i - rs]);
+    PetscCall(VecRestoreArrayRead(v[j], &a));
+  }
+  PetscCall(MPIU_Allreduce(loc, *out, nb * k, MPIU_REAL, MPIU_SUM, c->comm));
+  PetscCall(PetscFree(loc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Statically determinate support: r DOFs whose rows of Phi_r are independent,
+ * chosen greedily (column-pivoted QR of Phi_r^T), among `allowed` DOFs (all
+ * when NULL).  Fails when fewer than r independent rows exist. */
+static PetscErrorCode ChooseSupport(DRComponent c, PetscInt r, Vec phir[], const PetscBool allowed[], const char *setname, PetscInt O[])
+{
+  PetscInt   rs, re, nloc;
+  PetscReal *R, first = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetOwnershipRange(c->K, &rs, &re));
+  nloc = re - rs;
+  PetscCall(PetscMalloc1(nloc * r + 1, &R));
+  for (PetscInt j = 0; j < r; j++) {
+    const PetscScalar *a;
+    PetscCall(VecGetArrayRead(phir[j], &a));
+    for (PetscInt i = 0; i < nloc; i++) R[i + j * nloc] = PetscRealPart(a[i]);
+    PetscCall(VecRestoreArrayRead(phir[j], &a));
+  }
+  for (PetscInt s = 0; s < r; s++) {
+    struct {
+      PetscReal v;
+      int       r;
+    } loc = {-1, 0}, glob;
+    PetscInt    best = -1, gbest;
+    PetscReal   row[6], nrm;
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
+    for (PetscInt i = 0; i < nloc; i++) {
+      PetscReal q = 0;
+      if (allowed && !allowed[rs + i]) continue;
+      for (PetscInt j = 0; j < r; j++) q += PetscSqr(R[i + j * nloc]);
+      if (q > loc.v) {
+        loc.v = q;
+        best  = i;
+      }
+    }
+    loc.r = rank;
+    PetscCallMPI(MPI_Allreduce(&loc, &glob, 1, MPI_DOUBLE_INT, MPI_MAXLOC, c->comm));
+    if (!s) first = glob.v;
+    PetscCheck(glob.v > 1e-16 * first && glob.v > 0, c->comm, DR_ERR_INPUT, "%s: component '%s': support %s%s%s removes only %" PetscInt_FMT " of its %" PetscInt_FMT " rigid-body motions; expected a statically determinate support", c->source, c->name, setname ? "set '" : "", setname ? setname : "choice", setname ? "'" : "", s, r);
+    gbest = rank == glob.r ? rs + best : 0;
+    if (rank == glob.r)
+      for (PetscInt j = 0; j < r; j++) row[j] = R[best + j * nloc];
+    PetscCallMPI(MPI_Bcast(&gbest, 1, MPIU_INT, glob.r, c->comm));
+    PetscCallMPI(MPI_Bcast(row, (PetscMPIInt)r, MPIU_REAL, glob.r, c->comm));
+    O[s] = gbest;
+    nrm  = PetscSqrtReal(glob.v);
+    for (PetscInt j = 0; j < r; j++) row[j] /= nrm;
+    /* R <- R (I - v v^T) */
+    for (PetscInt i = 0; i < nloc; i++) {
+      PetscReal d = 0;
+      for (PetscInt j = 0; j < r; j++) d += R[i + j * nloc] * row[j];
+      for (PetscInt j = 0; j < r; j++) R[i + j * nloc] -= d * row[j];
+    }
+  }
+  PetscCall(PetscFree(R));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReduceFreeInterface(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se)
+{
+  PetscInt         nb = 0, rs, re, nloc, *bcol, nm, nr = 0, nk, nq, O[6] = {0};
+  DRModal          modal;
+  const PetscReal *f, *lam;
+  PetscReal        sigma, *PhiB, *Ginv;
+  Vec             *phi;
+  Mat              KO, F, Y, MY, Fac;
+  PetscMPIInt      rank;
+  PetscLogDouble   t0 = DRTime();
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
+  PetscCall(MatGetOwnershipRange(c->K, &rs, &re));
+  nloc = re - rs;
+  for (PetscInt i = 0; i < c->n; i++) nb += isboundary[i] ? 1 : 0;
+  PetscCheck(nb > 0, c->comm, DR_ERR_INPUT, "%s: free-interface reduction of '%s' needs boundary DOFs", c->source, c->name);
+  PetscCall(PetscMalloc1(nb + 1, &se->blabels));
+  PetscCall(PetscMalloc1(c->n + 1, &bcol));
+  {
+    PetscInt k = 0;
+    for (PetscInt i = 0; i < c->n; i++)
+      if (isboundary[i]) se->blabels[k++] = c->labels[i];
+    PetscCall(PetscSortInt64(nb, se->blabels));
+    for (PetscInt i = 0; i < c->n; i++) bcol[i] = isboundary[i] ? DRLabelsFind(nb, se->blabels, c->labels[i]) : -1;
+  }
+  se->nb = nb;
+
+  /* 1. free modes of the whole component; rigid-body ones by tolerance */
+  PetscCall(PetscLogEventBegin(DR_EVENT_CompEig, 0, 0, 0, 0));
+  PetscCall(DRModalCreate(c->comm, &modal));
+  PetscCall(DRModalSetOptionsPrefix(modal, opt->prefix));
+  PetscCall(DRModalSetOperators(modal, c->K, c->M, c->source));
+  if (opt->cutoff_hz > 0) PetscCall(DRModalSetRange(modal, 0, opt->cutoff_hz));
+  else PetscCall(DRModalSetRange(modal, opt->nmodes, 0));
+  PetscCall(DRModalSetFromOptions(modal));
+  PetscCall(DRModalSolve(modal));
+  PetscCall(DRModalGetModes(modal, &nm, &f, &lam, &phi, NULL));
+  PetscCall(DRModalGetShift(modal, &sigma));
+  PetscCall(PetscLogEventEnd(DR_EVENT_CompEig, 0, 0, 0, 0));
+  se->t_eig += DRTime() - t0;
+  t0 = DRTime();
+  while (nr < nm && PetscAbsReal(lam[nr]) < 1e-6 * PetscAbsReal(sigma)) nr++;
+  PetscCheck(nr <= 6, c->comm, DR_ERR_INPUT, "%s: component '%s' has %" PetscInt_FMT " zero-frequency modes, expected at most 6 rigid-body modes (mechanism or disconnected parts?)", c->source, c->name, nr);
+  PetscCheck(nr < nm || nm == 0 || opt->cutoff_hz > 0, c->comm, DR_ERR_INPUT, "%s: component '%s': all %" PetscInt_FMT " requested modes are rigid-body modes; request more modes (cms.component_modes) so flexible ones are kept", c->source, c->name, nm);
+  nk = nm - nr;
+  nq = nm;
+  se->nq = nq;
+  PetscCall(PetscMalloc1(nq + 1, &se->qfreq_hz));
+  for (PetscInt k = 0; k < nq; k++) se->qfreq_hz[k] = f[k];
+
+  /* 2. support O: user node set or automatic; K_O = K with O fixed */
+  PetscCall(MatDuplicate(c->K, MAT_COPY_VALUES, &KO));
+  if (nr > 0) {
+    PetscBool *allowed = NULL;
+    if (opt->support[0]) {
+      DRNodeSet *set;
+      PetscCall(DRComponentGetNodeSet(c, opt->support, &set));
+      if (set) {
+        PetscCall(PetscCalloc1(c->n, &allowed));
+        for (PetscInt i = 0; i < c->n; i++) {
+          PetscInt node = (PetscInt)DRLabelNode(c->labels[i]);
+          for (PetscInt s = 0; s < set->n; s++)
+            if (set->nodes[s] == node) allowed[i] = PETSC_TRUE;
+        }
+      }
+    }
+    PetscCall(ChooseSupport(c, nr, phi, allowed, allowed ? opt->support : NULL, O));
+    PetscCall(PetscFree(allowed));
+    PetscCall(MatZeroRowsColumns(KO, nr, O, 1.0, NULL, NULL));
+  }
+  PetscCall(MatSetOption(KO, MAT_SPD, PETSC_TRUE));
+
+  /* 3. F = P E_B = E_B - (M Phi_r) Phi_r[B,:]^T, zero at O */
+  PetscCall(MatCreateDense(c->comm, nloc, PETSC_DECIDE, c->n, nb, NULL, &F));
+  {
+    PetscScalar *a;
+    PetscInt     lda;
+    PetscReal   *PrB = NULL;
+    Vec          mphi;
+    PetscCall(MatDenseGetArray(F, &a));
+    PetscCall(MatDenseGetLDA(F, &lda));
+    for (PetscInt j = 0; j < nb; j++)
+      for (PetscInt i = 0; i < nloc; i++) a[i + j * lda] = (bcol[rs + i] == j) ? 1.0 : 0.0;
+    if (nr) {
+      PetscCall(BoundaryRows(c, bcol, nb, nr, phi, &PrB));
+      PetscCall(VecDuplicate(phi[0], &mphi));
+      for (PetscInt k = 0; k < nr; k++) {
+        const PetscScalar *m;
+        PetscCall(MatMult(c->M, phi[k], mphi));
+        PetscCall(VecGetArrayRead(mphi, &m));
+        for (PetscInt j = 0; j < nb; j++)
+          for (PetscInt i = 0; i < nloc; i++) a[i + j * lda] -= m[i] * PrB[j + k * nb];
+        PetscCall(VecRestoreArrayRead(mphi, &m));
+      }
+      PetscCall(VecDestroy(&mphi));
+      for (PetscInt s = 0; s < nr; s++)
+        if (O[s] >= rs && O[s] < re)
+          for (PetscInt j = 0; j < nb; j++) a[O[s] - rs + j * lda] = 0;
+    }
+    PetscCall(PetscFree(PrB));
+    PetscCall(MatDenseRestoreArray(F, &a));
+    PetscCall(MatAssemblyBegin(F, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(F, MAT_FINAL_ASSEMBLY));
+  }
+
+  /* 4. Y = G_c F: one factorization, one block solve */
+  PetscCall(PetscLogEventBegin(DR_EVENT_Constraint, 0, 0, 0, 0));
+  {
+    MatFactorInfo info;
+    PetscCall(MatGetFactor(KO, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &Fac));
+    PetscCall(MatSetOptionsPrefix(Fac, "cms_comp_static_"));
+    PetscCall(MatSetFromOptions(Fac));
+    PetscCall(MatFactorInfoInitialize(&info));
+    PetscCall(MatCholeskyFactorSymbolic(Fac, KO, NULL, &info));
+    PetscCall(MatCholeskyFactorNumeric(Fac, KO, &info));
+    PetscCall(MatDuplicate(F, MAT_DO_NOT_COPY_VALUES, &Y));
+    PetscCall(MatMatSolve(Fac, F, Y));
+    PetscCall(MatDestroy(&Fac));
+  }
+  PetscCall(PetscLogEventEnd(DR_EVENT_Constraint, 0, 0, 0, 0));
+
+  /* 5. G = P^T Y - Phi_k Lambda_k^{-1} Phi_k[B,:]^T, with P^T = I - Phi_r Phi_r^T M */
+  {
+    PetscScalar *y;
+    PetscInt     ldy;
+    PetscReal   *W = NULL, *PkB = NULL;
+    if (nr) {
+      /* W = Phi_r^T M Y (nr x nb), replicated */
+      PetscReal *loc;
+      PetscCall(MatMatMult(c->M, Y, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MY));
+      PetscCall(PetscCalloc1(nr * nb, &loc));
+      PetscCall(PetscMalloc1(nr * nb, &W));
+      {
+        const PetscScalar *my;
+        PetscInt           ldm;
+        PetscCall(MatDenseGetArrayRead(MY, &my));
+        PetscCall(MatDenseGetLDA(MY, &ldm));
+        for (PetscInt k = 0; k < nr; k++) {
+          const PetscScalar *p;
+          PetscCall(VecGetArrayRead(phi[k], &p));
+          for (PetscInt j = 0; j < nb; j++)
+            for (PetscInt i = 0; i < nloc; i++) loc[k + j * nr] += PetscRealPart(p[i]) * PetscRealPart(my[i + j * ldm]);
+          PetscCall(VecRestoreArrayRead(phi[k], &p));
+        }
+        PetscCall(MatDenseRestoreArrayRead(MY, &my));
+      }
+      PetscCall(MPIU_Allreduce(loc, W, nr * nb, MPIU_REAL, MPIU_SUM, c->comm));
+      PetscCall(PetscFree(loc));
+      PetscCall(MatDestroy(&MY));
+    }
+    if (nk) PetscCall(BoundaryRows(c, bcol, nb, nk, phi + nr, &PkB));
+    PetscCall(MatDenseGetArray(Y, &y));
+    PetscCall(MatDenseGetLDA(Y, &ldy));
+    for (PetscInt k = 0; k < nr + nk; k++) {
+      const PetscScalar *p;
+      PetscCall(VecGetArrayRead(phi[k], &p));
+      for (PetscInt j = 0; j < nb; j++) {
+        PetscReal coef = k < nr ? W[k + j * nr] : PkB[j + (k - nr) * nb] / lam[k];
+        for (PetscInt i = 0; i < nloc; i++) y[i + j * ldy] -= PetscRealPart(p[i]) * coef;
+      }
+      PetscCall(VecRestoreArrayRead(phi[k], &p));
+    }
+    PetscCall(MatDenseRestoreArray(Y, &y));
+    PetscCall(PetscFree(W));
+    PetscCall(PetscFree(PkB));
+  }
+
+  /* 6. Ginv = (G_BB)^{-1}, replicated */
+  {
+    PetscReal         *loc;
+    const PetscScalar *y;
+    PetscInt           ldy;
+    PetscBLASInt       n, info, *ipiv, lwork;
+    PetscReal         *work, umin = PETSC_MAX_REAL, umax = 0;
+    char               b1[32];
+    PetscCall(PetscCalloc1(nb * nb, &loc));
+    PetscCall(PetscMalloc1(nb * nb, &Ginv));
+    PetscCall(MatDenseGetArrayRead(Y, &y));
+    PetscCall(MatDenseGetLDA(Y, &ldy));
+    for (PetscInt i = 0; i < nloc; i++)
+      if (bcol[rs + i] >= 0)
+        for (PetscInt j = 0; j < nb; j++) loc[bcol[rs + i] + j * nb] = PetscRealPart(y[i + j * ldy]);
+    PetscCall(MatDenseRestoreArrayRead(Y, &y));
+    PetscCall(MPIU_Allreduce(loc, Ginv, nb * nb, MPIU_REAL, MPIU_SUM, c->comm));
+    PetscCall(PetscFree(loc));
+    for (PetscInt i = 0; i < nb; i++)
+      for (PetscInt j = i + 1; j < nb; j++) Ginv[i + j * nb] = Ginv[j + i * nb] = 0.5 * (Ginv[i + j * nb] + Ginv[j + i * nb]);
+    PetscCall(PetscBLASIntCast(nb, &n));
+    lwork = 4 * n;
+    PetscCall(PetscMalloc2(nb, &ipiv, 4 * nb, &work));
+    LAPACKgetrf_(&n, &n, Ginv, &n, ipiv, &info);
+    for (PetscInt i = 0; i < nb; i++) {
+      umin = PetscMin(umin, PetscAbsReal(Ginv[i + i * nb]));
+      umax = PetscMax(umax, PetscAbsReal(Ginv[i + i * nb]));
+    }
+    PetscCheck(!info && umin > 1e-13 * umax, c->comm, DR_ERR_INPUT, "%s: free-interface reduction of '%s': the residual flexibility at its %" PetscInt_FMT " boundary DOFs (first %s) is singular (pivot ratio %.1e): too many component modes for this interface; keep fewer modes or use craig-bampton", c->source, c->name, nb, DRLabelString(se->blabels[0], b1), (double)(umax > 0 ? umin / umax : 0));
+    LAPACKgetri_(&n, Ginv, &n, ipiv, work, &lwork, &info);
+    PetscCall(PetscFree2(ipiv, work));
+  }
+
+  /* 7. T = [Psi_B, Phi - Psi_B Phi_B] with Psi_B = G Ginv; boundary rows [I 0] */
+  PetscCall(MatCreateDense(c->comm, nloc, PETSC_DECIDE, c->n, nb + nq, NULL, &se->T));
+  {
+    const PetscScalar *y;
+    PetscScalar       *t;
+    PetscInt           ldy, ldt;
+    PetscReal         *Psi;
+    PetscCall(BoundaryRows(c, bcol, nb, nq, phi, &PhiB));
+    PetscCall(MatDenseGetArrayRead(Y, &y));
+    PetscCall(MatDenseGetLDA(Y, &ldy));
+    PetscCall(MatDenseGetArray(se->T, &t));
+    PetscCall(MatDenseGetLDA(se->T, &ldt));
+    PetscCall(PetscMalloc1(nloc * nb + 1, &Psi));
+    if (nloc) {
+      PetscBLASInt m, n, ld, one = 1;
+      PetscScalar  alpha = 1, beta = 0;
+      PetscCall(PetscBLASIntCast(nloc, &m));
+      PetscCall(PetscBLASIntCast(nb, &n));
+      PetscCall(PetscBLASIntCast(ldy, &ld));
+      BLASgemm_("N", "N", &m, &n, &n, &alpha, y, &ld, Ginv, &n, &beta, Psi, &m);
+      (void)one;
+    }
+    for (PetscInt i = 0; i < nloc; i++) {
+      PetscInt bc = bcol[rs + i];
+      for (PetscInt j = 0; j < nb; j++) t[i + j * ldt] = bc >= 0 ? (bc == j ? 1.0 : 0.0) : Psi[i + j * nloc];
+    }
+    for (PetscInt k = 0; k < nq; k++) {
+      const PetscScalar *p;
+      PetscCall(VecGetArrayRead(phi[k], &p));
+      for (PetscInt i = 0; i < nloc; i++) {
+        PetscReal v = 0;
+        if (bcol[rs + i] < 0) {
+          v = PetscRealPart(p[i]);
+          for (PetscInt j = 0; j < nb; j++) v -= Psi[i + j * nloc] * PhiB[j + k * nb];
+        }
+        t[i + (nb + k) * ldt] = v;
+      }
+      PetscCall(VecRestoreArrayRead(phi[k], &p));
+    }
+    PetscCall(PetscFree(Psi));
+    PetscCall(MatDenseRestoreArray(se->T, &t));
+    PetscCall(MatDenseRestoreArrayRead(Y, &y));
+    PetscCall(MatAssemblyBegin(se->T, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(se->T, MAT_FINAL_ASSEMBLY));
+  }
+  se->t_static += DRTime() - t0;
+  PetscCall(DRSuperelementProject(c, se));
+
+  PetscCall(PetscFree(PhiB));
+  PetscCall(PetscFree(Ginv));
+  PetscCall(MatDestroy(&KO));
+  PetscCall(MatDestroy(&F));
+  PetscCall(MatDestroy(&Y));
+  PetscCall(DRModalDestroy(&modal));
+  PetscCall(PetscFree(bcol));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
