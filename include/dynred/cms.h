@@ -12,6 +12,12 @@
  * assembled into vectors over the full model's DOF labels (the sorted union
  * of all component labels: the same numbering as the assembled full model).
  *
+ * Interface reduction (cms.interface_modes or cms.interface_cutoff_factor):
+ * the root replaces the merged boundary coordinates by the lowest
+ * characteristic constraint modes Psi of the assembled boundary problem
+ * (K_BB, M_BB of the reduced system) and solves R^T K R, R^T M R with
+ * R = blkdiag(Psi, I); recovery uses q = R q'.
+ *
  * Life cycle as PETSc objects: Create, SetFromConfig, SetUp (distribution,
  * components, interfaces), Solve, View, Write, Destroy.
  */
@@ -35,8 +41,9 @@ PetscErrorCode DRCMSView(DRCMS cms);
 PetscErrorCode DRCMSWrite(DRCMS cms, DRStore store);
 /* System modes over the full labels (world vectors, owned by cms). */
 PetscErrorCode DRCMSGetModes(DRCMS cms, PetscInt *n, const PetscReal **freq_hz, Vec **modes, PetscInt *nlabels, const DRLabel **labels);
-/* Reduced system size and the phase times (seconds): component eigensolves,
- * constraint modes, projection, gather, assembly, coupled solve, recovery. */
+/* Reduced (assembled) system size and the phase times (seconds): component
+ * eigensolves, constraint modes, projection, gather, assembly, interface
+ * reduction, coupled solve, recovery. */
 PetscErrorCode DRCMSGetTimes(DRCMS cms, PetscInt *nred, PetscInt *nphases, const char *const **names, const PetscReal **seconds);
 
 #endif

@@ -8,7 +8,14 @@
  *   cross-orthogonality X = Phi^T M Psi (M-normalized modes: |X_jj| ~ 1),
  *   Rayleigh-Ritz bound: a Galerkin reduction of the same (K, M) can only
  *   raise each eigenvalue, f_test_k >= f_ref_k (index-wise).
- * Rigid-body modes (f below rigid_hz) are excluded from eps.
+ * Rigid-body modes (f below rigid_hz) are excluded from eps and from the
+ * Rayleigh-Ritz check.
+ *
+ * Accuracy per frequency band: the paired test modes binned by the
+ * reference frequency of their pair into nbands bands of width fmax/nbands,
+ * [0, w), [w, 2w), ..., [fmax - w, fmax] (the last band closed); per band
+ * the count, max and mean |eps|.  Rigid-body pairs and pairs above fmax are
+ * left out.
  */
 #ifndef DYNRED_COMPARE_H
 #define DYNRED_COMPARE_H
@@ -23,6 +30,7 @@ typedef struct {
   PetscReal *err_pct;   /* ntest: frequency deviation of the pair, % (0 for rigid) */
   PetscReal *fref, *ftest;
   PetscReal  max_err_pct, mean_err_pct;
+  PetscReal  rigid_hz;  /* rigid-body threshold used */
   PetscBool  rr_bound_ok;
   PetscInt   rr_worst;  /* index of the worst violation (-1 none) */
 } DRComparison;
@@ -31,5 +39,21 @@ PetscErrorCode DRCompareModes(Mat M, PetscInt nref, const PetscReal fref[], Vec 
 PetscErrorCode DRComparisonView(MPI_Comm comm, const DRComparison *cmp);
 PetscErrorCode DRComparisonWrite(DRStore s, const char *group, const DRComparison *cmp);
 PetscErrorCode DRComparisonDestroy(DRComparison *cmp);
+
+typedef struct {
+  PetscInt   nbands;
+  PetscReal  fmax_hz;
+  PetscReal *lower_hz, *upper_hz; /* nbands band edges */
+  PetscInt  *nmodes;              /* paired test modes in the band */
+  PetscReal *max_err_pct;         /* max |eps| in the band (NaN when empty) */
+  PetscReal *mean_err_pct;        /* mean |eps| in the band (NaN when empty) */
+} DRBandStats;
+
+/* Band statistics of cmp up to fmax_hz (> 0) in nbands equal bands. */
+PetscErrorCode DRComparisonBands(const DRComparison *cmp, PetscReal fmax_hz, PetscInt nbands, DRBandStats *b);
+PetscErrorCode DRBandStatsView(MPI_Comm comm, const DRBandStats *b);
+/* GROUP/bands/{lower_hz, upper_hz, n_modes, max_error_pct, mean_error_pct}. */
+PetscErrorCode DRBandStatsWrite(DRStore s, const char *group, const DRBandStats *b);
+PetscErrorCode DRBandStatsDestroy(DRBandStats *b);
 
 #endif

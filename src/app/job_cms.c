@@ -50,6 +50,20 @@ static PetscErrorCode Verify(DRConfig cfg, DRCMS cms, DRStore store, PetscReal *
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "verification against the full model (%" PetscInt_FMT " DOFs):\n", full->n));
   PetscCall(DRComparisonView(PETSC_COMM_WORLD, &cmp));
   PetscCall(DRComparisonWrite(store, "/verify", &cmp));
+  {
+    /* accuracy per band of width fmax/6 up to cms.fmax (or the highest CMS
+     * frequency when fmax = 0) */
+    DRBandStats bands;
+    PetscReal   fmax;
+    PetscCall(DRConfigGetReal(cfg, "cms.fmax", &fmax, NULL));
+    if (fmax <= 0 && nm) fmax = fc[nm - 1];
+    if (fmax > 0) {
+      PetscCall(DRComparisonBands(&cmp, fmax, 6, &bands));
+      PetscCall(DRBandStatsView(PETSC_COMM_WORLD, &bands));
+      PetscCall(DRBandStatsWrite(store, "/verify", &bands));
+      PetscCall(DRBandStatsDestroy(&bands));
+    }
+  }
   *maxerr = cmp.max_err_pct;
   PetscCheck(cmp.rr_bound_ok, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "Rayleigh-Ritz bound violated at mode %" PetscInt_FMT, cmp.rr_worst + 1);
   PetscCall(DRComparisonDestroy(&cmp));

@@ -15,14 +15,17 @@ static const DRConfigKey cms_keys[] = {
   {"cms.component_modes", DR_CFG_INT, "20", "component modes to keep when fmax = 0"},
   {"cms.cutoff_factor", DR_CFG_REAL, "2.0", "component modes kept below cutoff_factor * fmax"},
   {"cms.retain", DR_CFG_STRING, "", "node sets kept physical (loads, sensors), comma list"},
+  {"cms.support", DR_CFG_STRING, "", "free-interface: node set of a statically determinate support for floating parts (default: chosen automatically)"},
   {"cms.groups", DR_CFG_INT, "0", "rank groups (0: min(ranks, components))"},
   {"cms.dense_max", DR_CFG_INT, "4000", "largest reduced system solved densely (LAPACK) on rank 0; SLEPc beyond"},
   {"cms.verify_tol_pct", DR_CFG_REAL, "0", "with verify: fail (exit 1) when a paired mode deviates more [%]; 0: report only"},
+  {"cms.interface_modes", DR_CFG_INT, "0", "interface reduction: keep the lowest N characteristic constraint (CC) modes of the assembled boundary (0: off)"},
+  {"cms.interface_cutoff_factor", DR_CFG_REAL, "0", "interface reduction: keep the CC modes below interface_cutoff_factor * fmax (0: off; needs fmax)"},
   {NULL, 0, NULL, NULL},
 };
 
-#define NPHASE 7
-static const char *const phase_names[NPHASE] = {"component_eigensolve", "constraint_modes", "projection", "gather", "assembly", "coupled_solve", "recovery"};
+#define NPHASE 8
+static const char *const phase_names[NPHASE] = {"component_eigensolve", "constraint_modes", "projection", "gather", "assembly", "interface_reduction", "coupled_solve", "recovery"};
 
 struct _p_DRCMS {
   MPI_Comm    comm, gcomm;
@@ -32,6 +35,8 @@ struct _p_DRCMS {
   char      method[32], retain[256];
   PetscReal fmax, cutoff_factor;
   PetscInt  nmodes, comp_modes, ngroups_opt, dense_max;
+  PetscInt  iface_modes;     /* cms.interface_modes */
+  PetscReal iface_factor;    /* cms.interface_cutoff_factor */
   /* distribution */
   PetscInt     ncomp, ngroups, mygroup;
   PetscInt    *group_of;     /* component -> group */
@@ -50,6 +55,12 @@ struct _p_DRCMS {
   PetscReal *Kred, *Mred;   /* root only */
   DRLabel   *bglob;         /* root only: boundary union */
   PetscReal **qfreq;        /* root: component mode frequencies */
+  /* interface reduction (all ranks: iface, ncc, ncoupled; root: the arrays) */
+  PetscBool  iface;         /* CC reduction of the boundary requested */
+  PetscInt   ncc;           /* CC modes kept */
+  PetscInt   ncoupled;      /* size of the system actually solved */
+  PetscReal *Psi;           /* root: nbglob x ncc, column-major, M_BB-normalized */
+  PetscReal *ccfreq;        /* root: ncc CC mode frequencies (Hz) */
   /* results */
   PetscInt   nm;
   PetscReal *freq;
@@ -106,6 +117,8 @@ PetscErrorCode DRCMSDestroy(DRCMS *cms)
   PetscCall(PetscFree(c->Kred));
   PetscCall(PetscFree(c->Mred));
   PetscCall(PetscFree(c->bglob));
+  PetscCall(PetscFree(c->Psi));
+  PetscCall(PetscFree(c->ccfreq));
   PetscCall(PetscFree(c->freq));
   if (c->modes) PetscCall(VecDestroyVecs(c->nm, &c->modes));
   PetscCall(DRComponentDestroy(&c->geom));
@@ -128,12 +141,21 @@ PetscErrorCode DRCMSSetFromConfig(DRCMS c, DRConfig cfg)
   PetscCall(DRConfigGetString(cfg, "cms.retain", c->retain, sizeof(c->retain), NULL));
   PetscCall(DRConfigGetInt(cfg, "cms.groups", &c->ngroups_opt, NULL));
   PetscCall(DRConfigGetInt(cfg, "cms.dense_max", &c->dense_max, NULL));
+  PetscCall(DRConfigGetInt(cfg, "cms.interface_modes", &c->iface_modes, NULL));
+  PetscCall(DRConfigGetReal(cfg, "cms.interface_cutoff_factor", &c->iface_factor, NULL));
   PetscCall(DRConfigWhere(cfg, "cms.fmax", where, sizeof(where)));
   PetscCheck(c->fmax >= 0 && (c->fmax > 0 || c->nmodes > 0), c->comm, DR_ERR_INPUT, "%s: expected cms.fmax > 0 or cms.nmodes > 0", where);
   PetscCall(DRConfigWhere(cfg, "cms.cutoff_factor", where, sizeof(where)));
   PetscCheck(c->cutoff_factor >= 1, c->comm, DR_ERR_INPUT, "%s: cms.cutoff_factor = %g, expected >= 1 (the paper keeps 1.5-2 x fmax)", where, (double)c->cutoff_factor);
   PetscCall(DRConfigWhere(cfg, "cms.groups", where, sizeof(where)));
   PetscCheck(c->ngroups_opt >= 0 && c->ngroups_opt <= c->size, c->comm, DR_ERR_INPUT, "%s: cms.groups = %" PetscInt_FMT ", expected 0..%d (number of ranks)", where, c->ngroups_opt, (int)c->size);
+  PetscCall(DRConfigWhere(cfg, "cms.interface_modes", where, sizeof(where)));
+  PetscCheck(c->iface_modes >= 0, c->comm, DR_ERR_INPUT, "%s: cms.interface_modes = %" PetscInt_FMT ", expected >= 0 (0: no interface reduction)", where, c->iface_modes);
+  PetscCall(DRConfigWhere(cfg, "cms.interface_cutoff_factor", where, sizeof(where)));
+  PetscCheck(c->iface_factor == 0 || c->iface_factor >= 1, c->comm, DR_ERR_INPUT, "%s: cms.interface_cutoff_factor = %.6g, expected 0 (off) or >= 1", where, (double)c->iface_factor);
+  PetscCheck(c->iface_factor == 0 || c->fmax > 0, c->comm, DR_ERR_INPUT, "%s: cms.interface_cutoff_factor = %.6g with cms.fmax = 0, expected cms.fmax > 0 (the cutoff is a multiple of fmax)", where, (double)c->iface_factor);
+  PetscCheck(c->iface_factor == 0 || c->iface_modes == 0, c->comm, DR_ERR_INPUT, "%s: cms.interface_cutoff_factor = %.6g and cms.interface_modes = %" PetscInt_FMT ", expected only one of them", where, (double)c->iface_factor, c->iface_modes);
+  c->iface = (c->iface_modes > 0 || c->iface_factor > 0) ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -537,30 +559,115 @@ static PetscErrorCode Gather(DRCMS c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Coupled reduced system on the root (dense LAPACK), or distributed with
- * SLEPc when it is larger than dense_max.  Q: nred x nm, column-major, on
- * every rank after the call. */
-static PetscErrorCode CoupledSolve(DRCMS c, PetscReal **Qout)
+/* Interface reduction (root): characteristic constraint (CC) modes of the
+ * assembled boundary problem K_BB psi = w^2 M_BB psi (the boundary blocks of
+ * the assembled reduced system: the Guyan-condensed interface matrices of
+ * the whole assembly), the lowest ncc kept as Psi (M_BB-normalized), and the
+ * coupled system transformed with R = blkdiag(Psi, I_modal):
+ *   K2 = R^T Kred R = [ Psi^T K_BB Psi   Psi^T K_Bq ]   (same for M),
+ *                     [ sym              K_qq       ]
+ * a Galerkin projection of the assembled system (so the Rayleigh-Ritz bound
+ * still holds).  K2, M2: (ncc + nq)^2, column-major. */
+static PetscErrorCode InterfaceReduce(DRCMS c, PetscReal **K2out, PetscReal **M2out)
+{
+  PetscInt   nb = c->nbglob, N = c->nred, nq = N - nb, nc, N2;
+  PetscReal *KBB, *MBB, *lam, *X, *W, *K2, *M2;
+  PetscReal  one = 1, zero = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc4(nb * nb + 1, &KBB, nb * nb + 1, &MBB, nb + 1, &lam, nb * nb + 1, &X));
+  for (PetscInt j = 0; j < nb; j++)
+    for (PetscInt i = 0; i < nb; i++) {
+      KBB[i + j * nb] = c->Kred[i + j * N];
+      MBB[i + j * nb] = c->Mred[i + j * N];
+    }
+  PetscCall(DRDenseEigen(nb, KBB, MBB, c->iface_modes, PetscSqr(2 * PETSC_PI * c->iface_factor * c->fmax), &nc, lam, X));
+  c->ncc = nc;
+  N2     = nc + nq;
+  PetscCall(PetscMalloc1(nb * nc + 1, &c->Psi));
+  PetscCall(PetscArraycpy(c->Psi, X, nb * nc));
+  PetscCall(PetscMalloc1(nc + 1, &c->ccfreq));
+  for (PetscInt k = 0; k < nc; k++) c->ccfreq[k] = (lam[k] >= 0 ? 1 : -1) * PetscSqrtReal(PetscAbsReal(lam[k])) / (2 * PETSC_PI);
+  PetscCall(PetscCalloc1(N2 * N2 + 1, &K2));
+  PetscCall(PetscCalloc1(N2 * N2 + 1, &M2));
+  PetscCall(PetscMalloc1(nb * nc + 1, &W));
+  for (int pass = 0; pass < 2; pass++) {
+    const PetscReal *A  = pass ? c->Mred : c->Kred, *ABB = pass ? MBB : KBB;
+    PetscReal       *A2 = pass ? M2 : K2;
+    if (nc > 0 && nb > 0) {
+      PetscBLASInt mb, mc, lda, ld2;
+      PetscCall(PetscBLASIntCast(nb, &mb));
+      PetscCall(PetscBLASIntCast(nc, &mc));
+      PetscCall(PetscBLASIntCast(N, &lda));
+      PetscCall(PetscBLASIntCast(N2, &ld2));
+      /* W = A_BB Psi; A2_cc = Psi^T W */
+      BLASgemm_("N", "N", &mb, &mc, &mb, &one, ABB, &mb, c->Psi, &mb, &zero, W, &mb);
+      BLASgemm_("T", "N", &mc, &mc, &mb, &one, c->Psi, &mb, W, &mb, &zero, A2, &ld2);
+      /* A2_cq = Psi^T A_Bq */
+      if (nq > 0) {
+        PetscBLASInt mq;
+        PetscCall(PetscBLASIntCast(nq, &mq));
+        BLASgemm_("T", "N", &mc, &mq, &mb, &one, c->Psi, &mb, A + nb * N, &lda, &zero, A2 + nc * N2, &ld2);
+      }
+    }
+    /* exact symmetry of the CC block; A2_qc = A2_cq^T; A2_qq = A_qq */
+    for (PetscInt j = 0; j < nc; j++)
+      for (PetscInt i = 0; i < j; i++) A2[i + j * N2] = A2[j + i * N2] = 0.5 * (A2[i + j * N2] + A2[j + i * N2]);
+    for (PetscInt j = 0; j < nq; j++)
+      for (PetscInt i = 0; i < nc; i++) A2[nc + j + i * N2] = A2[i + (nc + j) * N2];
+    for (PetscInt j = 0; j < nq; j++)
+      for (PetscInt i = 0; i < nq; i++) A2[nc + i + (nc + j) * N2] = A[nb + i + (nb + j) * N];
+  }
+  PetscCall(PetscFree(W));
+  PetscCall(PetscFree4(KBB, MBB, lam, X));
+  *K2out = K2;
+  *M2out = M2;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Eigenproblem of an N x N reduced system (K, M column-major, root only):
+ * dense LAPACK on the root up to dense_max, else distributed with SLEPc.
+ * Sets c->nm and c->freq on every rank; Q (N x nm, column-major) on the
+ * root only (NULL elsewhere). */
+/* Work done by the root alone must not leave the other ranks waiting when
+ * it fails: its error code is broadcast and every rank returns it (the root
+ * has printed the message). */
+static PetscErrorCode RootAgrees(DRCMS c, PetscErrorCode ierr)
+{
+  int e = (int)ierr;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Bcast(&e, 1, MPI_INT, 0, c->comm));
+  if (e) PetscFunctionReturn((PetscErrorCode)e);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RootDenseSolve(DRCMS c, PetscInt N, const PetscReal *Kr, const PetscReal *Mr, PetscReal **Q)
+{
+  PetscReal *w;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(N + 1, &w));
+  PetscCall(PetscMalloc1(N * N + 1, Q));
+  PetscCall(DRDenseEigen(N, Kr, Mr, c->fmax > 0 ? 0 : c->nmodes, PetscSqr(2 * PETSC_PI * c->fmax), &c->nm, w, *Q));
+  PetscCall(PetscMalloc1(c->nm + 1, &c->freq));
+  for (PetscInt k = 0; k < c->nm; k++) c->freq[k] = (w[k] >= 0 ? 1 : -1) * PetscSqrtReal(PetscAbsReal(w[k])) / (2 * PETSC_PI);
+  PetscCall(PetscFree(w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SolveSystem(DRCMS c, PetscInt N, const PetscReal *Kr, const PetscReal *Mr, PetscReal **Qout)
 {
   PetscReal *Q = NULL;
-  PetscInt   N = c->nred;
 
   PetscFunctionBeginUser;
   if (N <= c->dense_max) {
-    if (!c->rank) {
-      PetscReal *w;
-      PetscCall(PetscMalloc1(N, &w));
-      PetscCall(PetscMalloc1(N * N + 1, &Q));
-      PetscCall(DRDenseEigen(N, c->Kred, c->Mred, c->fmax > 0 ? 0 : c->nmodes, PetscSqr(2 * PETSC_PI * c->fmax), &c->nm, w, Q));
-      PetscCall(PetscMalloc1(c->nm + 1, &c->freq));
-      for (PetscInt k = 0; k < c->nm; k++) c->freq[k] = (w[k] >= 0 ? 1 : -1) * PetscSqrtReal(PetscAbsReal(w[k])) / (2 * PETSC_PI);
-      PetscCall(PetscFree(w));
-    }
+    PetscErrorCode ierr = PETSC_SUCCESS;
+    if (!c->rank) ierr = RootDenseSolve(c, N, Kr, Mr, &Q);
+    PetscCall(RootAgrees(c, ierr));
     PetscCallMPI(MPI_Bcast(&c->nm, 1, MPIU_INT, 0, c->comm));
-    if (c->rank) {
-      PetscCall(PetscMalloc1(c->nm + 1, &c->freq));
-      PetscCall(PetscMalloc1(N * c->nm + 1, &Q));
-    }
+    if (c->rank) PetscCall(PetscMalloc1(c->nm + 1, &c->freq));
+    PetscCallMPI(MPI_Bcast(c->freq, (PetscMPIInt)c->nm, MPIU_REAL, 0, c->comm));
   } else {
     /* distributed: root inserts the assembled entries, SLEPc solves */
     Mat              K, M;
@@ -574,8 +681,8 @@ static PetscErrorCode CoupledSolve(DRCMS c, PetscReal **Qout)
     if (!c->rank)
       for (PetscInt j = 0; j < N; j++)
         for (PetscInt i = 0; i < N; i++) {
-          if (c->Kred[i + j * N] != 0) PetscCall(MatSetValue(K, i, j, c->Kred[i + j * N], INSERT_VALUES));
-          if (c->Mred[i + j * N] != 0) PetscCall(MatSetValue(M, i, j, c->Mred[i + j * N], INSERT_VALUES));
+          if (Kr[i + j * N] != 0) PetscCall(MatSetValue(K, i, j, Kr[i + j * N], INSERT_VALUES));
+          if (Mr[i + j * N] != 0) PetscCall(MatSetValue(M, i, j, Mr[i + j * N], INSERT_VALUES));
         }
     PetscCall(MatAssemblyBegin(K, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(K, MAT_FINAL_ASSEMBLY));
@@ -592,17 +699,19 @@ static PetscErrorCode CoupledSolve(DRCMS c, PetscReal **Qout)
     PetscCall(DRModalGetModes(modal, &c->nm, &f, NULL, &v, NULL));
     PetscCall(PetscMalloc1(c->nm + 1, &c->freq));
     PetscCall(PetscArraycpy(c->freq, f, c->nm));
-    PetscCall(PetscMalloc1(N * c->nm + 1, &Q));
+    if (!c->rank) PetscCall(PetscMalloc1(N * c->nm + 1, &Q));
     for (PetscInt k = 0; k < c->nm; k++) {
-      Vec                z;
-      VecScatter         sc;
-      const PetscScalar *a;
-      PetscCall(VecScatterCreateToAll(v[k], &sc, &z));
+      Vec        z;
+      VecScatter sc;
+      PetscCall(VecScatterCreateToZero(v[k], &sc, &z));
       PetscCall(VecScatterBegin(sc, v[k], z, INSERT_VALUES, SCATTER_FORWARD));
       PetscCall(VecScatterEnd(sc, v[k], z, INSERT_VALUES, SCATTER_FORWARD));
-      PetscCall(VecGetArrayRead(z, &a));
-      for (PetscInt i = 0; i < N; i++) Q[i + k * N] = PetscRealPart(a[i]);
-      PetscCall(VecRestoreArrayRead(z, &a));
+      if (!c->rank) {
+        const PetscScalar *a;
+        PetscCall(VecGetArrayRead(z, &a));
+        for (PetscInt i = 0; i < N; i++) Q[i + k * N] = PetscRealPart(a[i]);
+        PetscCall(VecRestoreArrayRead(z, &a));
+      }
       PetscCall(VecScatterDestroy(&sc));
       PetscCall(VecDestroy(&z));
     }
@@ -610,7 +719,60 @@ static PetscErrorCode CoupledSolve(DRCMS c, PetscReal **Qout)
     PetscCall(MatDestroy(&K));
     PetscCall(MatDestroy(&M));
   }
-  PetscCallMPI(MPI_Bcast(c->freq, (PetscMPIInt)c->nm, MPIU_REAL, 0, c->comm));
+  *Qout = Q;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Coupled reduced system (optionally after interface reduction) solved on
+ * the root or distributed.  Q: nred x nm full reduced coordinates
+ * (q = R q' when the interface was reduced), column-major, on every rank.
+ * Times: interface reduction into c->t[5]. */
+static PetscErrorCode CoupledSolve(DRCMS c, PetscReal **Qout)
+{
+  PetscReal     *Q = NULL, *Q2 = NULL, *K2 = NULL, *M2 = NULL;
+  PetscInt       N = c->nred;
+  PetscLogDouble t0 = DRTime();
+
+  PetscFunctionBeginUser;
+  c->ncoupled = N;
+  c->ncc      = 0;
+  if (c->iface && c->nbglob > 0) {
+    PetscErrorCode ierr = PETSC_SUCCESS;
+    if (!c->rank) ierr = InterfaceReduce(c, &K2, &M2);
+    PetscCall(RootAgrees(c, ierr));
+    PetscCallMPI(MPI_Bcast(&c->ncc, 1, MPIU_INT, 0, c->comm));
+    c->ncoupled = c->ncc + c->nred - c->nbglob;
+    PetscCall(DRProgress(c->comm, "cms: interface reduction: %" PetscInt_FMT " boundary coordinates -> %" PetscInt_FMT " CC modes; coupled system %" PetscInt_FMT " -> %" PetscInt_FMT " coordinates", c->nbglob, c->ncc, c->nred, c->ncoupled));
+  }
+  c->t[5] = DRTime() - t0;
+  if (c->iface && c->nbglob > 0) {
+    PetscCall(SolveSystem(c, c->ncoupled, K2, M2, &Q2));
+    PetscCall(PetscFree(K2));
+    PetscCall(PetscFree(M2));
+    if (!c->rank) {
+      /* back to the assembled coordinates: q_B = Psi q'_c, q_q = q'_q */
+      PetscInt nb = c->nbglob, nc = c->ncc, nq = N - nb, N2 = c->ncoupled;
+      PetscCall(PetscMalloc1(N * c->nm + 1, &Q));
+      if (nb > 0 && c->nm > 0) {
+        PetscBLASInt mb, mm, mc, ld2;
+        PetscReal    one = 1, zero = 0;
+        PetscCall(PetscBLASIntCast(nb, &mb));
+        PetscCall(PetscBLASIntCast(c->nm, &mm));
+        PetscCall(PetscBLASIntCast(nc, &mc));
+        PetscCall(PetscBLASIntCast(N2, &ld2));
+        if (nc > 0) {
+          PetscBLASInt ldq;
+          PetscCall(PetscBLASIntCast(N, &ldq));
+          BLASgemm_("N", "N", &mb, &mm, &mc, &one, c->Psi, &mb, Q2, &ld2, &zero, Q, &ldq);
+        } else
+          for (PetscInt m = 0; m < c->nm; m++) PetscCall(PetscArrayzero(Q + m * N, nb));
+      }
+      for (PetscInt m = 0; m < c->nm; m++)
+        for (PetscInt i = 0; i < nq; i++) Q[nb + i + m * N] = Q2[nc + i + m * N2];
+      PetscCall(PetscFree(Q2));
+    }
+  } else PetscCall(SolveSystem(c, N, c->Kred, c->Mred, &Q));
+  if (c->rank) PetscCall(PetscMalloc1(N * c->nm + 1, &Q));
   PetscCallMPI(MPI_Bcast(Q, (PetscMPIInt)(N * c->nm), MPIU_REAL, 0, c->comm));
   /* deterministic sign: largest-magnitude reduced coordinate positive */
   for (PetscInt k = 0; k < c->nm; k++) {
@@ -623,7 +785,6 @@ static PetscErrorCode CoupledSolve(DRCMS c, PetscReal **Qout)
   *Qout = Q;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
 /* u = T q per component, inserted into world vectors over the full labels. */
 static PetscErrorCode Recover(DRCMS c, const PetscReal *Q)
 {
@@ -692,6 +853,7 @@ PetscErrorCode DRCMSSolve(DRCMS c)
   PetscCall(PetscMemzero(&opt, sizeof(opt)));
   opt.nmodes    = c->comp_modes;
   opt.cutoff_hz = c->fmax > 0 ? c->cutoff_factor * c->fmax : 0;
+  PetscCall(DRConfigGetString(c->cfg, "cms.support", opt.support, sizeof(opt.support), NULL));
   PetscCall(PetscStrncpy(opt.prefix, "cms_comp_", sizeof(opt.prefix)));
   PetscCall(PetscCalloc1(c->nmine + 1, &c->se));
   {
@@ -725,12 +887,12 @@ PetscErrorCode DRCMSSolve(DRCMS c)
   PetscCall(PetscLogEventBegin(DR_EVENT_Coupled, 0, 0, 0, 0));
   PetscCall(CoupledSolve(c, &Q));
   PetscCall(PetscLogEventEnd(DR_EVENT_Coupled, 0, 0, 0, 0));
-  c->t[5] = DRTime() - t0;
+  c->t[6] = DRTime() - t0 - c->t[5];
   t0 = DRTime();
   PetscCall(PetscLogEventBegin(DR_EVENT_Recover, 0, 0, 0, 0));
   PetscCall(Recover(c, Q));
   PetscCall(PetscLogEventEnd(DR_EVENT_Recover, 0, 0, 0, 0));
-  c->t[6] = DRTime() - t0;
+  c->t[7] = DRTime() - t0;
   PetscCall(PetscFree(Q));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -772,6 +934,14 @@ PetscErrorCode DRCMSView(DRCMS c)
     PetscCall(PetscPrintf(c->comm, "  %-20s %7" PetscInt_FMT "  %8" PetscInt_FMT "  %5" PetscInt_FMT "  %s\n", c->names[k], n, c->nb[k], c->nq[k], m));
   }
   PetscCall(PetscPrintf(c->comm, "  reduced system: %" PetscInt_FMT " coordinates (%" PetscInt_FMT " boundary, %" PetscInt_FMT " modal) for %" PetscInt_FMT " DOFs\n", c->nred, c->nbglob, c->nred - c->nbglob, c->nfull));
+  if (c->iface && c->nbglob > 0) {
+    PetscReal fhi = 0;
+    if (!c->rank && c->ncc) fhi = c->ccfreq[c->ncc - 1];
+    PetscCallMPI(MPI_Bcast(&fhi, 1, MPIU_REAL, 0, c->comm));
+    PetscCall(PetscPrintf(c->comm, "  interface reduction: %" PetscInt_FMT " boundary coordinates -> %" PetscInt_FMT " CC modes (highest %.6g Hz", c->nbglob, c->ncc, (double)fhi));
+    if (c->iface_factor > 0) PetscCall(PetscPrintf(c->comm, ", cutoff %.6g x %.6g Hz", (double)c->iface_factor, (double)c->fmax));
+    PetscCall(PetscPrintf(c->comm, "); coupled system %" PetscInt_FMT " -> %" PetscInt_FMT " coordinates\n", c->nred, c->ncoupled));
+  }
   PetscCall(PetscPrintf(c->comm, "  mode   frequency [Hz]\n"));
   for (PetscInt k = 0; k < c->nm; k++) PetscCall(PetscPrintf(c->comm, "  %4" PetscInt_FMT "   %14.6f\n", k + 1, (double)c->freq[k]));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -889,6 +1059,26 @@ PetscErrorCode DRCMSWrite(DRCMS c, DRStore s)
   PetscCall(DRStoreAttrInt(s, "/cms/reduced", "n_boundary", c->nbglob));
   PetscCall(DRStoreAttrInt(s, "/cms/reduced", "n_modal", c->nred - c->nbglob));
   PetscCall(DRStoreAttrString(s, "/cms/reduced", "coordinates", "[merged boundary DOFs (boundary_labels) | component modal coordinates in component order]"));
+  /* interface reduction: K, M above stay the assembled system; the solved
+   * one is R^T K R with R = blkdiag(interface_modes, I) */
+  PetscCall(DRStoreAttrInt(s, "/cms/reduced", "n_interface_modes", c->iface ? c->ncc : 0));
+  PetscCall(DRStoreAttrInt(s, "/cms/reduced", "coupled_size", c->ncoupled));
+  if (c->iface && c->nbglob > 0) {
+    PetscReal *rowmajor = NULL;
+    PetscCall(DRStoreAttrString(s, "/cms/reduced", "interface_reduction", "characteristic constraint modes of (K_BB, M_BB) of the assembled reduced system, M_BB-normalized; solved system R^T K R, R^T M R with R = blkdiag(interface_modes, I_modal) (coupled_size coordinates)"));
+    if (c->iface_factor > 0) PetscCall(DRStoreAttrReal(s, "/cms/reduced", "interface_cutoff_hz", c->iface_factor * c->fmax));
+    if (!c->rank) {
+      PetscCall(PetscMalloc1(c->nbglob * c->ncc + 1, &rowmajor));
+      for (PetscInt i = 0; i < c->nbglob; i++)
+        for (PetscInt j = 0; j < c->ncc; j++) rowmajor[i * c->ncc + j] = c->Psi[i + j * c->nbglob];
+    }
+    dims[0] = c->nbglob;
+    dims[1] = c->ncc;
+    PetscCall(DRStoreWriteReal(s, "/cms/reduced/interface_modes", 2, dims, rowmajor, NULL));
+    PetscCall(PetscFree(rowmajor));
+    dims[0] = c->ncc;
+    PetscCall(DRStoreWriteReal(s, "/cms/reduced/interface_frequencies_hz", 1, dims, c->rank ? NULL : c->ccfreq, "Hz"));
+  }
   for (PetscInt k = 0; k < c->ncomp; k++) {
     char     grp[128], m[32];
     PetscInt n = 0, loc = 0;

@@ -1,6 +1,7 @@
 /* Mode-set comparison: MAC, pairing, deviation, cross-orthogonality,
  * Rayleigh-Ritz bound (METHODS.md 1.5). */
 #include <dynred/compare.h>
+#include <math.h>
 
 PetscErrorCode DRCompareModes(Mat M, PetscInt nref, const PetscReal fref[], Vec Phi[], PetscInt ntest, const PetscReal ftest[], Vec Psi[], PetscReal rigid_hz, DRComparison *c)
 {
@@ -10,8 +11,9 @@ PetscErrorCode DRCompareModes(Mat M, PetscInt nref, const PetscReal fref[], Vec 
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(c, sizeof(*c)));
-  c->nref  = nref;
-  c->ntest = ntest;
+  c->nref     = nref;
+  c->ntest    = ntest;
+  c->rigid_hz = rigid_hz;
   PetscCall(PetscMalloc1(nref * ntest + 1, &c->mac));
   PetscCall(PetscMalloc1(ntest + 1, &c->pair));
   PetscCall(PetscMalloc1(ntest + 1, &c->err_pct));
@@ -57,8 +59,11 @@ PetscErrorCode DRCompareModes(Mat M, PetscInt nref, const PetscReal fref[], Vec 
   c->rr_bound_ok  = PETSC_TRUE;
   c->rr_worst     = -1;
   for (PetscInt k = 0; k < PetscMin(nref, ntest); k++) {
-    /* bound on eigenvalues; allow round-off relative to the spectrum scale */
+    /* bound on eigenvalues; allow round-off relative to the spectrum scale.
+     * Rigid-body reference modes (|f| < rigid_hz) are round-off around 0 in
+     * both sets, their order meaningless: no bound there. */
     PetscReal tol = 1e-7 * PetscMax(PetscAbsReal(fref[k]), rigid_hz);
+    if (PetscAbsReal(fref[k]) < rigid_hz) continue;
     if (ftest[k] < fref[k] - tol) {
       c->rr_bound_ok = PETSC_FALSE;
       if (c->rr_worst < 0 || fref[k] - ftest[k] > fref[c->rr_worst] - ftest[c->rr_worst]) c->rr_worst = k;
@@ -123,5 +128,87 @@ PetscErrorCode DRComparisonDestroy(DRComparison *c)
   PetscCall(PetscFree(c->err_pct));
   PetscCall(PetscFree(c->fref));
   PetscCall(PetscFree(c->ftest));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRComparisonBands(const DRComparison *c, PetscReal fmax, PetscInt nbands, DRBandStats *b)
+{
+  PetscReal w;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(b, sizeof(*b)));
+  PetscCheck(fmax > 0 && nbands > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "bands need fmax > 0 and nbands > 0, got fmax %g, nbands %" PetscInt_FMT, (double)fmax, nbands);
+  b->nbands  = nbands;
+  b->fmax_hz = fmax;
+  w          = fmax / nbands;
+  PetscCall(PetscMalloc5(nbands, &b->lower_hz, nbands, &b->upper_hz, nbands, &b->nmodes, nbands, &b->max_err_pct, nbands, &b->mean_err_pct));
+  for (PetscInt k = 0; k < nbands; k++) {
+    b->lower_hz[k]     = k * w;
+    b->upper_hz[k]     = k + 1 == nbands ? fmax : (k + 1) * w;
+    b->nmodes[k]       = 0;
+    b->max_err_pct[k]  = 0;
+    b->mean_err_pct[k] = 0;
+  }
+  for (PetscInt j = 0; j < c->ntest; j++) {
+    PetscReal f = c->fref[c->pair[j]], e = PetscAbsReal(c->err_pct[j]);
+    PetscInt  k;
+    if (PetscAbsReal(f) < c->rigid_hz || f < 0 || f > fmax) continue;
+    /* the same edges as written: lower_hz <= f < upper_hz, last band closed */
+    for (k = 0; k < nbands - 1 && f >= b->upper_hz[k]; k++) {}
+    b->nmodes[k]++;
+    b->max_err_pct[k] = PetscMax(b->max_err_pct[k], e);
+    b->mean_err_pct[k] += e;
+  }
+  for (PetscInt k = 0; k < nbands; k++) {
+    if (b->nmodes[k]) b->mean_err_pct[k] /= b->nmodes[k];
+    else b->max_err_pct[k] = b->mean_err_pct[k] = (PetscReal)NAN;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRBandStatsView(MPI_Comm comm, const DRBandStats *b)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(comm, "accuracy per band (modes binned by the full-model frequency of their MAC pair; rigid-body modes left out):\n"));
+  PetscCall(PetscPrintf(comm, "        band [Hz]          modes   max dev [%%]  mean dev [%%]\n"));
+  for (PetscInt k = 0; k < b->nbands; k++) {
+    PetscCall(PetscPrintf(comm, "  [%9.4g, %9.4g%c  %5" PetscInt_FMT, (double)b->lower_hz[k], (double)b->upper_hz[k], k + 1 == b->nbands ? ']' : ')', b->nmodes[k]));
+    if (b->nmodes[k]) PetscCall(PetscPrintf(comm, "  %12.5f  %12.5f\n", (double)b->max_err_pct[k], (double)b->mean_err_pct[k]));
+    else PetscCall(PetscPrintf(comm, "  %12s  %12s\n", "-", "-"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRBandStatsWrite(DRStore s, const char *group, const DRBandStats *b)
+{
+  char        path[256];
+  PetscInt    dims[1] = {b->nbands};
+  PetscInt64 *n;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/bands/lower_hz", group));
+  PetscCall(DRStoreWriteReal(s, path, 1, dims, b->lower_hz, "Hz"));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/bands/upper_hz", group));
+  PetscCall(DRStoreWriteReal(s, path, 1, dims, b->upper_hz, "Hz"));
+  PetscCall(PetscMalloc1(b->nbands, &n));
+  for (PetscInt k = 0; k < b->nbands; k++) n[k] = b->nmodes[k];
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/bands/n_modes", group));
+  PetscCall(DRStoreWriteInt(s, path, 1, dims, n));
+  PetscCall(PetscFree(n));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/bands/max_error_pct", group));
+  PetscCall(DRStoreWriteReal(s, path, 1, dims, b->max_err_pct, "%"));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/bands/mean_error_pct", group));
+  PetscCall(DRStoreWriteReal(s, path, 1, dims, b->mean_err_pct, "%"));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/bands", group));
+  PetscCall(DRStoreAttrReal(s, path, "fmax_hz", b->fmax_hz));
+  PetscCall(DRStoreAttrString(s, path, "binning", "test modes by the reference (full-model) frequency of their MAC pair: lower_hz <= f < upper_hz, the last band closed; rigid-body pairs and pairs above fmax_hz left out; max/mean of |freq_error_pct|, NaN for an empty band"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRBandStatsDestroy(DRBandStats *b)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree5(b->lower_hz, b->upper_hz, b->nmodes, b->max_err_pct, b->mean_err_pct));
+  b->nbands = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -58,3 +58,9 @@ assert abs(dev["mixed1"] - dev["mixed2"]) < 1e-8, dev
 print("ok free-interface and mixed assemblies within 0.5 % of CalculiX")
 PY
 $ROOT/tests/expect.sh "100000 modes requested but the model has only [0-9]+ DOFs" $DYNRED -config bar_ccx.yaml -cms_method free-interface -cms_component_modes 100000 -output bad.h5
+# a support set that cannot hold a floating part: one node (3 translations)
+n1=$(head -1 bar_p2.dof | cut -d. -f1)
+printf '*NSET, NSET=ONE\n%s\n' "$n1" >> bar_p2.inp
+$ROOT/tests/expect.sh "component 'p2': support set 'ONE' removes only 3 of its 6 rigid-body motions" $DYNRED -config bar_ccx.yaml -cms_method free-interface -cms_support ONE -output bad2.h5
+# the same set name where it exists nowhere falls back to the automatic choice
+$DYNRED -config bar_ccx.yaml -cms_method free-interface -cms_support NOSUCH -output auto.h5 > auto.log

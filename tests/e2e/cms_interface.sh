@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Interface reduction by characteristic constraint (CC) modes
+# (tests/data/cms/interface.yaml: clamped plate 60 x 30 x 2 hex8 cut into 4
+# parts, 837 boundary coordinates; cms.fmax 300, cms.interface_cutoff_factor
+# 4).  Runs: with CC reduction on 1 rank (dense coupled solve) and on 2 ranks
+# with the distributed SLEPc coupled solve (-cms_dense_max 0), and the same
+# job without interface reduction.  Checks:
+#  - size: coupled_size < 1/4 of the assembled size (attributes);
+#  - accuracy: /verify max_error_pct < 1, Rayleigh-Ritz bound holds, and
+#    index-wise f_cc >= f_full; CC reduction is a Galerkin projection of the
+#    unreduced CMS system, so f_cc >= f_cms too (and close to it);
+#  - numpy, independently of dynred's solvers: the written CC basis is
+#    M_BB-orthonormal, its modes are exactly the eigenpairs of (K_BB, M_BB)
+#    of /cms/reduced/K, M below 4 fmax (none missed: the next one is above),
+#    and R^T K R, R^T M R with R = blkdiag(Psi, I) reproduce
+#    /cms/frequencies_hz; recovered shapes match the unreduced CMS (MAC);
+#  - 1 rank dense and 2 ranks SLEPc agree (1e-8);
+#  - bad input: cutoff factor without fmax, both keys at once.
+set -euo pipefail
+cd "$T"
+J=$ROOT/tests/data/cms/interface.yaml
+$DYNRED -config $J -output cc.h5 > cc.log
+timeout 120 $MPIEXEC -n 2 $DYNRED -config $J -cms_dense_max 0 -output cc_np2.h5 > cc_np2.log
+$DYNRED -config $J -cms_interface_cutoff_factor 0 -output base.h5 > base.log
+grep -E "interface reduction:|max deviation" cc.log
+grep -q "interface reduction: 837 boundary coordinates -> [0-9]* CC modes" cc_np2.log
+/usr/bin/python3 - <<'PY'
+import h5py, numpy as np, scipy.linalg as sl
+FMAX, FAC = 300.0, 4.0
+with h5py.File("cc.h5", "r") as f:
+    r = dict(f["/cms/reduced"].attrs)
+    K, M = f["/cms/reduced/K"][:], f["/cms/reduced/M"][:]
+    Psi = f["/cms/reduced/interface_modes"][:]
+    fcc_if = f["/cms/reduced/interface_frequencies_hz"][:]
+    fc = f["/cms/frequencies_hz"][:]
+    ff = f["/verify/full_frequencies_hz"][:]
+    va = dict(f["/verify"].attrs)
+    uc = f["/cms/modes"][:]
+with h5py.File("base.h5", "r") as f:
+    fb = f["/cms/frequencies_hz"][:]
+    ub = f["/cms/modes"][:]
+    rb = dict(f["/cms/reduced"].attrs)
+    vb = dict(f["/verify"].attrs)
+with h5py.File("cc_np2.h5", "r") as f:
+    f2 = f["/cms/frequencies_hz"][:]
+nb, nc, size, csize = int(r["n_boundary"]), int(r["n_interface_modes"]), int(r["size"]), int(r["coupled_size"])
+assert nb == 3 * 31 * 3 * 3, nb
+assert size == K.shape[0] == nb + int(r["n_modal"]), (size, K.shape)
+assert Psi.shape == (nb, nc) and len(fcc_if) == nc > 0, (Psi.shape, nc)
+assert csize == nc + int(r["n_modal"]), (csize, nc)
+assert int(rb["n_interface_modes"]) == 0 and int(rb["coupled_size"]) == int(rb["size"]) == size, rb
+print(f"coupled system {size} -> {csize} coordinates ({nc} CC modes for {nb} boundary coordinates), ratio {csize / size:.3f}")
+assert csize < size / 4, f"coupled size {csize} not below 1/4 of {size}"
+# accuracy against the full model and the unreduced CMS
+n = len(fc)
+assert n == len(fb) >= 4, (fc, fb)
+d = (fc - ff[:n]) / ff[:n] * 100
+db = (fb - ff[:n]) / ff[:n] * 100
+dcb = (fc - fb) / fb * 100
+for k in range(n):
+    print(f"mode {k + 1}: full {ff[k]:10.4f}  CMS {fb[k]:10.4f} ({db[k]:+.5f} %)  CMS+CC {fc[k]:10.4f} ({d[k]:+.5f} %)")
+print(f"max dev vs full: CMS {vb['max_error_pct']:.5f} %, CMS+CC {va['max_error_pct']:.5f} %; CC vs CMS max {dcb.max():.2e} %")
+assert va["max_error_pct"] < 1 and va["rayleigh_ritz_bound_ok"] == 1, va
+assert d.min() > -1e-7 and d.max() < 1, d
+assert dcb.min() > -1e-7, f"CC mode {dcb.argmin() + 1} below the unreduced CMS by {-dcb.min():.2e} % (Galerkin)"
+assert dcb.max() < 0.05, f"CC reduction costs {dcb.max():.3f} %"
+mac = [np.dot(uc[:, k], ub[:, k]) ** 2 / (np.dot(uc[:, k], uc[:, k]) * np.dot(ub[:, k], ub[:, k])) for k in range(n)]
+assert min(mac) > 0.999, mac
+# the CC basis against numpy's eigenpairs of the boundary blocks
+KBB, MBB = K[:nb, :nb], M[:nb, :nb]
+G = Psi.T @ MBB @ Psi
+assert np.abs(G - np.eye(nc)).max() < 1e-8, np.abs(G - np.eye(nc)).max()
+lam = sl.eigh(MBB, KBB, eigvals_only=True)[::-1]  # mu = 1/lambda, accurate for the low modes
+fref = 1 / np.sqrt(lam) / (2 * np.pi)
+assert np.abs(fcc_if - fref[:nc]).max() / fref[0] < 1e-8 and np.all(np.abs(fcc_if / fref[:nc] - 1) < 1e-8), (fcc_if, fref[:nc])
+assert fref[nc - 1] < FAC * FMAX < fref[nc], f"kept {nc} CC modes up to {fref[nc - 1]:.1f} Hz, next {fref[nc]:.1f} Hz, cutoff {FAC * FMAX}"
+res = np.linalg.norm(KBB @ Psi - MBB @ Psi * (2 * np.pi * fcc_if) ** 2, axis=0) / np.linalg.norm(KBB @ Psi, axis=0)
+assert res.max() < 1e-8, res
+# the transformed system reproduces the written frequencies
+R = np.zeros((size, csize))
+R[:nb, :nc] = Psi
+R[nb:, nc:] = np.eye(size - nb)
+mu = sl.eigh(R.T @ M @ R, R.T @ K @ R, eigvals_only=True)[::-1][:n]
+fr = 1 / np.sqrt(mu) / (2 * np.pi)
+assert np.abs(fr / fc - 1).max() < 1e-8, (fr, fc)
+e2 = np.abs(f2 / fc - 1).max()
+assert len(f2) == n and e2 < 1e-8, (f2, fc)
+print(f"numpy: CC basis M-orthonormal, eigenpairs of (K_BB, M_BB) below {FAC * FMAX:g} Hz (next {fref[nc]:.1f} Hz); "
+      f"R^T K R reproduces the frequencies; 2 ranks SLEPc vs 1 rank {e2:.1e}; min MAC vs unreduced {min(mac):.6f}")
+print("ok")
+PY
+# bad input
+E=$ROOT/tests/expect.sh
+$E "cms\.interface_cutoff_factor = 4 with cms\.fmax = 0, expected cms\.fmax > 0" $DYNRED -config $J -cms_fmax 0 -cms_nmodes 5 -output bad1.h5
+$E "cms\.interface_cutoff_factor = 4 and cms\.interface_modes = 30, expected only one of them" $DYNRED -config $J -cms_interface_modes 30 -output bad2.h5
+$E "cms\.interface_modes = -1, expected >= 0" $DYNRED -config $J -cms_interface_cutoff_factor 0 -cms_interface_modes -1 -output bad3.h5
+[ ! -e bad1.h5 ] && [ ! -e bad2.h5 ] && [ ! -e bad3.h5 ]
+echo "ok"
