@@ -4,7 +4,7 @@
 #  1. Exactness: cut into 2, 3, 4, 5 parts with every fixed-interface mode
 #     kept, T is square and invertible, so the reduced pair is congruent to
 #     the full one: the first 20 CMS frequencies equal the full model's
-#     (verify: true, SLEPc shift-and-invert on the assembled model) to 1e-9
+#     (verify: true, SLEPc shift-and-invert on the assembled model) to 1e-10 in eigenvalue
 #     relative; every component keeps n_modes = n_interior; the reduced size
 #     equals the DOF count.  Checked three ways: dynred's default coupled
 #     solve (dense LAPACK on the root), the distributed SLEPc coupled solve
@@ -33,7 +33,7 @@ done
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np, scipy.linalg as sl
 
-TOL = 1e-9  # lambda_max / lambda_1 ~ 7e8 for this beam (axial, torsion DOFs)
+TOL = 5e-11  # on frequencies: 1e-10 on eigenvalues (lambda = (2 pi f)^2), as the issue asks
 bad = []
 
 def rel(a, b):

@@ -64,3 +64,35 @@ printf '*NSET, NSET=ONE\n%s\n' "$n1" >> bar_p2.inp
 $ROOT/tests/expect.sh "component 'p2': support set 'ONE' removes only 3 of its 6 rigid-body motions" $DYNRED -config bar_ccx.yaml -cms_method free-interface -cms_support ONE -output bad2.h5
 # the same set name where it exists nowhere falls back to the automatic choice
 $DYNRED -config bar_ccx.yaml -cms_method free-interface -cms_support NOSUCH -output auto.h5 > auto.log
+# retained DOFs (cms.retain): the tip nodes of part 3 stay physical boundary
+# coordinates of the reduced model; frequencies unchanged within tolerance
+python3_tip=$(/usr/bin/python3 -c "
+import re
+ids=[]; x={}
+on=False
+for l in open('bar_p3.inp'):
+    if l.startswith('*'): on = l.upper().startswith('*NODE'); continue
+    if on:
+        p=[t.strip() for t in l.split(',')]; x[int(p[0])]=float(p[1])
+xm=max(x.values()); print(','.join(str(k) for k,v in sorted(x.items()) if abs(v-xm)<1e-12))")
+printf '*NSET, NSET=TIP\n%s\n' "$python3_tip" >> bar_p3.inp
+$DYNRED -config bar_ccx.yaml -cms_retain TIP -output retain.h5 > retain.log
+/usr/bin/python3 $ROOT/tests/e2e/h5check.py layout retain.h5
+/usr/bin/python3 - <<'PY'
+import h5py, numpy as np
+tip = None
+for l in open("bar_p3.inp"):
+    if tip == []: tip = [int(t) for t in l.split(",")]; break
+    if l.upper().startswith("*NSET, NSET=TIP"): tip = []
+f, g = h5py.File("retain.h5"), h5py.File("fixed.h5")
+bl = f["/cms/reduced/boundary_labels"][:]
+got = {int(n) for n, d in bl}
+assert set(tip) <= got, f"tip nodes {sorted(set(tip) - got)} not retained"
+nret = int(np.sum(np.isin(bl[:, 0], tip)))
+assert nret == 3 * len(tip), (nret, len(tip))
+nb0 = g["/cms/reduced/boundary_labels"].shape[0]
+assert bl.shape[0] == nb0 + 3 * len(tip), (bl.shape[0], nb0, len(tip))
+d = np.max(np.abs(f["/cms/frequencies_hz"][:] - g["/cms/frequencies_hz"][:]) / g["/cms/frequencies_hz"][:])
+assert d < 1e-3, d
+print(f"ok retain: {len(tip)} tip nodes ({nret} DOFs) kept physical; frequencies within {d:.1e} of the run without")
+PY

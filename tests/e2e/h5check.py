@@ -25,40 +25,42 @@ def layout(path):
             if a not in f.attrs:
                 fail(f"{path}: root attribute {a} missing")
         job = f.attrs["job"].decode() if isinstance(f.attrs["job"], bytes) else f.attrs["job"]
-        need = {"modal": ["/modal/frequencies_hz", "/modal/modes", "/modal/labels", "/modal/residuals"]}[job]
+        need = {"modal": ["/modal/frequencies_hz", "/modal/modes", "/modal/labels", "/modal/residuals"],
+                "cms": ["/cms/frequencies_hz", "/cms/modes", "/cms/labels", "/cms/reduced/K", "/cms/reduced/M"]}[job]
         for d in need:
             if d not in f:
                 fail(f"{path}: dataset {d} missing")
-        if f["/modal/frequencies_hz"].attrs.get("units") not in (b"Hz", "Hz"):
-            fail(f"{path}: /modal/frequencies_hz has no units=Hz attribute")
-        n = f["/modal/frequencies_hz"].shape[0]
-        ndof = f["/modal/labels"].shape[0]
-        if f["/modal/modes"].shape != (ndof, n):
-            fail(f"{path}: /modal/modes shape {f['/modal/modes'].shape}, expected ({ndof}, {n})")
+        g = "/" + job
+        if f[g + "/frequencies_hz"].attrs.get("units") not in (b"Hz", "Hz"):
+            fail(f"{path}: {g}/frequencies_hz has no units=Hz attribute")
+        n = f[g + "/frequencies_hz"].shape[0]
+        ndof = f[g + "/labels"].shape[0]
+        if f[g + "/modes"].shape != (ndof, n):
+            fail(f"{path}: {g}/modes shape {f[g + '/modes'].shape}, expected ({ndof}, {n})")
         if "/timing" not in f or len(f["/timing"].attrs) < 2:
             fail(f"{path}: /timing attributes missing")
-        fr = f["/modal/frequencies_hz"][:]
+        fr = f[g + "/frequencies_hz"][:]
         if np.any(np.diff(fr) < 0):
             fail(f"{path}: frequencies not sorted")
-        if np.max(f["/modal/residuals"][:]) > 1e-8:
+        if job == "modal" and np.max(f["/modal/residuals"][:]) > 1e-8:
             fail(f"{path}: residual above 1e-8")
         if "/mesh/coordinates" in f:
             x = os.path.splitext(path)[0] + ".xdmf"
             if not os.path.exists(x):
                 fail(f"{x} missing")
             txt = open(x).read()
-            if "/modal/shapes" not in txt or os.path.basename(path) not in txt:
+            if g + "/shapes" not in txt or os.path.basename(path) not in txt:
                 fail(f"{x} does not reference the mode shapes")
             nn = f["/mesh/coordinates"].shape[0]
-            if len(f["/modal/shapes"]) != n or f["/modal/shapes/0001"].shape != (nn, 3):
-                fail("/modal/shapes: expected one [nnodes, 3] dataset per mode")
+            if len(f[g + "/shapes"]) != n or f[g + "/shapes/0001"].shape != (nn, 3):
+                fail(f"{g}/shapes: expected one [nnodes, 3] dataset per mode")
             # the XDMF file must load in a reader other than ours
             import meshio
             m = meshio.read(x)
             if m.points.shape != (nn, 3) or len(m.point_data) != n:
                 fail(f"{x}: meshio sees {m.points.shape} points and {len(m.point_data)} fields")
             first = m.point_data[sorted(m.point_data)[0]]
-            if not np.allclose(first, f["/modal/shapes/0001"][:]):
+            if not np.allclose(first, f[g + "/shapes/0001"][:]):
                 fail(f"{x}: mode 1 read through XDMF differs from the HDF5 data")
     d = os.path.dirname(os.path.abspath(path))
     left = [p for p in os.listdir(d) if ".tmp" in p]
