@@ -10,3 +10,7 @@ else
   MPIEXEC="mpiexec"
 fi
 export MPIEXEC
+# Ranks that wait yield the core: tests run more ranks than cores, where
+# busy-polling ranks starve the ones doing work (no cost when not
+# oversubscribed).
+export OMPI_MCA_mpi_yield_when_idle=1

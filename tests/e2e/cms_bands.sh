@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$T"
 D=$ROOT/tests/data/cms
-timeout 120 $MPIEXEC -n 2 $DYNRED -config $D/plate4.yaml -cms_fmax 1200 -verify true -output a.h5 > a.log
+timeout 300 $MPIEXEC -n 2 $DYNRED -config $D/plate4.yaml -cms_fmax 1200 -verify true -output a.h5 > a.log
 $DYNRED -config $D/plate5.yaml -verify true -output b.h5 > b.log
 for l in a.log b.log; do sed -n '/accuracy per band/,/^wrote/p' $l; done
 grep -q "accuracy per band" a.log

@@ -21,7 +21,7 @@ for j in bar_full bar_p1 bar_p2 bar_p3; do ccx -i $j > $j.log 2>&1; done
 /usr/bin/python3 $ROOT/scripts/ccx_freqs.py bar_full.dat > ref.txt
 cp $ROOT/tests/data/cms/bar_ccx.yaml .
 $DYNRED -config bar_ccx.yaml -output np1.h5 > np1.log
-timeout 120 $MPIEXEC -n 2 $DYNRED -config bar_ccx.yaml -output np2.h5 > np2.log
+timeout 300 $MPIEXEC -n 2 $DYNRED -config bar_ccx.yaml -output np2.h5 > np2.log
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np, scipy.linalg as sl
 

@@ -19,9 +19,9 @@ E=$ROOT/tests/expect.sh
 D=$ROOT/tests/data/cms
 /usr/bin/python3 $D/chain_gen.py errors .
 for s in disjoint constrained floating; do cp $D/two_mtx.yaml $s/job.yaml; done
-# a job that hangs is killed after 30 s and counts as exit 0, so expect.sh
+# a job that hangs is killed after 120 s and counts as exit 0, so expect.sh
 # fails it
-nohang() { local rc=0; timeout 30 "$@" || rc=$?; if [ $rc -eq 124 ]; then echo "hung (killed after 30 s): $*"; return 0; fi; return $rc; }
+nohang() { local rc=0; timeout 120 "$@" || rc=$?; if [ $rc -eq 124 ]; then echo "hung (killed after 120 s): $*"; return 0; fi; return $rc; }
 export -f nohang
 oneline() { # the error is one line on stderr (1 rank)
   local n; n=$( ($DYNRED "$@" 2>&1 >/dev/null || true) | wc -l)

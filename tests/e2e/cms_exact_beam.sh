@@ -26,7 +26,7 @@ for p in 2 3 4 5; do
   $DYNRED -config $J -model_cut_parts $p -output dense$p.h5 > dense$p.log
   $DYNRED -config $J -model_cut_parts $p -cms_dense_max 0 -output slepc$p.h5 > slepc$p.log
 done
-timeout 120 $MPIEXEC -n 2 $DYNRED -config $J -model_cut_parts 5 -cms_dense_max 0 -output slepc5_np2.h5 > slepc5_np2.log
+timeout 300 $MPIEXEC -n 2 $DYNRED -config $J -model_cut_parts 5 -cms_dense_max 0 -output slepc5_np2.h5 > slepc5_np2.log
 for m in 1 2 4 8; do
   $DYNRED -config $J -model_cut_parts 4 -cms_component_modes $m -cms_nmodes 10 -cms_dense_max 0 -output trunc$m.h5 > trunc$m.log
 done

@@ -13,7 +13,7 @@ cd "$T"
 /usr/bin/python3 $ROOT/tests/data/cms/chain_gen.py chain .
 cp $ROOT/tests/data/cms/chain.yaml .
 $DYNRED -config chain.yaml -output np1.h5 > np1.log
-timeout 120 $MPIEXEC -n 2 $DYNRED -config chain.yaml -output np2.h5 > np2.log
+timeout 300 $MPIEXEC -n 2 $DYNRED -config chain.yaml -output np2.h5 > np2.log
 grep -q "group 1 (ranks 1-1)" np2.log
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np

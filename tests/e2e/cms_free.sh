@@ -39,7 +39,7 @@ cp $ROOT/tests/data/cms/bar_ccx.yaml $ROOT/tests/data/cms/bar_mixed.yaml .
 $DYNRED -config bar_ccx.yaml -output fixed.h5 > fixed.log
 $DYNRED -config bar_ccx.yaml -cms_method free-interface -output free.h5 > free.log
 $DYNRED -config bar_mixed.yaml -output mixed1.h5 > mixed1.log
-timeout 120 $MPIEXEC -n 2 $DYNRED -config bar_mixed.yaml -output mixed2.h5 > mixed2.log
+timeout 300 $MPIEXEC -n 2 $DYNRED -config bar_mixed.yaml -output mixed2.h5 > mixed2.log
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np
 ref = np.loadtxt("ref.txt")

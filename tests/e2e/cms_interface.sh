@@ -20,7 +20,7 @@ set -euo pipefail
 cd "$T"
 J=$ROOT/tests/data/cms/interface.yaml
 $DYNRED -config $J -output cc.h5 > cc.log
-timeout 120 $MPIEXEC -n 2 $DYNRED -config $J -cms_dense_max 0 -output cc_np2.h5 > cc_np2.log
+timeout 300 $MPIEXEC -n 2 $DYNRED -config $J -cms_dense_max 0 -output cc_np2.h5 > cc_np2.log
 $DYNRED -config $J -cms_interface_cutoff_factor 0 -output base.h5 > base.log
 grep -E "interface reduction:|max deviation" cc.log
 grep -q "interface reduction: 837 boundary coordinates -> [0-9]* CC modes" cc_np2.log

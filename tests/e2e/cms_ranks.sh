@@ -12,7 +12,7 @@ cd "$T"
 J=$ROOT/tests/data/cms/plate5.yaml
 run() { # name np [options]
   local name=$1 np=$2; shift 2
-  timeout 60 $MPIEXEC -n $np $DYNRED -config $J -output $name.h5 "$@" > $name.log || { echo "$name: exit $? (124: hung, killed after 60 s)"; tail -5 $name.log; exit 1; }
+  timeout 300 $MPIEXEC -n $np $DYNRED -config $J -output $name.h5 "$@" > $name.log || { echo "$name: exit $? (124: hung, killed after 300 s)"; tail -5 $name.log; exit 1; }
 }
 run np1 1
 run np2 2
