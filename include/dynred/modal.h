@@ -32,6 +32,11 @@ PetscErrorCode DRModalSetOptionsPrefix(DRModal m, const char *prefix);
 /* `what` names the model in messages (a file or "builtin:plate"). */
 PetscErrorCode DRModalSetOperators(DRModal m, Mat K, Mat M, const char *what);
 PetscErrorCode DRModalSetRange(DRModal m, PetscInt nmodes, PetscReal fmax);
+/* fmax by spectrum slicing (default; every mode below fmax, proven by the
+ * inertia) or, when false, by requesting the lowest nev modes and doubling
+ * nev until one lies above fmax (fewer factorizations; used for component
+ * modes, where the cutoff is a heuristic anyway).  Option -PREFIX_slicing. */
+PetscErrorCode DRModalSetSlicing(DRModal m, PetscBool slicing);
 /* Convergence tolerance of SLEPc (default 1e-12). */
 PetscErrorCode DRModalSetTolerance(DRModal m, PetscReal tol);
 /* Shift sigma (rad/s)^2, < 0; default: -1e-8 * trace(K)/trace(M). */

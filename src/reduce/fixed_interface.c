@@ -99,6 +99,7 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, const DRReduceOptions
   /* at least one mode: it proves K_II regular (no floating interior) */
   if (keep && opt->cutoff_hz > 0) PetscCall(DRModalSetRange(fi->modal, 0, opt->cutoff_hz));
   else PetscCall(DRModalSetRange(fi->modal, keep ? PetscMax(1, PetscMin(opt->nmodes, fi->nI)) : 1, 0));
+  PetscCall(DRModalSetSlicing(fi->modal, PETSC_FALSE));
   PetscCall(DRModalSetFromOptions(fi->modal));
   PetscCall(DRModalSolve(fi->modal));
   PetscCall(DRModalGetModes(fi->modal, &nm, &f, &lam, &fi->modes, NULL));

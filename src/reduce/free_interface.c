@@ -130,6 +130,7 @@ PetscErrorCode DRReduceFreeInterface(DRComponent c, const PetscBool isboundary[]
   PetscCall(DRModalSetOperators(modal, c->K, c->M, c->source));
   if (opt->cutoff_hz > 0) PetscCall(DRModalSetRange(modal, 0, opt->cutoff_hz));
   else PetscCall(DRModalSetRange(modal, opt->nmodes, 0));
+  PetscCall(DRModalSetSlicing(modal, PETSC_FALSE));
   PetscCall(DRModalSetFromOptions(modal));
   PetscCall(DRModalSolve(modal));
   PetscCall(DRModalGetModes(modal, &nm, &f, &lam, &phi, NULL));

@@ -11,6 +11,8 @@ struct _p_DRModal {
   PetscInt  nmodes;
   PetscReal fmax, tol, sigma;
   PetscBool sigma_set;
+  PetscBool slicing; /* fmax by spectrum slicing (inertia-proven) or by growing nev */
+  PetscInt  nev;     /* current nev of the growing-nev path */
   EPS       eps;
   /* results */
   PetscInt   n;
@@ -27,6 +29,7 @@ PetscErrorCode DRModalCreate(MPI_Comm comm, DRModal *m)
   (*m)->comm   = comm;
   (*m)->nmodes = 20;
   (*m)->tol    = 1e-12;
+  (*m)->slicing = PETSC_TRUE;
   PetscCall(PetscStrncpy((*m)->prefix, "modal_", sizeof((*m)->prefix)));
   PetscCall(PetscStrncpy((*m)->what, "model", sizeof((*m)->what)));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -81,6 +84,13 @@ PetscErrorCode DRModalSetRange(DRModal m, PetscInt nmodes, PetscReal fmax)
   PetscCheck(nmodes > 0 || fmax > 0, m->comm, DR_ERR_INPUT, "%s: modal range: expected nmodes > 0 or fmax > 0 (got nmodes %" PetscInt_FMT ", fmax %g)", m->what, nmodes, (double)fmax);
   m->nmodes = nmodes;
   m->fmax   = fmax;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRModalSetSlicing(DRModal m, PetscBool slicing)
+{
+  PetscFunctionBeginUser;
+  m->slicing = slicing;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -141,6 +151,7 @@ PetscErrorCode DRModalSetFromOptions(DRModal m)
     PetscOptionsBegin(m->comm, m->prefix, "dynred modal solver", NULL);
     PetscCall(PetscOptionsReal("-shift_hz", "negative shift of shift-and-invert, as a frequency: sigma = -(2 pi f)^2 (default from trace(K)/trace(M))", NULL, shift_hz, &shift_hz, &flg));
     if (flg && shift_hz != 0) m->sigma = -PetscSqr(2 * PETSC_PI * shift_hz);
+    PetscCall(PetscOptionsBool("-slicing", "modes below fmax by spectrum slicing (proven by inertia) instead of growing the number of requested modes", NULL, m->slicing, &m->slicing, NULL));
     PetscOptionsEnd();
   }
   PetscCall(EPSDestroy(&m->eps));
@@ -166,7 +177,7 @@ PetscErrorCode DRModalSetFromOptions(DRModal m)
     PetscCall(PetscOptionsHasName(NULL, NULL, opt, &has));
     if (!has) PetscCall(PetscOptionsSetValue(NULL, opt, "1"));
   }
-  if (m->fmax > 0) {
+  if (m->fmax > 0 && m->slicing) {
     PetscReal lmax = PetscSqr(2 * PETSC_PI * m->fmax);
     PetscCall(EPSSetWhichEigenpairs(m->eps, EPS_ALL));
     PetscCall(EPSSetInterval(m->eps, m->sigma, lmax));
@@ -174,9 +185,12 @@ PetscErrorCode DRModalSetFromOptions(DRModal m)
     PetscInt n;
     PetscCall(MatGetSize(m->K, &n, NULL));
     PetscCheck(m->nmodes <= n, m->comm, DR_ERR_INPUT, "%s: %" PetscInt_FMT " modes requested but the model has only %" PetscInt_FMT " DOFs", m->what, m->nmodes, n);
+    /* fmax without slicing: start with nmodes (or 16) and double until the
+     * highest converged mode is above fmax (DRModalSolve) */
+    m->nev = m->fmax > 0 ? PetscMin(PetscMax(m->nmodes, 16), n) : m->nmodes;
     PetscCall(EPSSetWhichEigenpairs(m->eps, EPS_TARGET_MAGNITUDE));
     PetscCall(EPSSetTarget(m->eps, m->sigma));
-    PetscCall(EPSSetDimensions(m->eps, m->nmodes, PETSC_DEFAULT, PETSC_DEFAULT));
+    PetscCall(EPSSetDimensions(m->eps, m->nev, PETSC_DEFAULT, PETSC_DEFAULT));
   }
   PetscCall(EPSMonitorSet(m->eps, Monitor, m, NULL));
   PetscCall(EPSSetFromOptions(m->eps));
@@ -211,7 +225,7 @@ static PetscErrorCode CheckInertia(DRModal m)
   KSP       ksp;
   PC        pc;
   Mat       F;
-  PetscBool isslice = (PetscBool)(m->fmax > 0), ischol;
+  PetscBool isslice = (PetscBool)(m->fmax > 0 && m->slicing), ischol;
   PetscInt  nneg = 0;
 
   PetscFunctionBeginUser;
@@ -253,6 +267,23 @@ PetscErrorCode DRModalSolve(DRModal m)
   PetscCall(EPSSolve(m->eps));
   PetscCall(CheckInertia(m));
   PetscCall(EPSGetConverged(m->eps, &nconv));
+  while (m->fmax > 0 && !m->slicing) {
+    /* grow nev until a converged mode lies above fmax (or all are found) */
+    PetscReal lmax = PetscSqr(2 * PETSC_PI * m->fmax), top = -PETSC_MAX_REAL;
+    PetscInt  n;
+    PetscCall(MatGetSize(m->K, &n, NULL));
+    for (PetscInt i = 0; i < nconv; i++) {
+      PetscScalar kr;
+      PetscCall(EPSGetEigenvalue(m->eps, i, &kr, NULL));
+      top = PetscMax(top, PetscRealPart(kr));
+    }
+    if (top > lmax || m->nev >= n) break;
+    m->nev = PetscMin(2 * m->nev, n);
+    PetscCall(DRProgress(m->comm, "%seigensolve: %" PetscInt_FMT " modes all below %g Hz, asking for %" PetscInt_FMT, m->prefix, nconv, (double)m->fmax, m->nev));
+    PetscCall(EPSSetDimensions(m->eps, m->nev, PETSC_DEFAULT, PETSC_DEFAULT));
+    PetscCall(EPSSolve(m->eps));
+    PetscCall(EPSGetConverged(m->eps, &nconv));
+  }
   PetscCall(PetscMalloc1(nconv + 1, &lam));
   PetscCall(PetscMalloc1(nconv + 1, &order));
   for (PetscInt i = 0; i < nconv; i++) {
@@ -262,7 +293,11 @@ PetscErrorCode DRModalSolve(DRModal m)
     order[i] = i;
   }
   PetscCall(PetscSortRealWithPermutation(nconv, lam, order));
-  nkeep = m->fmax > 0 ? nconv : PetscMin(nconv, m->nmodes);
+  if (m->fmax > 0 && !m->slicing) {
+    PetscReal lmax = PetscSqr(2 * PETSC_PI * m->fmax);
+    nkeep          = 0;
+    while (nkeep < nconv && lam[nkeep] <= lmax) nkeep++;
+  } else nkeep = m->fmax > 0 ? nconv : PetscMin(nconv, m->nmodes);
   PetscCheck(m->fmax > 0 || nconv >= m->nmodes, m->comm, PETSC_ERR_CONV_FAILED, "%s: only %" PetscInt_FMT " of %" PetscInt_FMT " modes converged; try -%seps_max_it or a larger -%seps_ncv", m->what, nconv, m->nmodes, m->prefix, m->prefix);
   m->n = nkeep;
   PetscCall(PetscMalloc1(nkeep + 1, &m->freq));
