@@ -42,6 +42,9 @@ PetscErrorCode DRReduceRegisterAll(void);
 /* Reduce c with the named method; errors name the method when unknown. */
 PetscErrorCode DRReduce(const char method[], DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);
 PetscErrorCode DRSuperelementDestroy(DRSuperelement *se);
+/* Shared by the methods: se->blabels (sorted boundary labels, the order of
+ * T's first nb columns), se->nb, and bcol[i] = column of boundary DOF i or -1. */
+PetscErrorCode DRSuperelementSetBoundary(DRComponent c, const PetscBool isboundary[], DRSuperelement *se, PetscInt **bcol);
 
 /* Craig-Bampton (fixed interface): T = [I 0; Phi_c Phi_n]. */
 PetscErrorCode DRReduceCraigBampton(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);

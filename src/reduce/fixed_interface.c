@@ -44,22 +44,15 @@ PetscErrorCode DRFixedInterfaceSetUp(DRComponent c, const PetscBool isboundary[]
   PetscCall(PetscMemzero(fi, sizeof(*fi)));
   fi->c = c;
   PetscCall(MatGetOwnershipRange(c->K, &fi->rs, &fi->re));
-  for (PetscInt i = 0; i < c->n; i++) fi->nb += isboundary[i] ? 1 : 0;
+  PetscCall(DRSuperelementSetBoundary(c, isboundary, se, &fi->bcol));
+  fi->nb = se->nb;
   fi->nI = c->n - fi->nb;
-  /* boundary columns in sorted-label order */
-  PetscCall(PetscMalloc1(fi->nb + 1, &se->blabels));
-  PetscCall(PetscMalloc1(c->n + 1, &fi->bcol));
   PetscCall(PetscMalloc1(fi->nI + 1, &fi->interior));
   {
-    PetscInt k = 0, l = 0;
-    for (PetscInt i = 0; i < c->n; i++) {
-      if (isboundary[i]) se->blabels[k++] = c->labels[i];
-      else fi->interior[l++] = i;
-    }
-    PetscCall(PetscSortInt64(fi->nb, se->blabels));
-    for (PetscInt i = 0; i < c->n; i++) fi->bcol[i] = isboundary[i] ? DRLabelsFind(fi->nb, se->blabels, c->labels[i]) : -1;
+    PetscInt l = 0;
+    for (PetscInt i = 0; i < c->n; i++)
+      if (!isboundary[i]) fi->interior[l++] = i;
   }
-  se->nb = fi->nb;
   PetscCall(PetscMalloc1(fi->re - fi->rs + 1, &bidx));
   PetscCall(PetscMalloc1(fi->re - fi->rs + 1, &iidx));
   for (PetscInt i = fi->rs; i < fi->re; i++) {

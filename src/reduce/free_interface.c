@@ -112,16 +112,7 @@ PetscErrorCode DRReduceFreeInterface(DRComponent c, const PetscBool isboundary[]
   nloc = re - rs;
   for (PetscInt i = 0; i < c->n; i++) nb += isboundary[i] ? 1 : 0;
   PetscCheck(nb > 0, c->comm, DR_ERR_INPUT, "%s: free-interface reduction of '%s' needs boundary DOFs", c->source, c->name);
-  PetscCall(PetscMalloc1(nb + 1, &se->blabels));
-  PetscCall(PetscMalloc1(c->n + 1, &bcol));
-  {
-    PetscInt k = 0;
-    for (PetscInt i = 0; i < c->n; i++)
-      if (isboundary[i]) se->blabels[k++] = c->labels[i];
-    PetscCall(PetscSortInt64(nb, se->blabels));
-    for (PetscInt i = 0; i < c->n; i++) bcol[i] = isboundary[i] ? DRLabelsFind(nb, se->blabels, c->labels[i]) : -1;
-  }
-  se->nb = nb;
+  PetscCall(DRSuperelementSetBoundary(c, isboundary, se, &bcol));
 
   /* 1. free modes of the whole component; rigid-body ones by tolerance */
   PetscCall(PetscLogEventBegin(DR_EVENT_CompEig, 0, 0, 0, 0));

@@ -59,6 +59,22 @@ PetscErrorCode DRReduce(const char method[], DRComponent c, const PetscBool isbo
   }
 }
 
+PetscErrorCode DRSuperelementSetBoundary(DRComponent c, const PetscBool isboundary[], DRSuperelement *se, PetscInt **bcol)
+{
+  PetscInt nb = 0, k = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < c->n; i++) nb += isboundary[i] ? 1 : 0;
+  PetscCall(PetscMalloc1(nb + 1, &se->blabels));
+  PetscCall(PetscMalloc1(c->n + 1, bcol));
+  for (PetscInt i = 0; i < c->n; i++)
+    if (isboundary[i]) se->blabels[k++] = c->labels[i];
+  PetscCall(PetscSortInt64(nb, se->blabels));
+  for (PetscInt i = 0; i < c->n; i++) (*bcol)[i] = isboundary[i] ? DRLabelsFind(nb, se->blabels, c->labels[i]) : -1;
+  se->nb = nb;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRSuperelementDestroy(DRSuperelement *se)
 {
   PetscFunctionBeginUser;

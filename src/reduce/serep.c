@@ -21,16 +21,7 @@ PetscErrorCode DRReduceSEREP(DRComponent c, const PetscBool isboundary[], const 
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < c->n; i++) nb += isboundary[i] ? 1 : 0;
   PetscCheck(nb > 0 && nb < c->n, c->comm, DR_ERR_INPUT, "%s: SEREP of component '%s' needs 0 < masters < DOFs (got %" PetscInt_FMT " of %" PetscInt_FMT ")", c->source, c->name, nb, c->n);
-  PetscCall(PetscMalloc1(nb + 1, &se->blabels));
-  PetscCall(PetscMalloc1(c->n + 1, &bcol));
-  {
-    PetscInt k = 0;
-    for (PetscInt i = 0; i < c->n; i++)
-      if (isboundary[i]) se->blabels[k++] = c->labels[i];
-    PetscCall(PetscSortInt64(nb, se->blabels));
-    for (PetscInt i = 0; i < c->n; i++) bcol[i] = isboundary[i] ? DRLabelsFind(nb, se->blabels, c->labels[i]) : -1;
-  }
-  se->nb = nb;
+  PetscCall(DRSuperelementSetBoundary(c, isboundary, se, &bcol));
   se->nq = 0;
   PetscCall(PetscMalloc1(1, &se->qfreq_hz));
   /* the nb lowest modes of the whole component */
