@@ -20,7 +20,7 @@ machine, as MPI ranks busy-wait; less means the cores were shared).
 reference being the first dynred run of the same case (CalculiX prints 7
 significant digits, so about 5e-7 is agreement to its print precision).
 
-bin/dynred is copied into the work directory first, so that a rebuild in the
+bin/dynred (or --bin) is copied into the work directory first, so that a rebuild in the
 tree during a long benchmark does not change (or remove) the binary being
 measured.  The table is rewritten after every run, so an interrupted benchmark
 leaves its partial results; raw outputs (with -log_view) stay in --workdir.
@@ -149,8 +149,8 @@ def run_dynred(a, size, nmodes, np_):
         ranks = rss_of(text)
         st = "timeout" if rc == "timeout" else f"failed (rc {rc}" + "".join(f", rank {r} rc {c}" for r, _, _, c, _ in ranks if c) + ")"
         r = failed_row("dynred", size, plate_ndof(size), nmodes, np_, wall, st)
-        if ranks:
-            r.update(rss=max(x[2] for x in ranks), rss_total=sum(x[2] for x in ranks))
+        if ranks:  # the ranks that reported: a total only if all did
+            r.update(rss=max(x[2] for x in ranks), rss_total=sum(x[2] for x in ranks) if len(ranks) == np_ else NAN)
         return r
     with h5py.File(out) as f:
         ndof = int(f["/modal"].attrs["ndof"])
@@ -223,11 +223,13 @@ def main():
     ap.add_argument("--extra", default="", help="extra options for every dynred run, e.g. '-modal_st_mat_mumps_icntl_13 0'")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench/results/modal.md"))
     ap.add_argument("--workdir", default="/tmp/dynred-bench")
+    ap.add_argument("--bin", default=os.path.join(ROOT, "bin/dynred"), help="dynred binary (copied into --workdir first)")
     a = ap.parse_args()
     os.makedirs(a.workdir, exist_ok=True)
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
-    a.bin = os.path.join(a.workdir, "dynred")
-    shutil.copy2(os.path.join(ROOT, "bin/dynred"), a.bin)
+    src, a.bin = a.bin, os.path.join(a.workdir, "dynred")
+    if os.path.abspath(src) != a.bin:
+        shutil.copy2(src, a.bin)
     order = list(SIZES)
     ccx_max = order.index(a.ccx_max) if a.ccx_max in order else -1
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
