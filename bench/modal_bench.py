@@ -251,7 +251,7 @@ def main():
     print(HDR, flush=True)
     for size in a.sizes.split(","):
         for nm in map(int, a.modes.split(",")):
-            for np_ in map(int, a.ranks.split(",")):
+            for np_ in [int(x) for x in a.ranks.split(",") if x.strip() not in ("", "none")]:
                 emit(run_dynred(a, size, nm, np_))
             if order.index(size) <= ccx_max:
                 emit(run_ccx(a, size, nm))
