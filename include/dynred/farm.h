@@ -1,0 +1,58 @@
+/* dynred: the task farm for sweeps (GMP grid points, GA individuals).
+ *
+ * The communicator is split into rank groups of equal size (contiguous
+ * ranks; -farm_group_size, default 1).  Tasks 0..ntasks-1 are handed out
+ * dynamically: whenever a group is free its root takes the next unfinished
+ * task from a shared counter (MPI-3 one-sided fetch-and-add on rank 0), so a
+ * slow task never holds up the others.  The task function runs collectively
+ * on the group's communicator and returns one flat array of reals on the
+ * group's rank 0; the farm ships it to rank 0 of the whole communicator.
+ *
+ * With a checkpoint file (DRFarmSetCheckpoint) rank 0 streams every result to
+ * it as it arrives (HDF5, /farm/NNNNNNN, flushed after each), so a sweep that
+ * is killed and restarted with the same command skips the finished tasks.
+ * Results are addressed by task index, never by arrival order, so what a
+ * caller builds from them does not depend on the number of ranks or groups.
+ * Progress lines with an ETA go to stdout (DRProgress).
+ */
+#ifndef DYNRED_FARM_H
+#define DYNRED_FARM_H
+#include <dynred/sys.h>
+
+typedef struct _p_DRFarm *DRFarm;
+
+/* One task, collective on `group`.  On the group's rank 0 set *n and *result
+ * (allocated with PetscMalloc1; the farm takes ownership); other ranks of the
+ * group leave them alone.  A task that cannot be evaluated (a singular
+ * matrix, an infeasible individual) should return a result that says so (a
+ * penalty), not an error: an error aborts the whole sweep. */
+typedef PetscErrorCode (*DRFarmTaskFn)(MPI_Comm group, PetscInt task, void *ctx, PetscInt *n, PetscReal **result);
+
+PetscErrorCode DRFarmCreate(MPI_Comm comm, DRFarm *farm);
+/* Ranks per group (must divide the communicator size; it is capped at the size). */
+PetscErrorCode DRFarmSetGroupSize(DRFarm farm, PetscInt ranks_per_group);
+/* Reads -farm_group_size and -farm_progress (seconds between progress lines). */
+PetscErrorCode DRFarmSetFromOptions(DRFarm farm);
+PetscErrorCode DRFarmSetUp(DRFarm farm);
+/* The calling rank's group communicator (after SetUp); e.g. to build one
+ * factorization per group before DRFarmRun. */
+PetscErrorCode DRFarmGetGroup(DRFarm farm, MPI_Comm *group, PetscInt *igroup, PetscInt *ngroups);
+/* Stream results to PATH (HDF5) and skip tasks already in it.  `signature`
+ * identifies the sweep (e.g. a hash of the job text): a checkpoint written by
+ * a different sweep is an error naming the file, not silently reused. */
+PetscErrorCode DRFarmSetCheckpoint(DRFarm farm, const char *path, const char *signature);
+/* What a task is called in progress lines ("grid point", "individual"). */
+PetscErrorCode DRFarmSetLabel(DRFarm farm, const char *label);
+/* Evaluate tasks 0..ntasks-1.  Collective on the farm's communicator; may be
+ * called repeatedly (one generation after another); each call replaces the
+ * previous results. */
+PetscErrorCode DRFarmRun(DRFarm farm, PetscInt ntasks, DRFarmTaskFn fn, void *ctx);
+/* On rank 0 of the farm's communicator after DRFarmRun: the result of task i. */
+PetscErrorCode DRFarmGetResult(DRFarm farm, PetscInt task, PetscInt *n, const PetscReal **result);
+/* Statistics of the last run: tasks evaluated here (not from the checkpoint),
+ * tasks restored from it, wall time. */
+PetscErrorCode DRFarmGetStats(DRFarm farm, PetscInt *computed, PetscInt *restored, PetscReal *seconds);
+/* Delete the checkpoint (after the final output is committed). */
+PetscErrorCode DRFarmRemoveCheckpoint(DRFarm farm);
+PetscErrorCode DRFarmDestroy(DRFarm *farm);
+#endif
