@@ -1,0 +1,111 @@
+/* dynred: Global Modal Parameterization (METHODS.md section 5, seed 004).
+ *
+ * A flexible mechanism is described by its rigid DOFs theta.  At each rigid
+ * configuration the undeformed shape rho(theta) is found from the joint
+ * constraints, the FE matrices M and K0 are assembled there, and a reduced
+ * model is formed from the rigid mode(s) (null vectors of the constrained
+ * stiffness with unit theta component) and the lowest deformation modes with
+ * theta fixed.  Offline, reduced models are computed on a grid of theta
+ * (the sweep, on the task farm); online they are interpolated.
+ *
+ * Mechanisms (DRMechanism) are built from 2-node Euler-Bernoulli beams
+ * (planar: u, v, rz per node, labels NODE.1 NODE.2 NODE.6; spatial: 6 DOF per
+ * node) joined by joints: revolute to ground, revolute between bodies,
+ * slider (a point on a line).  Joint constraints are linear in the nodal
+ * displacements about rho(theta) and are imposed by a sparse null-space basis
+ * N (q = N z: pinned DOFs dropped, joined DOFs shared, a slider point moving
+ * along its line), so the constrained eigenproblem (N^T K0 N) z =
+ * omega^2 (N^T M N) z is sparse and symmetric and goes to SLEPc for large
+ * models, LAPACK for small ones.
+ */
+#ifndef DYNRED_GMP_H
+#define DYNRED_GMP_H
+#include <dynred/config.h>
+#include <petscmat.h>
+
+#define DR_GMP_MAXTHETA 4
+
+typedef struct _p_DRMechanism *DRMechanism;
+
+/* Built-in mechanisms:
+ *  slider-crank (planar): crank O-A pinned to ground at O, connector A-B,
+ *    slider mass at B moving on the x axis through O; theta = crank angle.
+ *  arm3d (spatial two-link arm): link 1 from the base, revolute about the
+ *    vertical z axis (theta_1); link 2 at the elbow, revolute about the
+ *    horizontal axis normal to link 1 (theta_2: elevation of link 2). */
+typedef struct {
+  char      type[32];            /* "slider-crank" | "arm3d" */
+  PetscReal L1, L2;              /* body lengths (m) */
+  PetscInt  nel1, nel2;          /* elements per body */
+  PetscReal E, G, rho, A, Ib;    /* material; section area and second moment (Ib: bending; square: A^2/12) */
+  PetscReal J;                   /* torsion constant (arm3d) */
+  PetscReal slider_mass;         /* kg (slider-crank) */
+  PetscReal tip_mass;            /* kg at the end of link 2 (arm3d) */
+} DRMechanismParams;
+
+PetscErrorCode DRMechanismParamsDefault(const char *type, DRMechanismParams *p);
+PetscErrorCode DRMechanismCreate(const DRMechanismParams *p, DRMechanism *m);
+PetscErrorCode DRMechanismDestroy(DRMechanism *m);
+/* dim: 2 or 3; ndof: unconstrained nodal DOFs; ntheta: rigid DOFs. */
+PetscErrorCode DRMechanismGetSizes(DRMechanism m, PetscInt *dim, PetscInt *nnodes, PetscInt *ndof, PetscInt *ntheta);
+/* Undeformed configuration rho(theta): node coordinates xyz[nnodes*dim]; for
+ * planar mechanisms by Newton on the body poses (constraint residual
+ * returned), for the open-chain arm by forward kinematics. */
+PetscErrorCode DRMechanismConfigure(DRMechanism m, const PetscReal theta[], PetscReal xyz[], PetscReal *residual);
+/* Closed form of the slider position for the slider-crank (the check of the
+ * Newton solve): x_B = L1 cos(theta) + sqrt(L2^2 - L1^2 sin^2(theta)). */
+PetscErrorCode DRMechanismSliderCrankClosedForm(DRMechanism m, PetscReal theta, PetscReal *xB);
+/* Node labels (one per DOF; node ids from 1). */
+PetscErrorCode DRMechanismGetLabels(DRMechanism m, const DRLabel **labels);
+/* Index of the DOF whose label is given (or -1). */
+PetscErrorCode DRMechanismFindLabel(DRMechanism m, DRLabel l, PetscInt *dof);
+
+/* A reduced model at one configuration (on rank 0 of the communicator it
+ * was computed on).  n = ntheta + nmodes coordinates eta = [theta | delta].
+ * Dense arrays are column-major.  Psi = [rigid modes | deformation modes]
+ * (ndof x n), MPsi = M Psi (for mass-weighted MAC), M = Psi^T M Psi,
+ * K = [0 0; 0 Psi_d^T K0 Psi_d]; (lambda, Phi): eigenpairs of (K, M),
+ * Phi mass-normalized (Phi^T M Phi = I), lambda ascending (rigid first). */
+typedef struct {
+  PetscInt   nt, nm, n, ndof, nnodes, dim;
+  PetscReal  theta[DR_GMP_MAXTHETA];
+  PetscReal *M, *K, *lambda, *Phi, *Psi, *MPsi, *xyz;
+  PetscReal  rigid_energy; /* |rigid^T K rigid| / max diag K_dd: the rigid mode is strain-free */
+} DRGMPRom;
+
+typedef struct {
+  PetscInt  nmodes;     /* deformation modes */
+  PetscInt  dense_max;  /* constrained size up to which LAPACK is used */
+  char      prefix[64]; /* options prefix of the SLEPc solve (large models) */
+} DRGMPRomOptions;
+
+/* Collective on comm: the reduced model at theta. */
+PetscErrorCode DRMechanismROM(DRMechanism m, MPI_Comm comm, const PetscReal theta[], const DRGMPRomOptions *opt, DRGMPRom *rom);
+PetscErrorCode DRGMPRomFree(DRGMPRom *rom);
+PetscErrorCode DRGMPRomCopy(const DRGMPRom *src, DRGMPRom *dst);
+/* Serialise (the farm ships flat arrays) and back. */
+PetscErrorCode DRGMPRomPack(const DRGMPRom *rom, PetscInt *len, PetscReal **buf);
+PetscErrorCode DRGMPRomUnpack(PetscInt len, const PetscReal *buf, DRGMPRom *rom);
+
+/* Mode tracking: make `cur`'s deformation modes (and its reduced
+ * eigenvectors) follow `prev` in order and sign: mass-weighted MAC
+ * (prev's M), optimal assignment, sign flips so the diagonal of the
+ * cross-product is positive.  Returns the MAC diagonal (nm, after the
+ * permutation) and the smallest of it. */
+PetscErrorCode DRGMPTrack(const DRGMPRom *prev, DRGMPRom *cur, PetscReal macdiag[], PetscReal *macmin);
+/* Order the eigenpairs (lambda, Phi) of cur like prev's (MAC of the
+ * physical free-mechanism modes Psi Phi), signs made consistent. */
+PetscErrorCode DRGMPTrackEigen(const DRGMPRom *prev, DRGMPRom *cur);
+
+typedef enum { DR_GMP_LINEAR, DR_GMP_QUADRATIC, DR_GMP_EIGENSPACE } DRGMPMethod;
+extern const char *const DRGMPMethods[];
+
+/* Interpolation on a uniform 1-D grid of ROMs (consistently tracked; theta
+ * ascending, step h).  out receives M, K, Psi (if grid[].Psi), and the
+ * eigenvalues of the interpolated pencil; out's arrays are allocated here
+ * (free with DRGMPRomFree).  Exact at grid points for every method.  theta
+ * outside [theta_0, theta_last] is an error. */
+PetscErrorCode DRGMPInterpolate(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, DRGMPMethod method, DRGMPRom *out);
+/* dM/dtheta and dK/dtheta of the interpolant (for the equations of motion). */
+PetscErrorCode DRGMPInterpolateDerivative(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, DRGMPMethod method, PetscReal *dM, PetscReal *dK);
+#endif

@@ -1,0 +1,28 @@
+/* GMP internals shared by the files of src/gmp. */
+#ifndef DYNRED_GMP_IMPL_H
+#define DYNRED_GMP_IMPL_H
+#include <dynred/gmp.h>
+
+struct _p_DRMechanism {
+  DRMechanismParams p;
+  PetscInt          dim, dpn, ntheta, nb, nnodes, ndof;
+  PetscInt          nel[2], first[2]; /* elements per body, first node of each body */
+  PetscReal         L[2];
+  PetscReal         pose[6];          /* planar body poses (x, y, phi) of the last configuration */
+  DRLabel          *labels;
+};
+
+/* q = N z, row i = sum_k coef[i][k] z[col[i][k]]; columns 0..nfix-1 are
+ * independent DOFs (defdof[c] the DOF defining column c, in DOF order), the
+ * rigid columns nfix..nfree-1 the theta's. */
+#define DR_CM_MAXTERM 4
+typedef struct {
+  PetscInt  *nterm, *col, *defdof, nfix, nfree;
+  PetscReal *coef;
+} DRConstraintMap;
+
+PetscErrorCode DRArmFrames(const PetscReal theta[], PetscReal d1[3], PetscReal d2[3], PetscReal a2[3]);
+PetscErrorCode DRMechanismConstraintMap(DRMechanism m, const PetscReal theta[], DRConstraintMap *cm);
+PetscErrorCode DRConstraintMapFree(DRConstraintMap *cm);
+PetscErrorCode DRMechanismAssemble(DRMechanism m, MPI_Comm comm, const PetscReal theta[], const PetscReal xyz[], Mat *K, Mat *M, Mat *Nfix, Vec Ntheta[]);
+#endif

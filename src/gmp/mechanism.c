@@ -1,0 +1,349 @@
+/* Beam mechanisms for GMP: bodies, joints, the undeformed configuration
+ * rho(theta), and the constrained FE matrices there (include/dynred/gmp.h). */
+#include "gmp_impl.h"
+#include <dynred/builtin.h>
+#include <petscblaslapack.h>
+#include <string.h>
+
+PetscErrorCode DRMechanismParamsDefault(const char *type, DRMechanismParams *p)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(p, sizeof(*p)));
+  PetscCall(PetscStrncpy(p->type, type, sizeof(p->type)));
+  /* seed 004's slider-crank (Table 1); the paper omits I and the slider
+   * mass: a 1 cm square section (I = A^2/12) and a slider of 0.1 kg. */
+  p->E = 210e9, p->G = 81e9, p->rho = 7800, p->A = 1e-4, p->Ib = 1e-8 / 12.0, p->J = 0.1406 * 1e-8;
+  if (!strcmp(type, "arm3d")) {
+    p->L1 = 1.0, p->L2 = 0.8, p->nel1 = 20, p->nel2 = 16, p->tip_mass = 0.5;
+    p->A = 4e-4, p->Ib = 16e-8 / 12.0, p->J = 0.1406 * 16e-8;
+  } else {
+    p->L1 = 0.3, p->L2 = 0.7, p->nel1 = 5, p->nel2 = 5, p->slider_mass = 0.1;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRMechanismCreate(const DRMechanismParams *p, DRMechanism *mech)
+{
+  DRMechanism m;
+
+  PetscFunctionBeginUser;
+  PetscCheck(!strcmp(p->type, "slider-crank") || !strcmp(p->type, "arm3d"), PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.mechanism '%s': expected slider-crank or arm3d", p->type);
+  PetscCheck(p->L1 > 0 && p->L2 > 0, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp body lengths %g, %g: expected positive lengths", (double)p->L1, (double)p->L2);
+  PetscCheck(p->nel1 >= 1 && p->nel2 >= 1, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp elements per body %" PetscInt_FMT ", %" PetscInt_FMT ": expected at least 1", p->nel1, p->nel2);
+  PetscCheck(p->E > 0 && p->rho > 0 && p->A > 0 && p->Ib > 0, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp section: E, rho, A, I must be positive (got %g, %g, %g, %g)", (double)p->E, (double)p->rho, (double)p->A, (double)p->Ib);
+  PetscCall(PetscNew(&m));
+  m->p = *p;
+  if (!strcmp(p->type, "slider-crank")) {
+    PetscCheck(p->L2 > p->L1, PETSC_COMM_SELF, DR_ERR_INPUT, "slider-crank: connector %g m must be longer than the crank %g m for a full revolution", (double)p->L2, (double)p->L1);
+    PetscCheck(p->slider_mass >= 0, PETSC_COMM_SELF, DR_ERR_INPUT, "slider-crank: slider mass %g: expected >= 0", (double)p->slider_mass);
+    m->dim = 2, m->dpn = 3, m->ntheta = 1;
+  } else {
+    m->dim = 3, m->dpn = 6, m->ntheta = 2;
+  }
+  m->nb      = 2;
+  m->nel[0]  = p->nel1, m->nel[1] = p->nel2;
+  m->L[0]    = p->L1, m->L[1] = p->L2;
+  m->first[0] = 0, m->first[1] = p->nel1 + 1;
+  m->nnodes  = p->nel1 + p->nel2 + 2;
+  m->ndof    = m->nnodes * m->dpn;
+  PetscCall(PetscMalloc1(m->ndof, &m->labels));
+  for (PetscInt i = 0; i < m->nnodes; i++)
+    for (PetscInt d = 0; d < m->dpn; d++) m->labels[i * m->dpn + d] = DRLabelMake(i + 1, m->dim == 2 ? (d == 2 ? 6 : d + 1) : d + 1);
+  /* planar poses for the Newton solve start from theta = 0 */
+  m->pose[0] = 0, m->pose[1] = 0, m->pose[2] = 0;
+  m->pose[3] = p->L1, m->pose[4] = 0, m->pose[5] = 0;
+  *mech = m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRMechanismDestroy(DRMechanism *m)
+{
+  PetscFunctionBeginUser;
+  if (!*m) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree((*m)->labels));
+  PetscCall(PetscFree(*m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRMechanismGetSizes(DRMechanism m, PetscInt *dim, PetscInt *nnodes, PetscInt *ndof, PetscInt *ntheta)
+{
+  PetscFunctionBeginUser;
+  if (dim) *dim = m->dim;
+  if (nnodes) *nnodes = m->nnodes;
+  if (ndof) *ndof = m->ndof;
+  if (ntheta) *ntheta = m->ntheta;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRMechanismGetLabels(DRMechanism m, const DRLabel **labels)
+{
+  PetscFunctionBeginUser;
+  *labels = m->labels;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRMechanismFindLabel(DRMechanism m, DRLabel l, PetscInt *dof)
+{
+  PetscFunctionBeginUser;
+  *dof = -1;
+  for (PetscInt i = 0; i < m->ndof; i++)
+    if (m->labels[i] == l) *dof = i;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRMechanismSliderCrankClosedForm(DRMechanism m, PetscReal theta, PetscReal *xB)
+{
+  PetscReal L1 = m->p.L1, L2 = m->p.L2, s = PetscSinReal(theta);
+  PetscFunctionBeginUser;
+  *xB = L1 * PetscCosReal(theta) + PetscSqrtReal(L2 * L2 - L1 * L1 * s * s);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Planar slider-crank position constraints on the body poses
+ * (x_b, y_b, phi_b), b = crank, connector; a body's reference point is its
+ * first node, its axis points along phi_b:
+ *   crank pinned at O:         x_0 = 0, y_0 = 0
+ *   driver:                    phi_0 - theta = 0
+ *   revolute A (crank end = connector start): x_0 + L1 c_0 - x_1 = 0, y_0 + L1 s_0 - y_1 = 0
+ *   slider B on the x axis:    y_1 + L2 s_1 = 0
+ * Six equations in six unknowns, solved by Newton (LAPACK dgesv). */
+static void SCResidual(DRMechanism m, PetscReal theta, const PetscReal q[6], PetscReal r[6], PetscReal J[36])
+{
+  PetscReal L1 = m->L[0], L2 = m->L[1], c0 = PetscCosReal(q[2]), s0 = PetscSinReal(q[2]), c1 = PetscCosReal(q[5]), s1 = PetscSinReal(q[5]);
+  r[0] = q[0];
+  r[1] = q[1];
+  r[2] = q[2] - theta;
+  r[3] = q[0] + L1 * c0 - q[3];
+  r[4] = q[1] + L1 * s0 - q[4];
+  r[5] = q[4] + L2 * s1;
+  for (int i = 0; i < 36; i++) J[i] = 0;
+#define JJ(i, j) J[(i) + 6 * (j)] /* column-major */
+  JJ(0, 0) = 1;
+  JJ(1, 1) = 1;
+  JJ(2, 2) = 1;
+  JJ(3, 0) = 1, JJ(3, 2) = -L1 * s0, JJ(3, 3) = -1;
+  JJ(4, 1) = 1, JJ(4, 2) = L1 * c0, JJ(4, 4) = -1;
+  JJ(5, 4) = 1, JJ(5, 5) = L2 * c1;
+#undef JJ
+}
+
+PetscErrorCode DRMechanismConfigure(DRMechanism m, const PetscReal theta[], PetscReal xyz[], PetscReal *residual)
+{
+  PetscFunctionBeginUser;
+  if (m->dim == 2) {
+    PetscReal   q[6], r[6], J[36], nr = 0;
+    PetscBLASInt n = 6, one = 1, ipiv[6], info;
+    PetscInt    it;
+    PetscCall(PetscArraycpy(q, m->pose, 6));
+    /* start from the last configuration with the crank turned to theta; the
+     * connector angle keeps its branch (slider to the right of O) */
+    q[2] = theta[0];
+    for (it = 0; it < 50; it++) {
+      SCResidual(m, theta[0], q, r, J);
+      nr = 0;
+      for (int i = 0; i < 6; i++) nr = PetscMax(nr, PetscAbsReal(r[i]));
+      if (nr < 1e-14 * (m->L[0] + m->L[1])) break;
+      LAPACKgesv_(&n, &one, J, &n, ipiv, r, &n, &info);
+      PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "slider-crank at theta = %g: singular constraint Jacobian (dead point?)", (double)theta[0]);
+      for (int i = 0; i < 6; i++) q[i] -= r[i];
+    }
+    PetscCheck(it < 50, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "slider-crank at theta = %g: Newton on the position constraints did not converge (residual %g)", (double)theta[0], (double)nr);
+    PetscCall(PetscArraycpy(m->pose, q, 6));
+    if (residual) *residual = nr;
+    for (PetscInt b = 0; b < 2; b++)
+      for (PetscInt k = 0; k <= m->nel[b]; k++) {
+        PetscInt i = m->first[b] + k;
+        xyz[2 * i]     = q[3 * b] + m->L[b] * k / m->nel[b] * PetscCosReal(q[3 * b + 2]);
+        xyz[2 * i + 1] = q[3 * b + 1] + m->L[b] * k / m->nel[b] * PetscSinReal(q[3 * b + 2]);
+      }
+  } else {
+    PetscReal d1[3], d2[3], a2[3];
+    PetscCall(DRArmFrames(theta, d1, d2, a2));
+    for (PetscInt k = 0; k <= m->nel[0]; k++)
+      for (int d = 0; d < 3; d++) xyz[3 * k + d] = m->L[0] * k / m->nel[0] * d1[d];
+    for (PetscInt k = 0; k <= m->nel[1]; k++)
+      for (int d = 0; d < 3; d++) xyz[3 * (m->first[1] + k) + d] = m->L[0] * d1[d] + m->L[1] * k / m->nel[1] * d2[d];
+    if (residual) *residual = 0;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Arm directions: link 1 along d1 = (cos t1, sin t1, 0); the elbow axis
+ * a2 = (-sin t1, cos t1, 0) is horizontal and normal to link 1; link 2 along
+ * d2 = cos t2 d1 + sin t2 e_z (t2 = elevation). */
+PetscErrorCode DRArmFrames(const PetscReal theta[], PetscReal d1[3], PetscReal d2[3], PetscReal a2[3])
+{
+  PetscReal c1 = PetscCosReal(theta[0]), s1 = PetscSinReal(theta[0]), c2 = PetscCosReal(theta[1]), s2 = PetscSinReal(theta[1]);
+  PetscFunctionBeginUser;
+  d1[0] = c1, d1[1] = s1, d1[2] = 0;
+  a2[0] = -s1, a2[1] = c1, a2[2] = 0;
+  d2[0] = c2 * c1, d2[1] = c2 * s1, d2[2] = s2;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The null-space map q = N z of the joint constraints, one row per nodal
+ * DOF: row i = sum_k coef[i][k] * column col[i][k].  Columns are numbered in
+ * DOF order so that each rank owns the columns of its own rows; the rigid
+ * columns (theta) come last in the numbering of the free set and are
+ * dropped for the theta-fixed set.  Built identically on every rank (O(ndof)
+ * integers). */
+PetscErrorCode DRMechanismConstraintMap(DRMechanism m, const PetscReal theta[], DRConstraintMap *cm)
+{
+  PetscInt ndof = m->ndof, dpn = m->dpn;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(cm, sizeof(*cm)));
+  PetscCall(PetscCalloc3(ndof, &cm->nterm, ndof * DR_CM_MAXTERM, &cm->col, ndof * DR_CM_MAXTERM, &cm->coef));
+  PetscCall(PetscMalloc1(ndof, &cm->defdof));
+  /* 1. every DOF its own provisional column (= its index) */
+  for (PetscInt i = 0; i < ndof; i++) {
+    cm->nterm[i]                 = 1;
+    cm->col[i * DR_CM_MAXTERM]  = i;
+    cm->coef[i * DR_CM_MAXTERM] = 1;
+  }
+#define SET0(i) (cm->nterm[i] = 0)
+#define SETCOPY(i, j, extra_col, extra_coef)                                    \
+  do {                                                                          \
+    cm->nterm[i]                    = 1;                                        \
+    cm->col[(i) * DR_CM_MAXTERM]    = (j);                                      \
+    cm->coef[(i) * DR_CM_MAXTERM]   = 1;                                        \
+    if ((extra_coef) != 0) {                                                    \
+      cm->col[(i) * DR_CM_MAXTERM + 1]  = (extra_col);                          \
+      cm->coef[(i) * DR_CM_MAXTERM + 1] = (extra_coef);                         \
+      cm->nterm[i]                      = 2;                                    \
+    }                                                                           \
+  } while (0)
+  if (m->dim == 2) {
+    PetscInt a = m->first[0] + m->nel[0], b = m->first[1], s = m->first[1] + m->nel[1];
+    /* pin O: u = v = 0; the crank's rotation at O is theta (rigid column) */
+    SET0(0), SET0(1);
+    cm->col[2 * DR_CM_MAXTERM] = ndof; /* rigid column 0, renumbered below */
+    /* revolute A: the connector's first node moves with the crank's last */
+    SETCOPY(b * dpn + 0, a * dpn + 0, 0, 0);
+    SETCOPY(b * dpn + 1, a * dpn + 1, 0, 0);
+    /* slider B on the x axis: v_B = 0 (the line is fixed; a tilted line
+     * would give u, v = t s) */
+    SET0(s * dpn + 1);
+  } else {
+    PetscReal d1[3], d2[3], a2[3];
+    PetscInt  a = m->first[0] + m->nel[0], b = m->first[1];
+    PetscCall(DRArmFrames(theta, d1, d2, a2));
+    /* base: translations and rx, ry fixed; rz = theta_1 (rigid column 0) */
+    for (int d = 0; d < 5; d++) SET0(d);
+    cm->col[5 * DR_CM_MAXTERM] = ndof;
+    /* elbow: translations shared; rotations r_b = r_a + theta_2 a2 */
+    for (int d = 0; d < 3; d++) SETCOPY(b * dpn + d, a * dpn + d, 0, 0);
+    for (int d = 0; d < 3; d++) SETCOPY(b * dpn + 3 + d, a * dpn + 3 + d, ndof + 1, a2[d]);
+  }
+#undef SET0
+#undef SETCOPY
+  /* 2. number the columns: independent DOFs in order, then rigid ones */
+  {
+    PetscInt *newcol, nc = 0;
+    PetscCall(PetscMalloc1(ndof + DR_GMP_MAXTHETA, &newcol));
+    for (PetscInt i = 0; i < ndof + DR_GMP_MAXTHETA; i++) newcol[i] = -1;
+    for (PetscInt i = 0; i < ndof; i++)
+      if (cm->nterm[i] == 1 && cm->col[i * DR_CM_MAXTERM] == i && cm->coef[i * DR_CM_MAXTERM] == 1) {
+        newcol[i]   = nc;
+        cm->defdof[nc++] = i;
+      }
+    cm->nfix = nc;
+    for (PetscInt t = 0; t < m->ntheta; t++) newcol[ndof + t] = nc + t;
+    cm->nfree = nc + m->ntheta;
+    for (PetscInt i = 0; i < ndof; i++)
+      for (PetscInt k = 0; k < cm->nterm[i]; k++) {
+        PetscInt c = cm->col[i * DR_CM_MAXTERM + k];
+        PetscCheck(newcol[c] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "constraint map: DOF %" PetscInt_FMT " refers to a dependent DOF", i);
+        cm->col[i * DR_CM_MAXTERM + k] = newcol[c];
+      }
+    PetscCall(PetscFree(newcol));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRConstraintMapFree(DRConstraintMap *cm)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree3(cm->nterm, cm->col, cm->coef));
+  PetscCall(PetscFree(cm->defdof));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Assemble K0, M (MPIAIJ, rows distributed over comm) at the configuration
+ * xyz, the theta-fixed basis Nfix (ndof x nfix) and the rigid columns
+ * Ntheta[t] (the part of the free basis that theta_t moves directly). */
+PetscErrorCode DRMechanismAssemble(DRMechanism m, MPI_Comm comm, const PetscReal theta[], const PetscReal xyz[], Mat *K, Mat *M, Mat *Nfix, Vec Ntheta[])
+{
+  PetscInt        ndof = m->ndof, dpn = m->dpn, rs, re, ne = dpn * 2;
+  DRConstraintMap cm;
+  DRBeamSection   sec;
+  PetscReal       Ke[144], Me[144];
+
+  PetscFunctionBeginUser;
+  sec.E = m->p.E, sec.G = m->p.G, sec.rho = m->p.rho, sec.A = m->p.A, sec.Iy = m->p.Ib, sec.Iz = m->p.Ib, sec.J = m->p.J > 0 ? m->p.J : 2 * m->p.Ib;
+  {
+    PetscInt nloc = PETSC_DECIDE, nn = m->nnodes; /* whole nodes per rank */
+    PetscCall(PetscSplitOwnership(comm, &nloc, &nn));
+    PetscCall(MatCreateAIJ(comm, nloc * dpn, nloc * dpn, ndof, ndof, 3 * dpn, NULL, 2 * dpn, NULL, K));
+    PetscCall(MatCreateAIJ(comm, nloc * dpn, nloc * dpn, ndof, ndof, 3 * dpn, NULL, 2 * dpn, NULL, M));
+  }
+  PetscCall(MatSetOption(*K, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  PetscCall(MatSetOption(*M, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  PetscCall(MatGetOwnershipRange(*K, &rs, &re));
+  for (PetscInt b = 0; b < m->nb; b++)
+    for (PetscInt e = 0; e < m->nel[b]; e++) {
+      PetscInt n1 = m->first[b] + e, n2 = n1 + 1, idx[12];
+      if (n1 * dpn < rs || n1 * dpn >= re) continue; /* the rank owning the element's first node assembles it */
+      if (m->dim == 2) PetscCall(DRBeam2DMatrices(&xyz[2 * n1], &xyz[2 * n2], &sec, PETSC_FALSE, Ke, Me));
+      else {
+        PetscReal d1[3], d2[3], a2[3];
+        PetscCall(DRArmFrames(theta, d1, d2, a2));
+        PetscCall(DRBeam3DMatrices(&xyz[3 * n1], &xyz[3 * n2], b == 0 ? (PetscReal[3]){0, 0, 1} : a2, &sec, PETSC_FALSE, Ke, Me));
+      }
+      for (PetscInt d = 0; d < dpn; d++) idx[d] = n1 * dpn + d, idx[dpn + d] = n2 * dpn + d;
+      PetscCall(MatSetValues(*K, ne, idx, ne, idx, Ke, ADD_VALUES));
+      PetscCall(MatSetValues(*M, ne, idx, ne, idx, Me, ADD_VALUES));
+    }
+  /* point masses: the slider (planar) or the tip mass (arm) */
+  {
+    PetscInt  node = m->nnodes - 1;
+    PetscReal mass = m->dim == 2 ? m->p.slider_mass : m->p.tip_mass;
+    if (mass > 0 && node * dpn >= rs && node * dpn < re)
+      for (PetscInt d = 0; d < m->dim; d++) PetscCall(MatSetValue(*M, node * dpn + d, node * dpn + d, mass, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*K, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyBegin(*M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*K, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatSetOption(*K, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(*M, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(*K, MAT_SPD, PETSC_FALSE));
+
+  PetscCall(DRMechanismConstraintMap(m, theta, &cm));
+  /* local columns: those defined by my rows (columns follow DOF order) */
+  {
+    PetscInt nloc = 0;
+    for (PetscInt c = 0; c < cm.nfix; c++)
+      if (cm.defdof[c] >= rs && cm.defdof[c] < re) nloc++;
+    PetscCall(MatCreateAIJ(comm, re - rs, nloc, ndof, cm.nfix, DR_CM_MAXTERM, NULL, DR_CM_MAXTERM, NULL, Nfix));
+  }
+  for (PetscInt t = 0; t < m->ntheta; t++) {
+    PetscCall(MatCreateVecs(*K, NULL, &Ntheta[t]));
+    PetscCall(VecZeroEntries(Ntheta[t]));
+  }
+  for (PetscInt i = rs; i < re; i++)
+    for (PetscInt k = 0; k < cm.nterm[i]; k++) {
+      PetscInt  c = cm.col[i * DR_CM_MAXTERM + k];
+      PetscReal v = cm.coef[i * DR_CM_MAXTERM + k];
+      if (c < cm.nfix) PetscCall(MatSetValue(*Nfix, i, c, v, INSERT_VALUES));
+      else PetscCall(VecSetValue(Ntheta[c - cm.nfix], i, v, INSERT_VALUES));
+    }
+  PetscCall(MatAssemblyBegin(*Nfix, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*Nfix, MAT_FINAL_ASSEMBLY));
+  for (PetscInt t = 0; t < m->ntheta; t++) {
+    PetscCall(VecAssemblyBegin(Ntheta[t]));
+    PetscCall(VecAssemblyEnd(Ntheta[t]));
+  }
+  PetscCall(DRConstraintMapFree(&cm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
