@@ -101,11 +101,17 @@ typedef enum { DR_GMP_LINEAR, DR_GMP_QUADRATIC, DR_GMP_EIGENSPACE } DRGMPMethod;
 extern const char *const DRGMPMethods[];
 
 /* Interpolation on a uniform 1-D grid of ROMs (consistently tracked; theta
- * ascending, step h).  out receives M, K, Psi (if grid[].Psi), and the
- * eigenvalues of the interpolated pencil; out's arrays are allocated here
+ * ascending, step h).  out receives M, K and Psi (if grid[].Psi; eigenpairs
+ * with DRGMPRomEigen); out's arrays are allocated here
  * (free with DRGMPRomFree).  Exact at grid points for every method.  theta
  * outside [theta_0, theta_last] is an error. */
 PetscErrorCode DRGMPInterpolate(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, DRGMPMethod method, DRGMPRom *out);
+/* Eigenpairs (lambda, Phi) of a reduced model's pencil (K, M), rigid
+ * coordinates condensed exactly (full relative accuracy of the high
+ * eigenvalues); *ok false when M is not positive definite (an interpolant
+ * can lose definiteness near veering). */
+PetscErrorCode DRGMPRomEigen(DRGMPRom *rom, PetscBool *ok);
+PetscErrorCode DRGMPReducedEigen(PetscInt n, PetscInt nt, const PetscReal *K, const PetscReal *M, PetscReal *lambda, PetscReal *Phi, PetscBool *ok);
 /* dM/dtheta and dK/dtheta of the interpolant (for the equations of motion). */
 PetscErrorCode DRGMPInterpolateDerivative(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, DRGMPMethod method, PetscReal *dM, PetscReal *dK);
 #endif

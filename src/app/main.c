@@ -1,6 +1,7 @@
 /* dynred: the driver.  `dynred [SUBCOMMAND] [-config FILE.yaml] [options]`. */
 #include "app.h"
 #include <dynred/cms.h>
+#include <dynred/gmpsweep.h>
 #include <string.h>
 
 static const char help[] = "dynred: dynamic substructuring and model order reduction of large FE models.\n"
@@ -24,7 +25,7 @@ static const char default_job[] = "# The embedded default job (the demo): a clam
                                   "verify: true\n";
 
 static const DRConfigKey core_keys[] = {
-  {"job", DR_CFG_STRING, "modal", "job to run: modal | cms (see dynred help)"},
+  {"job", DR_CFG_STRING, "modal", "job to run: modal | cms | gmp (see dynred help)"},
   {"output", DR_CFG_STRING, "dynred.h5", "output HDF5 file (written to a temporary name, renamed on success)"},
   {"verify", DR_CFG_BOOL, "false", "also solve the full model and compare"},
   {NULL, 0, NULL, NULL},
@@ -33,6 +34,7 @@ static const DRConfigKey core_keys[] = {
 static const DRJob jobs[] = {
   {"modal", DRJobModal, "reference modal analysis of the assembled full model", DRJobModalKeys},
   {"cms", DRJobCMS, "component mode synthesis: components on rank groups, coupled reduced system on the root", NULL},
+  {"gmp", DRJobGMP, "Global Modal Parameterization: ROMs on a configuration grid (task farm), tracking, interpolation and its verification", NULL},
   {NULL, NULL, NULL, NULL},
 };
 
@@ -73,6 +75,7 @@ static PetscErrorCode Run(int argc, char **argv)
   PetscCall(DRConfigRegisterKeys(core_keys));
   PetscCall(DRModelRegisterKeys());
   PetscCall(DRCMSRegisterKeys());
+  PetscCall(DRGMPRegisterKeys());
   for (j = jobs; j->name; j++)
     if (j->keys) PetscCall(DRConfigRegisterKeys(j->keys));
   if (sub && !strcmp(sub, "help")) {

@@ -219,8 +219,7 @@ PetscErrorCode DRMechanismROM(DRMechanism m, MPI_Comm comm, const PetscReal thet
   rom->nt = nt, rom->nm = nm, rom->n = n, rom->ndof = m->ndof, rom->nnodes = m->nnodes, rom->dim = m->dim;
   for (PetscInt t = 0; t < nt; t++) rom->theta[t] = theta[t];
   if (rank == 0) {
-    PetscReal kmax = 0, kr = 0, *lam, *X;
-    PetscInt  nfound;
+    PetscReal kmax = 0, kr = 0;
     /* symmetrize the products; K_eta_eta = [0 0; 0 Psi_d^T K Psi_d] */
     for (PetscInt i = 0; i < n; i++)
       for (PetscInt j = 0; j < i; j++) {
@@ -233,16 +232,11 @@ PetscErrorCode DRMechanismROM(DRMechanism m, MPI_Comm comm, const PetscReal thet
     rom->rigid_energy = kr / kmax;
     for (PetscInt t = 0; t < nt; t++)
       for (PetscInt j = 0; j < n; j++) rom->K[t + j * n] = rom->K[j + t * n] = 0;
-    PetscCall(PetscMalloc2(n, &rom->lambda, n * n, &rom->Phi));
-    PetscCall(PetscMalloc2(n, &lam, n * n, &X));
-    PetscCall(DRDenseEigen(n, rom->K, rom->M, n, 0, &nfound, lam, X));
-    PetscCheck(nfound == n, PETSC_COMM_SELF, PETSC_ERR_LIB, "GMP: reduced eigenproblem found %" PetscInt_FMT " of %" PetscInt_FMT " pairs", nfound, n);
-    for (PetscInt j = 0; j < n; j++) {
-      PetscReal s = SignOf(n, X + j * n);
-      rom->lambda[j] = lam[j];
-      for (PetscInt i = 0; i < n; i++) rom->Phi[i + j * n] = s * X[i + j * n];
+    {
+      PetscBool ok;
+      PetscCall(DRGMPRomEigen(rom, &ok));
+      PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_LIB, "GMP: the reduced mass matrix at theta = %g is not positive definite", (double)theta[0]);
     }
-    PetscCall(PetscFree2(lam, X));
     rom->xyz = xyz;
   } else PetscCall(PetscFree(xyz));
   PetscCall(MatDestroy(&Psi));

@@ -1,0 +1,383 @@
+/* GMP mode tracking and interpolation of reduced models (METHODS.md 5). */
+#include "gmp_impl.h"
+#include <dynred/modal.h>
+#include <petscblaslapack.h>
+
+const char *const DRGMPMethods[] = {"linear", "quadratic", "eigenspace", NULL};
+
+/* Optimal assignment (Hungarian algorithm, O(n^3)): maximize sum w[j][p[j]]
+ * over permutations p; w row-major n x n. */
+static PetscErrorCode Assign(PetscInt n, const PetscReal *w, PetscInt *p)
+{
+  PetscReal *u, *v, *minv;
+  PetscInt  *pm, *way;
+  PetscBool *used;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc3(n + 1, &u, n + 1, &v, n + 1, &minv));
+  PetscCall(PetscMalloc3(n + 1, &pm, n + 1, &way, n + 1, &used));
+  for (PetscInt i = 0; i <= n; i++) u[i] = v[i] = 0, pm[i] = 0, way[i] = 0;
+  /* minimize cost c[i][j] = -w; 1-based rows i, columns j; pm[j] = row of column j */
+  for (PetscInt i = 1; i <= n; i++) {
+    PetscInt j0 = 0;
+    pm[0] = i;
+    for (PetscInt j = 0; j <= n; j++) minv[j] = PETSC_MAX_REAL, used[j] = PETSC_FALSE;
+    do {
+      PetscInt  i0 = pm[j0], j1 = 0;
+      PetscReal delta = PETSC_MAX_REAL;
+      used[j0] = PETSC_TRUE;
+      for (PetscInt j = 1; j <= n; j++)
+        if (!used[j]) {
+          PetscReal cur = -w[(i0 - 1) * n + (j - 1)] - u[i0] - v[j];
+          if (cur < minv[j]) minv[j] = cur, way[j] = j0;
+          if (minv[j] < delta) delta = minv[j], j1 = j;
+        }
+      for (PetscInt j = 0; j <= n; j++)
+        if (used[j]) u[pm[j]] += delta, v[j] -= delta;
+        else minv[j] -= delta;
+      j0 = j1;
+    } while (pm[j0] != 0);
+    do {
+      PetscInt j1 = way[j0];
+      pm[j0]      = pm[j1];
+      j0          = j1;
+    } while (j0);
+  }
+  for (PetscInt j = 1; j <= n; j++) p[pm[j] - 1] = j - 1;
+  PetscCall(PetscFree3(u, v, minv));
+  PetscCall(PetscFree3(pm, way, used));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* G = prev.MPsi^T cur.Psi (n x n, column-major) */
+static void Cross(const DRGMPRom *prev, const DRGMPRom *cur, PetscReal *G)
+{
+  PetscInt n = prev->n, nd = prev->ndof;
+  for (PetscInt j = 0; j < n; j++)
+    for (PetscInt k = 0; k < n; k++) {
+      PetscReal s = 0;
+      for (PetscInt i = 0; i < nd; i++) s += prev->MPsi[i + j * nd] * cur->Psi[i + k * nd];
+      G[j + k * n] = s;
+    }
+}
+
+PetscErrorCode DRGMPTrack(const DRGMPRom *prev, DRGMPRom *cur, PetscReal macdiag[], PetscReal *macmin)
+{
+  PetscInt   n = cur->n, nt = cur->nt, nm = cur->nm, nd = cur->ndof, *perm;
+  PetscReal *G, *W, *sg, *tmp;
+
+  PetscFunctionBeginUser;
+  PetscCheck(prev->n == n && prev->ndof == nd && prev->Psi && cur->Psi, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "GMP tracking: the two reduced models differ in size or lack mode shapes");
+  PetscCall(PetscMalloc5(n * n, &G, nm * nm, &W, nm, &perm, nm, &sg, nd * n + n * n, &tmp));
+  Cross(prev, cur, G);
+  for (PetscInt j = 0; j < nm; j++)
+    for (PetscInt k = 0; k < nm; k++) {
+      PetscInt  a = nt + j, b = nt + k;
+      PetscReal c = G[a + b * n];
+      W[j * nm + k] = c * c / (prev->M[a + a * n] * cur->M[b + b * n]); /* mass-weighted MAC (prev's M) */
+    }
+  PetscCall(Assign(nm, W, perm));
+  *macmin = 1;
+  for (PetscInt j = 0; j < nm; j++) {
+    sg[j]      = G[(nt + j) + (nt + perm[j]) * n] < 0 ? -1 : 1;
+    macdiag[j] = W[j * nm + perm[j]];
+    *macmin    = PetscMin(*macmin, macdiag[j]);
+  }
+  /* new coordinate j = sg[j] * old coordinate perm[j]: Psi' = Psi T,
+   * M' = T^T M T, K' = T^T K T, Phi' = T^T Phi */
+#define NEWIDX(j) ((j) < nt ? (j) : nt + perm[(j) - nt])
+#define SGN(j)    ((j) < nt ? 1.0 : sg[(j) - nt])
+  {
+    PetscReal *arrs[2] = {cur->Psi, cur->MPsi};
+    for (int a = 0; a < 2; a++) {
+      PetscCall(PetscArraycpy(tmp, arrs[a], nd * n));
+      for (PetscInt j = 0; j < n; j++)
+        for (PetscInt i = 0; i < nd; i++) arrs[a][i + j * nd] = SGN(j) * tmp[i + NEWIDX(j) * nd];
+    }
+  }
+  {
+    PetscReal *mats[2] = {cur->M, cur->K};
+    for (int a = 0; a < 2; a++) {
+      PetscCall(PetscArraycpy(tmp, mats[a], n * n));
+      for (PetscInt j = 0; j < n; j++)
+        for (PetscInt i = 0; i < n; i++) mats[a][i + j * n] = SGN(i) * SGN(j) * tmp[NEWIDX(i) + NEWIDX(j) * n];
+    }
+  }
+  PetscCall(PetscArraycpy(tmp, cur->Phi, n * n));
+  for (PetscInt k = 0; k < n; k++)
+    for (PetscInt i = 0; i < n; i++) cur->Phi[i + k * n] = SGN(i) * tmp[NEWIDX(i) + k * n];
+#undef NEWIDX
+#undef SGN
+  PetscCall(PetscFree5(G, W, perm, sg, tmp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPTrackEigen(const DRGMPRom *prev, DRGMPRom *cur)
+{
+  PetscInt   n = cur->n, nt = cur->nt, ne = n - nt, *perm;
+  PetscReal *G, *C, *W, *tmp, *lt;
+
+  PetscFunctionBeginUser;
+  if (ne <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc5(n * n, &G, n * n, &C, ne * ne, &W, ne, &perm, n * n, &tmp));
+  PetscCall(PetscMalloc1(n, &lt));
+  Cross(prev, cur, G);
+  /* C = Phi_prev^T G Phi_cur: the physical free-mechanism modes Psi Phi */
+  for (PetscInt j = 0; j < n; j++)
+    for (PetscInt k = 0; k < n; k++) {
+      PetscReal s = 0;
+      for (PetscInt a = 0; a < n; a++) {
+        PetscReal t = 0;
+        for (PetscInt b = 0; b < n; b++) t += G[a + b * n] * cur->Phi[b + k * n];
+        s += prev->Phi[a + j * n] * t;
+      }
+      C[j + k * n] = s;
+    }
+  /* the rigid (zero) eigenvectors have a canonical basis (see rom.c); track the others */
+  for (PetscInt j = 0; j < ne; j++)
+    for (PetscInt k = 0; k < ne; k++) W[j * ne + k] = PetscSqr(C[(nt + j) + (nt + k) * n]);
+  PetscCall(Assign(ne, W, perm));
+  PetscCall(PetscArraycpy(tmp, cur->Phi, n * n));
+  PetscCall(PetscArraycpy(lt, cur->lambda, n));
+  for (PetscInt j = 0; j < ne; j++) {
+    PetscInt  k = nt + perm[j];
+    PetscReal s = C[(nt + j) + k * n] < 0 ? -1 : 1;
+    cur->lambda[nt + j] = lt[k];
+    for (PetscInt i = 0; i < n; i++) cur->Phi[i + (nt + j) * n] = s * tmp[i + k * n];
+  }
+  PetscCall(PetscFree5(G, C, W, perm, tmp));
+  PetscCall(PetscFree(lt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Inverse of a dense n x n matrix (LU). */
+static PetscErrorCode Inverse(PetscInt n, const PetscReal *A, PetscReal *Ai)
+{
+  PetscBLASInt nn, info, *ipiv, lwork;
+  PetscReal   *work;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscBLASIntCast(n, &nn));
+  lwork = nn * 8;
+  PetscCall(PetscMalloc2(n, &ipiv, lwork, &work));
+  PetscCall(PetscArraycpy(Ai, A, n * n));
+  LAPACKgetrf_(&nn, &nn, Ai, &nn, ipiv, &info);
+  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "GMP eigenspace interpolation: the interpolated eigenvector matrix is singular (modes not tracked consistently?)");
+  LAPACKgetri_(&nn, Ai, &nn, ipiv, work, &lwork, &info);
+  PetscCall(PetscFree2(ipiv, work));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Locate(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, PetscInt *i, PetscReal *h)
+{
+  PetscReal t0 = grid[0].theta[0], t1 = grid[ngrid - 1].theta[0];
+
+  PetscFunctionBeginUser;
+  PetscCheck(ngrid >= 2, PETSC_COMM_SELF, DR_ERR_INPUT, "GMP interpolation needs at least 2 grid points (got %" PetscInt_FMT ")", ngrid);
+  *h = (t1 - t0) / (ngrid - 1);
+  PetscCheck(theta >= t0 - 1e-9 * PetscAbsReal(*h) && theta <= t1 + 1e-9 * PetscAbsReal(*h), PETSC_COMM_SELF, DR_ERR_INPUT, "GMP interpolation at theta = %g: outside the grid [%g, %g]", (double)theta, (double)t0, (double)t1);
+  *i = (PetscInt)PetscFloorReal((theta - t0) / *h);
+  *i = PetscMax(0, PetscMin(*i, ngrid - 2));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Quadratic through points j0, j0+1, j0+2 (uniform h): Y = A s^2 + B s + C,
+ * s = theta - theta_j0 (METHODS.md 5); derivative 2 A s + B. */
+static void Quad(PetscInt len, const PetscReal *Y0, const PetscReal *Y1, const PetscReal *Y2, PetscReal h, PetscReal s, PetscReal *Y, PetscReal *dY)
+{
+  for (PetscInt k = 0; k < len; k++) {
+    PetscReal A = (Y2[k] - 2 * Y1[k] + Y0[k]) / (2 * h * h), B = (-3 * Y0[k] + 4 * Y1[k] - Y2[k]) / (2 * h), C = Y0[k];
+    if (Y) Y[k] = A * s * s + B * s + C;
+    if (dY) dY[k] = 2 * A * s + B;
+  }
+}
+
+/* The interpolant's M, K (and Psi when want_psi and the grid has shapes). */
+static PetscErrorCode Interp(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, DRGMPMethod method, PetscBool want_psi, PetscReal *M, PetscReal *K, PetscReal *Psi)
+{
+  PetscInt        i, n = grid[0].n, nd = grid[0].ndof;
+  PetscReal       h, a;
+  const DRGMPRom *g0, *g1;
+
+  PetscFunctionBeginUser;
+  PetscCall(Locate(ngrid, grid, theta, &i, &h));
+  g0 = &grid[i], g1 = &grid[i + 1];
+  a  = (g1->theta[0] - theta) / (g1->theta[0] - g0->theta[0]);
+  want_psi = want_psi && g0->Psi && Psi;
+  switch (method) {
+  case DR_GMP_LINEAR:
+    for (PetscInt k = 0; k < n * n; k++) M[k] = a * g0->M[k] + (1 - a) * g1->M[k], K[k] = a * g0->K[k] + (1 - a) * g1->K[k];
+    if (want_psi)
+      for (PetscInt k = 0; k < nd * n; k++) Psi[k] = a * g0->Psi[k] + (1 - a) * g1->Psi[k];
+    break;
+  case DR_GMP_QUADRATIC: {
+    PetscInt j0 = i >= 1 ? i - 1 : 0;
+    PetscCheck(ngrid >= 3, PETSC_COMM_SELF, DR_ERR_INPUT, "GMP quadratic interpolation needs at least 3 grid points (got %" PetscInt_FMT ")", ngrid);
+    if (j0 + 2 >= ngrid) j0 = ngrid - 3;
+    Quad(n * n, grid[j0].M, grid[j0 + 1].M, grid[j0 + 2].M, h, theta - grid[j0].theta[0], M, NULL);
+    Quad(n * n, grid[j0].K, grid[j0 + 1].K, grid[j0 + 2].K, h, theta - grid[j0].theta[0], K, NULL);
+    if (want_psi) Quad(nd * n, grid[j0].Psi, grid[j0 + 1].Psi, grid[j0 + 2].Psi, h, theta - grid[j0].theta[0], Psi, NULL);
+  } break;
+  case DR_GMP_EIGENSPACE: {
+    PetscReal *Phi, *Pi, *lam;
+    PetscCall(PetscMalloc3(n * n, &Phi, n * n, &Pi, n, &lam));
+    for (PetscInt k = 0; k < n * n; k++) Phi[k] = a * g0->Phi[k] + (1 - a) * g1->Phi[k];
+    for (PetscInt k = 0; k < n; k++) lam[k] = a * g0->lambda[k] + (1 - a) * g1->lambda[k];
+    PetscCall(Inverse(n, Phi, Pi));
+    /* M = Pi^T Pi, K = Pi^T diag(lam) Pi */
+    for (PetscInt r = 0; r < n; r++)
+      for (PetscInt c = 0; c < n; c++) {
+        PetscReal sm = 0, sk = 0;
+        for (PetscInt k = 0; k < n; k++) {
+          PetscReal p = Pi[k + r * n] * Pi[k + c * n];
+          sm += p;
+          sk += lam[k] * p;
+        }
+        M[r + c * n] = sm, K[r + c * n] = sk;
+      }
+    if (want_psi) { /* Psi = (a Psi_0 Phi_0 + (1-a) Psi_1 Phi_1) Pi */
+      PetscReal *X;
+      PetscCall(PetscCalloc1(nd * n, &X));
+      for (PetscInt k = 0; k < n; k++)
+        for (PetscInt b = 0; b < n; b++) {
+          PetscReal c0 = a * g0->Phi[b + k * n], c1 = (1 - a) * g1->Phi[b + k * n];
+          for (PetscInt r = 0; r < nd; r++) X[r + k * nd] += c0 * g0->Psi[r + b * nd] + c1 * g1->Psi[r + b * nd];
+        }
+      for (PetscInt c = 0; c < n; c++)
+        for (PetscInt r = 0; r < nd; r++) {
+          PetscReal s = 0;
+          for (PetscInt k = 0; k < n; k++) s += X[r + k * nd] * Pi[k + c * n];
+          Psi[r + c * nd] = s;
+        }
+      PetscCall(PetscFree(X));
+    }
+    PetscCall(PetscFree3(Phi, Pi, lam));
+  } break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPInterpolate(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, DRGMPMethod method, DRGMPRom *out)
+{
+  PetscInt n = grid[0].n, nd = grid[0].ndof;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(out, sizeof(*out)));
+  out->nt = grid[0].nt, out->nm = grid[0].nm, out->n = n, out->ndof = nd, out->nnodes = grid[0].nnodes, out->dim = grid[0].dim;
+  out->theta[0] = theta;
+  PetscCall(PetscMalloc1(n * n, &out->M));
+  PetscCall(PetscMalloc1(n * n, &out->K));
+  if (grid[0].Psi) PetscCall(PetscMalloc1(nd * n, &out->Psi));
+  PetscCall(Interp(ngrid, grid, theta, method, PETSC_TRUE, out->M, out->K, out->Psi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Eigenpairs of the reduced pencil.  K's rigid rows vanish, so the rigid
+ * coordinates are condensed out of the deformation problem exactly:
+ * (K_dd, M_dd - M_dt M_tt^-1 M_td) x_d = lambda (...) x_d, x_t = -M_tt^-1 M_td x_d
+ * (a definite pencil: the high eigenvalues keep full relative accuracy,
+ * which a solve of the singular pencil would not); the zero eigenvalues get
+ * the canonical basis E_t L^-T (M_tt = L L^T). */
+PetscErrorCode DRGMPReducedEigen(PetscInt n, PetscInt nt, const PetscReal *K, const PetscReal *M, PetscReal *lambda, PetscReal *Phi, PetscBool *ok)
+{
+  PetscInt     nd = n - nt, nfound;
+  PetscReal   *S, *Kd, *X, *Mtt, *G; /* G = M_tt^-1 M_td (nt x nd) */
+  PetscBLASInt nn, nrhs, info, ld;
+
+  PetscFunctionBeginUser;
+  *ok = PETSC_TRUE;
+  PetscCall(PetscMalloc5(nd * nd + 1, &S, nd * nd + 1, &Kd, nd * nd + 1, &X, nt * nt + 1, &Mtt, nt * nd + 1, &G));
+  for (PetscInt j = 0; j < nt; j++)
+    for (PetscInt i = 0; i < nt; i++) Mtt[i + j * nt] = M[i + j * n];
+  for (PetscInt j = 0; j < nd; j++)
+    for (PetscInt i = 0; i < nt; i++) G[i + j * nt] = M[i + (nt + j) * n];
+  PetscCall(PetscBLASIntCast(nt, &nn));
+  PetscCall(PetscBLASIntCast(nd, &nrhs));
+  ld = nn;
+  LAPACKpotrf_("L", &nn, Mtt, &ld, &info);
+  if (info) {
+    *ok = PETSC_FALSE;
+    goto done;
+  }
+  LAPACKpotrs_("L", &nn, &nrhs, Mtt, &ld, G, &ld, &info);
+  for (PetscInt j = 0; j < nd; j++)
+    for (PetscInt i = 0; i < nd; i++) {
+      PetscReal s = M[(nt + i) + (nt + j) * n];
+      for (PetscInt t = 0; t < nt; t++) s -= M[(nt + i) + t * n] * G[t + j * nt];
+      S[i + j * nd]  = s;
+      Kd[i + j * nd] = K[(nt + i) + (nt + j) * n];
+    }
+  {
+    PetscErrorCode ierr;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = DRDenseEigen(nd, Kd, S, nd, 0, &nfound, lambda + nt, X);
+    PetscCall(PetscPopErrorHandler());
+    if (ierr || nfound != nd) {
+      *ok = PETSC_FALSE;
+      goto done;
+    }
+  }
+  for (PetscInt j = 0; j < nd; j++) {
+    PetscReal *x = X + j * nd, big = 0, sg = 1;
+    for (PetscInt i = 0; i < nd; i++)
+      if (PetscAbsReal(x[i]) > big * (1 + 1e-10)) big = PetscAbsReal(x[i]), sg = x[i] < 0 ? -1 : 1;
+    for (PetscInt i = 0; i < nd; i++) Phi[(nt + i) + (nt + j) * n] = sg * x[i];
+    for (PetscInt t = 0; t < nt; t++) {
+      PetscReal s = 0;
+      for (PetscInt i = 0; i < nd; i++) s += G[t + i * nt] * x[i];
+      Phi[t + (nt + j) * n] = -sg * s;
+    }
+  }
+  /* rigid: E_t L^-T, L from the Cholesky factor in Mtt (lower) */
+  for (PetscInt c = 0; c < nt; c++) {
+    PetscReal li[DR_GMP_MAXTHETA];
+    for (PetscInt i = 0; i < nt; i++) { /* li = column c of L^-1 */
+      PetscReal s = i == c ? 1 : 0;
+      for (PetscInt k = 0; k < i; k++) s -= Mtt[i + k * nt] * li[k];
+      li[i] = s / Mtt[i + i * nt];
+    }
+    /* (L^-T)_{i j} = (L^-1)_{j i}: column j of L^-T has entries (L^-1)_{j, i} */
+    for (PetscInt i = 0; i < nt; i++) Phi[c + i * n] = li[i]; /* (L^-T)_{c,i} = (L^-1)_{i,c} */
+  }
+  for (PetscInt j = 0; j < nt; j++) {
+    lambda[j] = 0;
+    for (PetscInt i = nt; i < n; i++) Phi[i + j * n] = 0;
+  }
+done:
+  PetscCall(PetscFree5(S, Kd, X, Mtt, G));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPInterpolateDerivative(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, DRGMPMethod method, PetscReal *dM, PetscReal *dK)
+{
+  PetscInt  i, n = grid[0].n;
+  PetscReal h;
+
+  PetscFunctionBeginUser;
+  PetscCall(Locate(ngrid, grid, theta, &i, &h));
+  if (method == DR_GMP_LINEAR) {
+    for (PetscInt k = 0; k < n * n; k++) dM[k] = (grid[i + 1].M[k] - grid[i].M[k]) / h, dK[k] = (grid[i + 1].K[k] - grid[i].K[k]) / h;
+  } else if (method == DR_GMP_QUADRATIC) {
+    PetscInt j0 = i >= 1 ? i - 1 : 0;
+    if (j0 + 2 >= ngrid) j0 = ngrid - 3;
+    Quad(n * n, grid[j0].M, grid[j0 + 1].M, grid[j0 + 2].M, h, theta - grid[j0].theta[0], NULL, dM);
+    Quad(n * n, grid[j0].K, grid[j0 + 1].K, grid[j0 + 2].K, h, theta - grid[j0].theta[0], NULL, dK);
+  } else { /* central difference of the interpolant inside the interval */
+    PetscReal  d = 1e-5 * h, lo = PetscMax(theta - d, grid[i].theta[0]), hi = PetscMin(theta + d, grid[i + 1].theta[0]);
+    PetscReal *Mp, *Mm, *Kp, *Km;
+    PetscCall(PetscMalloc4(n * n, &Mp, n * n, &Mm, n * n, &Kp, n * n, &Km));
+    PetscCall(Interp(ngrid, grid, hi, method, PETSC_FALSE, Mp, Kp, NULL));
+    PetscCall(Interp(ngrid, grid, lo, method, PETSC_FALSE, Mm, Km, NULL));
+    for (PetscInt k = 0; k < n * n; k++) dM[k] = (Mp[k] - Mm[k]) / (hi - lo), dK[k] = (Kp[k] - Km[k]) / (hi - lo);
+    PetscCall(PetscFree4(Mp, Mm, Kp, Km));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPRomEigen(DRGMPRom *r, PetscBool *ok)
+{
+  PetscFunctionBeginUser;
+  if (!r->lambda) PetscCall(PetscMalloc2(r->n, &r->lambda, r->n * r->n, &r->Phi));
+  PetscCall(DRGMPReducedEigen(r->n, r->nt, r->K, r->M, r->lambda, r->Phi, ok));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,452 @@
+/* The GMP sweep: reduced models on a grid of configurations, evaluated on
+ * the task farm, tracked, written, interpolated and verified on a fine grid
+ * (include/dynred/gmpsweep.h). */
+#include "gmp_impl.h"
+#include <dynred/gmpsweep.h>
+#include <dynred/farm.h>
+#include <string.h>
+
+static const DRConfigKey gmp_keys[] = {
+  {"gmp.mechanism", DR_CFG_STRING, "slider-crank", "built-in mechanism: slider-crank | arm3d"},
+  {"gmp.L1", DR_CFG_REAL, "0", "length of body 1 (crank, link 1) [m]; 0: the mechanism's default (0.3 / 1.0)"},
+  {"gmp.L2", DR_CFG_REAL, "0", "length of body 2 (connector, link 2) [m]; 0: default (0.7 / 0.8)"},
+  {"gmp.nel1", DR_CFG_INT, "0", "beam elements in body 1; 0: default (5 / 20)"},
+  {"gmp.nel2", DR_CFG_INT, "0", "beam elements in body 2; 0: default (5 / 16)"},
+  {"gmp.E", DR_CFG_REAL, "210e9", "Young's modulus [Pa]"},
+  {"gmp.G", DR_CFG_REAL, "81e9", "shear modulus [Pa] (torsion of arm3d)"},
+  {"gmp.rho", DR_CFG_REAL, "7800", "density [kg/m^3]"},
+  {"gmp.A", DR_CFG_REAL, "0", "section area [m^2]; 0: default (1e-4 / 4e-4)"},
+  {"gmp.I", DR_CFG_REAL, "0", "second moment of area [m^4]; 0: default (square section, A^2/12)"},
+  {"gmp.slider_mass", DR_CFG_REAL, "0.1", "slider mass of the slider-crank [kg]"},
+  {"gmp.tip_mass", DR_CFG_REAL, "0.5", "point mass at the end of link 2 of arm3d [kg]"},
+  {"gmp.nmodes", DR_CFG_INT, "7", "deformation modes per configuration (plus one rigid mode per theta)"},
+  {"gmp.dense_max", DR_CFG_INT, "2000", "constrained size up to which LAPACK solves the theta-fixed eigenproblem (SLEPc above)"},
+  {"gmp.theta1.start", DR_CFG_REAL, "0", "first rigid DOF: grid start [rad]"},
+  {"gmp.theta1.stop", DR_CFG_REAL, "6.283185307179586", "first rigid DOF: grid end [rad]"},
+  {"gmp.theta1.step", DR_CFG_REAL, "0.1", "first rigid DOF: grid step [rad] (rounded so the intervals fit exactly)"},
+  {"gmp.theta1.values", DR_CFG_LIST, "", "first rigid DOF: listed grid values [rad] instead of start/stop/step"},
+  {"gmp.theta1.periodic", DR_CFG_BOOL, "false", "the range is one period (a full crank revolution): the closure of the tracked modes is checked"},
+  {"gmp.theta2.start", DR_CFG_REAL, "0", "second rigid DOF (arm3d): grid start [rad]"},
+  {"gmp.theta2.stop", DR_CFG_REAL, "0.5", "second rigid DOF: grid end [rad]"},
+  {"gmp.theta2.step", DR_CFG_REAL, "0.1", "second rigid DOF: grid step [rad]"},
+  {"gmp.theta2.values", DR_CFG_LIST, "", "second rigid DOF: listed grid values [rad]"},
+  {"gmp.theta2.periodic", DR_CFG_BOOL, "false", "second rigid DOF: periodic range"},
+  {"gmp.verify_step", DR_CFG_REAL, "0", "verification grid step [rad] (1-D grids): exact ROMs there, compared with every interpolation method; 0: none"},
+  {"gmp.track_mac_warn", DR_CFG_REAL, "0.9", "mode tracking: a MAC diagonal below this between neighbours flags veering"},
+  {"gmp.write_shapes", DR_CFG_BOOL, "true", "write the projection modes Psi of every grid point (/gmp/grid/psi)"},
+  {"gmp.checkpoint", DR_CFG_STRING, "", "sweep checkpoint file (default OUTPUT.sweep.h5): finished points are skipped on restart"},
+  {NULL, 0, NULL, NULL},
+};
+
+PetscErrorCode DRGMPRegisterKeys(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRConfigRegisterKeys(gmp_keys));
+  PetscCall(DRGMPTransientRegisterKeys());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One rigid DOF's grid values from gmp.thetaK.* */
+static PetscErrorCode GridAxis(DRConfig cfg, PetscInt k, PetscInt *n, PetscReal **v, PetscBool *periodic, PetscBool *uniform)
+{
+  char      key[64], where[PETSC_MAX_PATH_LEN + 64];
+  PetscReal a, b, h, buf[4096];
+  PetscInt  nv = 4096;
+  PetscBool set;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(key, sizeof(key), "gmp.theta%" PetscInt_FMT ".periodic", k + 1));
+  PetscCall(DRConfigGetBool(cfg, key, periodic, NULL));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "gmp.theta%" PetscInt_FMT ".values", k + 1));
+  PetscCall(DRConfigGetRealArray(cfg, key, buf, &nv, &set));
+  if (set && nv > 0) {
+    PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
+    PetscCheck(nv >= 2, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s has %" PetscInt_FMT " value(s): expected at least 2", where, key, nv);
+    for (PetscInt i = 1; i < nv; i++) PetscCheck(buf[i] > buf[i - 1], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s is not increasing at entry %" PetscInt_FMT ": expected ascending values", where, key, i);
+    *n = nv;
+    PetscCall(PetscMalloc1(nv, v));
+    PetscCall(PetscArraycpy(*v, buf, nv));
+    *uniform = PETSC_TRUE;
+    for (PetscInt i = 2; i < nv; i++)
+      if (PetscAbsReal((buf[i] - buf[i - 1]) - (buf[1] - buf[0])) > 1e-12 * PetscAbsReal(buf[1] - buf[0])) *uniform = PETSC_FALSE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscSNPrintf(key, sizeof(key), "gmp.theta%" PetscInt_FMT ".start", k + 1));
+  PetscCall(DRConfigGetReal(cfg, key, &a, NULL));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "gmp.theta%" PetscInt_FMT ".stop", k + 1));
+  PetscCall(DRConfigGetReal(cfg, key, &b, NULL));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "gmp.theta%" PetscInt_FMT ".step", k + 1));
+  PetscCall(DRConfigGetReal(cfg, key, &h, NULL));
+  PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
+  PetscCheck(b > a, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: gmp.theta%" PetscInt_FMT ": stop %g <= start %g: expected stop > start", where, k + 1, (double)b, (double)a);
+  PetscCheck(h > 0 && h <= b - a, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s = %g: expected a step in (0, stop - start]", where, key, (double)h);
+  *n = (PetscInt)PetscFloorReal((b - a) / h + 0.5) + 1;
+  PetscCall(PetscMalloc1(*n, v));
+  for (PetscInt i = 0; i < *n; i++) (*v)[i] = a + (b - a) * i / (*n - 1);
+  *uniform = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  DRMechanism     mech;
+  DRGMPRomOptions opt;
+  PetscInt        nt, ngrid, nfine, npts[DR_GMP_MAXTHETA];
+  PetscReal      *axis[DR_GMP_MAXTHETA], *fine;
+  PetscBool       shapes;
+} Sweep;
+
+static void PointTheta(const Sweep *s, PetscInt task, PetscReal th[])
+{
+  for (PetscInt t = 0; t < DR_GMP_MAXTHETA; t++) th[t] = 0;
+  if (task < s->ngrid) {
+    PetscInt r = task;
+    for (PetscInt t = 0; t < s->nt; t++) { /* theta1 fastest */
+      th[t] = s->axis[t][r % s->npts[t]];
+      r /= s->npts[t];
+    }
+  } else th[0] = s->fine[task - s->ngrid];
+}
+
+static PetscErrorCode SweepTask(MPI_Comm group, PetscInt task, void *ctx, PetscInt *n, PetscReal **res)
+{
+  Sweep      *s = (Sweep *)ctx;
+  PetscReal   th[DR_GMP_MAXTHETA];
+  DRGMPRom    rom;
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PointTheta(s, task, th);
+  PetscCall(DRMechanismROM(s->mech, group, th, &s->opt, &rom));
+  PetscCallMPI(MPI_Comm_rank(group, &rank));
+  if (rank == 0) PetscCall(DRGMPRomPack(&rom, n, res));
+  PetscCall(DRGMPRomFree(&rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Matrices are column-major in memory; datasets are row-major [.., row, col]. */
+static void Transpose(PetscInt r, PetscInt c, const PetscReal *a, PetscReal *b)
+{
+  for (PetscInt i = 0; i < r; i++)
+    for (PetscInt j = 0; j < c; j++) b[i * c + j] = a[i + j * r];
+}
+
+static PetscReal FrobRel(PetscInt len, const PetscReal *a, const PetscReal *ref)
+{
+  PetscReal d = 0, r = 0;
+  for (PetscInt k = 0; k < len; k++) d += PetscSqr(a[k] - ref[k]), r += PetscSqr(ref[k]);
+  return PetscSqrtReal(d / r);
+}
+
+static int CmpReal(const void *a, const void *b)
+{
+  PetscReal x = *(const PetscReal *)a, y = *(const PetscReal *)b;
+  return x < y ? -1 : x > y;
+}
+
+PetscErrorCode DRGMPSweepRun(DRConfig cfg, DRStore store, const char *output, DRGMPSweepResult *out)
+{
+  DRMechanismParams p;
+  Sweep             s;
+  DRFarm            farm;
+  char              type[32], ckpt[PETSC_MAX_PATH_LEN], sig[1024];
+  PetscBool         periodic[DR_GMP_MAXTHETA] = {0}, uniform[DR_GMP_MAXTHETA] = {0};
+  PetscReal         vstep, macwarn, tsweep;
+  PetscMPIInt       rank;
+  DRGMPRom         *grid = NULL, *fine = NULL;
+  PetscInt          ndof, n, computed, restored;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(PetscMemzero(&s, sizeof(s)));
+  PetscCall(PetscMemzero(out, sizeof(*out)));
+  PetscCall(DRConfigGetString(cfg, "gmp.mechanism", type, sizeof(type), NULL));
+  if (strcmp(type, "slider-crank") && strcmp(type, "arm3d")) {
+    char where[PETSC_MAX_PATH_LEN + 64];
+    PetscCall(DRConfigWhere(cfg, "gmp.mechanism", where, sizeof(where)));
+    SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: gmp.mechanism '%s': expected slider-crank or arm3d", where, type);
+  }
+  PetscCall(DRMechanismParamsDefault(type, &p));
+  {
+    PetscReal v;
+    PetscInt  k;
+#define OVR_R(key, field) \
+  do { PetscCall(DRConfigGetReal(cfg, key, &v, NULL)); if (v != 0) p.field = v; } while (0)
+    OVR_R("gmp.L1", L1);
+    OVR_R("gmp.L2", L2);
+    OVR_R("gmp.E", E);
+    OVR_R("gmp.G", G);
+    OVR_R("gmp.rho", rho);
+    OVR_R("gmp.A", A);
+    PetscCall(DRConfigGetReal(cfg, "gmp.I", &v, NULL));
+    p.Ib = v != 0 ? v : p.A * p.A / 12.0;
+    p.J  = 0.1406 * p.A * p.A; /* square section */
+    PetscCall(DRConfigGetReal(cfg, "gmp.slider_mass", &p.slider_mass, NULL));
+    PetscCall(DRConfigGetReal(cfg, "gmp.tip_mass", &p.tip_mass, NULL));
+    PetscCall(DRConfigGetInt(cfg, "gmp.nel1", &k, NULL));
+    if (k) p.nel1 = k;
+    PetscCall(DRConfigGetInt(cfg, "gmp.nel2", &k, NULL));
+    if (k) p.nel2 = k;
+#undef OVR_R
+  }
+  PetscCall(DRMechanismCreate(&p, &s.mech));
+  PetscCall(DRMechanismGetSizes(s.mech, NULL, NULL, &ndof, &s.nt));
+  PetscCall(DRConfigGetInt(cfg, "gmp.nmodes", &s.opt.nmodes, NULL));
+  PetscCall(DRConfigGetInt(cfg, "gmp.dense_max", &s.opt.dense_max, NULL));
+  PetscCall(PetscStrncpy(s.opt.prefix, "gmp_", sizeof(s.opt.prefix)));
+  PetscCall(DRConfigGetBool(cfg, "gmp.write_shapes", &s.shapes, NULL));
+  PetscCheck(s.opt.nmodes >= 1, PETSC_COMM_WORLD, DR_ERR_INPUT, "gmp.nmodes = %" PetscInt_FMT ": expected at least 1 deformation mode", s.opt.nmodes);
+  n       = s.nt + s.opt.nmodes;
+  s.ngrid = 1;
+  for (PetscInt t = 0; t < s.nt; t++) {
+    PetscCall(GridAxis(cfg, t, &s.npts[t], &s.axis[t], &periodic[t], &uniform[t]));
+    s.ngrid *= s.npts[t];
+  }
+  PetscCall(DRConfigGetReal(cfg, "gmp.verify_step", &vstep, NULL));
+  PetscCall(DRConfigGetReal(cfg, "gmp.track_mac_warn", &macwarn, NULL));
+  if (vstep > 0) {
+    PetscReal a = s.axis[0][0], b = s.axis[0][s.npts[0] - 1];
+    PetscCheck(s.nt == 1, PETSC_COMM_WORLD, DR_ERR_INPUT, "gmp.verify_step: interpolation is verified on 1-D grids only (this mechanism has %" PetscInt_FMT " rigid DOFs); set it to 0", s.nt);
+    PetscCheck(uniform[0] && s.npts[0] >= 3, PETSC_COMM_WORLD, DR_ERR_INPUT, "gmp.verify_step: the interpolation formulas need a uniform grid of at least 3 points");
+    s.nfine = (PetscInt)PetscFloorReal((b - a) / vstep + 0.5) + 1;
+    PetscCall(PetscMalloc1(s.nfine, &s.fine));
+    for (PetscInt i = 0; i < s.nfine; i++) s.fine[i] = a + (b - a) * i / (s.nfine - 1);
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gmp: %s, %" PetscInt_FMT " DOFs, %" PetscInt_FMT " rigid + %" PetscInt_FMT " deformation modes; grid %" PetscInt_FMT " points", type, ndof, s.nt, s.opt.nmodes, s.ngrid));
+  for (PetscInt t = 0; t < s.nt; t++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s theta%" PetscInt_FMT " [%g, %g] x %" PetscInt_FMT "%s", t ? "," : " (", t + 1, (double)s.axis[t][0], (double)s.axis[t][s.npts[t] - 1], s.npts[t], periodic[t] ? " periodic" : ""));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, ")%s\n", s.nfine ? "" : ""));
+  if (s.nfine) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gmp: verification grid %" PetscInt_FMT " points (exact ROMs)\n", s.nfine));
+
+  /* the sweep's identity for the checkpoint: everything a point depends on */
+  {
+    size_t l = 0;
+    l += snprintf(sig + l, sizeof(sig) - l, "%s L%.17g,%.17g nel%d,%d E%.17g G%.17g r%.17g A%.17g I%.17g ms%.17g mt%.17g nm%d ", type, (double)p.L1, (double)p.L2, (int)p.nel1, (int)p.nel2, (double)p.E, (double)p.G, (double)p.rho, (double)p.A, (double)p.Ib, (double)p.slider_mass, (double)p.tip_mass, (int)s.opt.nmodes);
+    for (PetscInt t = 0; t < s.nt && l < sizeof(sig); t++) l += snprintf(sig + l, sizeof(sig) - l, "g%d:%.17g..%.17g/%d ", (int)t, (double)s.axis[t][0], (double)s.axis[t][s.npts[t] - 1], (int)s.npts[t]);
+    if (l < sizeof(sig)) snprintf(sig + l, sizeof(sig) - l, "f%d", (int)s.nfine);
+  }
+  PetscCall(DRConfigGetString(cfg, "gmp.checkpoint", ckpt, sizeof(ckpt), NULL));
+  if (!ckpt[0]) PetscCall(PetscSNPrintf(ckpt, sizeof(ckpt), "%s.sweep.h5", output));
+  PetscCall(DRFarmCreate(PETSC_COMM_WORLD, &farm));
+  PetscCall(DRFarmSetLabel(farm, "grid point"));
+  PetscCall(DRFarmSetFromOptions(farm));
+  PetscCall(DRFarmSetCheckpoint(farm, ckpt, sig));
+  {
+    PetscInt ng;
+    PetscCall(DRFarmGetGroup(farm, NULL, NULL, &ng));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gmp: %" PetscInt_FMT " tasks on %" PetscInt_FMT " rank group(s), checkpoint %s\n", s.ngrid + s.nfine, ng, ckpt));
+  }
+  PetscCall(DRFarmRun(farm, s.ngrid + s.nfine, SweepTask, &s));
+  PetscCall(DRFarmGetStats(farm, &computed, &restored, &tsweep));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gmp: sweep done in %.2f s: %" PetscInt_FMT " computed, %" PetscInt_FMT " restored (%.1f points/s)\n", (double)tsweep, computed, restored, (double)(computed / PetscMax(tsweep, 1e-9))));
+  out->sweep_seconds = tsweep;
+  out->computed      = computed;
+
+  /* rank 0: unpack, track, verify */
+  if (rank == 0) {
+    PetscCall(PetscCalloc1(s.ngrid, &grid));
+    for (PetscInt i = 0; i < s.ngrid + s.nfine; i++) {
+      PetscInt         len;
+      const PetscReal *r;
+      PetscCall(DRFarmGetResult(farm, i, &len, &r));
+      if (i < s.ngrid) PetscCall(DRGMPRomUnpack(len, r, &grid[i]));
+      else {
+        if (!fine) PetscCall(PetscCalloc1(s.nfine, &fine));
+        PetscCall(DRGMPRomUnpack(len, r, &fine[i - s.ngrid]));
+      }
+    }
+  }
+  PetscCall(DRFarmDestroy(&farm));
+
+  {
+    PetscReal *macd = NULL, closure = 0, macmin_all = 1;
+    PetscInt  *veer = NULL, nveer = 0;
+    if (rank == 0) {
+      PetscCall(PetscCalloc2(s.ngrid * s.opt.nmodes, &macd, s.ngrid, &veer));
+      for (PetscInt k = 0; k < s.opt.nmodes; k++) macd[k] = 1;
+      for (PetscInt i = 1; i < s.ngrid; i++) {
+        /* predecessor: the neighbour along theta1, else along the next axis */
+        PetscInt  prev = -1, stride = 1;
+        PetscReal mn;
+        for (PetscInt t = 0, r = i; t < s.nt; t++) {
+          if (r % s.npts[t]) {
+            prev = i - stride;
+            break;
+          }
+          r /= s.npts[t];
+          stride *= s.npts[t];
+        }
+        PetscCall(DRGMPTrack(&grid[prev], &grid[i], &macd[i * s.opt.nmodes], &mn));
+        PetscCall(DRGMPTrackEigen(&grid[prev], &grid[i]));
+        macmin_all = PetscMin(macmin_all, mn);
+        if (mn < macwarn) veer[i] = 1, nveer++;
+      }
+      if (periodic[0] && s.nt == 1) { /* the last point is the first one turned by a period */
+        closure = PetscMax(FrobRel(ndof * n, grid[s.ngrid - 1].Psi, grid[0].Psi), FrobRel(n * n, grid[s.ngrid - 1].Phi, grid[0].Phi));
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "gmp: mode tracking: smallest neighbour MAC %.4f; %" PetscInt_FMT " interval(s) flagged as veering (MAC < %g)\n", (double)macmin_all, nveer, (double)macwarn));
+      if (periodic[0] && s.nt == 1) PetscCall(PetscPrintf(PETSC_COMM_SELF, "gmp: periodic closure after a full period: relative difference of modes %.2e (%s)\n", (double)closure, closure < 1e-6 ? "closed" : "NOT closed: a mode changes sign or order around the period"));
+    }
+    out->closure = closure;
+    out->macmin  = macmin_all;
+    /* write the grid */
+    {
+      PetscInt   np = s.ngrid, dims[3];
+      PetscReal *buf = NULL, *thbuf = NULL;
+      if (rank == 0) {
+        PetscCall(PetscMalloc1(np * PetscMax(PetscMax(n * n, ndof * n), (p.nel1 + p.nel2 + 2) * 3) + np * DR_GMP_MAXTHETA, &buf));
+        PetscCall(PetscMalloc1(np * s.nt, &thbuf));
+        for (PetscInt i = 0; i < np; i++)
+          for (PetscInt t = 0; t < s.nt; t++) thbuf[i * s.nt + t] = grid[i].theta[t];
+      }
+      dims[0] = np, dims[1] = s.nt;
+      PetscCall(DRStoreWriteReal(store, "/gmp/grid/theta", 2, dims, thbuf, "rad"));
+      dims[1] = n, dims[2] = n;
+      if (rank == 0) for (PetscInt i = 0; i < np; i++) Transpose(n, n, grid[i].M, buf + i * n * n);
+      PetscCall(DRStoreWriteReal(store, "/gmp/grid/M", 3, dims, buf, NULL));
+      if (rank == 0) for (PetscInt i = 0; i < np; i++) Transpose(n, n, grid[i].K, buf + i * n * n);
+      PetscCall(DRStoreWriteReal(store, "/gmp/grid/K", 3, dims, buf, NULL));
+      if (rank == 0) for (PetscInt i = 0; i < np; i++) Transpose(n, n, grid[i].Phi, buf + i * n * n);
+      PetscCall(DRStoreWriteReal(store, "/gmp/grid/Phi", 3, dims, buf, NULL));
+      dims[1] = n;
+      if (rank == 0) for (PetscInt i = 0; i < np; i++) PetscCall(PetscArraycpy(buf + i * n, grid[i].lambda, n));
+      PetscCall(DRStoreWriteReal(store, "/gmp/grid/lambda", 2, dims, buf, "rad^2/s^2"));
+      if (s.shapes) {
+        dims[1] = ndof, dims[2] = n;
+        if (rank == 0) for (PetscInt i = 0; i < np; i++) Transpose(ndof, n, grid[i].Psi, buf + i * ndof * n);
+        PetscCall(DRStoreWriteReal(store, "/gmp/grid/psi", 3, dims, buf, NULL));
+      }
+      {
+        PetscInt nn, dim;
+        PetscCall(DRMechanismGetSizes(s.mech, &dim, &nn, NULL, NULL));
+        dims[1] = nn, dims[2] = dim;
+        if (rank == 0) for (PetscInt i = 0; i < np; i++) PetscCall(PetscArraycpy(buf + i * nn * dim, grid[i].xyz, nn * dim));
+        PetscCall(DRStoreWriteReal(store, "/gmp/grid/rho", 3, dims, buf, "m"));
+      }
+      {
+        const DRLabel *labels;
+        PetscCall(DRMechanismGetLabels(s.mech, &labels));
+        PetscCall(DRStoreWriteLabels(store, "/gmp/labels", ndof, labels));
+      }
+      dims[1] = s.opt.nmodes;
+      PetscCall(DRStoreWriteReal(store, "/gmp/track/mac_diag", 2, dims, macd, NULL));
+      {
+        PetscInt64 *vi = NULL;
+        if (rank == 0) {
+          PetscCall(PetscMalloc1(np, &vi));
+          for (PetscInt i = 0; i < np; i++) vi[i] = veer[i];
+        }
+        PetscCall(DRStoreWriteInt(store, "/gmp/track/veering", 1, dims, vi));
+        PetscCall(PetscFree(vi));
+      }
+      PetscCall(DRStoreAttrReal(store, "/gmp/track", "min_mac", macmin_all));
+      PetscCall(DRStoreAttrReal(store, "/gmp/track", "mac_warn", macwarn));
+      if (periodic[0] && s.nt == 1) PetscCall(DRStoreAttrReal(store, "/gmp/track", "periodic_closure", closure));
+      PetscCall(DRStoreAttrString(store, "/gmp/track", "description", "mode order and sign made consistent from each grid point to its predecessor (theta1 neighbour, else the next axis): mass-weighted MAC with the predecessor's M, optimal assignment, signs so the diagonal cross-product is positive; mac_diag[i, j] = MAC of mode j with the predecessor; veering[i] = 1 when its smallest entry < mac_warn; periodic_closure = relative difference of modes between the last point and the first (a period apart)"));
+      PetscCall(DRStoreAttrString(store, "/gmp/grid", "layout", "point i: theta[i, :]; M[i], K[i] the reduced matrices over eta = [theta | delta] (row-major [n, n]); lambda[i] and Phi[i] (columns = eigenvectors, mass-normalized) of the reduced pencil; psi[i] = [rigid modes | deformation modes] on the DOFs /gmp/labels ([ndof, n]); rho[i] = node coordinates of the undeformed configuration"));
+      PetscCall(DRStoreAttrString(store, "/gmp", "mechanism", type));
+      PetscCall(DRStoreAttrInt(store, "/gmp", "n_rigid", s.nt));
+      PetscCall(DRStoreAttrInt(store, "/gmp", "n_deformation", s.opt.nmodes));
+      PetscCall(DRStoreAttrReal(store, "/gmp", "second_moment_m4", p.Ib));
+      PetscCall(DRStoreAttrReal(store, "/gmp", "slider_mass_kg", p.slider_mass));
+      PetscCall(DRStoreAttrString(store, "/gmp", "beam", "2-node Euler-Bernoulli beams (no shear deformation), consistent mass"));
+      PetscCall(PetscFree(buf));
+      PetscCall(PetscFree(thbuf));
+    }
+    if (rank == 0) PetscCall(PetscFree2(macd, veer));
+  }
+
+  /* verification on the fine grid */
+  if (s.nfine) {
+    PetscReal *err[3][5] = {{NULL}}, *thf = NULL;
+    PetscInt   nindef[3] = {0, 0, 0};
+    const char *qn[5] = {"matrix_error", "mass_error", "stiffness_error", "eig_error", "psi_error"};
+    if (rank == 0) {
+      PetscCall(PetscMalloc1(s.nfine, &thf));
+      for (int mth = 0; mth < 3; mth++)
+        for (int q = 0; q < 5; q++) PetscCall(PetscMalloc1(s.nfine, &err[mth][q]));
+      for (PetscInt f = 0; f < s.nfine; f++) {
+        PetscReal th = fine[f].theta[0], h = (s.axis[0][s.npts[0] - 1] - s.axis[0][0]) / (s.npts[0] - 1), mn, md[64];
+        PetscInt  i = PetscMin((PetscInt)PetscFloorReal((th - s.axis[0][0]) / h + 1e-9), s.ngrid - 1);
+        thf[f] = th;
+        /* align the exact ROM with the tracked grid (its left neighbour) */
+        PetscCall(DRGMPTrack(&grid[i], &fine[f], md, &mn));
+        PetscCall(DRGMPTrackEigen(&grid[i], &fine[f]));
+        for (int mth = 0; mth < 3; mth++) {
+          DRGMPRom  ip;
+          PetscReal le[64], li[64], se = 0;
+          PetscBool ok;
+          PetscCall(DRGMPInterpolate(s.ngrid, grid, th, (DRGMPMethod)mth, &ip));
+          PetscCall(DRGMPRomEigen(&ip, &ok));
+          if (!ok) { /* an indefinite interpolated mass matrix: count it as a 100 % error */
+            nindef[mth]++;
+            for (PetscInt j = 0; j < n; j++) ip.lambda[j] = j < s.nt ? 0 : 2 * fine[f].lambda[j];
+          }
+          err[mth][1][f] = FrobRel(n * n, ip.M, fine[f].M);
+          err[mth][2][f] = FrobRel(n * n, ip.K, fine[f].K);
+          err[mth][0][f] = 0.5 * (err[mth][1][f] + err[mth][2][f]);
+          PetscCall(PetscArraycpy(le, fine[f].lambda, n));
+          PetscCall(PetscArraycpy(li, ip.lambda, n));
+          qsort(le, n, sizeof(PetscReal), CmpReal);
+          qsort(li, n, sizeof(PetscReal), CmpReal);
+          for (PetscInt j = s.nt; j < n; j++) se += PetscAbsReal(li[j] - le[j]) / le[j];
+          err[mth][3][f] = se / (n - s.nt);
+          err[mth][4][f] = ip.Psi ? FrobRel(ndof * n, ip.Psi, fine[f].Psi) : 0;
+          PetscCall(DRGMPRomFree(&ip));
+        }
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "gmp: interpolation verified at %" PetscInt_FMT " points against exact ROMs (mean / max over the points)\n", s.nfine));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-11s %-21s %-21s %-21s\n", "method", "matrix error", "eigenvalue error", "mode (Psi) error"));
+      for (int mth = 0; mth < 3; mth++) {
+        PetscReal mean[5] = {0}, mx[5] = {0};
+        for (int q = 0; q < 5; q++)
+          for (PetscInt f = 0; f < s.nfine; f++) mean[q] += err[mth][q][f] / s.nfine, mx[q] = PetscMax(mx[q], err[mth][q][f]);
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-11s %9.3e / %9.3e %9.3e / %9.3e %9.3e / %9.3e\n", DRGMPMethods[mth], (double)mean[0], (double)mx[0], (double)mean[3], (double)mx[3], (double)mean[4], (double)mx[4]));
+        if (nindef[mth]) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  (%s: the interpolated mass matrix is indefinite at %" PetscInt_FMT " points; counted as 100 %% eigenvalue error)\n", DRGMPMethods[mth], nindef[mth]));
+        out->matrix_error[mth] = mean[0];
+        out->eig_error[mth]    = mean[3];
+      }
+    }
+    PetscCallMPI(MPI_Bcast(out->matrix_error, 3, MPIU_REAL, 0, PETSC_COMM_WORLD));
+    PetscCallMPI(MPI_Bcast(out->eig_error, 3, MPIU_REAL, 0, PETSC_COMM_WORLD));
+    {
+      PetscInt dims[1] = {s.nfine};
+      PetscCall(DRStoreWriteReal(store, "/gmp/verify/theta", 1, dims, thf, "rad"));
+      for (int mth = 0; mth < 3; mth++)
+        for (int q = 0; q < 5; q++) {
+          char name[128];
+          PetscCall(PetscSNPrintf(name, sizeof(name), "/gmp/verify/%s/%s", DRGMPMethods[mth], qn[q]));
+          PetscCall(DRStoreWriteReal(store, name, 1, dims, err[mth][q], NULL));
+        }
+      PetscCall(DRStoreAttrString(store, "/gmp/verify", "definitions", "per fine point, against the exact ROM computed there and aligned (tracked) to the grid: mass_error = ||M_i - M||_F / ||M||_F, stiffness_error likewise, matrix_error = their mean; eig_error = mean over the deformation eigenvalues of |lambda_i - lambda| / lambda (both sorted); psi_error = ||Psi_i - Psi||_F / ||Psi||_F"));
+    }
+    if (rank == 0) {
+      for (int mth = 0; mth < 3; mth++)
+        for (int q = 0; q < 5; q++) PetscCall(PetscFree(err[mth][q]));
+      PetscCall(PetscFree(thf));
+    }
+  }
+  /* keep the tracked grid for the transient check */
+  out->ngrid = s.ngrid;
+  out->grid  = grid;
+  out->mech  = s.mech;
+  out->opt   = s.opt;
+  out->period = periodic[0] ? s.axis[0][s.npts[0] - 1] - s.axis[0][0] : 0;
+  if (rank == 0 && fine) {
+    for (PetscInt f = 0; f < s.nfine; f++) PetscCall(DRGMPRomFree(&fine[f]));
+    PetscCall(PetscFree(fine));
+  }
+  for (PetscInt t = 0; t < s.nt; t++) PetscCall(PetscFree(s.axis[t]));
+  PetscCall(PetscFree(s.fine));
+  PetscCall(PetscStrncpy(out->checkpoint, ckpt, sizeof(out->checkpoint)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPSweepResultDestroy(DRGMPSweepResult *r)
+{
+  PetscFunctionBeginUser;
+  if (r->grid) {
+    for (PetscInt i = 0; i < r->ngrid; i++) PetscCall(DRGMPRomFree(&r->grid[i]));
+    PetscCall(PetscFree(r->grid));
+  }
+  PetscCall(DRMechanismDestroy(&r->mech));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,452 @@
+/* GMP transient check (include/dynred/gmpsweep.h).
+ *
+ * Reduced equations of motion in eta = [theta | delta] from the Lagrangian
+ * T = 1/2 eta'^T M(theta) eta', V = 1/2 eta^T K(theta) eta:
+ *   M eta'' + theta' M_th eta' - 1/2 (eta'^T M_th eta') e_th
+ *           + K eta + 1/2 (eta^T K_th eta) e_th = tau(t) e_th
+ * (M_th = dM/dtheta).  This keeps the convective terms of a configuration-
+ * dependent mass matrix; the further terms of Naets' full inertial forces
+ * (products with dPsi/dtheta delta) are not modelled.  The same equations
+ * are integrated with every interpolation method and with the reference:
+ * the exact ROM recomputed at every step (at the predicted theta of the step,
+ * with M and K linearized in theta about it, derivatives by central
+ * differences of exact ROMs), so the comparison isolates the interpolation.
+ * Integrator: PETSc TSALPHA2 (generalized-alpha for second-order systems)
+ * with spectral radius 1 (no numerical damping), fixed step.
+ * Torque: tau = T0 sin(2 pi f t) for t < 1/(4 f) (the sinusoidal ramp),
+ * then T0; seed 004: T0 = 0.5 N m, f = 50 Hz, h = 0.05 ms. */
+#include "gmp_impl.h"
+#include <dynred/gmpsweep.h>
+#include <petscts.h>
+#include <string.h>
+
+static const DRConfigKey tr_keys[] = {
+  {"gmp.transient.enabled", DR_CFG_BOOL, "false", "run the transient check after the sweep (1-D grids)"},
+  {"gmp.transient.t_end", DR_CFG_REAL, "0.5", "simulated time [s]"},
+  {"gmp.transient.h", DR_CFG_REAL, "5e-5", "fixed time step [s]"},
+  {"gmp.transient.torque", DR_CFG_REAL, "0.5", "torque amplitude on theta [N m]"},
+  {"gmp.transient.ramp_hz", DR_CFG_REAL, "50", "sinusoidal ramp: tau = T0 sin(2 pi f t) up to t = 1/(4 f)"},
+  {"gmp.transient.theta0", DR_CFG_REAL, "0", "initial crank angle [rad] (at rest, undeformed)"},
+  {"gmp.transient.window", DR_CFG_REAL, "0.25", "fraction of the simulation (at its end) over which the phase error is measured"},
+  {"gmp.transient.save_every", DR_CFG_INT, "10", "store every k-th step in /gmp/transient"},
+  {NULL, 0, NULL, NULL},
+};
+
+PetscErrorCode DRGMPTransientRegisterKeys(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRConfigRegisterKeys(tr_keys));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  DRGMPSweepResult *sw;
+  PetscInt          method; /* 0..2 interpolation, 3 exact */
+  PetscInt          n, ndof, tipdof[2];
+  PetscReal         T0, fr, period, theta_lo;
+  /* per-step model: M(th) ~ M0 + (th - th0) Mth (exact), or the interpolant */
+  PetscReal         th0, *M0, *K0, *Mt, *Kt, *Psi0;
+  DRGMPRom          ex, exprev; /* exact ROMs (method 3) */
+  PetscBool         haveprev;
+  PetscReal        *M, *K, *dM, *dK, *Psi; /* work: the model at the current theta */
+  /* recorded history */
+  PetscInt          nrec, caprec;
+  PetscReal        *t, *th, *w;
+} TrCtx;
+
+static PetscReal Wrap(TrCtx *c, PetscReal th)
+{
+  if (c->period > 0) {
+    PetscReal r = PetscFmodReal(th - c->theta_lo, c->period);
+    if (r < 0) r += c->period;
+    return c->theta_lo + r;
+  }
+  return th;
+}
+
+static PetscReal Torque(TrCtx *c, PetscReal t)
+{
+  return t < 1.0 / (4 * c->fr) ? c->T0 * PetscSinReal(2 * PETSC_PI * c->fr * t) : c->T0;
+}
+
+/* exact ROM at theta aligned with the previous one */
+static PetscErrorCode ExactAt(TrCtx *c, PetscReal th, DRGMPRom *r)
+{
+  PetscReal thv[DR_GMP_MAXTHETA] = {th, 0, 0, 0}, md[64], mn;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRMechanismROM(c->sw->mech, PETSC_COMM_SELF, thv, &c->sw->opt, r));
+  PetscCall(DRGMPTrack(&c->ex, r, md, &mn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The model (M, K, dM, dK) at theta for the current method. */
+static PetscErrorCode Model(TrCtx *c, PetscReal theta)
+{
+  PetscInt n = c->n;
+
+  PetscFunctionBeginUser;
+  if (c->method < 3) {
+    DRGMPRom ip;
+    PetscReal tw = Wrap(c, theta);
+    PetscCall(DRGMPInterpolate(c->sw->ngrid, c->sw->grid, tw, (DRGMPMethod)c->method, &ip));
+    PetscCall(PetscArraycpy(c->M, ip.M, n * n));
+    PetscCall(PetscArraycpy(c->K, ip.K, n * n));
+    if (ip.Psi) PetscCall(PetscArraycpy(c->Psi, ip.Psi, c->ndof * n));
+    PetscCall(DRGMPRomFree(&ip));
+    PetscCall(DRGMPInterpolateDerivative(c->sw->ngrid, c->sw->grid, tw, (DRGMPMethod)c->method, c->dM, c->dK));
+  } else {
+    for (PetscInt k = 0; k < n * n; k++) {
+      c->M[k]  = c->M0[k] + (theta - c->th0) * c->Mt[k];
+      c->K[k]  = c->K0[k] + (theta - c->th0) * c->Kt[k];
+      c->dM[k] = c->Mt[k];
+      c->dK[k] = c->Kt[k];
+    }
+    PetscCall(PetscArraycpy(c->Psi, c->Psi0, c->ndof * n));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Reference: the exact ROM at the step's predicted theta, linearized. */
+static PetscErrorCode ExactStep(TrCtx *c, PetscReal thpred)
+{
+  PetscInt  n = c->n;
+  PetscReal d = 1e-6;
+  DRGMPRom  rp, rm, r0;
+
+  PetscFunctionBeginUser;
+  PetscCall(ExactAt(c, thpred, &r0));
+  PetscCall(DRGMPRomFree(&c->ex));
+  c->ex = r0; /* the next step aligns with this one */
+  PetscCall(ExactAt(c, thpred + d, &rp));
+  PetscCall(ExactAt(c, thpred - d, &rm));
+  c->th0 = thpred;
+  for (PetscInt k = 0; k < n * n; k++) {
+    c->M0[k] = r0.M[k], c->K0[k] = r0.K[k];
+    c->Mt[k] = (rp.M[k] - rm.M[k]) / (2 * d);
+    c->Kt[k] = (rp.K[k] - rm.K[k]) / (2 * d);
+  }
+  PetscCall(PetscArraycpy(c->Psi0, r0.Psi, c->ndof * n));
+  PetscCall(DRGMPRomFree(&rp));
+  PetscCall(DRGMPRomFree(&rm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode I2Function(TS ts, PetscReal t, Vec U, Vec V, Vec A, Vec F, void *ctx)
+{
+  TrCtx             *c = (TrCtx *)ctx;
+  PetscInt           n = c->n;
+  const PetscScalar *u, *v, *a;
+  PetscScalar       *f;
+  PetscReal          qv = 0, qu = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(U, &u));
+  PetscCall(VecGetArrayRead(V, &v));
+  PetscCall(VecGetArrayRead(A, &a));
+  PetscCall(VecGetArray(F, &f));
+  PetscCall(Model(c, u[0]));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal s = 0;
+    for (PetscInt j = 0; j < n; j++) {
+      s += c->M[i + j * n] * a[j] + v[0] * c->dM[i + j * n] * v[j] + c->K[i + j * n] * u[j];
+      qv += v[i] * c->dM[i + j * n] * v[j];
+      qu += u[i] * c->dK[i + j * n] * u[j];
+    }
+    f[i] = s;
+  }
+  f[0] += -0.5 * qv + 0.5 * qu - Torque(c, t);
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(VecRestoreArrayRead(V, &v));
+  PetscCall(VecRestoreArrayRead(A, &a));
+  PetscCall(VecRestoreArray(F, &f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* J = dF/dU + shiftV dF/dV + shiftA dF/dA, without the derivatives of M and
+ * K with respect to theta (Newton converges on the small remainder). */
+static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec U, Vec V, Vec A, PetscReal sv, PetscReal sa, Mat J, Mat P, void *ctx)
+{
+  TrCtx             *c = (TrCtx *)ctx;
+  PetscInt           n = c->n;
+  const PetscScalar *u, *v;
+  PetscScalar       *j;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(U, &u));
+  PetscCall(VecGetArrayRead(V, &v));
+  PetscCall(Model(c, u[0]));
+  PetscCall(MatDenseGetArray(P, &j));
+  for (PetscInt r = 0; r < n; r++)
+    for (PetscInt q = 0; q < n; q++) j[r + q * n] = c->K[r + q * n] + sa * c->M[r + q * n] + sv * v[0] * c->dM[r + q * n];
+  PetscCall(MatDenseRestoreArray(P, &j));
+  PetscCall(VecRestoreArrayRead(U, &u));
+  PetscCall(VecRestoreArrayRead(V, &v));
+  PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* record theta and the transverse flexible deflection of the crank end */
+static PetscErrorCode Record(TrCtx *c, PetscReal t, Vec U)
+{
+  const PetscScalar *u;
+  PetscReal          ux = 0, uy = 0, th;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(U, &u));
+  th = u[0];
+  PetscCall(Model(c, th));
+  for (PetscInt k = c->sw->grid[0].nt; k < c->n; k++) {
+    ux += c->Psi[c->tipdof[0] + k * c->ndof] * u[k];
+    uy += c->Psi[c->tipdof[1] + k * c->ndof] * u[k];
+  }
+  PetscCall(VecRestoreArrayRead(U, &u));
+  if (c->nrec == c->caprec) {
+    PetscReal *a, *b, *d;
+    c->caprec = 2 * c->caprec + 1024;
+    PetscCall(PetscMalloc3(c->caprec, &a, c->caprec, &b, c->caprec, &d));
+    PetscCall(PetscArraycpy(a, c->t, c->nrec));
+    PetscCall(PetscArraycpy(b, c->th, c->nrec));
+    PetscCall(PetscArraycpy(d, c->w, c->nrec));
+    PetscCall(PetscFree3(c->t, c->th, c->w));
+    c->t = a, c->th = b, c->w = d;
+  }
+  c->t[c->nrec]  = t;
+  c->th[c->nrec] = th;
+  c->w[c->nrec]  = -PetscSinReal(th) * ux + PetscCosReal(th) * uy; /* normal to the crank */
+  c->nrec++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PreStep(TS ts)
+{
+  TrCtx    *c;
+  Vec       U, V;
+  PetscReal h;
+
+  PetscFunctionBeginUser;
+  PetscCall(TSGetApplicationContext(ts, &c));
+  if (c->method != 3) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(TS2GetSolution(ts, &U, &V));
+  PetscCall(TSGetTimeStep(ts, &h));
+  {
+    const PetscScalar *u, *v;
+    PetscCall(VecGetArrayRead(U, &u));
+    PetscCall(VecGetArrayRead(V, &v));
+    PetscCall(ExactStep(c, u[0] + 0.5 * h * v[0]));
+    PetscCall(VecRestoreArrayRead(U, &u));
+    PetscCall(VecRestoreArrayRead(V, &v));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Monitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
+{
+  PetscFunctionBeginUser;
+  PetscCall(Record((TrCtx *)ctx, t, U));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Simulate(TrCtx *c, PetscReal theta0, PetscReal tend, PetscReal h)
+{
+  TS   ts;
+  Vec  U, V;
+  Mat  J;
+  SNES snes;
+  KSP  ksp;
+  PC   pc;
+  TSAdapt adapt;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, c->n, &U));
+  PetscCall(VecDuplicate(U, &V));
+  PetscCall(VecZeroEntries(U));
+  PetscCall(VecZeroEntries(V));
+  PetscCall(VecSetValue(U, 0, theta0, INSERT_VALUES));
+  PetscCall(VecAssemblyBegin(U));
+  PetscCall(VecAssemblyEnd(U));
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, c->n, c->n, NULL, &J));
+  PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
+  PetscCall(TSSetOptionsPrefix(ts, "gmp_transient_"));
+  PetscCall(TSSetType(ts, TSALPHA2));
+  PetscCall(TSAlpha2SetRadius(ts, 1.0));
+  PetscCall(TSSetApplicationContext(ts, c));
+  PetscCall(TSSetI2Function(ts, NULL, I2Function, c));
+  PetscCall(TSSetI2Jacobian(ts, J, J, I2Jacobian, c));
+  PetscCall(TSSetTimeStep(ts, h));
+  PetscCall(TSSetMaxTime(ts, tend));
+  PetscCall(TSSetMaxSteps(ts, (PetscInt)PetscCeilReal(tend / h - 1e-9)));
+  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  PetscCall(TSGetAdapt(ts, &adapt));
+  PetscCall(TSAdaptSetType(adapt, TSADAPTNONE));
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SNESSetTolerances(snes, 1e-12, 1e-10, 1e-14, 50, 1000));
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCLU));
+  PetscCall(TSSetPreStep(ts, PreStep));
+  PetscCall(TSMonitorSet(ts, Monitor, c, NULL));
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(TS2SetSolution(ts, U, V));
+  if (c->method == 3) {
+    PetscCall(ExactStep(c, theta0));
+  }
+  PetscCall(TSSolve(ts, NULL));
+  PetscCall(TSDestroy(&ts));
+  PetscCall(MatDestroy(&J));
+  PetscCall(VecDestroy(&U));
+  PetscCall(VecDestroy(&V));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Phase of w at frequency f over samples [i0, n): atan2 of the DFT bin. */
+static PetscReal Phase(PetscInt i0, PetscInt n, const PetscReal *t, const PetscReal *w, PetscReal f)
+{
+  PetscReal sc = 0, ss = 0, mean = 0;
+  for (PetscInt i = i0; i < n; i++) mean += w[i] / (n - i0);
+  for (PetscInt i = i0; i < n; i++) sc += (w[i] - mean) * PetscCosReal(2 * PETSC_PI * f * t[i]), ss += (w[i] - mean) * PetscSinReal(2 * PETSC_PI * f * t[i]);
+  return PetscAtan2Real(ss, sc);
+}
+
+static PetscReal Amp(PetscInt i0, PetscInt n, const PetscReal *t, const PetscReal *w, PetscReal f)
+{
+  PetscReal sc = 0, ss = 0, mean = 0;
+  for (PetscInt i = i0; i < n; i++) mean += w[i] / (n - i0);
+  for (PetscInt i = i0; i < n; i++) sc += (w[i] - mean) * PetscCosReal(2 * PETSC_PI * f * t[i]), ss += (w[i] - mean) * PetscSinReal(2 * PETSC_PI * f * t[i]);
+  return PetscSqrtReal(sc * sc + ss * ss);
+}
+
+PetscErrorCode DRGMPTransientRun(DRConfig cfg, DRStore store, DRGMPSweepResult *sw)
+{
+  PetscBool   on;
+  PetscReal   tend, h, theta0, window, T0, fr, thetaerr[3] = {0}, phaseerr[3] = {0}, fdom = 0, wall[4] = {0};
+  PetscInt    every;
+  PetscMPIInt rank;
+  TrCtx       c[4];
+
+  PetscFunctionBeginUser;
+  PetscCall(DRConfigGetBool(cfg, "gmp.transient.enabled", &on, NULL));
+  if (!on) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(DRConfigGetReal(cfg, "gmp.transient.t_end", &tend, NULL));
+  PetscCall(DRConfigGetReal(cfg, "gmp.transient.h", &h, NULL));
+  PetscCall(DRConfigGetReal(cfg, "gmp.transient.theta0", &theta0, NULL));
+  PetscCall(DRConfigGetReal(cfg, "gmp.transient.window", &window, NULL));
+  PetscCall(DRConfigGetInt(cfg, "gmp.transient.save_every", &every, NULL));
+  PetscCall(DRConfigGetReal(cfg, "gmp.transient.torque", &T0, NULL));
+  PetscCall(DRConfigGetReal(cfg, "gmp.transient.ramp_hz", &fr, NULL));
+  PetscCheck(fr > 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "gmp.transient.ramp_hz %g: expected a positive frequency", (double)fr);
+  PetscCheck(tend > 0 && h > 0 && h < tend, PETSC_COMM_WORLD, DR_ERR_INPUT, "gmp.transient: t_end %g, h %g: expected 0 < h < t_end", (double)tend, (double)h);
+  PetscCheck(window > 0 && window <= 1, PETSC_COMM_WORLD, DR_ERR_INPUT, "gmp.transient.window %g: expected a fraction in (0, 1]", (double)window);
+  PetscCheck(every >= 1, PETSC_COMM_WORLD, DR_ERR_INPUT, "gmp.transient.save_every %" PetscInt_FMT ": expected >= 1", every);
+  {
+    PetscInt nt;
+    PetscCall(DRMechanismGetSizes(sw->mech, NULL, NULL, NULL, &nt));
+    PetscCheck(nt == 1, PETSC_COMM_WORLD, DR_ERR_INPUT, "gmp.transient: the transient check drives one rigid DOF (this mechanism has %" PetscInt_FMT ")", nt);
+  }
+  PetscCall(PetscMemzero(c, sizeof(c)));
+  if (rank == 0) {
+    DRGMPRom *g = sw->grid;
+    PetscInt  tip;
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "gmp: transient check, %g s with h = %g s (%" PetscInt_FMT " steps), generalized-alpha rho_inf = 1; torque %g N m with a %g Hz sinusoidal ramp\n", (double)tend, (double)h, (PetscInt)PetscCeilReal(tend / h - 1e-9), (double)T0, (double)fr));
+    PetscCheck(sw->period > 0 || (theta0 >= g[0].theta[0] && theta0 <= g[sw->ngrid - 1].theta[0]), PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.transient.theta0 %g outside the grid", (double)theta0);
+    PetscCall(DRMechanismFindLabel(sw->mech, DRLabelMake(sw->mech->nel[0] + 1, 1), &tip));
+    for (int m = 0; m < 4; m++) {
+      PetscInt n = g[0].n, nd = g[0].ndof;
+      PetscLogDouble t0 = DRTime();
+      c[m].sw = sw, c[m].method = m, c[m].n = n, c[m].ndof = nd;
+      c[m].tipdof[0] = tip, c[m].tipdof[1] = tip + 1;
+      c[m].T0 = T0, c[m].fr = fr;
+      c[m].period = sw->period, c[m].theta_lo = g[0].theta[0];
+      PetscCall(PetscMalloc4(n * n, &c[m].M, n * n, &c[m].K, n * n, &c[m].dM, n * n, &c[m].dK));
+      PetscCall(PetscMalloc5(n * n, &c[m].M0, n * n, &c[m].K0, n * n, &c[m].Mt, n * n, &c[m].Kt, nd * n, &c[m].Psi0));
+      PetscCall(PetscMalloc1(nd * n, &c[m].Psi));
+      if (m == 3) { /* the reference starts aligned with the grid point at theta0 */
+        PetscReal tw = theta0;
+        PetscInt  i;
+        if (sw->period > 0) {
+          tw = PetscFmodReal(theta0 - g[0].theta[0], sw->period);
+          if (tw < 0) tw += sw->period;
+          tw += g[0].theta[0];
+        }
+        i = (PetscInt)PetscFloorReal((tw - g[0].theta[0]) / (g[1].theta[0] - g[0].theta[0]));
+        i = PetscMax(0, PetscMin(i, sw->ngrid - 1));
+        PetscCall(DRGMPRomCopy(&g[i], &c[m].ex));
+      }
+      PetscCall(Simulate(&c[m], theta0, tend, h));
+      wall[m] = DRTime() - t0;
+    }
+    /* errors against the reference (method 3) */
+    {
+      PetscInt  nr = c[3].nrec, i0 = (PetscInt)((1 - window) * nr);
+      PetscReal best = 0, tmax = 0;
+      for (PetscInt i = 0; i < nr; i++) tmax = PetscMax(tmax, PetscAbsReal(c[3].th[i] - theta0));
+      /* dominant frequency of the reference deflection in the window */
+      for (PetscReal f = 5; f < 2000; f += 0.25) {
+        PetscReal a = Amp(i0, nr, c[3].t, c[3].w, f);
+        if (a > best) best = a, fdom = f;
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "gmp: reference (exact ROM every step): theta(t_end) = %.6f rad; crank-end deflection dominated by %.2f Hz in the last %.0f%%\n", (double)c[3].th[nr - 1], (double)fdom, (double)(100 * window)));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-11s %-17s %-19s %-10s\n", "method", "max |theta err|", "phase err [deg]", "wall [s]"));
+      for (int m = 0; m < 3; m++) {
+        PetscReal e = 0, dp;
+        PetscCheck(c[m].nrec == nr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "transient: %" PetscInt_FMT " vs %" PetscInt_FMT " samples", c[m].nrec, nr);
+        for (PetscInt i = 0; i < nr; i++) e = PetscMax(e, PetscAbsReal(c[m].th[i] - c[3].th[i]));
+        dp = Phase(i0, nr, c[m].t, c[m].w, fdom) - Phase(i0, nr, c[3].t, c[3].w, fdom);
+        while (dp > PETSC_PI) dp -= 2 * PETSC_PI;
+        while (dp < -PETSC_PI) dp += 2 * PETSC_PI;
+        thetaerr[m] = e / PetscMax(tmax, 1e-300);
+        phaseerr[m] = PetscAbsReal(dp) * 180 / PETSC_PI;
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-11s %9.3e (rel)   %9.4f           %.2f\n", DRGMPMethods[m], (double)thetaerr[m], (double)phaseerr[m], (double)wall[m]));
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-11s %-17s %-19s %.2f\n", "exact ROM", "(reference)", "", (double)wall[3]));
+    }
+  }
+  /* write (collective) */
+  {
+    PetscInt  nr = 0, ns, dims[1];
+    PetscReal *buf = NULL;
+    if (rank == 0) nr = c[3].nrec;
+    PetscCallMPI(MPI_Bcast(&nr, 1, MPIU_INT, 0, PETSC_COMM_WORLD));
+    ns      = (nr + every - 1) / every;
+    dims[0] = ns;
+    if (rank == 0) PetscCall(PetscMalloc1(ns, &buf));
+    if (rank == 0)
+      for (PetscInt i = 0; i < ns; i++) buf[i] = c[3].t[i * every];
+    PetscCall(DRStoreWriteReal(store, "/gmp/transient/t", 1, dims, buf, "s"));
+    for (int m = 0; m < 4; m++) {
+      const char *name = m < 3 ? DRGMPMethods[m] : "exact";
+      char        ds[128];
+      if (rank == 0)
+        for (PetscInt i = 0; i < ns; i++) buf[i] = c[m].th[i * every];
+      PetscCall(PetscSNPrintf(ds, sizeof(ds), "/gmp/transient/%s/theta", name));
+      PetscCall(DRStoreWriteReal(store, ds, 1, dims, buf, "rad"));
+      if (rank == 0)
+        for (PetscInt i = 0; i < ns; i++) buf[i] = c[m].w[i * every];
+      PetscCall(PetscSNPrintf(ds, sizeof(ds), "/gmp/transient/%s/deflection", name));
+      PetscCall(DRStoreWriteReal(store, ds, 1, dims, buf, "m"));
+      if (m < 3) {
+        PetscCallMPI(MPI_Bcast(&thetaerr[m], 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
+        PetscCallMPI(MPI_Bcast(&phaseerr[m], 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
+        PetscCall(PetscSNPrintf(ds, sizeof(ds), "/gmp/transient/%s", name));
+        PetscCall(DRStoreAttrReal(store, ds, "theta_error_rel", thetaerr[m]));
+        PetscCall(DRStoreAttrReal(store, ds, "phase_error_deg", phaseerr[m]));
+      }
+    }
+    PetscCallMPI(MPI_Bcast(&fdom, 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
+    PetscCall(DRStoreAttrReal(store, "/gmp/transient", "dominant_frequency_hz", fdom));
+    PetscCall(DRStoreAttrString(store, "/gmp/transient", "description", "theta(t) and the flexible deflection of the crank end normal to the crank, per interpolation method and for the exact ROM recomputed every step; theta_error_rel = max |theta - theta_exact| / max |theta_exact - theta0|; phase_error_deg = phase difference of the deflection at the reference's dominant frequency over the last `window` of the simulation"));
+    PetscCall(PetscFree(buf));
+  }
+  if (rank == 0)
+    for (int m = 0; m < 4; m++) {
+      PetscCall(PetscFree4(c[m].M, c[m].K, c[m].dM, c[m].dK));
+      PetscCall(PetscFree5(c[m].M0, c[m].K0, c[m].Mt, c[m].Kt, c[m].Psi0));
+      PetscCall(PetscFree(c[m].Psi));
+      PetscCall(PetscFree3(c[m].t, c[m].th, c[m].w));
+      PetscCall(DRGMPRomFree(&c[m].ex));
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
