@@ -38,6 +38,7 @@ typedef struct {
   PetscReal L1, L2;              /* body lengths (m) */
   PetscInt  nel1, nel2;          /* elements per body */
   PetscReal E, G, rho, A, Ib;    /* material; section area and second moment (Ib: bending; square: A^2/12) */
+  PetscReal Ib2;                 /* arm3d: second moment for the other bending plane (0: Ib) */
   PetscReal J;                   /* torsion constant (arm3d) */
   PetscReal slider_mass;         /* kg (slider-crank) */
   PetscReal tip_mass;            /* kg at the end of link 2 (arm3d) */
@@ -106,6 +107,8 @@ extern const char *const DRGMPMethods[];
  * (free with DRGMPRomFree).  Exact at grid points for every method.  theta
  * outside [theta_0, theta_last] is an error. */
 PetscErrorCode DRGMPInterpolate(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, DRGMPMethod method, DRGMPRom *out);
+/* The same without Psi unless want_psi (the equations of motion need M, K only). */
+PetscErrorCode DRGMPInterpolatePart(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, DRGMPMethod method, PetscBool want_psi, DRGMPRom *out);
 /* Eigenpairs (lambda, Phi) of a reduced model's pencil (K, M), rigid
  * coordinates condensed exactly (full relative accuracy of the high
  * eigenvalues); *ok false when M is not positive definite (an interpolant

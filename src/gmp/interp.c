@@ -259,6 +259,13 @@ static PetscErrorCode Interp(PetscInt ngrid, const DRGMPRom grid[], PetscReal th
 
 PetscErrorCode DRGMPInterpolate(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, DRGMPMethod method, DRGMPRom *out)
 {
+  PetscFunctionBeginUser;
+  PetscCall(DRGMPInterpolatePart(ngrid, grid, theta, method, PETSC_TRUE, out));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPInterpolatePart(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, DRGMPMethod method, PetscBool want_psi, DRGMPRom *out)
+{
   PetscInt n = grid[0].n, nd = grid[0].ndof;
 
   PetscFunctionBeginUser;
@@ -267,8 +274,8 @@ PetscErrorCode DRGMPInterpolate(PetscInt ngrid, const DRGMPRom grid[], PetscReal
   out->theta[0] = theta;
   PetscCall(PetscMalloc1(n * n, &out->M));
   PetscCall(PetscMalloc1(n * n, &out->K));
-  if (grid[0].Psi) PetscCall(PetscMalloc1(nd * n, &out->Psi));
-  PetscCall(Interp(ngrid, grid, theta, method, PETSC_TRUE, out->M, out->K, out->Psi));
+  if (grid[0].Psi && want_psi) PetscCall(PetscMalloc1(nd * n, &out->Psi));
+  PetscCall(Interp(ngrid, grid, theta, method, want_psi, out->M, out->K, out->Psi));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

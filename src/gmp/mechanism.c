@@ -280,7 +280,7 @@ PetscErrorCode DRMechanismAssemble(DRMechanism m, MPI_Comm comm, const PetscReal
   PetscReal       Ke[144], Me[144];
 
   PetscFunctionBeginUser;
-  sec.E = m->p.E, sec.G = m->p.G, sec.rho = m->p.rho, sec.A = m->p.A, sec.Iy = m->p.Ib, sec.Iz = m->p.Ib, sec.J = m->p.J > 0 ? m->p.J : 2 * m->p.Ib;
+  sec.E = m->p.E, sec.G = m->p.G, sec.rho = m->p.rho, sec.A = m->p.A, sec.Iy = m->p.Ib2 > 0 ? m->p.Ib2 : m->p.Ib, sec.Iz = m->p.Ib, sec.J = m->p.J > 0 ? m->p.J : 2 * m->p.Ib;
   {
     PetscInt nloc = PETSC_DECIDE, nn = m->nnodes; /* whole nodes per rank */
     PetscCall(PetscSplitOwnership(comm, &nloc, &nn));

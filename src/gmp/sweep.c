@@ -17,6 +17,7 @@ static const DRConfigKey gmp_keys[] = {
   {"gmp.rho", DR_CFG_REAL, "7800", "density [kg/m^3]"},
   {"gmp.A", DR_CFG_REAL, "0", "section area [m^2]; 0: default (1e-4 / 4e-4)"},
   {"gmp.I", DR_CFG_REAL, "0", "second moment of area [m^4]; 0: default (square section, A^2/12)"},
+  {"gmp.I2", DR_CFG_REAL, "0", "arm3d: second moment for bending in the other principal plane [m^4]; 0: = I (a square section: bending pairs of a straight arm are then degenerate, which mode tracking cannot order)"},
   {"gmp.slider_mass", DR_CFG_REAL, "0.1", "slider mass of the slider-crank [kg]"},
   {"gmp.tip_mass", DR_CFG_REAL, "0.5", "point mass at the end of link 2 of arm3d [kg]"},
   {"gmp.nmodes", DR_CFG_INT, "7", "deformation modes per configuration (plus one rigid mode per theta)"},
@@ -179,7 +180,8 @@ PetscErrorCode DRGMPSweepRun(DRConfig cfg, DRStore store, const char *output, DR
     OVR_R("gmp.A", A);
     PetscCall(DRConfigGetReal(cfg, "gmp.I", &v, NULL));
     p.Ib = v != 0 ? v : p.A * p.A / 12.0;
-    p.J  = 0.1406 * p.A * p.A; /* square section */
+    PetscCall(DRConfigGetReal(cfg, "gmp.I2", &p.Ib2, NULL));
+    p.J = 0.1406 * p.A * p.A; /* square section */
     PetscCall(DRConfigGetReal(cfg, "gmp.slider_mass", &p.slider_mass, NULL));
     PetscCall(DRConfigGetReal(cfg, "gmp.tip_mass", &p.tip_mass, NULL));
     PetscCall(DRConfigGetInt(cfg, "gmp.nel1", &k, NULL));
@@ -219,7 +221,7 @@ PetscErrorCode DRGMPSweepRun(DRConfig cfg, DRStore store, const char *output, DR
   /* the sweep's identity for the checkpoint: everything a point depends on */
   {
     size_t l = 0;
-    l += snprintf(sig + l, sizeof(sig) - l, "%s L%.17g,%.17g nel%d,%d E%.17g G%.17g r%.17g A%.17g I%.17g ms%.17g mt%.17g nm%d ", type, (double)p.L1, (double)p.L2, (int)p.nel1, (int)p.nel2, (double)p.E, (double)p.G, (double)p.rho, (double)p.A, (double)p.Ib, (double)p.slider_mass, (double)p.tip_mass, (int)s.opt.nmodes);
+    l += snprintf(sig + l, sizeof(sig) - l, "%s L%.17g,%.17g nel%d,%d E%.17g G%.17g r%.17g A%.17g I%.17g,%.17g ms%.17g mt%.17g nm%d ", type, (double)p.L1, (double)p.L2, (int)p.nel1, (int)p.nel2, (double)p.E, (double)p.G, (double)p.rho, (double)p.A, (double)p.Ib, (double)p.Ib2, (double)p.slider_mass, (double)p.tip_mass, (int)s.opt.nmodes);
     for (PetscInt t = 0; t < s.nt && l < sizeof(sig); t++) l += snprintf(sig + l, sizeof(sig) - l, "g%d:%.17g..%.17g/%d ", (int)t, (double)s.axis[t][0], (double)s.axis[t][s.npts[t] - 1], (int)s.npts[t]);
     if (l < sizeof(sig)) snprintf(sig + l, sizeof(sig) - l, "f%d", (int)s.nfine);
   }
