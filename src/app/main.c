@@ -33,6 +33,7 @@ static const DRConfigKey core_keys[] = {
 static const DRJob jobs[] = {
   {"modal", DRJobModal, "reference modal analysis of the assembled full model", DRJobModalKeys},
   {"cms", DRJobCMS, "component mode synthesis: components on rank groups, coupled reduced system on the root", NULL},
+  {"ss", DRJobSS, "modal state-space export (A, B, C, D) of a reduced model, fixed-step simulation, virtual hybrid simulation", DRJobSSKeys},
   {NULL, NULL, NULL, NULL},
 };
 
