@@ -166,8 +166,9 @@ PetscErrorCode DRSSSourceRead(const char *path, const char *group, DRSSSource *s
     H5Fclose(f);
     H5Eset_auto2(H5E_DEFAULT, efn, edata);
     for (PetscInt k = 0; k < src->m; k++) {
-      PetscCheck(hz[k] >= 0 && PetscIsNormalReal(hz[k] + 1) && (k == 0 || hz[k] >= hz[k - 1]), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s[%" PetscInt_FMT "] = %g: expected finite, non-negative, ascending frequencies", path, dF, k, (double)hz[k]);
-      src->omega[k] = 2 * PETSC_PI * hz[k];
+      /* rigid-body modes may carry a tiny negative (signed) frequency */
+      PetscCheck(PetscIsNormalReal(hz[k] + 1) && (k == 0 || hz[k] >= hz[k - 1]), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s[%" PetscInt_FMT "] = %g: expected finite, ascending frequencies", path, dF, k, (double)hz[k]);
+      src->omega[k] = hz[k] > 0 ? 2 * PETSC_PI * hz[k] : 0;
     }
     PetscCall(PetscFree(hz));
   }
