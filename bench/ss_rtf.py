@@ -94,13 +94,15 @@ ss:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         fig, ax = plt.subplots(1, 2, figsize=(11, 4.2))
-        for m in METHODS:
-            ax[0].semilogy(BANDS, [rtf[m, b] for b in BANDS], "o-", label=m)
+        cmap = plt.get_cmap("tab20")
+        for i, m in enumerate(METHODS):
+            st = dict(color=cmap(i), marker="osd^v<>ph*XP"[i % 12], label=m)
+            ax[0].semilogy(BANDS, [rtf[m, b] for b in BANDS], "-", **st)
             if m != "exact":
-                ax[1].semilogy(BANDS, [max(err[m, b], 1e-17) for b in BANDS], "o-", label=m)
+                ax[1].semilogy(BANDS, [max(err[m, b], 1e-17) for b in BANDS], "-", **st)
         ax[0].set_xlabel("model band [Hz]"); ax[0].set_ylabel("real-time factor"); ax[0].set_title(f"h = {a.h:g} s, mean of {a.repeat} runs")
         ax[1].set_xlabel("model band [Hz]"); ax[1].set_ylabel("max rel. error vs exact")
-        ax[0].legend(fontsize=7, ncol=2)
+        ax[0].legend(fontsize=7, ncol=2); ax[1].legend(fontsize=7, ncol=2)
         fig.tight_layout()
         fig.savefig(os.path.join(a.out, "ss_rtf.png"), dpi=110)
     except ImportError:
