@@ -20,6 +20,8 @@ PetscErrorCode           DRJobModal(DRConfig cfg);
 PetscErrorCode           DRJobCMS(DRConfig cfg);
 PetscErrorCode           DRJobGMP(DRConfig cfg);
 extern const DRConfigKey DRJobModalKeys[];
+PetscErrorCode           DRJobSS(DRConfig cfg);
+extern const DRConfigKey DRJobSSKeys[];
 
 /* Open the job's output (key `output`) and write the root attributes;
  * the store is remembered so a failing job removes its temporary file. */

@@ -35,6 +35,7 @@ static const DRJob jobs[] = {
   {"modal", DRJobModal, "reference modal analysis of the assembled full model", DRJobModalKeys},
   {"cms", DRJobCMS, "component mode synthesis: components on rank groups, coupled reduced system on the root", NULL},
   {"gmp", DRJobGMP, "Global Modal Parameterization: ROMs on a configuration grid (task farm), tracking, interpolation and its verification", NULL},
+  {"ss", DRJobSS, "modal state-space export (A, B, C, D) of a reduced model, fixed-step simulation, virtual hybrid simulation", DRJobSSKeys},
   {NULL, NULL, NULL, NULL},
 };
 

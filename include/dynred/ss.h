@@ -1,0 +1,178 @@
+/* dynred: modal state-space models of reduced models and their fixed-step
+ * time integration (METHODS.md section 2, corrected form).
+ *
+ * A DRSS holds m modes (angular frequencies omega_k, modal damping
+ * coefficients c_k = 2 zeta_k omega_k), the input map Bm = Phi^T S_in
+ * (m x nin) and the output map Cm = S_out^T Phi (nout x m) of a
+ * mass-normalized modal basis Phi.  With the interleaved state
+ * x = [eta_1, deta_1, ..., eta_m, deta_m]:
+ *
+ *   A = blkdiag_k [[0, 1], [-omega_k^2, -c_k]]      (2m x 2m)
+ *   B = Bm kron e_2,  e_2 = [0; 1]                    (2m x nin)
+ *   C = Cm kron I_2                                   (2 nout x 2m: rows
+ *       [disp of output 1, vel of output 1, disp of output 2, ...])
+ *   D = 0                                             (2 nout x nin)
+ *
+ * and the second-order form I q'' + diag(c) q' + diag(omega^2) q = Bm u,
+ * y_disp = Cm q, y_vel = Cm q'.  Rigid-body modes (omega = 0) keep the
+ * block [[0, 1], [0, 0]]: they are never damped.  All data is small and
+ * dense, replicated on every rank; nothing here communicates.  Dense
+ * matrices are row-major.
+ */
+#ifndef DYNRED_SS_H
+#define DYNRED_SS_H
+
+#include <dynred/sys.h>
+
+typedef struct _p_DRSS *DRSS;
+struct _p_DRSS {
+  PetscInt   m, nin, nout;
+  PetscReal *omega;   /* m, rad/s (0 for rigid-body modes) */
+  PetscReal *c;       /* m, 2 zeta_k omega_k, 1/s */
+  PetscBool *rigid;   /* m */
+  PetscReal *Bm;      /* m x nin, row-major */
+  PetscReal *Cm;      /* nout x m, row-major */
+  DRLabel   *in, *out; /* nin, nout labels (may be NULL) */
+};
+
+/* A model from m modes: omega (rad/s; values below omega_rigid are rigid-body
+ * modes and set to 0), Bm (m x nin) and Cm (nout x m), row-major; copied.
+ * Undamped until DRSSSetDamping. */
+PetscErrorCode DRSSCreate(PetscInt m, const PetscReal omega[], PetscReal omega_rigid, PetscInt nin, const PetscReal Bm[], PetscInt nout, const PetscReal Cm[], DRSS *ss);
+PetscErrorCode DRSSDestroy(DRSS *ss);
+PetscErrorCode DRSSSetLabels(DRSS ss, const DRLabel in[], const DRLabel out[]);
+
+typedef enum { DR_SS_DAMP_NONE, DR_SS_DAMP_MODAL, DR_SS_DAMP_RAYLEIGH } DRSSDamping;
+/* Modal: zeta[k] per mode (nzeta = m) or one value for all (nzeta = 1).
+ * Rayleigh: zeta_k = alpha / (2 omega_k) + beta omega_k / 2, i.e.
+ * c_k = alpha + beta omega_k^2.  Negative or non-finite values are
+ * DR_ERR_INPUT naming `what`. */
+PetscErrorCode DRSSSetDamping(DRSS ss, DRSSDamping type, PetscInt nzeta, const PetscReal zeta[], PetscReal alpha, PetscReal beta, const char *what);
+
+/* Dense A (2m x 2m), B (2m x nin), C (2nout x 2m), D (2nout x nin), row-major,
+ * freshly allocated (PetscFree). */
+PetscErrorCode DRSSGetMatrices(DRSS ss, PetscReal **A, PetscReal **B, PetscReal **C, PetscReal **D);
+
+/* Modes of a symmetric pencil K phi = lambda M phi (dense, row-major n x n,
+ * M positive definite) by LAPACK dsygv: omega (n, rad/s; negative round-off
+ * eigenvalues give 0) and Phi (n x n row-major, columns M-normalized, sign
+ * fixed so the largest entry of each column is positive).  `what` names the
+ * source in errors. */
+PetscErrorCode DRSSModesFromKM(PetscInt n, const PetscReal K[], const PetscReal M[], PetscReal omega[], PetscReal Phi[], const char *what);
+
+/* Write a dense row-major r x c matrix as Matrix Market (coordinate real
+ * general, nonzeros only, 17 significant digits). */
+PetscErrorCode DRWriteMatrixMarket(const char *path, PetscInt r, PetscInt c, const PetscReal a[], const char *comment);
+
+/* ---- inputs ------------------------------------------------------------ */
+
+/* An input history u(t) (nin values). */
+typedef struct {
+  PetscInt nin;
+  PetscErrorCode (*eval)(void *ctx, PetscReal t, PetscReal u[]);
+  void *ctx;
+} DRSSInput;
+
+typedef enum { DR_SIG_ZERO, DR_SIG_STEP, DR_SIG_RAMP, DR_SIG_SINE, DR_SIG_TRAPEZOID, DR_SIG_TABLE } DRSignalType;
+/* Built-in signals, one shape scaled per input:
+ *   step:      a for t >= t0
+ *   ramp:      a (t - t0) / t_rise for t0 <= t <= t0 + t_rise, then a (t_rise = 0: a (t - t0), unbounded)
+ *   sine:      a sin(2 pi f (t - t0)) for t >= t0
+ *   trapezoid: the seed 000 reference speed profile: 0 -> a in t_rise, a for
+ *              t_hold, a -> 0 in t_fall (defaults 7 s, 11.5 s, 7 s with a = 2:
+ *              2 m/s cruise, braking after 30 m, standstill at 25.5 s)
+ *   table:     columns t, u_1 .. u_nin from a file, linear interpolation,
+ *              held constant outside the table. */
+typedef struct {
+  DRSignalType type;
+  PetscReal    a, t0, f, t_rise, t_hold, t_fall;
+  PetscInt     nin;
+  PetscReal   *scale; /* nin */
+  PetscInt     nt;    /* table */
+  PetscReal   *tab;   /* nt x (1 + nin) */
+} DRSignal;
+/* Reads a table file: one row per line, values separated by commas, blanks
+ * or tabs; '#' comments and a non-numeric header line are skipped.  Errors
+ * name FILE:LINE. */
+PetscErrorCode DRSignalLoadTable(DRSignal *s, const char *path);
+PetscErrorCode DRSignalEval(void *ctx, PetscReal t, PetscReal u[]);
+PetscErrorCode DRSignalDestroy(DRSignal *s);
+
+/* ---- fixed-step integration --------------------------------------------- */
+
+/* Methods by name:
+ *   exact    exact discretization of each 2x2 block with the input taken as
+ *            the quadratic through u(t_n), u(t_n + h/2), u(t_n + h): exact for
+ *            piecewise-quadratic (linear, constant) inputs
+ *   zoh      exact zero-order hold (input held at its value at t_n)
+ *   newmark  Newmark average acceleration (beta 1/4, gamma 1/2), modal
+ *   central  central difference (explicit, stable for h omega_max < 2), modal
+ *   rk3bs rk4 rk5dp rk8vr   PETSc TSRK (3bs, 4, 5dp, 8vr), adaptivity off
+ *   beuler cn theta         PETSc TSBEULER, TSCN, TSTHETA (theta 0.5, midpoint)
+ *   alpha2                  PETSc TSALPHA2 on the second-order form
+ * Nominal orders: exact -, zoh 1 (exact for constant input), newmark 2,
+ * central 2, rk3bs 3, rk4 4, rk5dp 5, rk8vr 8, beuler 1, cn 2, theta 2, alpha2 2. */
+PetscErrorCode DRSSMethodOrder(const char *method, PetscInt *order, PetscBool *known);
+/* Integrate nsteps of size h from state x0 (2m; NULL: zero).  Y (may be
+ * NULL): (nsteps+1) x 2nout outputs C x at t = 0, h, ..., row-major;
+ * X (may be NULL): (nsteps+1) x 2m states; xT (may be NULL): final state. */
+PetscErrorCode DRSSSimulate(DRSS ss, const char *method, PetscReal h, PetscInt nsteps, const PetscReal x0[], const DRSSInput *u, PetscReal Y[], PetscReal X[], PetscReal xT[]);
+
+/* ---- virtual hybrid simulation (seed 003) ------------------------------- */
+
+/* An external element between two DOF pairs: N(dl) and dN/d(dl), with the
+ * elongation dl = e^T (u_j - u_i) along the unit vector e (2 DOF per node,
+ * directions 1, 2), and a linear damper cd d(dl)/dt in parallel. */
+typedef PetscErrorCode (*DRHybridLaw)(void *ctx, PetscReal dl, PetscReal *N, PetscReal *dNdl);
+typedef struct {
+  PetscInt    idx[4]; /* positions of u_i,x u_i,y u_j,x u_j,y in the model's coordinates (-1: fixed) */
+  PetscReal   e[2];
+  PetscReal   cd;
+  DRHybridLaw law;
+  void       *ctx;
+} DRHybridElement;
+
+/* The absorber laws of METHODS.md section 4 (units N, mm):
+ * 'A' N = k dl with k = ctx (131.35 N/mm), 'B' N = 120 dl + dl^3,
+ * 'C' N = 150 dl - 0.2 dl^3. */
+PetscErrorCode DRHybridLawA(void *ctx, PetscReal dl, PetscReal *N, PetscReal *dNdl);
+PetscErrorCode DRHybridLawB(void *ctx, PetscReal dl, PetscReal *N, PetscReal *dNdl);
+PetscErrorCode DRHybridLawC(void *ctx, PetscReal dl, PetscReal *N, PetscReal *dNdl);
+
+/* A second-order model M q'' + D q' + K q + f_el(q, q') = F(t) (dense
+ * row-major n x n) with input map F = P u (n x nin) integrated with
+ * 'central' (explicit, M factored once) or 'newmark' (average acceleration,
+ * Newton iterations on the element's tangent to rtol 1e-10).  Y:
+ * (nsteps+1) x nobs displacements of the coordinates obs[].  newton_its
+ * (may be NULL): total Newton iterations. */
+typedef struct {
+  PetscInt         n, nin;
+  const PetscReal *M, *D, *K, *P;
+  DRHybridElement *el; /* may be NULL */
+} DRHybridModel;
+PetscErrorCode DRHybridSimulate(const DRHybridModel *hm, const char *method, PetscReal h, PetscInt nsteps, const DRSSInput *u, PetscInt nobs, const PetscInt obs[], PetscReal Y[], PetscInt *newton_its);
+
+/* ---- sources ------------------------------------------------------------- */
+
+/* A reduced model read from a dynred result (or any HDF5 file) group:
+ *  - modes:  GROUP/frequencies_hz [m], GROUP/modes [ndof, m] (mass-normalized,
+ *            rows = GROUP/labels [ndof, 2]): a cms or modal result;
+ *  - matrices: GROUP/K, GROUP/M [n, n] over GROUP/labels [n, 2] (e.g. a GA
+ *            solution /ga/solutions/NNN): modes by LAPACK dsygv.
+ * group "" tries /cms, then /modal.  Every rank reads (the data is small
+ * except the mode matrix, of which only the selected rows are read). */
+typedef struct {
+  char       path[PETSC_MAX_PATH_LEN], group[256];
+  PetscBool  from_km;
+  PetscInt   ndof, m;
+  DRLabel   *labels; /* ndof */
+  PetscReal *omega;  /* m, rad/s ascending */
+  PetscReal *K, *M, *Phi; /* from_km: ndof x ndof, ndof x ndof, ndof x m */
+} DRSSSource;
+PetscErrorCode DRSSSourceRead(const char *path, const char *group, DRSSSource *src);
+/* Rows of the modes at labels l[] (nl x m, row-major); *missing = index of the
+ * first label not in the source, or -1. */
+PetscErrorCode DRSSSourceModeRows(DRSSSource *src, PetscInt nl, const DRLabel l[], PetscReal rows[], PetscInt *missing);
+PetscErrorCode DRSSSourceDestroy(DRSSSource *src);
+
+#endif

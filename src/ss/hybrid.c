@@ -1,0 +1,248 @@
+/* dynred ss: virtual hybrid simulation (seed 003, METHODS.md section 4).
+ *
+ * A linear second-order model (a reduced model condensed to master DOFs, or
+ * the full model) coupled to an external element given as a callback: the
+ * element sees only its elongation dl = g^T d (g = [-e, e] on the four
+ * translation DOFs of its two nodes) and returns N(dl) and dN/d(dl); its
+ * force on the model is N g.  A linear damper cd along the element is part
+ * of the linear model (D + cd g g^T).
+ *
+ *   central  (M/h^2 + D/2h) d_{n+1} = P u_n - (K - 2M/h^2) d_n
+ *                                    - (M/h^2 - D/2h) d_{n-1} - N(g^T d_n) g
+ *            one LU at setup, O(n^2) per step, explicit in the element.
+ *   newmark  average acceleration; Newton on d_{n+1} with the tangent
+ *            Keff + N'(dl) g g^T, solved by Sherman-Morrison on one LU of
+ *            Keff = K + 2/h D + 4/h^2 M: O(n^2) per iteration.
+ */
+#include <dynred/ss.h>
+#include <petscblaslapack.h>
+#include <math.h>
+#include <string.h>
+
+PetscErrorCode DRHybridLawA(void *ctx, PetscReal dl, PetscReal *N, PetscReal *dNdl)
+{
+  PetscReal k = ctx ? *(PetscReal *)ctx : 131.35;
+  *N          = k * dl;
+  *dNdl       = k;
+  return PETSC_SUCCESS;
+}
+
+PetscErrorCode DRHybridLawB(void *ctx, PetscReal dl, PetscReal *N, PetscReal *dNdl)
+{
+  *N    = 120 * dl + dl * dl * dl;
+  *dNdl = 120 + 3 * dl * dl;
+  return PETSC_SUCCESS;
+}
+
+PetscErrorCode DRHybridLawC(void *ctx, PetscReal dl, PetscReal *N, PetscReal *dNdl)
+{
+  *N    = 150 * dl - 0.2 * dl * dl * dl;
+  *dNdl = 150 - 0.6 * dl * dl;
+  return PETSC_SUCCESS;
+}
+
+typedef struct {
+  PetscBLASInt n, *piv;
+  PetscReal   *LU; /* column-major LU of a row-major symmetric-or-not matrix (transposed solve) */
+} Dense;
+
+/* LU of the row-major n x n matrix a (stored as its transpose in LAPACK's
+ * column-major view: solves use 'T'). */
+static PetscErrorCode DenseFactor(PetscInt n, const PetscReal a[], Dense *f)
+{
+  PetscBLASInt info;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscBLASIntCast(n, &f->n));
+  PetscCall(PetscMalloc2(n * n, &f->LU, n, &f->piv));
+  PetscCall(PetscArraycpy(f->LU, a, n * n));
+  LAPACKgetrf_(&f->n, &f->n, f->LU, &f->n, f->piv, &info);
+  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "hybrid: singular matrix (LAPACK dgetrf info %d)", (int)info);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DenseSolve(Dense *f, PetscReal b[])
+{
+  PetscBLASInt one = 1, info;
+
+  PetscFunctionBeginUser;
+  LAPACKgetrs_("T", &f->n, &one, f->LU, &f->n, f->piv, b, &f->n, &info);
+  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "hybrid: LAPACK dgetrs info %d", (int)info);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DenseFree(Dense *f)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree2(f->LU, f->piv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = A x (row-major n x n), optionally accumulated with factor s: y += s A x */
+static void MatVecAdd(PetscInt n, const PetscReal A[], const PetscReal x[], PetscReal s, PetscReal y[])
+{
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal a = 0;
+    const PetscReal *r = A + i * n;
+    for (PetscInt j = 0; j < n; j++) a += r[j] * x[j];
+    y[i] += s * a;
+  }
+}
+
+PetscErrorCode DRHybridSimulate(const DRHybridModel *hm, const char *method, PetscReal h, PetscInt nsteps, const DRSSInput *u, PetscInt nobs, const PetscInt obs[], PetscReal Y[], PetscInt *newton_its)
+{
+  PetscInt   n = hm->n, nin = hm->nin, its = 0;
+  PetscReal *D, *g, *d, *v, *a, *r, *uval, *tmp;
+  Dense      fM;
+
+  PetscFunctionBeginUser;
+  PetscCheck(!u || u->nin == nin, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "hybrid: input has %" PetscInt_FMT " channels, model %" PetscInt_FMT, u ? u->nin : 0, nin);
+  PetscCall(PetscMalloc4(n * n, &D, n, &g, n, &d, n, &v));
+  PetscCall(PetscMalloc4(n, &a, n, &r, nin + 1, &uval, n, &tmp));
+  PetscCall(PetscArraycpy(D, hm->D, n * n));
+  PetscCall(PetscArrayzero(g, n));
+  if (hm->el) {
+    const DRHybridElement *el = hm->el;
+    PetscReal              s[4] = {-el->e[0], -el->e[1], el->e[0], el->e[1]};
+    for (int q = 0; q < 4; q++)
+      if (el->idx[q] >= 0) g[el->idx[q]] += s[q];
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt j = 0; j < n; j++) D[i * n + j] += el->cd * g[i] * g[j];
+  }
+#define ELFORCE(dv, Nout, ktout)                                             \
+  do {                                                                       \
+    Nout  = 0;                                                               \
+    ktout = 0;                                                               \
+    if (hm->el) {                                                            \
+      PetscReal _dl = 0;                                                     \
+      for (PetscInt _i = 0; _i < n; _i++) _dl += g[_i] * (dv)[_i];           \
+      PetscCall(hm->el->law(hm->el->ctx, _dl, &Nout, &ktout));               \
+    }                                                                        \
+  } while (0)
+#define FORCE(t, out)                                                        \
+  do {                                                                       \
+    for (PetscInt _i = 0; _i < n; _i++) (out)[_i] = 0;                       \
+    if (u && nin) {                                                          \
+      PetscCall(u->eval(u->ctx, t, uval));                                   \
+      for (PetscInt _i = 0; _i < n; _i++)                                    \
+        for (PetscInt _j = 0; _j < nin; _j++) (out)[_i] += hm->P[_i * nin + _j] * uval[_j]; \
+    }                                                                        \
+  } while (0)
+  /* initial state at rest: a0 = M^-1 (P u0 - N(0) g) */
+  {
+    PetscReal N0, kt0;
+    PetscCall(PetscArrayzero(d, n));
+    PetscCall(PetscArrayzero(v, n));
+    FORCE(0.0, a);
+    ELFORCE(d, N0, kt0);
+    (void)kt0;
+    for (PetscInt i = 0; i < n; i++) a[i] -= N0 * g[i];
+    PetscCall(DenseFactor(n, hm->M, &fM));
+    PetscCall(DenseSolve(&fM, a));
+    PetscCall(DenseFree(&fM));
+  }
+  if (Y)
+    for (PetscInt o = 0; o < nobs; o++) Y[o] = d[obs[o]];
+  if (!strcmp(method, "central")) {
+    PetscReal *L, *A1, *A2, *dp, *dn, *dc;
+    Dense      fL;
+    PetscCall(PetscMalloc3(n * n, &L, n * n, &A1, n * n, &A2));
+    /* three individually allocated buffers rotate: d_{n-1}, d_n, d_{n+1} */
+    PetscCall(PetscMalloc1(n, &dp));
+    PetscCall(PetscMalloc1(n, &dn));
+    PetscCall(PetscMalloc1(n, &dc));
+    PetscCall(PetscArraycpy(dc, d, n));
+    for (PetscInt i = 0; i < n * n; i++) {
+      L[i]  = hm->M[i] / (h * h) + D[i] / (2 * h);
+      A1[i] = hm->K[i] - 2 * hm->M[i] / (h * h);
+      A2[i] = hm->M[i] / (h * h) - D[i] / (2 * h);
+    }
+    PetscCall(DenseFactor(n, L, &fL));
+    for (PetscInt i = 0; i < n; i++) dp[i] = dc[i] - h * v[i] + 0.5 * h * h * a[i];
+    for (PetscInt s = 0; s < nsteps; s++) {
+      PetscReal N, kt;
+      FORCE(s * h, dn);
+      ELFORCE(dc, N, kt);
+      (void)kt;
+      for (PetscInt i = 0; i < n; i++) dn[i] -= N * g[i];
+      MatVecAdd(n, A1, dc, -1.0, dn);
+      MatVecAdd(n, A2, dp, -1.0, dn);
+      PetscCall(DenseSolve(&fL, dn));
+      {
+        PetscReal *t = dp;
+        dp           = dc;
+        dc           = dn;
+        dn           = t;
+      }
+      PetscCheck(PetscIsNormalReal(dc[0] + 1.0), PETSC_COMM_SELF, DR_ERR_INPUT, "hybrid central difference diverged at step %" PetscInt_FMT " (h = %g above the stability limit?)", s + 1, (double)h);
+      if (Y)
+        for (PetscInt o = 0; o < nobs; o++) Y[(s + 1) * nobs + o] = dc[obs[o]];
+    }
+    PetscCall(DenseFree(&fL));
+    PetscCall(PetscFree3(L, A1, A2));
+    PetscCall(PetscFree(dp));
+    PetscCall(PetscFree(dn));
+    PetscCall(PetscFree(dc));
+  } else if (!strcmp(method, "newmark")) {
+    PetscReal *Ke, *w, *dp, *vp, *d1, *a1, *v1, gw = 0, beta = 0.25, gam = 0.5;
+    Dense      fK;
+    PetscCall(PetscMalloc5(n * n, &Ke, n, &w, n, &dp, n, &vp, n, &d1));
+    PetscCall(PetscMalloc2(n, &a1, n, &v1));
+    for (PetscInt i = 0; i < n * n; i++) Ke[i] = hm->K[i] + gam / (beta * h) * D[i] + hm->M[i] / (beta * h * h);
+    PetscCall(DenseFactor(n, Ke, &fK));
+    PetscCall(PetscArraycpy(w, g, n));
+    PetscCall(DenseSolve(&fK, w));
+    for (PetscInt i = 0; i < n; i++) gw += g[i] * w[i];
+    for (PetscInt s = 0; s < nsteps; s++) {
+      PetscReal fext[1024], *fe = n <= 1024 ? fext : NULL, dmax, dd;
+      PetscInt  it = 0;
+      PetscCheck(fe, PETSC_COMM_SELF, PETSC_ERR_SUP, "hybrid newmark: at most 1024 coordinates");
+      for (PetscInt i = 0; i < n; i++) {
+        dp[i] = d[i] + h * v[i] + (0.5 - beta) * h * h * a[i];
+        vp[i] = v[i] + (1 - gam) * h * a[i];
+        d1[i] = dp[i];
+      }
+      FORCE((s + 1) * h, fe);
+      do {
+        PetscReal N, kt, gy = 0, c;
+        ELFORCE(d1, N, kt);
+        for (PetscInt i = 0; i < n; i++) {
+          a1[i] = (d1[i] - dp[i]) / (beta * h * h);
+          v1[i] = vp[i] + gam * h * a1[i];
+          r[i]  = fe[i] - N * g[i];
+        }
+        MatVecAdd(n, hm->M, a1, -1.0, r);
+        MatVecAdd(n, D, v1, -1.0, r);
+        MatVecAdd(n, hm->K, d1, -1.0, r);
+        PetscCall(DenseSolve(&fK, r));
+        for (PetscInt i = 0; i < n; i++) gy += g[i] * r[i];
+        c    = hm->el ? kt * gy / (1 + kt * gw) : 0;
+        dmax = 0;
+        dd   = 0;
+        for (PetscInt i = 0; i < n; i++) {
+          PetscReal delta = r[i] - c * w[i];
+          d1[i] += delta;
+          dd   = PetscMax(dd, PetscAbsReal(delta));
+          dmax = PetscMax(dmax, PetscAbsReal(d1[i]));
+        }
+        it++;
+        PetscCheck(it <= 50 && PetscIsNormalReal(dmax + 1.0), PETSC_COMM_SELF, DR_ERR_INPUT, "hybrid newmark: Newton did not converge at step %" PetscInt_FMT " (|delta| %g)", s + 1, (double)dd);
+      } while (hm->el && dd > 1e-12 * dmax + 1e-300);
+      its += it;
+      for (PetscInt i = 0; i < n; i++) {
+        a[i] = (d1[i] - dp[i]) / (beta * h * h);
+        v[i] = vp[i] + gam * h * a[i];
+        d[i] = d1[i];
+      }
+      if (Y)
+        for (PetscInt o = 0; o < nobs; o++) Y[(s + 1) * nobs + o] = d[obs[o]];
+    }
+    PetscCall(DenseFree(&fK));
+    PetscCall(PetscFree5(Ke, w, dp, vp, d1));
+    PetscCall(PetscFree2(a1, v1));
+  } else SETERRQ(PETSC_COMM_SELF, DR_ERR_INPUT, "hybrid: unknown method '%s'; expected central or newmark", method);
+  if (newton_its) *newton_its = its;
+  PetscCall(PetscFree4(a, r, uval, tmp));
+  PetscCall(PetscFree4(D, g, d, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Bad input to dynred ss: one line naming the file/entry, non-zero exit, and
+# no output file left behind.
+set -euo pipefail
+cd "$T"
+/usr/bin/python3 $ROOT/tests/data/ss/km_gen.py km.h5
+cat > ok.yaml <<'Y'
+job: ss
+output: out.h5
+ss:
+  source: km.h5
+  group: /ga/solutions/001
+  inputs: [10.2]
+  outputs: [17.2]
+Y
+$DYNRED -config ok.yaml > ok.log && rm out.h5
+E=$ROOT/tests/expect.sh
+$E 'ok.yaml:7: ss.outputs label 99.2 is not a DOF of km.h5 /ga/solutions/001/labels' $DYNRED -config ok.yaml -ss_outputs 99.2
+$E 'ok.yaml:6: ss.inputs label 10.1 is not a DOF of km.h5' $MPIEXEC -n 2 $DYNRED -config ok.yaml -ss_inputs 10.1
+$E 'km.h5: no group /ga/solutions/007 \(ss.group\)' $DYNRED -config ok.yaml -ss_group /ga/solutions/007
+$E 'km.h5: group /ga holds neither K, M, labels' $DYNRED -config ok.yaml -ss_group /ga
+$E 'nofile.h5: cannot open as HDF5 \(ss.source\)' $DYNRED -config ok.yaml -ss_source nofile.h5
+$E 'ok.yaml: damping ratio -0\.05 of mode 1 is impossible' $DYNRED -config ok.yaml -ss_damping_type modal -ss_damping_zeta -0.05
+$E 'ok.yaml: 2 modal damping ratios for 8 modes' $DYNRED -config ok.yaml -ss_damping_type modal -ss_damping_zeta 0.1,0.2
+$E 'ok.yaml: Rayleigh damping alpha = -1\.?, beta = 0\.? is impossible' $DYNRED -config ok.yaml -ss_damping_type rayleigh -ss_damping_alpha -1
+$E "ok.yaml: unknown ss.damping.type 'viscous'" $DYNRED -config ok.yaml -ss_damping_type viscous
+$E "ok.yaml: unknown method 'rk9' in ss.sim.methods" $DYNRED -config ok.yaml -ss_sim_methods rk4,rk9
+$E 'ok.yaml:6: ss.inputs entry 1 = 10.7 is not a DOF label' $DYNRED -config ok.yaml -ss_inputs 10.7
+$E 'central difference: step 0.01 s is above the stability limit' $DYNRED -config ok.yaml -ss_sim_methods central -ss_sim_h 0.01
+printf 't,u\n0,0\n0.1,1\n0.05,2\n' > bad.csv
+$E 'bad.csv:4: time 0.05 does not increase' $DYNRED -config ok.yaml -ss_sim_methods rk4 -ss_input_signal file -ss_input_file bad.csv
+test ! -e out.h5 && ! ls out.h5.tmp.* 2>/dev/null
+echo ok
