@@ -5,4 +5,5 @@
 #include <dynred/component.h>
 #include <dynred/io.h>
 #include <dynred/builtin.h>
+#include <dynred/farm.h>
 #endif

@@ -1,0 +1,436 @@
+/* The task farm (include/dynred/farm.h).
+ *
+ * Scheduling: a counter on rank 0, advanced with MPI_Fetch_and_op under a
+ * shared passive-target lock, hands out indices into the list of unfinished
+ * tasks.  Only group roots touch it; they broadcast the index to their group.
+ * One-sided atomics complete without rank 0 calling MPI (it is busy with its
+ * own tasks), which is why this is not a master/worker loop.  On clusters
+ * whose MPI needs it, enable asynchronous progress (MPICH_ASYNC_PROGRESS=1).
+ *
+ * Results: group roots send them to rank 0 (tag = task index) with Isend and
+ * go on; rank 0 drains them between its own tasks and at the end, appends
+ * each to the checkpoint (serial HDF5, only rank 0 opens it) and flushes.
+ */
+#include <dynred/farm.h>
+#include <hdf5.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TAG_RESULT 7301
+#define TAG_SIZE   7302
+
+struct _p_DRFarm {
+  MPI_Comm   comm, group, roots; /* roots: the group roots (MPI_COMM_NULL elsewhere) */
+  PetscMPIInt rank, size, grank, gsize;
+  PetscInt   group_size, igroup, ngroups;
+  PetscBool  setup;
+  char       ckpt[PETSC_MAX_PATH_LEN], signature[256], label[64];
+  hid_t      file;           /* checkpoint, rank 0 */
+  PetscReal  progress_every; /* seconds */
+  PetscInt   stop_after;     /* testing: abort after this many results were written */
+  /* results of the last run (rank 0) */
+  PetscInt    ntasks, ncomputed, nrestored;
+  PetscInt   *len;
+  PetscReal **res;
+  PetscReal   seconds;
+};
+
+PetscErrorCode DRFarmCreate(MPI_Comm comm, DRFarm *farm)
+{
+  DRFarm f;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&f));
+  f->comm           = comm;
+  f->group          = MPI_COMM_NULL;
+  f->roots          = MPI_COMM_NULL;
+  f->group_size     = 1;
+  f->file           = -1;
+  f->progress_every = 5.0;
+  f->stop_after     = -1;
+  PetscCall(PetscStrncpy(f->label, "task", sizeof(f->label)));
+  PetscCallMPI(MPI_Comm_rank(comm, &f->rank));
+  PetscCallMPI(MPI_Comm_size(comm, &f->size));
+  *farm = f;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFarmSetGroupSize(DRFarm f, PetscInt n)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(!f->setup, f->comm, PETSC_ERR_ORDER, "DRFarmSetGroupSize() after DRFarmSetUp()");
+  PetscCheck(n >= 1, f->comm, DR_ERR_INPUT, "farm group size %" PetscInt_FMT ": expected a positive number of ranks per group", n);
+  f->group_size = PetscMin(n, (PetscInt)f->size);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFarmSetFromOptions(DRFarm f)
+{
+  PetscInt  n = f->group_size;
+  PetscBool set;
+
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(f->comm, NULL, "Task farm (GMP grid points, GA individuals)", "DRFarm");
+  PetscCall(PetscOptionsInt("-farm_group_size", "MPI ranks per group; each task runs on one group", "DRFarmSetGroupSize", n, &n, &set));
+  if (set) PetscCall(DRFarmSetGroupSize(f, n));
+  PetscCall(PetscOptionsReal("-farm_progress", "seconds between progress lines (0: every task)", "DRFarm", f->progress_every, &f->progress_every, NULL));
+  PetscCall(PetscOptionsInt("-farm_stop_after", "testing: abort the job after this many results were checkpointed (simulates a killed sweep)", "DRFarm", f->stop_after, &f->stop_after, NULL));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFarmSetUp(DRFarm f)
+{
+  PetscFunctionBeginUser;
+  if (f->setup) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(f->size % f->group_size == 0, f->comm, DR_ERR_INPUT, "farm group size %" PetscInt_FMT " does not divide the %d ranks: expected a divisor of the number of ranks", f->group_size, f->size);
+  f->ngroups = f->size / f->group_size;
+  f->igroup  = f->rank / f->group_size;
+  PetscCallMPI(MPI_Comm_split(f->comm, (int)f->igroup, f->rank, &f->group));
+  PetscCallMPI(MPI_Comm_rank(f->group, &f->grank));
+  PetscCallMPI(MPI_Comm_size(f->group, &f->gsize));
+  PetscCallMPI(MPI_Comm_split(f->comm, f->grank == 0 ? 0 : MPI_UNDEFINED, f->rank, &f->roots));
+  f->setup = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFarmGetGroup(DRFarm f, MPI_Comm *group, PetscInt *igroup, PetscInt *ngroups)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRFarmSetUp(f));
+  if (group) *group = f->group;
+  if (igroup) *igroup = f->igroup;
+  if (ngroups) *ngroups = f->ngroups;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFarmSetCheckpoint(DRFarm f, const char *path, const char *signature)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(f->ckpt, path ? path : "", sizeof(f->ckpt)));
+  PetscCall(PetscStrncpy(f->signature, signature ? signature : "", sizeof(f->signature)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFarmSetLabel(DRFarm f, const char *label)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(f->label, label, sizeof(f->label)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void FreeResults(DRFarm f)
+{
+  for (PetscInt i = 0; i < f->ntasks && f->res; i++) (void)PetscFree(f->res[i]);
+  (void)PetscFree(f->res);
+  (void)PetscFree(f->len);
+  f->ntasks = 0;
+}
+
+/* Rank 0: open (or create) the checkpoint and load the results it holds.
+ * A file that cannot be opened is an error naming it; a file from another
+ * sweep (signature or task count differ) likewise. */
+static PetscErrorCode CheckpointOpen(DRFarm f, PetscInt ntasks, char *msg, size_t msglen)
+{
+  hid_t   a, t, g;
+  char    sig[256] = "";
+  long long nt = -1;
+
+  PetscFunctionBeginUser;
+  msg[0] = 0;
+  if (access(f->ckpt, F_OK) == 0) {
+    H5E_BEGIN_TRY { f->file = H5Fopen(f->ckpt, H5F_ACC_RDWR, H5P_DEFAULT); }
+    H5E_END_TRY;
+    if (f->file < 0) {
+      PetscCall(PetscSNPrintf(msg, msglen, "%s: cannot open the sweep checkpoint (corrupt?): expected an HDF5 file written by an earlier run of this job; delete it to start over", f->ckpt));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    H5E_BEGIN_TRY
+    {
+      if ((a = H5Aopen(f->file, "signature", H5P_DEFAULT)) >= 0) {
+        t = H5Tcopy(H5T_C_S1);
+        H5Tset_size(t, sizeof(sig) - 1);
+        H5Aread(a, t, sig);
+        H5Tclose(t);
+        H5Aclose(a);
+      }
+      if ((a = H5Aopen(f->file, "ntasks", H5P_DEFAULT)) >= 0) {
+        H5Aread(a, H5T_NATIVE_LLONG, &nt);
+        H5Aclose(a);
+      }
+    }
+    H5E_END_TRY;
+    if (strcmp(sig, f->signature) || nt != ntasks) {
+      PetscCall(PetscSNPrintf(msg, msglen, "%s: checkpoint of a different sweep (%lld tasks, signature '%s'): expected %" PetscInt_FMT " tasks, signature '%s'; delete it to start over", f->ckpt, nt, sig, ntasks, f->signature));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    /* load the finished tasks */
+    g = H5Gopen2(f->file, "/farm", H5P_DEFAULT);
+    if (g >= 0) {
+      for (PetscInt i = 0; i < ntasks; i++) {
+        char  name[32];
+        hid_t d, sp;
+        snprintf(name, sizeof(name), "%07lld", (long long)i);
+        if (H5Lexists(g, name, H5P_DEFAULT) <= 0) continue;
+        d  = H5Dopen2(g, name, H5P_DEFAULT);
+        sp = H5Dget_space(d);
+        f->len[i] = (PetscInt)H5Sget_simple_extent_npoints(sp);
+        PetscCall(PetscMalloc1(PetscMax(f->len[i], 1), &f->res[i]));
+        PetscCheck(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, f->res[i]) >= 0, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: cannot read /farm/%s: expected a readable checkpoint; delete it to start over", f->ckpt, name);
+        H5Sclose(sp);
+        H5Dclose(d);
+        f->nrestored++;
+      }
+      H5Gclose(g);
+    }
+  } else {
+    hid_t s;
+    f->file = H5Fcreate(f->ckpt, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+    if (f->file < 0) {
+      PetscCall(PetscSNPrintf(msg, msglen, "%s: cannot create the sweep checkpoint: expected a writable location", f->ckpt));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    s = H5Screate(H5S_SCALAR);
+    t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, strlen(f->signature) + 1);
+    a = H5Acreate2(f->file, "signature", t, s, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, t, f->signature);
+    H5Aclose(a);
+    H5Tclose(t);
+    nt = ntasks;
+    a  = H5Acreate2(f->file, "ntasks", H5T_NATIVE_LLONG, s, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, H5T_NATIVE_LLONG, &nt);
+    H5Aclose(a);
+    H5Sclose(s);
+    g = H5Gcreate2(f->file, "/farm", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Gclose(g);
+    H5Fflush(f->file, H5F_SCOPE_GLOBAL);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckpointWrite(DRFarm f, PetscInt task)
+{
+  char    name[40];
+  hid_t   sp, d;
+  hsize_t n = (hsize_t)f->len[task];
+
+  PetscFunctionBeginUser;
+  if (f->file < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  snprintf(name, sizeof(name), "/farm/%07lld", (long long)task);
+  sp = H5Screate_simple(1, &n, NULL);
+  d  = H5Dcreate2(f->file, name, H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  PetscCheck(d >= 0 && H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, f->res[task]) >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: cannot write %s", f->ckpt, name);
+  H5Dclose(d);
+  H5Sclose(sp);
+  PetscCheck(H5Fflush(f->file, H5F_SCOPE_GLOBAL) >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: cannot flush", f->ckpt);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  PetscInt       done, todo;
+  PetscLogDouble t0, last;
+} Progress;
+
+static PetscErrorCode Arrived(DRFarm f, PetscInt task, Progress *p)
+{
+  PetscLogDouble now = DRTime();
+
+  PetscFunctionBeginUser;
+  PetscCall(CheckpointWrite(f, task));
+  p->done++;
+  f->ncomputed++;
+  if (p->done == p->todo || now - p->last >= f->progress_every) {
+    PetscReal rate = p->done / PetscMax(now - p->t0, 1e-9), eta = (p->todo - p->done) / PetscMax(rate, 1e-12);
+    PetscCall(DRProgress(PETSC_COMM_SELF, "%ss: %" PetscInt_FMT "/%" PetscInt_FMT " done%s (%.3g/s), ETA %.0f s", f->label, p->done + f->nrestored, f->ntasks, f->nrestored ? " incl. restored" : "", (double)rate, (double)eta));
+    p->last = now;
+  }
+  if (f->stop_after >= 0 && f->ncomputed >= f->stop_after) {
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "dynred: -farm_stop_after %" PetscInt_FMT ": aborting the sweep with %" PetscInt_FMT " %ss checkpointed in %s\n", f->stop_after, f->ncomputed + f->nrestored, f->label, f->ckpt));
+    if (f->file >= 0) H5Fclose(f->file);
+    MPI_Abort(f->comm, 3);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0: receive every result that is waiting (block until one arrives if
+ * `wait`). */
+static PetscErrorCode Drain(DRFarm f, PetscBool wait, Progress *p)
+{
+  PetscFunctionBeginUser;
+  for (;;) {
+    int        flag = 0;
+    MPI_Status st;
+    if (wait) {
+      PetscCallMPI(MPI_Probe(MPI_ANY_SOURCE, TAG_RESULT, f->comm, &st));
+      flag = 1;
+    } else PetscCallMPI(MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, f->comm, &flag, &st));
+    if (!flag) break;
+    {
+      int       count;
+      PetscReal *buf;
+      PetscInt  task;
+      PetscCallMPI(MPI_Get_count(&st, MPI_DOUBLE, &count));
+      PetscCall(PetscMalloc1(PetscMax(count, 1), &buf));
+      PetscCallMPI(MPI_Recv(buf, count, MPI_DOUBLE, st.MPI_SOURCE, TAG_RESULT, f->comm, MPI_STATUS_IGNORE));
+      /* the task index travels as the first entry */
+      task = (PetscInt)buf[0];
+      PetscCheck(task >= 0 && task < f->ntasks && !f->res[task], PETSC_COMM_SELF, PETSC_ERR_PLIB, "farm: unexpected result for task %" PetscInt_FMT, task);
+      f->len[task] = count - 1;
+      PetscCall(PetscMalloc1(PetscMax(count - 1, 1), &f->res[task]));
+      PetscCall(PetscArraycpy(f->res[task], buf + 1, count - 1));
+      PetscCall(PetscFree(buf));
+      PetscCall(Arrived(f, task, p));
+    }
+    if (wait) break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
+{
+  PetscInt      *todo = NULL, ntodo = 0, *flags;
+  long          *counter = NULL;
+  MPI_Win        win;
+  Progress       p   = {0};
+  char           msg[PETSC_MAX_PATH_LEN + 256];
+  PetscInt       nsent = 0, cap = 16;
+  MPI_Request   *req;
+  PetscReal    **sendbuf;
+  PetscLogDouble t0 = DRTime();
+
+  PetscFunctionBeginUser;
+  PetscCall(DRFarmSetUp(f));
+  FreeResults(f);
+  f->ntasks    = ntasks;
+  f->ncomputed = 0;
+  f->nrestored = 0;
+  PetscCall(PetscCalloc1(ntasks, &f->len));
+  PetscCall(PetscCalloc1(ntasks, &f->res));
+  PetscCall(PetscCalloc1(ntasks, &flags));
+  msg[0] = 0;
+  if (f->rank == 0 && f->ckpt[0]) {
+    if (f->file >= 0) H5Fclose(f->file); /* reopen: restore what the previous run wrote */
+    f->file = -1;
+    PetscCall(CheckpointOpen(f, ntasks, msg, sizeof(msg)));
+    for (PetscInt i = 0; i < ntasks; i++) flags[i] = f->res[i] ? 1 : 0;
+  }
+  {
+    int bad = msg[0] != 0;
+    PetscCallMPI(MPI_Bcast(&bad, 1, MPI_INT, 0, f->comm));
+    PetscCheck(!bad, f->comm, DR_ERR_INPUT, "%s", msg);
+  }
+  PetscCallMPI(MPI_Bcast(flags, (PetscMPIInt)ntasks, MPIU_INT, 0, f->comm));
+  PetscCall(PetscMalloc1(ntasks, &todo));
+  for (PetscInt i = 0; i < ntasks; i++)
+    if (!flags[i]) todo[ntodo++] = i;
+  PetscCall(PetscFree(flags));
+  p.todo = ntodo;
+  p.t0 = p.last = DRTime();
+  if (f->rank == 0 && f->nrestored) PetscCall(DRProgress(PETSC_COMM_SELF, "%ss: %" PetscInt_FMT " of %" PetscInt_FMT " restored from %s; %" PetscInt_FMT " to go on %" PetscInt_FMT " group(s)", f->label, f->nrestored, ntasks, f->ckpt, ntodo, f->ngroups));
+
+  PetscCallMPI(MPI_Win_allocate(f->rank == 0 ? (MPI_Aint)sizeof(long) : 0, sizeof(long), MPI_INFO_NULL, f->comm, &counter, &win));
+  if (f->rank == 0) *counter = 0;
+  PetscCallMPI(MPI_Barrier(f->comm));
+  PetscCall(PetscMalloc2(cap, &req, cap, &sendbuf));
+  for (;;) {
+    long      next = 0;
+    PetscInt  task, n = 0;
+    PetscReal *r = NULL;
+    if (f->grank == 0) {
+      const long one = 1;
+      if (f->rank == 0) PetscCall(Drain(f, PETSC_FALSE, &p));
+      PetscCallMPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+      PetscCallMPI(MPI_Fetch_and_op(&one, &next, MPI_LONG, 0, 0, MPI_SUM, win));
+      PetscCallMPI(MPI_Win_unlock(0, win));
+    }
+    PetscCallMPI(MPI_Bcast(&next, 1, MPI_LONG, 0, f->group));
+    if (next >= ntodo) break;
+    task = todo[next];
+    PetscCall(fn(f->group, task, ctx, &n, &r));
+    if (f->grank == 0) {
+      PetscCheck(r || n == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "farm: task %" PetscInt_FMT " returned no result", task);
+      if (f->rank == 0) {
+        f->len[task] = n;
+        f->res[task] = r ? r : NULL;
+        if (!r) PetscCall(PetscMalloc1(1, &f->res[task]));
+        PetscCall(Arrived(f, task, &p));
+      } else {
+        PetscReal *buf;
+        PetscCall(PetscMalloc1(n + 1, &buf));
+        buf[0] = (PetscReal)task;
+        PetscCall(PetscArraycpy(buf + 1, r, n));
+        PetscCall(PetscFree(r));
+        if (nsent == cap) {
+          MPI_Request *nr;
+          PetscReal  **nb;
+          PetscCall(PetscMalloc2(2 * cap, &nr, 2 * cap, &nb));
+          PetscCall(PetscArraycpy(nr, req, cap));
+          PetscCall(PetscArraycpy(nb, sendbuf, cap));
+          PetscCall(PetscFree2(req, sendbuf));
+          req = nr, sendbuf = nb, cap *= 2;
+        }
+        sendbuf[nsent] = buf;
+        PetscCallMPI(MPI_Isend(buf, (PetscMPIInt)(n + 1), MPI_DOUBLE, 0, TAG_RESULT, f->comm, &req[nsent]));
+        nsent++;
+      }
+    }
+  }
+  if (f->rank == 0)
+    while (p.done < ntodo) PetscCall(Drain(f, PETSC_TRUE, &p));
+  PetscCallMPI(MPI_Waitall((PetscMPIInt)nsent, req, MPI_STATUSES_IGNORE));
+  for (PetscInt i = 0; i < nsent; i++) PetscCall(PetscFree(sendbuf[i]));
+  PetscCall(PetscFree2(req, sendbuf));
+  PetscCallMPI(MPI_Win_free(&win));
+  PetscCall(PetscFree(todo));
+  PetscCallMPI(MPI_Bcast(&f->nrestored, 1, MPIU_INT, 0, f->comm));
+  PetscCallMPI(MPI_Bcast(&f->ncomputed, 1, MPIU_INT, 0, f->comm));
+  f->seconds = DRTime() - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFarmGetResult(DRFarm f, PetscInt task, PetscInt *n, const PetscReal **r)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(f->rank == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "DRFarmGetResult() is for rank 0");
+  PetscCheck(task >= 0 && task < f->ntasks && f->res[task], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "farm: no result for task %" PetscInt_FMT, task);
+  if (n) *n = f->len[task];
+  if (r) *r = f->res[task];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFarmGetStats(DRFarm f, PetscInt *computed, PetscInt *restored, PetscReal *seconds)
+{
+  PetscFunctionBeginUser;
+  if (computed) *computed = f->ncomputed;
+  if (restored) *restored = f->nrestored;
+  if (seconds) *seconds = f->seconds;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFarmRemoveCheckpoint(DRFarm f)
+{
+  PetscFunctionBeginUser;
+  if (f->rank == 0 && f->file >= 0) {
+    H5Fclose(f->file);
+    f->file = -1;
+    (void)unlink(f->ckpt);
+  }
+  PetscCallMPI(MPI_Barrier(f->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFarmDestroy(DRFarm *farm)
+{
+  DRFarm f = *farm;
+
+  PetscFunctionBeginUser;
+  if (!f) PetscFunctionReturn(PETSC_SUCCESS);
+  FreeResults(f);
+  if (f->file >= 0) H5Fclose(f->file);
+  if (f->group != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&f->group));
+  if (f->roots != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&f->roots));
+  PetscCall(PetscFree(f));
+  *farm = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
