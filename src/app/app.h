@@ -18,6 +18,7 @@ typedef struct {
 
 PetscErrorCode           DRJobModal(DRConfig cfg);
 PetscErrorCode           DRJobCMS(DRConfig cfg);
+PetscErrorCode           DRJobGA(DRConfig cfg);
 extern const DRConfigKey DRJobModalKeys[];
 
 /* Open the job's output (key `output`) and write the root attributes;

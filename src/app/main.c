@@ -1,6 +1,7 @@
 /* dynred: the driver.  `dynred [SUBCOMMAND] [-config FILE.yaml] [options]`. */
 #include "app.h"
 #include <dynred/cms.h>
+#include <dynred/ga.h>
 #include <string.h>
 
 static const char help[] = "dynred: dynamic substructuring and model order reduction of large FE models.\n"
@@ -33,6 +34,7 @@ static const DRConfigKey core_keys[] = {
 static const DRJob jobs[] = {
   {"modal", DRJobModal, "reference modal analysis of the assembled full model", DRJobModalKeys},
   {"cms", DRJobCMS, "component mode synthesis: components on rank groups, coupled reduced system on the root", NULL},
+  {"ga", DRJobGA, "master-DOF selection: NSGA-II over master sets, condensation (idc, irs, guyan) on the task farm", NULL},
   {NULL, NULL, NULL, NULL},
 };
 
@@ -73,6 +75,7 @@ static PetscErrorCode Run(int argc, char **argv)
   PetscCall(DRConfigRegisterKeys(core_keys));
   PetscCall(DRModelRegisterKeys());
   PetscCall(DRCMSRegisterKeys());
+  PetscCall(DRGARegisterKeys());
   for (j = jobs; j->name; j++)
     if (j->keys) PetscCall(DRConfigRegisterKeys(j->keys));
   if (sub && !strcmp(sub, "help")) {

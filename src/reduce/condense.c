@@ -19,7 +19,7 @@ struct _p_DRCondense {
   PetscBool        dense, setup;
   PetscReal       *Kd, *Md, *Fd, *Qd; /* dense mode: K0, M, K0^{-1}, K0^{-1} M (n x n) */
   PetscInt         cap;                /* work arrays sized for cap columns */
-  PetscReal       *T, *X, *Y, *W, *A, *B, *C, *lam, *lamprev, *work;
+  PetscReal       *T, *X, *Y, *W, *A, *B, *C, *Rf, *G, *lam, *lamprev, *work;
   PetscBLASInt    *ipiv, *iwork, lwork;
   PetscInt         rlast;
 };
@@ -87,7 +87,7 @@ PetscErrorCode DRCondenseDestroy(DRCondense *c)
   PetscCall(VecDestroy(&d->vy));
   PetscCall(PetscFree4(d->Kd, d->Md, d->Fd, d->Qd));
   PetscCall(PetscFree4(d->T, d->X, d->Y, d->W));
-  PetscCall(PetscFree5(d->A, d->B, d->C, d->lam, d->lamprev));
+  PetscCall(PetscFree7(d->A, d->B, d->C, d->Rf, d->G, d->lam, d->lamprev));
   PetscCall(PetscFree(d->work));
   PetscCall(PetscFree2(d->ipiv, d->iwork));
   PetscCall(PetscFree(d));
@@ -212,12 +212,12 @@ static PetscErrorCode EnsureWork(DRCondense c, PetscInt r)
   PetscFunctionBeginUser;
   if (r <= c->cap) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree4(c->T, c->X, c->Y, c->W));
-  PetscCall(PetscFree5(c->A, c->B, c->C, c->lam, c->lamprev));
+  PetscCall(PetscFree7(c->A, c->B, c->C, c->Rf, c->G, c->lam, c->lamprev));
   PetscCall(PetscFree(c->work));
   PetscCall(PetscFree2(c->ipiv, c->iwork));
   c->cap = PetscMax(r, 2 * c->cap);
   PetscCall(PetscMalloc4(c->nloc * c->cap + 1, &c->T, c->nloc * c->cap + 1, &c->X, c->nloc * c->cap + 1, &c->Y, c->nloc * c->cap + 1, &c->W));
-  PetscCall(PetscMalloc5(c->cap * c->cap, &c->A, c->cap * c->cap, &c->B, c->cap * c->cap, &c->C, c->cap, &c->lam, c->cap, &c->lamprev));
+  PetscCall(PetscMalloc7(c->cap * c->cap, &c->A, c->cap * c->cap, &c->B, c->cap * c->cap, &c->C, c->cap * c->cap, &c->Rf, c->cap * c->cap, &c->G, c->cap, &c->lam, c->cap, &c->lamprev));
   c->lwork = (PetscBLASInt)(64 * c->cap + 64);
   PetscCall(PetscMalloc1(c->lwork, &c->work));
   PetscCall(PetscMalloc2(c->cap, &c->ipiv, c->cap, &c->iwork));
@@ -357,6 +357,92 @@ static PetscErrorCode Project(DRCondense c, PetscInt r, const PetscReal *Tv, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Y (nloc x r) -> Z with orthonormal columns, Y = Z Rf (Rf upper triangular,
+ * r x r, replicated).  One process: Householder QR; distributed: Cholesky QR
+ * twice (CholQR2).  *ok false when Y is rank deficient to working precision
+ * (a column of Q E_m vanishes: a massless master). */
+static PetscErrorCode Orth(DRCondense c, PetscInt r, PetscReal *Yv, PetscBool *ok)
+{
+  PetscBLASInt n, m, ld, info, lw = c->lwork;
+  PetscReal    dmax = 0, dmin = PETSC_MAX_REAL;
+
+  PetscFunctionBeginUser;
+  *ok = PETSC_TRUE;
+  PetscCall(PetscBLASIntCast(r, &n));
+  if (c->size == 1) {
+    PetscCall(PetscBLASIntCast(c->nloc, &m));
+    ld = PetscMax(m, 1);
+    lw = c->lwork - n; /* tau in work[0..r), the rest is LAPACK's */
+    LAPACKgeqrf_(&m, &n, Yv, &ld, c->work, c->work + r, &lw, &info);
+    for (PetscInt j = 0; j < r; j++)
+      for (PetscInt i = 0; i < r; i++) c->Rf[i + j * r] = i <= j ? Yv[i + j * c->nloc] : 0;
+    {
+      LAPACKorgqr_(&m, &n, &n, Yv, &ld, c->work, c->work + r, &lw, &info);
+    }
+    if (info) *ok = PETSC_FALSE;
+  } else {
+    PetscCall(PetscArrayzero(c->Rf, r * r));
+    for (PetscInt j = 0; j < r; j++) c->Rf[j + j * r] = 1;
+    for (int pass = 0; pass < 2 && *ok; pass++) {
+      PetscReal one = 1, zero = 0;
+      PetscCall(Gram(c, r, Yv, Yv, c->G));
+      LAPACKpotrf_("U", &n, c->G, &n, &info);
+      if (info) {
+        *ok = PETSC_FALSE;
+        break;
+      }
+      for (PetscInt j = 0; j < r; j++)
+        for (PetscInt i = j + 1; i < r; i++) c->G[i + j * r] = 0;
+      if (c->nloc) {
+        PetscCall(PetscBLASIntCast(c->nloc, &m));
+        BLAStrsm_("R", "U", "N", "N", &m, &n, &one, c->G, &n, Yv, &m);
+      }
+      PetscCall(Gemm("N", "N", r, r, r, 1.0, c->G, r, c->Rf, r, zero, c->A, r));
+      PetscCall(PetscArraycpy(c->Rf, c->A, r * r));
+    }
+  }
+  for (PetscInt j = 0; j < r && *ok; j++) {
+    dmax = PetscMax(dmax, PetscAbsReal(c->Rf[j + j * r]));
+    dmin = PetscMin(dmin, PetscAbsReal(c->Rf[j + j * r]));
+  }
+  if (*ok && !(dmin > 1e-13 * dmax)) *ok = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One subspace step of IDC in its stable form.  In: X (basis, nloc x r) and
+ * Y = Q X.  Since K0 Y = M X, Y^T K0 Y = Y^T M X needs no product with K0;
+ * with Y = Z Rf (Orth): K_Z = Rf^{-T} (Y^T M X) Rf^{-1}, M_Z = Z^T M Z, the
+ * Ritz pencil of span(Y) in an orthonormal basis (into B, C).  Out: X = Z.
+ * Uses W. */
+static PetscErrorCode SubspaceStep(DRCondense c, PetscInt r, PetscBool *ok)
+{
+  PetscBLASInt n;
+  PetscReal    one = 1;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscBLASIntCast(r, &n));
+  PetscCall(OpApply(c, c->M, c->Md, r, c->X, c->W));
+  PetscCall(Gram(c, r, c->Y, c->W, c->B)); /* Y^T M X = Y^T K0 Y */
+  PetscCall(Orth(c, r, c->Y, ok));
+  if (!*ok) PetscFunctionReturn(PETSC_SUCCESS);
+  BLAStrsm_("L", "U", "T", "N", &n, &n, &one, c->Rf, &n, c->B, &n);
+  BLAStrsm_("R", "U", "N", "N", &n, &n, &one, c->Rf, &n, c->B, &n);
+  PetscCall(OpApply(c, c->M, c->Md, r, c->Y, c->W));
+  PetscCall(Gram(c, r, c->Y, c->W, c->C));
+  for (PetscInt j = 0; j < r; j++)
+    for (PetscInt i = 0; i < j; i++) {
+      PetscReal k = 0.5 * (c->B[i + j * r] + c->B[j + i * r]), m = 0.5 * (c->C[i + j * r] + c->C[j + i * r]);
+      c->B[i + j * r] = c->B[j + i * r] = k;
+      c->C[i + j * r] = c->C[j + i * r] = m;
+    }
+  {
+    PetscReal *t = c->X;
+    c->X         = c->Y;
+    c->Y         = t;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRCondenseEigenvalues(PetscInt r, const PetscReal *K, const PetscReal *M, PetscReal *lam, DRCondenseStatus *status)
 {
   PetscBLASInt n, itype = 1, lwork, info;
@@ -401,54 +487,33 @@ PetscErrorCode DRCondenseReduce(DRCondense c, PetscInt r, const PetscInt masters
   PetscCall(PetscMemzero(info, sizeof(*info)));
   c->rlast = r;
   nt       = c->ntrack > 0 ? PetscMin(c->ntrack, r) : r;
-  /* first basis: Guyan for guyan/irs, R0 = Q_sm Q_mm^{-1} for idc */
-  PetscCall(UnitBlock(c, r, masters, c->Y));
   if (c->method == DR_CONDENSE_IDC) {
+    /* R0 = Q_sm Q_mm^{-1}: the subspace span(Q E_m); then T <- Q T.  The
+     * iteration runs on an orthonormal basis of the same subspaces (the
+     * printed master-row normalization T = Y Y_mm^{-1} loses the low modes
+     * to round-off once Q^k has compressed them: METHODS.md 4) and returns
+     * to master coordinates T = Z Z_mm^{-1} at the end. */
+    PetscCall(UnitBlock(c, r, masters, c->X));
     if (c->dense)
-      for (PetscInt j = 0; j < r; j++) PetscCall(PetscArraycpy(c->X + j * c->n, c->Qd + masters[j] * c->n, c->n));
-    else PetscCall(OpApplyQ(c, r, c->Y, c->X));
-  } else {
-    if (c->dense)
-      for (PetscInt j = 0; j < r; j++) PetscCall(PetscArraycpy(c->X + j * c->n, c->Fd + masters[j] * c->n, c->n));
-    else PetscCall(OpSolve(c, r, c->Y, c->X));
-  }
-  PetscCall(Normalize(c, r, masters, c->X, c->T, &ok));
-  if (!ok) {
-    info->status = DR_CONDENSE_SINGULAR_MASTERS;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (c->method == DR_CONDENSE_IRS) {
-    /* T = T_G + (Q T_G - T_G (Q T_G)_mm) M_G^{-1} K_G */
-    PetscBLASInt n, nrhs, pinfo;
-    PetscCall(Project(c, r, c->T, c->B, c->C)); /* B = K_G, C = M_G */
-    PetscCall(OpApplyQ(c, r, c->T, c->Y));       /* Y = Q T_G */
-    PetscCall(MasterRows(c, r, masters, c->Y, c->A));
-    PetscCall(Gemm("N", "N", c->nloc, r, r, -1.0, c->T, c->nloc, c->A, r, 1.0, c->Y, c->nloc));
-    PetscCall(PetscBLASIntCast(r, &n));
-    nrhs = n;
-    LAPACKpotrf_("L", &n, c->C, &n, &pinfo);
-    if (pinfo != 0) {
-      info->status = DR_CONDENSE_MASS_NOT_PD;
+      for (PetscInt j = 0; j < r; j++) PetscCall(PetscArraycpy(c->Y + j * c->n, c->Qd + masters[j] * c->n, c->n));
+    else PetscCall(OpApplyQ(c, r, c->X, c->Y));
+    PetscCall(SubspaceStep(c, r, &ok));
+    if (!ok) {
+      info->status = DR_CONDENSE_SINGULAR_MASTERS;
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-    LAPACKpotrs_("L", &n, &nrhs, c->C, &n, c->B, &n, &pinfo); /* B = M_G^{-1} K_G */
-    PetscCall(Gemm("N", "N", c->nloc, r, r, 1.0, c->Y, c->nloc, c->B, r, 1.0, c->T, c->nloc));
-  }
-  PetscCall(Project(c, r, c->T, c->B, c->C));
-  PetscCall(DRCondenseEigenvalues(r, c->B, c->C, c->lam, &info->status));
-  if (c->method == DR_CONDENSE_IDC) {
+    PetscCall(DRCondenseEigenvalues(r, c->B, c->C, c->lam, &info->status));
     info->converged = (PetscBool)(c->outer == 0);
     for (PetscInt o = 1; o <= c->outer && info->status == DR_CONDENSE_OK; o++) {
       PetscCall(PetscArraycpy(c->lamprev, c->lam, r));
       for (PetscInt k = 0; k < c->inner; k++) {
-        PetscCall(OpApplyQ(c, r, c->T, c->X));
-        PetscCall(Normalize(c, r, masters, c->X, c->T, &ok));
+        PetscCall(OpApplyQ(c, r, c->X, c->Y));
+        PetscCall(SubspaceStep(c, r, &ok));
         if (!ok) {
           info->status = DR_CONDENSE_SINGULAR_MASTERS;
           PetscFunctionReturn(PETSC_SUCCESS);
         }
       }
-      PetscCall(Project(c, r, c->T, c->B, c->C));
       PetscCall(DRCondenseEigenvalues(r, c->B, c->C, c->lam, &info->status));
       info->outer = o;
       if (info->status != DR_CONDENSE_OK) break;
@@ -458,6 +523,53 @@ PetscErrorCode DRCondenseReduce(DRCondense c, PetscInt r, const PetscInt masters
         break;
       }
     }
+    if (info->status != DR_CONDENSE_OK) PetscFunctionReturn(PETSC_SUCCESS);
+    /* master coordinates: T = Z A, A = Z_mm^{-1}; K_R = A^T K_Z A, M_R = A^T M_Z A */
+    PetscCall(Normalize(c, r, masters, c->X, c->T, &ok));
+    if (!ok) {
+      info->status = DR_CONDENSE_SINGULAR_MASTERS;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCall(Gemm("N", "N", r, r, r, 1.0, c->B, r, c->A, r, 0.0, c->G, r));
+    PetscCall(Gemm("T", "N", r, r, r, 1.0, c->A, r, c->G, r, 0.0, c->B, r));
+    PetscCall(Gemm("N", "N", r, r, r, 1.0, c->C, r, c->A, r, 0.0, c->G, r));
+    PetscCall(Gemm("T", "N", r, r, r, 1.0, c->A, r, c->G, r, 0.0, c->C, r));
+    for (PetscInt j = 0; j < r; j++)
+      for (PetscInt i = 0; i < j; i++) {
+        PetscReal k = 0.5 * (c->B[i + j * r] + c->B[j + i * r]), m = 0.5 * (c->C[i + j * r] + c->C[j + i * r]);
+        c->B[i + j * r] = c->B[j + i * r] = k;
+        c->C[i + j * r] = c->C[j + i * r] = m;
+      }
+  } else {
+    /* Guyan: X = K0^{-1} E_m, T_G = X X_mm^{-1} */
+    PetscCall(UnitBlock(c, r, masters, c->Y));
+    if (c->dense)
+      for (PetscInt j = 0; j < r; j++) PetscCall(PetscArraycpy(c->X + j * c->n, c->Fd + masters[j] * c->n, c->n));
+    else PetscCall(OpSolve(c, r, c->Y, c->X));
+    PetscCall(Normalize(c, r, masters, c->X, c->T, &ok));
+    if (!ok) {
+      info->status = DR_CONDENSE_SINGULAR_MASTERS;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    if (c->method == DR_CONDENSE_IRS) {
+      /* T = T_G + (Q T_G - T_G (Q T_G)_mm) M_G^{-1} K_G */
+      PetscBLASInt n, nrhs, pinfo;
+      PetscCall(Project(c, r, c->T, c->B, c->C)); /* B = K_G, C = M_G */
+      PetscCall(OpApplyQ(c, r, c->T, c->Y));       /* Y = Q T_G */
+      PetscCall(MasterRows(c, r, masters, c->Y, c->A));
+      PetscCall(Gemm("N", "N", c->nloc, r, r, -1.0, c->T, c->nloc, c->A, r, 1.0, c->Y, c->nloc));
+      PetscCall(PetscBLASIntCast(r, &n));
+      nrhs = n;
+      LAPACKpotrf_("L", &n, c->C, &n, &pinfo);
+      if (pinfo != 0) {
+        info->status = DR_CONDENSE_MASS_NOT_PD;
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+      LAPACKpotrs_("L", &n, &nrhs, c->C, &n, c->B, &n, &pinfo); /* B = M_G^{-1} K_G */
+      PetscCall(Gemm("N", "N", c->nloc, r, r, 1.0, c->Y, c->nloc, c->B, r, 1.0, c->T, c->nloc));
+    }
+    PetscCall(Project(c, r, c->T, c->B, c->C));
+    PetscCall(DRCondenseEigenvalues(r, c->B, c->C, c->lam, &info->status));
   }
   if (KR) PetscCall(PetscArraycpy(KR, c->B, r * r));
   if (MR) PetscCall(PetscArraycpy(MR, c->C, r * r));
