@@ -29,4 +29,5 @@ grep -q "continuing from rs.h5.ckpt.h5 after generation 15" rs2.log
 /usr/bin/python3 -c "import h5py,sys; a=h5py.File('rs.h5')['/ga'].attrs; sys.exit(0 if a['restarted_from_generation']==15 else 1)"
 $CHK same np1.h5 rs.h5
 test ! -f rs.h5.ckpt.h5
+/usr/bin/python3 $ROOT/scripts/ga_plot.py np1.h5 front.png && test -s front.png
 echo "ok"
