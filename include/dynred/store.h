@@ -34,6 +34,8 @@ PetscErrorCode DRStoreAttrInt(DRStore s, const char *group, const char *name, Pe
 /* Dense arrays from rank 0 (dims[0] x dims[1] ...; ndims <= 3). */
 PetscErrorCode DRStoreWriteReal(DRStore s, const char *dset, int ndims, const PetscInt dims[], const PetscReal *data, const char *units);
 PetscErrorCode DRStoreWriteInt(DRStore s, const char *dset, int ndims, const PetscInt dims[], const PetscInt64 *data);
+/* n fixed-length strings (rank 0's), e.g. DOF label lists. */
+PetscErrorCode DRStoreWriteStrings(DRStore s, const char *dset, PetscInt n, const char *const strs[]);
 /* DOF labels as two columns [n, 2]: node id, direction. */
 PetscErrorCode DRStoreWriteLabels(DRStore s, const char *dset, PetscInt n, const DRLabel labels[]);
 /* nv distributed vectors of equal layout as the columns of dset [N, nv]. */

@@ -19,6 +19,7 @@ typedef struct {
 PetscErrorCode           DRJobModal(DRConfig cfg);
 PetscErrorCode           DRJobCMS(DRConfig cfg);
 PetscErrorCode           DRJobGMP(DRConfig cfg);
+PetscErrorCode           DRJobGA(DRConfig cfg);
 extern const DRConfigKey DRJobModalKeys[];
 PetscErrorCode           DRJobSS(DRConfig cfg);
 extern const DRConfigKey DRJobSSKeys[];

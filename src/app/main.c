@@ -2,6 +2,7 @@
 #include "app.h"
 #include <dynred/cms.h>
 #include <dynred/gmpsweep.h>
+#include <dynred/ga.h>
 #include <string.h>
 
 static const char help[] = "dynred: dynamic substructuring and model order reduction of large FE models.\n"
@@ -25,7 +26,7 @@ static const char default_job[] = "# The embedded default job (the demo): a clam
                                   "verify: true\n";
 
 static const DRConfigKey core_keys[] = {
-  {"job", DR_CFG_STRING, "modal", "job to run: modal | cms | gmp (see dynred help)"},
+  {"job", DR_CFG_STRING, "modal", "job to run: modal | cms | gmp | ga | ss (see dynred help)"},
   {"output", DR_CFG_STRING, "dynred.h5", "output HDF5 file (written to a temporary name, renamed on success)"},
   {"verify", DR_CFG_BOOL, "false", "also solve the full model and compare"},
   {NULL, 0, NULL, NULL},
@@ -36,6 +37,7 @@ static const DRJob jobs[] = {
   {"cms", DRJobCMS, "component mode synthesis: components on rank groups, coupled reduced system on the root", NULL},
   {"gmp", DRJobGMP, "Global Modal Parameterization: ROMs on a configuration grid (task farm), tracking, interpolation and its verification", NULL},
   {"ss", DRJobSS, "modal state-space export (A, B, C, D) of a reduced model, fixed-step simulation, virtual hybrid simulation", DRJobSSKeys},
+  {"ga", DRJobGA, "master-DOF selection: NSGA-II over master sets, condensation (idc, irs, guyan) on the task farm", NULL},
   {NULL, NULL, NULL, NULL},
 };
 
@@ -77,6 +79,7 @@ static PetscErrorCode Run(int argc, char **argv)
   PetscCall(DRModelRegisterKeys());
   PetscCall(DRCMSRegisterKeys());
   PetscCall(DRGMPRegisterKeys());
+  PetscCall(DRGARegisterKeys());
   for (j = jobs; j->name; j++)
     if (j->keys) PetscCall(DRConfigRegisterKeys(j->keys));
   if (sub && !strcmp(sub, "help")) {

@@ -208,6 +208,26 @@ PetscErrorCode DRStoreWriteInt(DRStore s, const char *dset, int ndims, const Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRStoreWriteStrings(DRStore s, const char *dset, PetscInt n, const char *const strs[])
+{
+  size_t len = 1;
+  char  *buf;
+  hid_t  t;
+  PetscInt dims[1] = {n};
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < n; i++) len = PetscMax(len, strlen(strs[i]) + 1);
+  PetscCall(PetscCalloc1(len * (size_t)PetscMax(n, 1), &buf));
+  for (PetscInt i = 0; i < n; i++) memcpy(buf + (size_t)i * len, strs[i], strlen(strs[i]));
+  H5CHK(t = H5Tcopy(H5T_C_S1));
+  H5CHK(H5Tset_size(t, len));
+  H5CHK(H5Tset_strpad(t, H5T_STR_NULLTERM));
+  PetscCall(WriteRoot(s, dset, 1, dims, t, buf, NULL));
+  H5Tclose(t);
+  PetscCall(PetscFree(buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRStoreWriteLabels(DRStore s, const char *dset, PetscInt n, const DRLabel labels[])
 {
   PetscInt64 *buf = NULL;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 static const DRConfigKey model_keys[] = {
-  {"model.builtin", DR_CFG_STRING, "", "built-in model: plate | solid | frame3d | beam2d (empty: use components)"},
+  {"model.builtin", DR_CFG_STRING, "", "built-in model: plate | solid | frame3d | frame2d | beam2d (empty: use components)"},
   {"model.plate.lx", DR_CFG_REAL, "1.0", "plate length along x [m]"},
   {"model.plate.ly", DR_CFG_REAL, "0.5", "plate width along y [m]"},
   {"model.plate.lz", DR_CFG_REAL, "0.02", "plate thickness along z [m]"},
@@ -52,6 +52,17 @@ static const DRConfigKey model_keys[] = {
   {"model.beam2d.A", DR_CFG_REAL, "1e-4", "cross-section area [m^2]"},
   {"model.beam2d.I", DR_CFG_REAL, "8.333e-10", "second moment of area [m^4]"},
   {"model.beam2d.lumped", DR_CFG_BOOL, "false", "lumped instead of consistent mass"},
+  {"model.frame2d.nodes", DR_CFG_LIST, "", "planar frame nodes [id, x, y, id, x, y, ...]"},
+  {"model.frame2d.members", DR_CFG_LIST, "", "planar frame members [node1, node2, ...] (pairs)"},
+  {"model.frame2d.sections", DR_CFG_LIST, "", "cross-sections [A, I, A, I, ...]: area, second moment of area"},
+  {"model.frame2d.member_section", DR_CFG_LIST, "", "section of each member (1-based index into sections); empty: section 1 for all"},
+  {"model.frame2d.E", DR_CFG_REAL, "210e9", "Young's modulus"},
+  {"model.frame2d.rho", DR_CFG_REAL, "7850", "density"},
+  {"model.frame2d.nel", DR_CFG_INT, "1", "beam elements per member"},
+  {"model.frame2d.lumped", DR_CFG_BOOL, "true", "lumped instead of consistent mass"},
+  {"model.frame2d.hinges", DR_CFG_LIST, "", "released member-end rotations [member, end, ...] (1-based member, end 1 or 2)"},
+  {"model.frame2d.springs", DR_CFG_LIST, "", "axial springs [node1, node2, k, ...] acting along the line joining the nodes"},
+  {"model.frame2d.fixed", DR_CFG_LIST, "", "fixed DOFs [node, dir, ...] with dir 1 (x), 2 (y) or 6 (rotation)"},
   {"model.ties", DR_CFG_LIST, "", "node ties [keep1, drop1, keep2, drop2, ...]: node drop is node keep (parts numbering shared nodes differently)"},
   {"model.cut.axis", DR_CFG_STRING, "x", "axis of the cut planes: x, y or z"},
   {"model.cut.parts", DR_CFG_INT, "1", "number of parts (components) a built-in model is cut into"},
@@ -255,6 +266,108 @@ static PetscErrorCode ApplyTies(DRConfig cfg, DRComponent c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* model.frame2d: a planar frame given as flat lists (see the schema). */
+static PetscErrorCode Frame2DFromConfig(DRConfig cfg, MPI_Comm comm, DRComponent *c)
+{
+  const PetscInt  cap = 3 * 100000;
+  PetscReal      *v;
+  PetscInt        n, nsec, nms;
+  PetscReal       E, rho, *secs;
+  DRFrame2DParams p;
+  char            where[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(&p, sizeof(p)));
+  PetscCall(PetscMalloc1(cap, &v));
+  PetscCall(DRConfigGetReal(cfg, "model.frame2d.E", &E, NULL));
+  PetscCall(DRConfigGetReal(cfg, "model.frame2d.rho", &rho, NULL));
+  PetscCall(DRConfigGetBool(cfg, "model.frame2d.lumped", &p.lumped, NULL));
+#define FLIST(key, mult, what)                                                                                                                                                 \
+  do {                                                                                                                                                                         \
+    n = cap;                                                                                                                                                                   \
+    PetscCall(DRConfigGetRealArray(cfg, "model.frame2d." key, v, &n, NULL));                                                                                                   \
+    PetscCall(DRConfigWhere(cfg, "model.frame2d." key, where, sizeof(where)));                                                                                                  \
+    PetscCheck(n % (mult) == 0, comm, DR_ERR_INPUT, "%s: model.frame2d." key " has %" PetscInt_FMT " values, expected groups of %d (%s)", where, n, (int)(mult), what);        \
+  } while (0)
+#define IDCHECK(x) PetscCheck((x) == (PetscReal)(PetscInt)(x) && (x) >= 0, comm, DR_ERR_INPUT, "%s: %g is not a non-negative integer id", where, (double)(x))
+  FLIST("nodes", 3, "id, x, y");
+  p.nnodes = n / 3;
+  PetscCheck(p.nnodes > 0, comm, DR_ERR_INPUT, "%s: model.frame2d.nodes is empty, expected [id, x, y, ...]", where);
+  PetscCall(PetscMalloc2(p.nnodes, &p.node_ids, 2 * p.nnodes, &p.xy));
+  for (PetscInt i = 0; i < p.nnodes; i++) {
+    IDCHECK(v[3 * i]);
+    p.node_ids[i]    = (PetscInt)v[3 * i];
+    p.xy[2 * i]      = v[3 * i + 1];
+    p.xy[2 * i + 1]  = v[3 * i + 2];
+  }
+  FLIST("members", 2, "node1, node2");
+  p.nmembers = n / 2;
+  PetscCall(PetscMalloc3(2 * p.nmembers + 1, &p.members, 2 * p.nmembers + 1, &p.hinge, p.nmembers + 1, &p.nel));
+  for (PetscInt i = 0; i < 2 * p.nmembers; i++) {
+    IDCHECK(v[i]);
+    p.members[i] = (PetscInt)v[i];
+    p.hinge[i]   = 0;
+  }
+  {
+    PetscInt nel;
+    PetscCall(DRConfigGetInt(cfg, "model.frame2d.nel", &nel, NULL));
+    for (PetscInt m = 0; m < p.nmembers; m++) p.nel[m] = nel;
+  }
+  FLIST("sections", 2, "A, I");
+  nsec = n / 2;
+  PetscCheck(nsec > 0 || p.nmembers == 0, comm, DR_ERR_INPUT, "%s: model.frame2d.sections is empty, expected [A, I, ...]", where);
+  PetscCall(PetscMalloc1(2 * nsec + 1, &secs));
+  PetscCall(PetscArraycpy(secs, v, 2 * nsec));
+  FLIST("member_section", 1, "section index");
+  nms = n;
+  PetscCheck(nms == 0 || nms == p.nmembers, comm, DR_ERR_INPUT, "%s: model.frame2d.member_section has %" PetscInt_FMT " entries for %" PetscInt_FMT " members, expected one per member", where, nms, p.nmembers);
+  PetscCall(PetscCalloc1(p.nmembers + 1, &p.sec));
+  p.nsec = p.nmembers;
+  for (PetscInt m = 0; m < p.nmembers; m++) {
+    PetscInt k = nms ? (PetscInt)v[m] : 1;
+    PetscCheck(k >= 1 && k <= nsec && (!nms || v[m] == (PetscReal)k), comm, DR_ERR_INPUT, "%s: member %" PetscInt_FMT " has section %g, expected 1..%" PetscInt_FMT, where, m + 1, nms ? (double)v[m] : 1.0, nsec);
+    p.sec[m].E   = E;
+    p.sec[m].rho = rho;
+    p.sec[m].A   = secs[2 * (k - 1)];
+    p.sec[m].Iz  = secs[2 * (k - 1) + 1];
+  }
+  FLIST("hinges", 2, "member, end");
+  for (PetscInt h = 0; h < n / 2; h++) {
+    PetscInt m = (PetscInt)v[2 * h], e = (PetscInt)v[2 * h + 1];
+    PetscCheck(m >= 1 && m <= p.nmembers && (e == 1 || e == 2) && v[2 * h] == m && v[2 * h + 1] == e, comm, DR_ERR_INPUT, "%s: hinge %" PetscInt_FMT " is (%g, %g), expected a member 1..%" PetscInt_FMT " and end 1 or 2", where, h + 1, (double)v[2 * h], (double)v[2 * h + 1], p.nmembers);
+    p.hinge[2 * (m - 1) + e - 1] = 1;
+  }
+  FLIST("springs", 3, "node1, node2, k");
+  p.nsprings = n / 3;
+  PetscCall(PetscMalloc2(2 * p.nsprings + 1, &p.springs, p.nsprings + 1, &p.spring_k));
+  for (PetscInt s = 0; s < p.nsprings; s++) {
+    IDCHECK(v[3 * s]);
+    IDCHECK(v[3 * s + 1]);
+    p.springs[2 * s]     = (PetscInt)v[3 * s];
+    p.springs[2 * s + 1] = (PetscInt)v[3 * s + 1];
+    p.spring_k[s]        = v[3 * s + 2];
+  }
+  FLIST("fixed", 2, "node, dir");
+  p.nfixed = n / 2;
+  PetscCall(PetscMalloc1(p.nfixed + 1, &p.fixed));
+  for (PetscInt i = 0; i < p.nfixed; i++) {
+    IDCHECK(v[2 * i]);
+    PetscCheck(v[2 * i + 1] == 1 || v[2 * i + 1] == 2 || v[2 * i + 1] == 6, comm, DR_ERR_INPUT, "%s: fixed DOF %" PetscInt_FMT " has direction %g, expected 1, 2 or 6", where, i + 1, (double)v[2 * i + 1]);
+    p.fixed[i] = DRLabelMake((PetscInt)v[2 * i], (PetscInt)v[2 * i + 1]);
+  }
+#undef FLIST
+#undef IDCHECK
+  PetscCall(DRBuiltinFrame2D(comm, &p, c));
+  PetscCall(PetscFree2(p.node_ids, p.xy));
+  PetscCall(PetscFree3(p.members, p.hinge, p.nel));
+  PetscCall(PetscFree(secs));
+  PetscCall(PetscFree(p.sec));
+  PetscCall(PetscFree2(p.springs, p.spring_k));
+  PetscCall(PetscFree(p.fixed));
+  PetscCall(PetscFree(v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRModelCreateComponent(DRConfig cfg, PetscInt k, MPI_Comm comm, DRComponent *c)
 {
   char b[64], name[64];
@@ -289,6 +402,11 @@ PetscErrorCode DRModelCreateComponent(DRConfig cfg, PetscInt k, MPI_Comm comm, D
       PetscCall(DRConfigGetBool(cfg, "model.frame3d.lumped", &p.lumped, NULL));
       PetscCall(DRConfigGetString(cfg, "model.frame3d.clamp", p.clamp, sizeof(p.clamp), NULL));
       PetscCall(DRBuiltinFrame3D(comm, &p, cut, k, c));
+    } else if (!strcmp(b, "frame2d")) {
+      char where[PETSC_MAX_PATH_LEN + 32];
+      PetscCall(DRConfigWhere(cfg, "model.cut.parts", where, sizeof(where)));
+      PetscCheck(cut.parts == 1, comm, DR_ERR_INPUT, "%s: model.cut is not available for frame2d, expected parts: 1", where);
+      PetscCall(Frame2DFromConfig(cfg, comm, c));
     } else if (!strcmp(b, "beam2d")) {
       DRBeamSection s;
       PetscReal     L;
@@ -309,7 +427,7 @@ PetscErrorCode DRModelCreateComponent(DRConfig cfg, PetscInt k, MPI_Comm comm, D
     } else {
       char where[PETSC_MAX_PATH_LEN + 32];
       PetscCall(DRConfigWhere(cfg, "model.builtin", where, sizeof(where)));
-      SETERRQ(comm, DR_ERR_INPUT, "%s: model.builtin = '%s', expected plate, solid, frame3d or beam2d", where, b);
+      SETERRQ(comm, DR_ERR_INPUT, "%s: model.builtin = '%s', expected plate, solid, frame3d, frame2d or beam2d", where, b);
     }
     PetscCall(PetscStrncpy((*c)->name, name, sizeof((*c)->name)));
   } else {

@@ -1,0 +1,53 @@
+/* dynred: master-DOF selection by a multi-objective genetic algorithm
+ * (NSGA-II), METHODS.md section 4 (seed 003).
+ *
+ * Genes: one bit per candidate DOF (translational DOFs with nonzero lumped
+ * mass, less the forced masters; rotations only with ga.rotations).  An
+ * individual's master set is the forced masters plus its candidates with a
+ * 1 bit.  Objectives, both minimized:
+ *   r = number of masters,
+ *   e = sum_{h=1..b} (omega_hR - omega_h) / omega_h,
+ * b = the smallest index with omega_b >= 3 omega_max (omega_max = 2 pi
+ * ga.fmax).  A set that cannot be condensed (singular Q_mm or X_mm, M_R not
+ * positive definite) or has fewer than b masters is infeasible: it gets
+ * e = DR_GA_PENALTY and is never reported.
+ *
+ * The NSGA-II state and its seeded RNG (xoshiro256**) live on rank 0; the
+ * individuals of a generation that are not yet in the cache (a hash table of
+ * bitstrings on rank 0) are evaluated through the task farm (farm.h), each
+ * group with its own copy of the model and one factorization of K0
+ * (condense.h).  Results are addressed by task index, so the front does not
+ * depend on the number of ranks.
+ */
+#ifndef DYNRED_GA_H
+#define DYNRED_GA_H
+
+#include <dynred/config.h>
+#include <dynred/store.h>
+
+#define DR_GA_PENALTY 1e30
+
+typedef struct _p_DRGA *DRGA;
+
+/* Register the ga.* job-file keys. */
+PetscErrorCode DRGARegisterKeys(void);
+PetscErrorCode DRGACreate(MPI_Comm comm, DRGA *ga);
+/* Read ga.* and build the model (model.*) on every farm group; candidates,
+ * forced masters, the full frequencies and b.  Errors name the file and key. */
+PetscErrorCode DRGASetFromConfig(DRGA ga, DRConfig cfg);
+/* Run NSGA-II (restarting from the checkpoint when one is found). */
+PetscErrorCode DRGASolve(DRGA ga);
+/* Final front, reduced matrices of its solutions, history, under /ga; the
+ * front also as CSV (ga.csv): r, e, dt_critical_s, dt_suggested_s, masters. */
+PetscErrorCode DRGAWrite(DRGA ga, DRStore s);
+/* Delete the GA checkpoint (after the output is committed). */
+PetscErrorCode DRGARemoveCheckpoint(DRGA ga);
+PetscErrorCode DRGADestroy(DRGA *ga);
+
+/* Label text used in outputs: node id and H (x), V (y), Z (z), RX, RY, RZ;
+ * "15H" = node 15, x translation.  Parsing also accepts "15.1" and "15R"
+ * (the planar rotation, direction 6). */
+const char *DRGALabelString(DRLabel l, char buf[32]);
+PetscBool   DRGALabelParse(const char *s, DRLabel *l);
+
+#endif
