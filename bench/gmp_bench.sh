@@ -5,7 +5,7 @@
 # Cases:
 #   slider-crank  configs/slider_crank_gmp.yaml, 36 DOFs, grid 0.1 rad plus
 #                 exact ROMs every 0.001 rad (6348 points; LAPACK per point)
-#   arm3d         configs/arm3d_gmp.yaml with nel1/nel2 = 900/770 (10 032
+#   arm3d         configs/arm3d_gmp.yaml with nel1/nel2 = 4500/3850 (50 112
 #                 DOFs per point, SLEPc + MUMPS per point), 4 x 2 grid
 # The sweep time is the job's own /timing/sweep (the farm's wall time).
 set -euo pipefail
@@ -31,7 +31,7 @@ PY
   SC="-config configs/slider_crank_gmp.yaml -gmp_transient_enabled 0 -gmp_verify_step 0.001"
   row slider-crank 1 $SC
   row slider-crank 2 $SC
-  ARM="-config configs/arm3d_gmp.yaml -gmp_nel1 900 -gmp_nel2 770 -gmp_theta1_stop 0.6 -gmp_theta2_stop 0.2 -gmp_write_shapes 0"
+  ARM="-config configs/arm3d_gmp.yaml -gmp_nel1 4500 -gmp_nel2 3850 -gmp_theta1_stop 0.6 -gmp_theta2_stop 0.2 -gmp_write_shapes 0"
   row arm3d 1 $ARM
   row arm3d 2 $ARM
   row "arm3d (1 group of 2)" 2 $ARM -farm_group_size 2
