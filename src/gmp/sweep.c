@@ -35,6 +35,7 @@ static const DRConfigKey gmp_keys[] = {
   {"gmp.verify_step", DR_CFG_REAL, "0", "verification grid step [rad] (1-D grids): exact ROMs there, compared with every interpolation method; 0: none"},
   {"gmp.track_mac_warn", DR_CFG_REAL, "0.9", "mode tracking: a MAC diagonal below this between neighbours flags veering"},
   {"gmp.write_shapes", DR_CFG_BOOL, "true", "write the projection modes Psi of every grid point (/gmp/grid/psi)"},
+  {"gmp.export_point", DR_CFG_INT, "0", "grid point whose free-mechanism modes are written to /gmp/export (frequencies_hz, modes = Psi Phi, labels): a source for dynred ss"},
   {"gmp.checkpoint", DR_CFG_STRING, "", "sweep checkpoint file (default OUTPUT.sweep.h5): finished points are skipped on restart"},
   {NULL, 0, NULL, NULL},
 };
@@ -328,6 +329,34 @@ PetscErrorCode DRGMPSweepRun(DRConfig cfg, DRStore store, const char *output, DR
         PetscCall(DRMechanismGetLabels(s.mech, &labels));
         PetscCall(DRStoreWriteLabels(store, "/gmp/labels", ndof, labels));
       }
+      {
+        /* one configuration's free-mechanism modes, in the layout dynred ss
+         * reads (frequencies_hz, modes [ndof, n] mass-normalized, labels) */
+        PetscInt       ex;
+        const DRLabel *labels;
+        PetscCall(DRConfigGetInt(cfg, "gmp.export_point", &ex, NULL));
+        PetscCheck(ex >= 0 && ex < np, PETSC_COMM_WORLD, DR_ERR_INPUT, "gmp.export_point %" PetscInt_FMT ": expected a grid point index in [0, %" PetscInt_FMT ")", ex, np);
+        if (rank == 0) {
+          const DRGMPRom *r = &grid[ex];
+          for (PetscInt i = 0; i < ndof; i++)
+            for (PetscInt k = 0; k < n; k++) {
+              PetscReal v = 0;
+              for (PetscInt j = 0; j < n; j++) v += r->Psi[i + j * ndof] * r->Phi[j + k * n];
+              buf[i * n + k] = v;
+            }
+        }
+        dims[1] = n;
+        PetscCall(DRStoreWriteReal(store, "/gmp/export/modes", 2, (PetscInt[]){ndof, n}, buf, NULL));
+        if (rank == 0)
+          for (PetscInt k = 0; k < n; k++) buf[k] = PetscSqrtReal(PetscMax(grid[ex].lambda[k], 0)) / (2 * PETSC_PI);
+        PetscCall(DRStoreWriteReal(store, "/gmp/export/frequencies_hz", 1, (PetscInt[]){n}, buf, "Hz"));
+        PetscCall(DRMechanismGetLabels(s.mech, &labels));
+        PetscCall(DRStoreWriteLabels(store, "/gmp/export/labels", ndof, labels));
+        if (rank == 0) PetscCall(PetscArraycpy(buf, grid[ex].theta, s.nt));
+        PetscCall(DRStoreWriteReal(store, "/gmp/export/theta", 1, (PetscInt[]){s.nt}, buf, "rad"));
+        PetscCall(DRStoreAttrString(store, "/gmp/export", "description", "free-mechanism modes Psi Phi (mass-normalized, rigid mode(s) first, zero frequency) at grid point gmp.export_point: dynred ss -ss_source FILE -ss_group /gmp/export"));
+      }
+      dims[0] = np;
       dims[1] = s.opt.nmodes;
       PetscCall(DRStoreWriteReal(store, "/gmp/track/mac_diag", 2, dims, macd, NULL));
       {
