@@ -116,7 +116,8 @@ PetscErrorCode DRSSSourceRead(const char *path, const char *group, DRSSSource *s
   PetscCall(PetscSNPrintf(dM, sizeof(dM), "%s/M", g));
   PetscCall(PetscSNPrintf(dF, sizeof(dF), "%s/frequencies_hz", g));
   PetscCall(PetscSNPrintf(dP, sizeof(dP), "%s/modes", g));
-  PetscCall(PetscSNPrintf(dL, sizeof(dL), "%s/labels", g));
+  PetscCall(PetscSNPrintf(dL, sizeof(dL), "%s/dof_labels", g)); /* ga solutions: numeric labels beside the "15H" strings */
+  if (!Exists(f, dL)) PetscCall(PetscSNPrintf(dL, sizeof(dL), "%s/labels", g));
   if (Exists(f, dK) && Exists(f, dM) && Exists(f, dL)) km = PETSC_TRUE;
   else if (Exists(f, dF) && Exists(f, dP) && Exists(f, dL)) md = PETSC_TRUE;
   if (!km && !md) {
