@@ -17,10 +17,9 @@
 #include <unistd.h>
 
 #define TAG_RESULT 7301
-#define TAG_SIZE   7302
 
 struct _p_DRFarm {
-  MPI_Comm   comm, group, roots; /* roots: the group roots (MPI_COMM_NULL elsewhere) */
+  MPI_Comm   comm, group;
   PetscMPIInt rank, size, grank, gsize;
   PetscInt   group_size, igroup, ngroups;
   PetscBool  setup;
@@ -43,7 +42,6 @@ PetscErrorCode DRFarmCreate(MPI_Comm comm, DRFarm *farm)
   PetscCall(PetscNew(&f));
   f->comm           = comm;
   f->group          = MPI_COMM_NULL;
-  f->roots          = MPI_COMM_NULL;
   f->group_size     = 1;
   f->file           = -1;
   f->progress_every = 5.0;
@@ -89,7 +87,6 @@ PetscErrorCode DRFarmSetUp(DRFarm f)
   PetscCallMPI(MPI_Comm_split(f->comm, (int)f->igroup, f->rank, &f->group));
   PetscCallMPI(MPI_Comm_rank(f->group, &f->grank));
   PetscCallMPI(MPI_Comm_size(f->group, &f->gsize));
-  PetscCallMPI(MPI_Comm_split(f->comm, f->grank == 0 ? 0 : MPI_UNDEFINED, f->rank, &f->roots));
   f->setup = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -228,7 +225,7 @@ static PetscErrorCode CheckpointWrite(DRFarm f, PetscInt task)
 }
 
 typedef struct {
-  PetscInt       done, todo;
+  PetscInt       done, pending;
   PetscLogDouble t0, last;
 } Progress;
 
@@ -240,8 +237,8 @@ static PetscErrorCode Arrived(DRFarm f, PetscInt task, Progress *p)
   PetscCall(CheckpointWrite(f, task));
   p->done++;
   f->ncomputed++;
-  if (p->done == p->todo || now - p->last >= f->progress_every) {
-    PetscReal rate = p->done / PetscMax(now - p->t0, 1e-9), eta = (p->todo - p->done) / PetscMax(rate, 1e-12);
+  if (p->done == p->pending || now - p->last >= f->progress_every) {
+    PetscReal rate = p->done / PetscMax(now - p->t0, 1e-9), eta = (p->pending - p->done) / PetscMax(rate, 1e-12);
     PetscCall(DRProgress(PETSC_COMM_SELF, "%ss: %" PetscInt_FMT "/%" PetscInt_FMT " done%s (%.3g/s), ETA %.0f s", f->label, p->done + f->nrestored, f->ntasks, f->nrestored ? " incl. restored" : "", (double)rate, (double)eta));
     p->last = now;
   }
@@ -289,7 +286,7 @@ static PetscErrorCode Drain(DRFarm f, PetscBool wait, Progress *p)
 
 PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
 {
-  PetscInt      *todo = NULL, ntodo = 0, *flags;
+  PetscInt      *pending = NULL, npending = 0, *flags;
   long          *counter = NULL;
   MPI_Win        win;
   Progress       p   = {0};
@@ -321,13 +318,13 @@ PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
     PetscCheck(!bad, f->comm, DR_ERR_INPUT, "%s", msg);
   }
   PetscCallMPI(MPI_Bcast(flags, (PetscMPIInt)ntasks, MPIU_INT, 0, f->comm));
-  PetscCall(PetscMalloc1(ntasks, &todo));
+  PetscCall(PetscMalloc1(ntasks, &pending));
   for (PetscInt i = 0; i < ntasks; i++)
-    if (!flags[i]) todo[ntodo++] = i;
+    if (!flags[i]) pending[npending++] = i;
   PetscCall(PetscFree(flags));
-  p.todo = ntodo;
+  p.pending = npending;
   p.t0 = p.last = DRTime();
-  if (f->rank == 0 && f->nrestored) PetscCall(DRProgress(PETSC_COMM_SELF, "%ss: %" PetscInt_FMT " of %" PetscInt_FMT " restored from %s; %" PetscInt_FMT " to go on %" PetscInt_FMT " group(s)", f->label, f->nrestored, ntasks, f->ckpt, ntodo, f->ngroups));
+  if (f->rank == 0 && f->nrestored) PetscCall(DRProgress(PETSC_COMM_SELF, "%ss: %" PetscInt_FMT " of %" PetscInt_FMT " restored from %s; %" PetscInt_FMT " to go on %" PetscInt_FMT " group(s)", f->label, f->nrestored, ntasks, f->ckpt, npending, f->ngroups));
 
   PetscCallMPI(MPI_Win_allocate(f->rank == 0 ? (MPI_Aint)sizeof(long) : 0, sizeof(long), MPI_INFO_NULL, f->comm, &counter, &win));
   if (f->rank == 0) *counter = 0;
@@ -345,8 +342,8 @@ PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
       PetscCallMPI(MPI_Win_unlock(0, win));
     }
     PetscCallMPI(MPI_Bcast(&next, 1, MPI_LONG, 0, f->group));
-    if (next >= ntodo) break;
-    task = todo[next];
+    if (next >= npending) break;
+    task = pending[next];
     PetscCall(fn(f->group, task, ctx, &n, &r));
     if (f->grank == 0) {
       PetscCheck(r || n == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "farm: task %" PetscInt_FMT " returned no result", task);
@@ -377,12 +374,12 @@ PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
     }
   }
   if (f->rank == 0)
-    while (p.done < ntodo) PetscCall(Drain(f, PETSC_TRUE, &p));
+    while (p.done < npending) PetscCall(Drain(f, PETSC_TRUE, &p));
   PetscCallMPI(MPI_Waitall((PetscMPIInt)nsent, req, MPI_STATUSES_IGNORE));
   for (PetscInt i = 0; i < nsent; i++) PetscCall(PetscFree(sendbuf[i]));
   PetscCall(PetscFree2(req, sendbuf));
   PetscCallMPI(MPI_Win_free(&win));
-  PetscCall(PetscFree(todo));
+  PetscCall(PetscFree(pending));
   PetscCallMPI(MPI_Bcast(&f->nrestored, 1, MPIU_INT, 0, f->comm));
   PetscCallMPI(MPI_Bcast(&f->ncomputed, 1, MPIU_INT, 0, f->comm));
   f->seconds = DRTime() - t0;
@@ -429,7 +426,6 @@ PetscErrorCode DRFarmDestroy(DRFarm *farm)
   FreeResults(f);
   if (f->file >= 0) H5Fclose(f->file);
   if (f->group != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&f->group));
-  if (f->roots != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&f->roots));
   PetscCall(PetscFree(f));
   *farm = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);

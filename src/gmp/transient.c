@@ -46,8 +46,7 @@ typedef struct {
   PetscReal         T0, fr, period, theta_lo;
   /* per-step model: M(th) ~ M0 + (th - th0) Mth (exact), or the interpolant */
   PetscReal         th0, *M0, *K0, *Mt, *Kt, *Psi0;
-  DRGMPRom          ex, exprev; /* exact ROMs (method 3) */
-  PetscBool         haveprev;
+  DRGMPRom          ex; /* the last exact ROM (method 3): the next one is aligned with it */
   PetscReal        *M, *K, *dM, *dK, *Psi; /* work: the model at the current theta */
   /* recorded history */
   PetscInt          nrec, caprec;
