@@ -32,7 +32,20 @@ typedef struct _p_DRMechanism *DRMechanism;
  *    slider mass at B moving on the x axis through O; theta = crank angle.
  *  arm3d (spatial two-link arm): link 1 from the base, revolute about the
  *    vertical z axis (theta_1); link 2 at the elbow, revolute about the
- *    horizontal axis normal to link 1 (theta_2: elevation of link 2). */
+ *    horizontal axis normal to link 1 (theta_2: elevation of link 2).
+ *    Each link is a chain of nel beams along its axis (lattice = 0), or a
+ *    lattice box (lattice = n > 0) so that one configuration can have 100k+
+ *    DOFs with the conditioning of a 3-D body rather than of a 0.1 mm beam
+ *    chain: nel + 1 stations at s = L (k + 1/2) / (nel + 1), each an
+ *    (n+1) x (n+1) grid of nodes over a width x width square centred on the
+ *    axis (width x height when height > 0); members along the axis (longerons), across (battens), one
+ *    diagonal in every cell face (along +y+z across, +s+y and +s+z along),
+ *    and at each end a hub node on the axis (s = 0, s = L) joined by spokes
+ *    to every node of the nearest station.  The joints and the tip mass act
+ *    on the hubs.  Node order: per link, hub at s = 0, the stations (index
+ *    k, then i along y, then j along z), hub at s = L; y_i = width (i/n -
+ *    1/2), z_j = height (j/n - 1/2), the link frame being (axis, a2, axis x a2) with a2
+ *    the elbow axis. */
 typedef struct {
   char      type[32];            /* "slider-crank" | "arm3d" */
   PetscReal L1, L2;              /* body lengths (m) */
@@ -42,6 +55,9 @@ typedef struct {
   PetscReal J;                   /* torsion constant (arm3d) */
   PetscReal slider_mass;         /* kg (slider-crank) */
   PetscReal tip_mass;            /* kg at the end of link 2 (arm3d) */
+  PetscInt  lattice;             /* arm3d: 0 = each link one beam chain; n > 0 = a lattice box of
+                                    n x n cells across (section A, I, I2, J then belong to its members) */
+  PetscReal width, height;       /* arm3d lattice: box width (along the link frame's y) and height (z; 0: = width) [m] */
 } DRMechanismParams;
 
 PetscErrorCode DRMechanismParamsDefault(const char *type, DRMechanismParams *p);
@@ -58,6 +74,8 @@ PetscErrorCode DRMechanismConfigure(DRMechanism m, const PetscReal theta[], Pets
 PetscErrorCode DRMechanismSliderCrankClosedForm(DRMechanism m, PetscReal theta, PetscReal *xB);
 /* Node labels (one per DOF; node ids from 1). */
 PetscErrorCode DRMechanismGetLabels(DRMechanism m, const DRLabel **labels);
+/* Beam elements: conn[2e], conn[2e + 1] are 0-based node indices. */
+PetscErrorCode DRMechanismGetElements(DRMechanism m, PetscInt *nelem, const PetscInt **conn);
 /* Index of the DOF whose label is given (or -1). */
 PetscErrorCode DRMechanismFindLabel(DRMechanism m, DRLabel l, PetscInt *dof);
 

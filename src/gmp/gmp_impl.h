@@ -6,10 +6,19 @@
 struct _p_DRMechanism {
   DRMechanismParams p;
   PetscInt          dim, dpn, ntheta, nb, nnodes, ndof;
-  PetscInt          nel[2], first[2]; /* elements per body, first node of each body */
+  PetscInt          nel[2], first[3]; /* elements (bays) per body, first node of each body */
   PetscReal         L[2];
   PetscReal         pose[6];          /* planar body poses (x, y, phi) of the last configuration */
   DRLabel          *labels;
+  /* topology: nodes of body b are first[b] .. first[b + 1] - 1 (first[2] =
+   * nnodes); xloc (3 per node) are body-frame coordinates (along the axis,
+   * along the frame's y, z); elements conn[2e], conn[2e + 1] of body
+   * ebody[e], their beam orientation the body-frame vector evref[e] (0..2).
+   * Joint nodes: jbase (to ground), ja, jb (the elbow / revolute A on
+   * bodies 1 and 2), jtip (tip mass / slider). */
+  PetscInt          nelem, *conn, *ebody, jbase, ja, jb, jtip;
+  char             *evref;
+  PetscReal        *xloc;
 };
 
 /* q = N z, row i = sum_k coef[i][k] z[col[i][k]]; columns 0..nfix-1 are

@@ -22,6 +22,76 @@ PetscErrorCode DRMechanismParamsDefault(const char *type, DRMechanismParams *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Nodes, body-frame coordinates, elements and joint nodes (gmp_impl.h). */
+static PetscErrorCode MechanismTopology(DRMechanism m)
+{
+  PetscInt n = m->p.lattice, q = (n + 1) * (n + 1), ne = 0, nn = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt b = 0; b < 2; b++) {
+    PetscInt S = m->nel[b] + 1;
+    m->first[b] = nn;
+    if (n == 0) nn += m->nel[b] + 1, ne += m->nel[b];
+    else nn += 2 + S * q, ne += m->nel[b] * q + S * (2 * n * (n + 1) + n * n) + m->nel[b] * 2 * n * (n + 1) + 2 * q;
+  }
+  m->first[2] = m->nnodes = nn;
+  m->nelem    = ne;
+  PetscCall(PetscMalloc4(3 * nn, &m->xloc, 2 * ne, &m->conn, ne, &m->ebody, ne, &m->evref));
+  ne = 0;
+#define ADDEL(a, c)                                                                                   \
+  do {                                                                                                \
+    m->conn[2 * ne] = (a), m->conn[2 * ne + 1] = (c), m->ebody[ne] = b;                               \
+    if (n == 0) m->evref[ne] = b == 0 ? 2 : 1; /* the chain's vertical / elbow-axis orientation */  \
+    else { /* the body-frame vector least aligned with the member */                                \
+      const PetscReal *x1 = &m->xloc[3 * (a)], *x2 = &m->xloc[3 * (c)];                                \
+      int              k  = 0;                                                                        \
+      for (int d = 1; d < 3; d++)                                                                     \
+        if (PetscAbsReal(x2[d] - x1[d]) < PetscAbsReal(x2[k] - x1[k])) k = d;                         \
+      m->evref[ne] = (char)k;                                                                         \
+    }                                                                                                 \
+    ne++;                                                                                             \
+  } while (0)
+  for (PetscInt b = 0; b < 2; b++) {
+    PetscInt  f = m->first[b], nel = m->nel[b];
+    PetscReal L = m->L[b], w = m->p.width, ht = m->p.height > 0 ? m->p.height : m->p.width;
+    if (n == 0) {
+      for (PetscInt k = 0; k <= nel; k++) m->xloc[3 * (f + k)] = L * k / nel, m->xloc[3 * (f + k) + 1] = 0, m->xloc[3 * (f + k) + 2] = 0;
+      for (PetscInt e = 0; e < nel; e++) ADDEL(f + e, f + e + 1);
+    } else {
+      PetscInt h0 = f, h1 = f + 1 + (nel + 1) * q;
+#define ND(k, i, j) (f + 1 + (k) * q + (i) * (n + 1) + (j))
+      m->xloc[3 * h0] = m->xloc[3 * h0 + 1] = m->xloc[3 * h0 + 2] = 0;
+      m->xloc[3 * h1] = L, m->xloc[3 * h1 + 1] = m->xloc[3 * h1 + 2] = 0;
+      for (PetscInt k = 0; k <= nel; k++)
+        for (PetscInt i = 0; i <= n; i++)
+          for (PetscInt j = 0; j <= n; j++) {
+            PetscReal *x = &m->xloc[3 * ND(k, i, j)];
+            x[0] = L * (k + 0.5) / (nel + 1), x[1] = w * ((PetscReal)i / n - 0.5), x[2] = ht * ((PetscReal)j / n - 0.5);
+          }
+      for (PetscInt k = 0; k <= nel; k++)
+        for (PetscInt i = 0; i <= n; i++)
+          for (PetscInt j = 0; j <= n; j++) {
+            if (k < nel) ADDEL(ND(k, i, j), ND(k + 1, i, j));                 /* longeron */
+            if (i < n) ADDEL(ND(k, i, j), ND(k, i + 1, j));                   /* battens */
+            if (j < n) ADDEL(ND(k, i, j), ND(k, i, j + 1));
+            if (i < n && j < n) ADDEL(ND(k, i, j), ND(k, i + 1, j + 1));      /* diagonals across */
+            if (k < nel && i < n) ADDEL(ND(k, i, j), ND(k + 1, i + 1, j));    /* diagonals along */
+            if (k < nel && j < n) ADDEL(ND(k, i, j), ND(k + 1, i, j + 1));
+          }
+      for (PetscInt i = 0; i <= n; i++)
+        for (PetscInt j = 0; j <= n; j++) {
+          ADDEL(h0, ND(0, i, j)); /* spokes */
+          ADDEL(ND(nel, i, j), h1);
+        }
+#undef ND
+    }
+  }
+#undef ADDEL
+  PetscCheck(ne == m->nelem, PETSC_COMM_SELF, PETSC_ERR_PLIB, "mechanism topology: %" PetscInt_FMT " elements built, %" PetscInt_FMT " counted", ne, m->nelem);
+  m->jbase = 0, m->ja = m->first[1] - 1, m->jb = m->first[1], m->jtip = nn - 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRMechanismCreate(const DRMechanismParams *p, DRMechanism *mech)
 {
   DRMechanism m;
@@ -31,6 +101,10 @@ PetscErrorCode DRMechanismCreate(const DRMechanismParams *p, DRMechanism *mech)
   PetscCheck(p->L1 > 0 && p->L2 > 0, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp body lengths %g, %g: expected positive lengths", (double)p->L1, (double)p->L2);
   PetscCheck(p->nel1 >= 1 && p->nel2 >= 1, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp elements per body %" PetscInt_FMT ", %" PetscInt_FMT ": expected at least 1", p->nel1, p->nel2);
   PetscCheck(p->E > 0 && p->rho > 0 && p->A > 0 && p->Ib > 0, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp section: E, rho, A, I must be positive (got %g, %g, %g, %g)", (double)p->E, (double)p->rho, (double)p->A, (double)p->Ib);
+  PetscCheck(p->lattice >= 0, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.lattice %" PetscInt_FMT ": expected 0 (beam chains) or the number of cells across a lattice link", p->lattice);
+  PetscCheck(p->lattice == 0 || !strcmp(p->type, "arm3d"), PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.lattice %" PetscInt_FMT ": lattice links exist for arm3d only, not for %s", p->lattice, p->type);
+  PetscCheck(p->lattice == 0 || p->width > 0, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.width %g: a lattice link needs its box width > 0 [m]", (double)p->width);
+  PetscCheck(p->height >= 0, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.height %g: expected the lattice box height >= 0 [m] (0: = width)", (double)p->height);
   PetscCall(PetscNew(&m));
   m->p = *p;
   if (!strcmp(p->type, "slider-crank")) {
@@ -40,12 +114,11 @@ PetscErrorCode DRMechanismCreate(const DRMechanismParams *p, DRMechanism *mech)
   } else {
     m->dim = 3, m->dpn = 6, m->ntheta = 2;
   }
-  m->nb      = 2;
-  m->nel[0]  = p->nel1, m->nel[1] = p->nel2;
-  m->L[0]    = p->L1, m->L[1] = p->L2;
-  m->first[0] = 0, m->first[1] = p->nel1 + 1;
-  m->nnodes  = p->nel1 + p->nel2 + 2;
-  m->ndof    = m->nnodes * m->dpn;
+  m->nb     = 2;
+  m->nel[0] = p->nel1, m->nel[1] = p->nel2;
+  m->L[0]   = p->L1, m->L[1] = p->L2;
+  PetscCall(MechanismTopology(m));
+  m->ndof = m->nnodes * m->dpn;
   PetscCall(PetscMalloc1(m->ndof, &m->labels));
   for (PetscInt i = 0; i < m->nnodes; i++)
     for (PetscInt d = 0; d < m->dpn; d++) m->labels[i * m->dpn + d] = DRLabelMake(i + 1, m->dim == 2 ? (d == 2 ? 6 : d + 1) : d + 1);
@@ -61,6 +134,7 @@ PetscErrorCode DRMechanismDestroy(DRMechanism *m)
   PetscFunctionBeginUser;
   if (!*m) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree((*m)->labels));
+  PetscCall(PetscFree4((*m)->xloc, (*m)->conn, (*m)->ebody, (*m)->evref));
   PetscCall(PetscFree(*m));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -79,6 +153,14 @@ PetscErrorCode DRMechanismGetLabels(DRMechanism m, const DRLabel **labels)
 {
   PetscFunctionBeginUser;
   *labels = m->labels;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRMechanismGetElements(DRMechanism m, PetscInt *nelem, const PetscInt **conn)
+{
+  PetscFunctionBeginUser;
+  *nelem = m->nelem;
+  *conn  = m->conn;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -127,6 +209,26 @@ static void SCResidual(DRMechanism m, PetscReal theta, const PetscReal q[6], Pet
 #undef JJ
 }
 
+/* Link frames (axis, a2, axis x a2) and origins of the arm at theta. */
+static PetscErrorCode ArmBodyFrames(DRMechanism m, const PetscReal theta[], PetscReal fr[2][3][3], PetscReal o[2][3])
+{
+  PetscReal d1[3], d2[3], a2[3];
+  PetscFunctionBeginUser;
+  PetscCall(DRArmFrames(theta, d1, d2, a2));
+  for (int d = 0; d < 3; d++) {
+    fr[0][0][d] = d1[d], fr[0][1][d] = a2[d];
+    fr[1][0][d] = d2[d], fr[1][1][d] = a2[d];
+    o[0][d] = 0, o[1][d] = m->L[0] * d1[d];
+  }
+  for (int b = 0; b < 2; b++) {
+    const PetscReal *x = fr[b][0], *y = fr[b][1];
+    fr[b][2][0] = x[1] * y[2] - x[2] * y[1];
+    fr[b][2][1] = x[2] * y[0] - x[0] * y[2];
+    fr[b][2][2] = x[0] * y[1] - x[1] * y[0];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRMechanismConfigure(DRMechanism m, const PetscReal theta[], PetscReal xyz[], PetscReal *residual)
 {
   PetscFunctionBeginUser;
@@ -157,12 +259,11 @@ PetscErrorCode DRMechanismConfigure(DRMechanism m, const PetscReal theta[], Pets
         xyz[2 * i + 1] = q[3 * b + 1] + m->L[b] * k / m->nel[b] * PetscSinReal(q[3 * b + 2]);
       }
   } else {
-    PetscReal d1[3], d2[3], a2[3];
-    PetscCall(DRArmFrames(theta, d1, d2, a2));
-    for (PetscInt k = 0; k <= m->nel[0]; k++)
-      for (int d = 0; d < 3; d++) xyz[3 * k + d] = m->L[0] * k / m->nel[0] * d1[d];
-    for (PetscInt k = 0; k <= m->nel[1]; k++)
-      for (int d = 0; d < 3; d++) xyz[3 * (m->first[1] + k) + d] = m->L[0] * d1[d] + m->L[1] * k / m->nel[1] * d2[d];
+    PetscReal fr[2][3][3], o[2][3];
+    PetscCall(ArmBodyFrames(m, theta, fr, o));
+    for (PetscInt b = 0; b < 2; b++)
+      for (PetscInt i = m->first[b]; i < m->first[b + 1]; i++)
+        for (int d = 0; d < 3; d++) xyz[3 * i + d] = o[b][d] + m->xloc[3 * i] * fr[b][0][d] + m->xloc[3 * i + 1] * fr[b][1][d] + m->xloc[3 * i + 2] * fr[b][2][d];
     if (residual) *residual = 0;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -226,11 +327,11 @@ PetscErrorCode DRMechanismConstraintMap(DRMechanism m, const PetscReal theta[], 
     SET0(s * dpn + 1);
   } else {
     PetscReal d1[3], d2[3], a2[3];
-    PetscInt  a = m->first[0] + m->nel[0], b = m->first[1];
+    PetscInt  a = m->ja, b = m->jb, o = m->jbase * dpn;
     PetscCall(DRArmFrames(theta, d1, d2, a2));
     /* base: translations and rx, ry fixed; rz = theta_1 (rigid column 0) */
-    for (int d = 0; d < 5; d++) SET0(d);
-    cm->col[5 * DR_CM_MAXTERM] = ndof;
+    for (int d = 0; d < 5; d++) SET0(o + d);
+    cm->col[(o + 5) * DR_CM_MAXTERM] = ndof;
     /* elbow: translations shared; rotations r_b = r_a + theta_2 a2 */
     for (int d = 0; d < 3; d++) SETCOPY(b * dpn + d, a * dpn + d, 0, 0);
     for (int d = 0; d < 3; d++) SETCOPY(b * dpn + 3 + d, a * dpn + 3 + d, ndof + 1, a2[d]);
@@ -277,36 +378,48 @@ PetscErrorCode DRMechanismAssemble(DRMechanism m, MPI_Comm comm, const PetscReal
   PetscInt        ndof = m->ndof, dpn = m->dpn, rs, re, ne = dpn * 2;
   DRConstraintMap cm;
   DRBeamSection   sec;
-  PetscReal       Ke[144], Me[144];
+  PetscReal       Ke[144], Me[144], fr[2][3][3], o[2][3];
 
   PetscFunctionBeginUser;
   sec.E = m->p.E, sec.G = m->p.G, sec.rho = m->p.rho, sec.A = m->p.A, sec.Iy = m->p.Ib2 > 0 ? m->p.Ib2 : m->p.Ib, sec.Iz = m->p.Ib, sec.J = m->p.J > 0 ? m->p.J : 2 * m->p.Ib;
   {
-    PetscInt nloc = PETSC_DECIDE, nn = m->nnodes; /* whole nodes per rank */
+    PetscInt nloc = PETSC_DECIDE, nn = m->nnodes, n0, *dnz, *onz; /* whole nodes per rank */
     PetscCall(PetscSplitOwnership(comm, &nloc, &nn));
-    PetscCall(MatCreateAIJ(comm, nloc * dpn, nloc * dpn, ndof, ndof, 3 * dpn, NULL, 2 * dpn, NULL, K));
-    PetscCall(MatCreateAIJ(comm, nloc * dpn, nloc * dpn, ndof, ndof, 3 * dpn, NULL, 2 * dpn, NULL, M));
-  }
-  PetscCall(MatSetOption(*K, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
-  PetscCall(MatSetOption(*M, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
-  PetscCall(MatGetOwnershipRange(*K, &rs, &re));
-  for (PetscInt b = 0; b < m->nb; b++)
-    for (PetscInt e = 0; e < m->nel[b]; e++) {
-      PetscInt n1 = m->first[b] + e, n2 = n1 + 1, idx[12];
-      if (n1 * dpn < rs || n1 * dpn >= re) continue; /* the rank owning the element's first node assembles it */
-      if (m->dim == 2) PetscCall(DRBeam2DMatrices(&xyz[2 * n1], &xyz[2 * n2], &sec, PETSC_FALSE, Ke, Me));
-      else {
-        PetscReal d1[3], d2[3], a2[3];
-        PetscCall(DRArmFrames(theta, d1, d2, a2));
-        PetscCall(DRBeam3DMatrices(&xyz[3 * n1], &xyz[3 * n2], b == 0 ? (PetscReal[3]){0, 0, 1} : a2, &sec, PETSC_FALSE, Ke, Me));
+    PetscCallMPI(MPI_Scan(&nloc, &n0, 1, MPIU_INT, MPI_SUM, comm));
+    n0 -= nloc;
+    /* preallocation from the element graph: a node couples to itself and
+     * to every node it shares an element with (no repeated members) */
+    PetscCall(PetscCalloc2(nloc * dpn, &dnz, nloc * dpn, &onz));
+    for (PetscInt e = 0; e < m->nelem; e++) {
+      PetscInt a = m->conn[2 * e], c = m->conn[2 * e + 1];
+      for (int s = 0; s < 2; s++) {
+        PetscInt me = s ? c : a, other = s ? a : c;
+        if (me < n0 || me >= n0 + nloc) continue;
+        for (PetscInt d = 0; d < dpn; d++) {
+          if (other >= n0 && other < n0 + nloc) dnz[(me - n0) * dpn + d] += dpn;
+          else onz[(me - n0) * dpn + d] += dpn;
+        }
       }
-      for (PetscInt d = 0; d < dpn; d++) idx[d] = n1 * dpn + d, idx[dpn + d] = n2 * dpn + d;
-      PetscCall(MatSetValues(*K, ne, idx, ne, idx, Ke, ADD_VALUES));
-      PetscCall(MatSetValues(*M, ne, idx, ne, idx, Me, ADD_VALUES));
     }
+    for (PetscInt i = 0; i < nloc * dpn; i++) dnz[i] = PetscMin(dnz[i] + dpn, nloc * dpn), onz[i] = PetscMin(onz[i], ndof - nloc * dpn);
+    PetscCall(MatCreateAIJ(comm, nloc * dpn, nloc * dpn, ndof, ndof, 0, dnz, 0, onz, K));
+    PetscCall(MatCreateAIJ(comm, nloc * dpn, nloc * dpn, ndof, ndof, 0, dnz, 0, onz, M));
+    PetscCall(PetscFree2(dnz, onz));
+  }
+  PetscCall(MatGetOwnershipRange(*K, &rs, &re));
+  if (m->dim == 3) PetscCall(ArmBodyFrames(m, theta, fr, o));
+  for (PetscInt e = 0; e < m->nelem; e++) {
+    PetscInt n1 = m->conn[2 * e], n2 = m->conn[2 * e + 1], idx[12];
+    if (n1 * dpn < rs || n1 * dpn >= re) continue; /* the rank owning the element's first node assembles it */
+    if (m->dim == 2) PetscCall(DRBeam2DMatrices(&xyz[2 * n1], &xyz[2 * n2], &sec, PETSC_FALSE, Ke, Me));
+    else PetscCall(DRBeam3DMatrices(&xyz[3 * n1], &xyz[3 * n2], fr[m->ebody[e]][(int)m->evref[e]], &sec, PETSC_FALSE, Ke, Me));
+    for (PetscInt d = 0; d < dpn; d++) idx[d] = n1 * dpn + d, idx[dpn + d] = n2 * dpn + d;
+    PetscCall(MatSetValues(*K, ne, idx, ne, idx, Ke, ADD_VALUES));
+    PetscCall(MatSetValues(*M, ne, idx, ne, idx, Me, ADD_VALUES));
+  }
   /* point masses: the slider (planar) or the tip mass (arm) */
   {
-    PetscInt  node = m->nnodes - 1;
+    PetscInt  node = m->jtip;
     PetscReal mass = m->dim == 2 ? m->p.slider_mass : m->p.tip_mass;
     if (mass > 0 && node * dpn >= rs && node * dpn < re)
       for (PetscInt d = 0; d < m->dim; d++) PetscCall(MatSetValue(*M, node * dpn + d, node * dpn + d, mass, ADD_VALUES));

@@ -20,6 +20,9 @@ static const DRConfigKey gmp_keys[] = {
   {"gmp.I2", DR_CFG_REAL, "0", "arm3d: second moment for bending in the other principal plane [m^4]; 0: = I (a square section: bending pairs of a straight arm are then degenerate, which mode tracking cannot order)"},
   {"gmp.slider_mass", DR_CFG_REAL, "0.1", "slider mass of the slider-crank [kg]"},
   {"gmp.tip_mass", DR_CFG_REAL, "0.5", "point mass at the end of link 2 of arm3d [kg]"},
+  {"gmp.lattice", DR_CFG_INT, "0", "arm3d: 0 = each link a beam chain of nel elements; n > 0 = each link a lattice box of n x n cells across and nel bays along, so a point can have 100k+ DOFs (A, I, I2 are then the members' section)"},
+  {"gmp.width", DR_CFG_REAL, "0", "arm3d lattice: box width across a link, along the elbow axis [m]"},
+  {"gmp.height", DR_CFG_REAL, "0", "arm3d lattice: box height, normal to the width and the link [m]; 0: = width (a square box: bending pairs of the straight arm are degenerate)"},
   {"gmp.nmodes", DR_CFG_INT, "7", "deformation modes per configuration (plus one rigid mode per theta)"},
   {"gmp.dense_max", DR_CFG_INT, "2000", "constrained size up to which LAPACK solves the theta-fixed eigenproblem (SLEPc above)"},
   {"gmp.theta1.start", DR_CFG_REAL, "0", "first rigid DOF: grid start [rad]"},
@@ -81,7 +84,7 @@ static PetscErrorCode GridAxis(DRConfig cfg, PetscInt k, PetscInt *n, PetscReal 
   PetscCall(DRConfigGetReal(cfg, key, &h, NULL));
   PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
   PetscCheck(b > a, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: gmp.theta%" PetscInt_FMT ": stop %g <= start %g: expected stop > start", where, k + 1, (double)b, (double)a);
-  PetscCheck(h > 0 && h <= b - a, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s = %g: expected a step in (0, stop - start]", where, key, (double)h);
+  PetscCheck(h > 0 && h <= (b - a) * (1 + 1e-9), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s = %g: expected a step in (0, stop - start]", where, key, (double)h);
   *n = (PetscInt)PetscFloorReal((b - a) / h + 0.5) + 1;
   PetscCall(PetscMalloc1(*n, v));
   for (PetscInt i = 0; i < *n; i++) (*v)[i] = a + (b - a) * i / (*n - 1);
@@ -189,6 +192,21 @@ PetscErrorCode DRGMPSweepRun(DRConfig cfg, DRStore store, const char *output, DR
     if (k) p.nel1 = k;
     PetscCall(DRConfigGetInt(cfg, "gmp.nel2", &k, NULL));
     if (k) p.nel2 = k;
+    PetscCall(DRConfigGetInt(cfg, "gmp.lattice", &p.lattice, NULL));
+    PetscCall(DRConfigGetReal(cfg, "gmp.width", &p.width, NULL));
+    PetscCall(DRConfigGetReal(cfg, "gmp.height", &p.height, NULL));
+    {
+      char where[PETSC_MAX_PATH_LEN + 64], num[32];
+      PetscCall(DRConfigWhere(cfg, "gmp.lattice", where, sizeof(where)));
+      PetscCheck(p.lattice >= 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: gmp.lattice = %" PetscInt_FMT ": expected 0 (beam chains) or the number of cells across a lattice link", where, p.lattice);
+      PetscCheck(p.lattice == 0 || !strcmp(type, "arm3d"), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: gmp.lattice = %" PetscInt_FMT ": lattice links exist for arm3d only, not for %s", where, p.lattice, type);
+      PetscCall(DRConfigWhere(cfg, "gmp.width", where, sizeof(where)));
+      snprintf(num, sizeof(num), "%g", (double)p.width);
+      PetscCheck(p.lattice == 0 || p.width > 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: gmp.width = %s: a lattice link needs its box width > 0 [m]", where, num);
+      PetscCall(DRConfigWhere(cfg, "gmp.height", where, sizeof(where)));
+      snprintf(num, sizeof(num), "%g", (double)p.height);
+      PetscCheck(p.height >= 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: gmp.height = %s: expected the lattice box height >= 0 [m] (0: = width)", where, num);
+    }
 #undef OVR_R
   }
   PetscCall(DRMechanismCreate(&p, &s.mech));
@@ -223,6 +241,7 @@ PetscErrorCode DRGMPSweepRun(DRConfig cfg, DRStore store, const char *output, DR
   {
     size_t l = 0;
     l += snprintf(sig + l, sizeof(sig) - l, "%s L%.17g,%.17g nel%d,%d E%.17g G%.17g r%.17g A%.17g I%.17g,%.17g ms%.17g mt%.17g nm%d ", type, (double)p.L1, (double)p.L2, (int)p.nel1, (int)p.nel2, (double)p.E, (double)p.G, (double)p.rho, (double)p.A, (double)p.Ib, (double)p.Ib2, (double)p.slider_mass, (double)p.tip_mass, (int)s.opt.nmodes);
+    if (p.lattice) l += snprintf(sig + l, sizeof(sig) - l, "lat%d w%.17g,%.17g ", (int)p.lattice, (double)p.width, (double)p.height);
     for (PetscInt t = 0; t < s.nt && l < sizeof(sig); t++) l += snprintf(sig + l, sizeof(sig) - l, "g%d:%.17g..%.17g/%d ", (int)t, (double)s.axis[t][0], (double)s.axis[t][s.npts[t] - 1], (int)s.npts[t]);
     if (l < sizeof(sig)) snprintf(sig + l, sizeof(sig) - l, "f%d", (int)s.nfine);
   }
@@ -292,10 +311,11 @@ PetscErrorCode DRGMPSweepRun(DRConfig cfg, DRStore store, const char *output, DR
     out->macmin  = macmin_all;
     /* write the grid */
     {
-      PetscInt   np = s.ngrid, dims[3];
+      PetscInt   np = s.ngrid, dims[3], nn_all;
       PetscReal *buf = NULL, *thbuf = NULL;
+      PetscCall(DRMechanismGetSizes(s.mech, NULL, &nn_all, NULL, NULL));
       if (rank == 0) {
-        PetscCall(PetscMalloc1(np * PetscMax(PetscMax(n * n, ndof * n), (p.nel1 + p.nel2 + 2) * 3) + np * DR_GMP_MAXTHETA, &buf));
+        PetscCall(PetscMalloc1(np * PetscMax(PetscMax(n * n, ndof * n), nn_all * 3) + np * DR_GMP_MAXTHETA, &buf));
         PetscCall(PetscMalloc1(np * s.nt, &thbuf));
         for (PetscInt i = 0; i < np; i++)
           for (PetscInt t = 0; t < s.nt; t++) thbuf[i * s.nt + t] = grid[i].theta[t];
@@ -328,6 +348,22 @@ PetscErrorCode DRGMPSweepRun(DRConfig cfg, DRStore store, const char *output, DR
         const DRLabel *labels;
         PetscCall(DRMechanismGetLabels(s.mech, &labels));
         PetscCall(DRStoreWriteLabels(store, "/gmp/labels", ndof, labels));
+      }
+      {
+        /* the beam elements (0-based node indices into /gmp/grid/rho), for
+         * plotting the mode shapes */
+        PetscInt        ne;
+        const PetscInt *conn;
+        PetscInt64     *c64 = NULL;
+        PetscCall(DRMechanismGetElements(s.mech, &ne, &conn));
+        if (rank == 0) {
+          PetscCall(PetscMalloc1(2 * ne, &c64));
+          for (PetscInt i = 0; i < 2 * ne; i++) c64[i] = conn[i];
+        }
+        dims[0] = ne, dims[1] = 2;
+        PetscCall(DRStoreWriteInt(store, "/gmp/elements", 2, dims, c64));
+        PetscCall(PetscFree(c64));
+        dims[0] = np;
       }
       {
         /* one configuration's free-mechanism modes, in the layout dynred ss
