@@ -22,7 +22,7 @@
 #define DYNRED_MODAL_H
 
 #include <dynred/sys.h>
-#include <petscmat.h>
+#include <petscksp.h>
 
 typedef struct _p_DRModal *DRModal;
 
@@ -39,11 +39,17 @@ PetscErrorCode DRModalSetRange(DRModal m, PetscInt nmodes, PetscReal fmax);
 PetscErrorCode DRModalSetSlicing(DRModal m, PetscBool slicing);
 /* Convergence tolerance of SLEPc (default 1e-12). */
 PetscErrorCode DRModalSetTolerance(DRModal m, PetscReal tol);
-/* Shift sigma (rad/s)^2, < 0; default: -1e-8 * trace(K)/trace(M). */
+/* Shift sigma (rad/s)^2, <= 0 (0 only for a definite K); default: -1e-8 *
+ * trace(K)/trace(M). */
 PetscErrorCode DRModalSetShift(DRModal m, PetscReal sigma);
 /* The shift in use (after DRModalSetFromOptions). */
 PetscErrorCode DRModalGetShift(DRModal m, PetscReal *sigma);
 PetscErrorCode DRModalSetFromOptions(DRModal m);
+/* The shift-and-invert solver (MUMPS Cholesky of K - sigma M), after
+ * DRModalSetFromOptions.  With sigma = 0 a caller may solve with K through
+ * it before DRModalSolve: the factorization is made once and reused by the
+ * eigensolver. */
+PetscErrorCode DRModalGetKSP(DRModal m, KSP *ksp);
 PetscErrorCode DRModalSolve(DRModal m);
 
 /* Results; arrays are owned by m.  freq_hz is signed: a slightly negative

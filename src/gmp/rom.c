@@ -162,55 +162,44 @@ PetscErrorCode DRMechanismROM(DRMechanism m, MPI_Comm comm, const PetscReal thet
     PetscCall(MatDestroy(&Kd));
     PetscCall(MatDestroy(&Md));
   } else {
-    /* One MUMPS Cholesky of K_ff for the rigid modes, then SLEPc on the group
-     * (shift-invert, MUMPS).  The shift: -0.1 x the Rayleigh quotient of one
-     * inverse iteration from M 1 (an upper bound near the lowest
-     * eigenvalue); DRModal's default from trace(K)/trace(M) is far too
-     * negative for finely meshed beams, whose rotational terms dominate the
-     * trace, and SLEPc then stalls. */
+    /* SLEPc on the group, shift-and-invert at sigma = 0 (K_ff is definite
+     * with theta fixed; DRModal's default shift from trace(K)/trace(M) is
+     * far too negative for finely meshed beams, whose rotational terms
+     * dominate the trace, and SLEPc then stalls).  The rigid modes are
+     * solved first through the eigensolver's own KSP, so one MUMPS
+     * Cholesky of K_ff serves both. */
     DRModal          md;
     PetscInt         nfound;
-    Vec             *modes, x, y, one;
+    Vec             *modes;
     const PetscReal *f, *lam, *resid;
     KSP              ksp;
-    PC               pc;
-    PetscReal        xkx, xmx;
-    PetscBool        userShift;
-    PetscCall(KSPCreate(comm, &ksp));
+    PetscCall(DRModalCreate(comm, &md));
+    PetscCall(DRModalSetOptionsPrefix(md, opt->prefix));
+    PetscCall(DRModalSetOperators(md, Kf, Mf, "gmp mechanism (theta fixed)"));
+    PetscCall(DRModalSetRange(md, nm, 0));
+    PetscCall(DRModalSetShift(md, 0.0));
+    PetscCall(DRModalSetFromOptions(md));
+    PetscCall(DRModalGetKSP(md, &ksp));
+    {
+      PetscReal sigma;
+      PetscCall(DRModalGetShift(md, &sigma));
+      if (sigma != 0) { /* -gmp_shift_hz: a separate factorization of K_ff */
+        PC pc;
+        PetscCall(KSPCreate(comm, &ksp));
+        PetscCall(KSPSetType(ksp, KSPPREONLY));
+        PetscCall(KSPGetPC(ksp, &pc));
+        PetscCall(PCSetType(pc, PCCHOLESKY));
+        PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+      } else PetscCall(PetscObjectReference((PetscObject)ksp));
+    }
     PetscCall(KSPSetOperators(ksp, Kf, Kf));
-    PetscCall(KSPSetType(ksp, KSPPREONLY));
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCCHOLESKY));
-    PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-    PetscCall(KSPSetOptionsPrefix(ksp, opt->prefix));
-    PetscCall(KSPAppendOptionsPrefix(ksp, "rigid_"));
-    PetscCall(KSPSetFromOptions(ksp));
     for (PetscInt t = 0; t < nt; t++) {
       Vec c;
       PetscCall(MatDenseGetColumnVecWrite(Zm, t, &c));
       PetscCall(KSPSolve(ksp, rhs[t], c));
       PetscCall(MatDenseRestoreColumnVecWrite(Zm, t, &c));
     }
-    PetscCall(MatCreateVecs(Kf, &x, &y));
-    PetscCall(VecDuplicate(x, &one));
-    PetscCall(VecSet(one, 1.0));
-    PetscCall(MatMult(Mf, one, y));
-    PetscCall(KSPSolve(ksp, y, x));
-    PetscCall(MatMult(Kf, x, y));
-    PetscCall(VecDot(x, y, &xkx));
-    PetscCall(MatMult(Mf, x, y));
-    PetscCall(VecDot(x, y, &xmx));
-    PetscCall(VecDestroy(&x));
-    PetscCall(VecDestroy(&y));
-    PetscCall(VecDestroy(&one));
     PetscCall(KSPDestroy(&ksp));
-    PetscCall(DRModalCreate(comm, &md));
-    PetscCall(DRModalSetOptionsPrefix(md, opt->prefix));
-    PetscCall(DRModalSetOperators(md, Kf, Mf, "gmp mechanism (theta fixed)"));
-    PetscCall(DRModalSetRange(md, nm, 0));
-    PetscCall(PetscOptionsHasName(NULL, opt->prefix, "-shift_hz", &userShift));
-    if (!userShift && xmx > 0 && xkx > 0) PetscCall(DRModalSetShift(md, -0.1 * xkx / xmx));
-    PetscCall(DRModalSetFromOptions(md));
     PetscCall(DRModalSolve(md));
     PetscCall(DRModalGetModes(md, &nfound, &f, &lam, &modes, &resid));
     PetscCheck(nfound >= nm, comm, PETSC_ERR_NOT_CONVERGED, "GMP: SLEPc found %" PetscInt_FMT " of %" PetscInt_FMT " deformation modes", nfound, nm);

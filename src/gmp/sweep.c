@@ -258,7 +258,7 @@ PetscErrorCode DRGMPSweepRun(DRConfig cfg, DRStore store, const char *output, DR
   }
   PetscCall(DRFarmRun(farm, s.ngrid + s.nfine, SweepTask, &s));
   PetscCall(DRFarmGetStats(farm, &computed, &restored, &tsweep));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gmp: sweep done in %.2f s: %" PetscInt_FMT " computed, %" PetscInt_FMT " restored (%.1f points/s)\n", (double)tsweep, computed, restored, (double)(computed / PetscMax(tsweep, 1e-9))));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gmp: sweep done in %.2f s: %" PetscInt_FMT " computed, %" PetscInt_FMT " restored (%.3g points/s)\n", (double)tsweep, computed, restored, (double)(computed / PetscMax(tsweep, 1e-9))));
   out->sweep_seconds = tsweep;
   out->computed      = computed;
 

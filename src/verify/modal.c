@@ -197,6 +197,17 @@ PetscErrorCode DRModalSetFromOptions(DRModal m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRModalGetKSP(DRModal m, KSP *ksp)
+{
+  ST st;
+
+  PetscFunctionBeginUser;
+  PetscCheck(m->eps, m->comm, PETSC_ERR_ORDER, "DRModalSetFromOptions() first");
+  PetscCall(EPSGetST(m->eps, &st));
+  PetscCall(STGetKSP(st, ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRModalResidual(Mat K, Mat M, PetscReal lambda, Vec x, PetscReal *r)
 {
   Vec       kx, mx;
