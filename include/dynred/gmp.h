@@ -74,6 +74,20 @@ PetscErrorCode DRMechanismConfigure(DRMechanism m, const PetscReal theta[], Pets
 PetscErrorCode DRMechanismSliderCrankClosedForm(DRMechanism m, PetscReal theta, PetscReal *xB);
 /* Node labels (one per DOF; node ids from 1). */
 PetscErrorCode DRMechanismGetLabels(DRMechanism m, const DRLabel **labels);
+/* The FE matrices at the configuration xyz = rho(theta) (MPIAIJ on comm,
+ * rows split by whole nodes): K0, M, the null-space basis of the joint
+ * constraints with theta fixed Nfix (ndof x nfix) and the rigid columns
+ * Ntheta[t] (the DOFs theta_t drives directly), so that the free basis is
+ * [Nfix | Ntheta]. */
+PetscErrorCode DRMechanismAssemble(DRMechanism m, MPI_Comm comm, const PetscReal theta[], const PetscReal xyz[], Mat *K, Mat *M, Mat *Nfix, Vec Ntheta[]);
+/* The constraint Jacobian C(theta) (nc x ndof, same column layout as K) of
+ * the joints, linearized about rho(theta): C q = 0 for every admissible
+ * displacement q.  Rows: planar: pin O (u, v), revolute A (u, v of the two
+ * bodies equal), slider B (v = 0); arm: base (u, v, w, rx, ry), elbow
+ * translations equal (3), elbow rotations equal except about a2
+ * ((r_b - r_a) . d1 = (r_b - r_a) . e_z = 0).  nc = ndof - nfix - ntheta:
+ * C [Nfix | Ntheta] = 0 with [Nfix | Ntheta] of full column rank. */
+PetscErrorCode DRMechanismConstraintJacobian(DRMechanism m, MPI_Comm comm, const PetscReal theta[], Mat *C);
 /* Beam elements: conn[2e], conn[2e + 1] are 0-based node indices. */
 PetscErrorCode DRMechanismGetElements(DRMechanism m, PetscInt *nelem, const PetscInt **conn);
 /* Index of the DOF whose label is given (or -1). */

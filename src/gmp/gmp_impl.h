@@ -33,5 +33,4 @@ typedef struct {
 PetscErrorCode DRArmFrames(const PetscReal theta[], PetscReal d1[3], PetscReal d2[3], PetscReal a2[3]);
 PetscErrorCode DRMechanismConstraintMap(DRMechanism m, const PetscReal theta[], DRConstraintMap *cm);
 PetscErrorCode DRConstraintMapFree(DRConstraintMap *cm);
-PetscErrorCode DRMechanismAssemble(DRMechanism m, MPI_Comm comm, const PetscReal theta[], const PetscReal xyz[], Mat *K, Mat *M, Mat *Nfix, Vec Ntheta[]);
 #endif

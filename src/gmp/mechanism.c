@@ -362,6 +362,53 @@ PetscErrorCode DRMechanismConstraintMap(DRMechanism m, const PetscReal theta[], 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRMechanismConstraintJacobian(DRMechanism m, MPI_Comm comm, const PetscReal theta[], Mat *C)
+{
+  PetscInt    dpn = m->dpn, nc = m->dim == 2 ? 5 : 10, nloc = PETSC_DECIDE, nn = m->nnodes, r = 0;
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscSplitOwnership(comm, &nloc, &nn));
+  PetscCall(MatCreateAIJ(comm, PETSC_DECIDE, nloc * dpn, nc, m->ndof, 6, NULL, 6, NULL, C));
+  if (rank == 0) {
+#define CROW(c1, v1, c2, v2)                                                     \
+  do {                                                                           \
+    PetscInt    cc[2] = {(c1), (c2)};                                            \
+    PetscScalar vv[2] = {(v1), (v2)};                                            \
+    PetscCall(MatSetValues(*C, 1, &r, (c2) >= 0 ? 2 : 1, cc, vv, INSERT_VALUES)); \
+    r++;                                                                         \
+  } while (0)
+    if (m->dim == 2) {
+      PetscInt a = m->first[0] + m->nel[0], b = m->first[1], s = m->first[1] + m->nel[1];
+      CROW(0, 1, -1, 0);
+      CROW(1, 1, -1, 0);
+      CROW(b * dpn, 1, a * dpn, -1);
+      CROW(b * dpn + 1, 1, a * dpn + 1, -1);
+      CROW(s * dpn + 1, 1, -1, 0);
+    } else {
+      PetscReal d1[3], d2[3], a2[3], ez[3] = {0, 0, 1};
+      PetscInt  o = m->jbase * dpn, a = m->ja * dpn, b = m->jb * dpn;
+      PetscCall(DRArmFrames(theta, d1, d2, a2));
+      for (PetscInt d = 0; d < 5; d++) CROW(o + d, 1, -1, 0);
+      for (PetscInt d = 0; d < 3; d++) CROW(b + d, 1, a + d, -1);
+      for (int k = 0; k < 2; k++) {
+        const PetscReal *pvec = k ? ez : d1;
+        PetscInt         cc[6];
+        PetscScalar      vv[6];
+        for (int d = 0; d < 3; d++) cc[d] = b + 3 + d, vv[d] = pvec[d], cc[3 + d] = a + 3 + d, vv[3 + d] = -pvec[d];
+        PetscCall(MatSetValues(*C, 1, &r, 6, cc, vv, INSERT_VALUES));
+        r++;
+      }
+    }
+#undef CROW
+    PetscCheck(r == nc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "constraint Jacobian: %" PetscInt_FMT " rows set, %" PetscInt_FMT " expected", r, nc);
+  }
+  PetscCall(MatAssemblyBegin(*C, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*C, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRConstraintMapFree(DRConstraintMap *cm)
 {
   PetscFunctionBeginUser;

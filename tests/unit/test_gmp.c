@@ -11,6 +11,9 @@
  *  5. arm3d with both joints locked at theta_2 = 0 is a straight clamped
  *     cantilever of length L1 + L2: lowest (double) bending frequency =
  *     Euler-Bernoulli 1.8751^2 sqrt(EI / (rho A L^4)) (FE error < 1e-5).
+ *  6. the constraint Jacobian C(theta) annihilates the null-space basis
+ *     [Nfix | Ntheta] (1e-15) and has ndof - nfix - ntheta rows, for the
+ *     slider-crank, the arm and the lattice arm.
  * Runs on any number of ranks (the ROM is computed on PETSC_COMM_WORLD). */
 #include "drtest.h"
 #include <dynred/gmp.h>
@@ -55,6 +58,42 @@ static PetscErrorCode FrameReference(const DRMechanismParams *p, const PetscReal
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode CheckJacobian(DRMechanism m, const PetscReal theta[], const char *what)
+{
+  PetscInt   nn, dim, ndof, nt, nc, nfix;
+  PetscReal *xyz, e = 0, nrm;
+  Mat        K, M, N, C, CN;
+  Vec        Nt[DR_GMP_MAXTHETA], c;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRMechanismGetSizes(m, &dim, &nn, &ndof, &nt));
+  PetscCall(PetscMalloc1(nn * dim, &xyz));
+  PetscCall(DRMechanismConfigure(m, theta, xyz, NULL));
+  PetscCall(DRMechanismAssemble(m, PETSC_COMM_WORLD, theta, xyz, &K, &M, &N, Nt));
+  PetscCall(DRMechanismConstraintJacobian(m, PETSC_COMM_WORLD, theta, &C));
+  PetscCall(MatGetSize(C, &nc, NULL));
+  PetscCall(MatGetSize(N, NULL, &nfix));
+  DRTEST_TRUE(nc == ndof - nfix - nt, "%s: C has %" PetscInt_FMT " rows = ndof %" PetscInt_FMT " - nfix %" PetscInt_FMT " - ntheta %" PetscInt_FMT, what, nc, ndof, nfix, nt);
+  PetscCall(MatMatMult(C, N, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &CN));
+  PetscCall(MatNorm(CN, NORM_INFINITY, &e));
+  PetscCall(MatCreateVecs(C, NULL, &c));
+  for (PetscInt t = 0; t < nt; t++) {
+    PetscCall(MatMult(C, Nt[t], c));
+    PetscCall(VecNorm(c, NORM_INFINITY, &nrm));
+    e = PetscMax(e, nrm);
+    PetscCall(VecDestroy(&Nt[t]));
+  }
+  DRTEST_CLOSE(e, 0, 0, 1e-15, "%s: C(theta) [Nfix | Ntheta] = 0", what);
+  PetscCall(VecDestroy(&c));
+  PetscCall(MatDestroy(&CN));
+  PetscCall(MatDestroy(&C));
+  PetscCall(MatDestroy(&N));
+  PetscCall(MatDestroy(&K));
+  PetscCall(MatDestroy(&M));
+  PetscCall(PetscFree(xyz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   DRMechanismParams p;
@@ -77,6 +116,7 @@ int main(int argc, char **argv)
     DRTEST_CLOSE(xyz[2 * (p.nel1 + p.nel2 + 1)], xB, 0, 1e-12, "slider-crank theta %.2f: Newton x_B = closed form", (double)t[0]);
     DRTEST_CLOSE(xyz[2 * (p.nel1 + p.nel2 + 1) + 1], 0, 0, 1e-12, "slider-crank theta %.2f: y_B on the x axis", (double)t[0]);
   }
+  PetscCall(CheckJacobian(m, th, "slider-crank"));
   PetscCall(DRMechanismROM(m, PETSC_COMM_WORLD, th, &o, &rom));
   PetscCall(DRMechanismConfigure(m, th, xyz, &res));
   PetscCall(FrameReference(&p, xyz, PETSC_TRUE, 7, lam));
@@ -130,6 +170,14 @@ int main(int argc, char **argv)
       DRTEST_CLOSE(rom.lambda[1], 0, 0, 1e-6 * rom.lambda[2], "arm3d: two zero eigenvalues (2)");
     }
     PetscCall(DRGMPRomFree(&rom));
+  }
+  {
+    PetscReal t2[4] = {0.3, 0.5, 0, 0};
+    PetscCall(CheckJacobian(m, t2, "arm3d"));
+    PetscCall(DRMechanismDestroy(&m));
+    p.lattice = 2, p.width = 0.05, p.height = 0.04, p.nel1 = 4, p.nel2 = 3;
+    PetscCall(DRMechanismCreate(&p, &m));
+    PetscCall(CheckJacobian(m, t2, "arm3d lattice"));
   }
   PetscCall(DRMechanismDestroy(&m));
   DRTEST_END();
