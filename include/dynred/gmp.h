@@ -141,6 +141,14 @@ extern const char *const DRGMPMethods[];
 PetscErrorCode DRGMPInterpolate(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, DRGMPMethod method, DRGMPRom *out);
 /* The same without Psi unless want_psi (the equations of motion need M, K only). */
 PetscErrorCode DRGMPInterpolatePart(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, DRGMPMethod method, PetscBool want_psi, DRGMPRom *out);
+/* Interpolation on a tensor grid of nt axes: grid[i1 + npts[0] (i2 +
+ * npts[1] (...))] (theta1 fastest, the layout of /gmp/grid), uniform along
+ * each axis, consistently tracked.  The 1-D formulas of METHODS.md 5 as
+ * tensor products: linear is multilinear, quadratic is the product of the
+ * 1-D quadratics (3^nt points), eigenspace sums Phi, Lambda and Psi Phi with
+ * the multilinear weights (its eigenvalues are the multilinear
+ * interpolation of lambda).  nt = 1 is DRGMPInterpolatePart. */
+PetscErrorCode DRGMPInterpolateGrid(PetscInt nt, const PetscInt npts[], const DRGMPRom grid[], const PetscReal theta[], DRGMPMethod method, PetscBool want_psi, DRGMPRom *out);
 /* Eigenpairs (lambda, Phi) of a reduced model's pencil (K, M), rigid
  * coordinates condensed exactly (full relative accuracy of the high
  * eigenvalues); *ok false when M is not positive definite (an interpolant

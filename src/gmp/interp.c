@@ -192,67 +192,127 @@ static void Quad(PetscInt len, const PetscReal *Y0, const PetscReal *Y1, const P
   }
 }
 
-/* The interpolant's M, K (and Psi when want_psi and the grid has shapes). */
-static PetscErrorCode Interp(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, DRGMPMethod method, PetscBool want_psi, PetscReal *M, PetscReal *K, PetscReal *Psi)
+/* The interpolation stencil on a tensor grid (grid[i1 + npts[0] (i2 + ...)],
+ * theta1 fastest, uniform along each axis): grid indices idx[] and weights
+ * w[], the tensor product of the 1-D weights per axis: linear (and
+ * eigenspace) a, 1 - a on the interval's ends (METHODS.md 5); quadratic the
+ * Lagrange weights through theta_{i-1}, theta_i, theta_{i+1} (the first
+ * interval uses points 0, 1, 2), which is the printed A s^2 + B s + C
+ * element-wise.  At most 3^nt entries. */
+#define DR_GMP_MAXSTENCIL 81
+static PetscErrorCode Stencil(PetscInt nt, const PetscInt npts[], const DRGMPRom grid[], const PetscReal theta[], DRGMPMethod method, PetscInt *nw, PetscInt idx[], PetscReal w[])
 {
-  PetscInt        i, n = grid[0].n, nd = grid[0].ndof;
-  PetscReal       h, a;
-  const DRGMPRom *g0, *g1;
+  PetscInt  stride = 1, k1[DR_GMP_MAXTHETA], i1[DR_GMP_MAXTHETA][3];
+  PetscReal w1[DR_GMP_MAXTHETA][3];
 
   PetscFunctionBeginUser;
-  PetscCall(Locate(ngrid, grid, theta, &i, &h));
-  g0 = &grid[i], g1 = &grid[i + 1];
-  a  = (g1->theta[0] - theta) / (g1->theta[0] - g0->theta[0]);
-  want_psi = want_psi && g0->Psi && Psi;
-  switch (method) {
-  case DR_GMP_LINEAR:
-    for (PetscInt k = 0; k < n * n; k++) M[k] = a * g0->M[k] + (1 - a) * g1->M[k], K[k] = a * g0->K[k] + (1 - a) * g1->K[k];
-    if (want_psi)
-      for (PetscInt k = 0; k < nd * n; k++) Psi[k] = a * g0->Psi[k] + (1 - a) * g1->Psi[k];
-    break;
-  case DR_GMP_QUADRATIC: {
-    PetscInt j0 = i >= 1 ? i - 1 : 0;
-    PetscCheck(ngrid >= 3, PETSC_COMM_SELF, DR_ERR_INPUT, "GMP quadratic interpolation needs at least 3 grid points (got %" PetscInt_FMT ")", ngrid);
-    if (j0 + 2 >= ngrid) j0 = ngrid - 3;
-    Quad(n * n, grid[j0].M, grid[j0 + 1].M, grid[j0 + 2].M, h, theta - grid[j0].theta[0], M, NULL);
-    Quad(n * n, grid[j0].K, grid[j0 + 1].K, grid[j0 + 2].K, h, theta - grid[j0].theta[0], K, NULL);
-    if (want_psi) Quad(nd * n, grid[j0].Psi, grid[j0 + 1].Psi, grid[j0 + 2].Psi, h, theta - grid[j0].theta[0], Psi, NULL);
-  } break;
-  case DR_GMP_EIGENSPACE: {
+  PetscCheck(nt >= 1 && nt <= DR_GMP_MAXTHETA, PETSC_COMM_SELF, DR_ERR_INPUT, "GMP interpolation: %" PetscInt_FMT " grid axes, expected 1 to %d", nt, DR_GMP_MAXTHETA);
+  for (PetscInt t = 0; t < nt; t++) {
+    PetscInt  np = npts[t], i;
+    PetscReal t0 = grid[0].theta[t], tl = grid[(np - 1) * stride].theta[t], h, th = theta[t];
+    PetscCheck(np >= 2, PETSC_COMM_SELF, DR_ERR_INPUT, "GMP interpolation needs at least 2 grid points along theta%" PetscInt_FMT " (got %" PetscInt_FMT ")", t + 1, np);
+    h = (tl - t0) / (np - 1);
+    PetscCheck(th >= t0 - 1e-9 * PetscAbsReal(h) && th <= tl + 1e-9 * PetscAbsReal(h), PETSC_COMM_SELF, DR_ERR_INPUT, "GMP interpolation at theta%" PetscInt_FMT " = %g: outside the grid [%g, %g]", t + 1, (double)th, (double)t0, (double)tl);
+    i = (PetscInt)PetscFloorReal((th - t0) / h);
+    i = PetscMax(0, PetscMin(i, np - 2));
+    if (method == DR_GMP_QUADRATIC) {
+      PetscInt  j0 = i >= 1 ? i - 1 : 0;
+      PetscReal sv;
+      PetscCheck(np >= 3, PETSC_COMM_SELF, DR_ERR_INPUT, "GMP quadratic interpolation needs at least 3 grid points along theta%" PetscInt_FMT " (got %" PetscInt_FMT ")", t + 1, np);
+      if (j0 + 2 >= np) j0 = np - 3;
+      sv = th - grid[j0 * stride].theta[t];
+      k1[t] = 3;
+      for (int q = 0; q < 3; q++) i1[t][q] = j0 + q;
+      w1[t][0] = (sv - h) * (sv - 2 * h) / (2 * h * h);
+      w1[t][1] = sv * (2 * h - sv) / (h * h);
+      w1[t][2] = sv * (sv - h) / (2 * h * h);
+    } else {
+      PetscReal ta = grid[i * stride].theta[t], tb = grid[(i + 1) * stride].theta[t], a = (tb - th) / (tb - ta);
+      k1[t] = 2;
+      i1[t][0] = i, i1[t][1] = i + 1;
+      w1[t][0] = a, w1[t][1] = 1 - a;
+    }
+    stride *= np;
+  }
+  *nw = 1;
+  for (PetscInt t = 0; t < nt; t++) *nw *= k1[t];
+  for (PetscInt c = 0; c < *nw; c++) {
+    PetscInt r = c, ix = 0, st = 1;
+    w[c] = 1;
+    for (PetscInt t = 0; t < nt; t++) {
+      PetscInt q = r % k1[t];
+      r /= k1[t];
+      ix += i1[t][q] * st;
+      w[c] *= w1[t][q];
+      st *= npts[t];
+    }
+    idx[c] = ix;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The interpolant's M, K (and Psi when want_psi and the grid has shapes):
+ * linear and quadratic are weighted sums of the grid's M, K, Psi;
+ * eigenspace sums Phi, Lambda and Psi Phi with the linear weights and
+ * transforms back (METHODS.md 5). */
+static PetscErrorCode Interp(PetscInt nt, const PetscInt npts[], const DRGMPRom grid[], const PetscReal theta[], DRGMPMethod method, PetscBool want_psi, PetscReal *M, PetscReal *K, PetscReal *Psi)
+{
+  PetscInt  n = grid[0].n, nd = grid[0].ndof, nw, idx[DR_GMP_MAXSTENCIL];
+  PetscReal w[DR_GMP_MAXSTENCIL];
+
+  PetscFunctionBeginUser;
+  PetscCall(Stencil(nt, npts, grid, theta, method, &nw, idx, w));
+  want_psi = (PetscBool)(want_psi && grid[0].Psi && Psi);
+  if (method != DR_GMP_EIGENSPACE) {
+    PetscCall(PetscArrayzero(M, n * n));
+    PetscCall(PetscArrayzero(K, n * n));
+    if (want_psi) PetscCall(PetscArrayzero(Psi, nd * n));
+    for (PetscInt c = 0; c < nw; c++) {
+      const DRGMPRom *g = &grid[idx[c]];
+      for (PetscInt k = 0; k < n * n; k++) M[k] += w[c] * g->M[k], K[k] += w[c] * g->K[k];
+      if (want_psi)
+        for (PetscInt k = 0; k < nd * n; k++) Psi[k] += w[c] * g->Psi[k];
+    }
+  } else {
     PetscReal *Phi, *Pi, *lam;
-    PetscCall(PetscMalloc3(n * n, &Phi, n * n, &Pi, n, &lam));
-    for (PetscInt k = 0; k < n * n; k++) Phi[k] = a * g0->Phi[k] + (1 - a) * g1->Phi[k];
-    for (PetscInt k = 0; k < n; k++) lam[k] = a * g0->lambda[k] + (1 - a) * g1->lambda[k];
+    PetscCall(PetscCalloc3(n * n, &Phi, n * n, &Pi, n, &lam));
+    for (PetscInt c = 0; c < nw; c++) {
+      const DRGMPRom *g = &grid[idx[c]];
+      for (PetscInt k = 0; k < n * n; k++) Phi[k] += w[c] * g->Phi[k];
+      for (PetscInt k = 0; k < n; k++) lam[k] += w[c] * g->lambda[k];
+    }
     PetscCall(Inverse(n, Phi, Pi));
     /* M = Pi^T Pi, K = Pi^T diag(lam) Pi */
     for (PetscInt r = 0; r < n; r++)
       for (PetscInt c = 0; c < n; c++) {
         PetscReal sm = 0, sk = 0;
         for (PetscInt k = 0; k < n; k++) {
-          PetscReal p = Pi[k + r * n] * Pi[k + c * n];
-          sm += p;
-          sk += lam[k] * p;
+          PetscReal pp = Pi[k + r * n] * Pi[k + c * n];
+          sm += pp;
+          sk += lam[k] * pp;
         }
         M[r + c * n] = sm, K[r + c * n] = sk;
       }
-    if (want_psi) { /* Psi = (a Psi_0 Phi_0 + (1-a) Psi_1 Phi_1) Pi */
+    if (want_psi) { /* Psi = (sum_c w_c Psi_c Phi_c) Pi */
       PetscReal *X;
       PetscCall(PetscCalloc1(nd * n, &X));
-      for (PetscInt k = 0; k < n; k++)
-        for (PetscInt b = 0; b < n; b++) {
-          PetscReal c0 = a * g0->Phi[b + k * n], c1 = (1 - a) * g1->Phi[b + k * n];
-          for (PetscInt r = 0; r < nd; r++) X[r + k * nd] += c0 * g0->Psi[r + b * nd] + c1 * g1->Psi[r + b * nd];
-        }
+      for (PetscInt c = 0; c < nw; c++) {
+        const DRGMPRom *g = &grid[idx[c]];
+        for (PetscInt k = 0; k < n; k++)
+          for (PetscInt b = 0; b < n; b++) {
+            PetscReal cc = w[c] * g->Phi[b + k * n];
+            for (PetscInt r = 0; r < nd; r++) X[r + k * nd] += cc * g->Psi[r + b * nd];
+          }
+      }
       for (PetscInt c = 0; c < n; c++)
         for (PetscInt r = 0; r < nd; r++) {
-          PetscReal s = 0;
-          for (PetscInt k = 0; k < n; k++) s += X[r + k * nd] * Pi[k + c * n];
-          Psi[r + c * nd] = s;
+          PetscReal sv = 0;
+          for (PetscInt k = 0; k < n; k++) sv += X[r + k * nd] * Pi[k + c * n];
+          Psi[r + c * nd] = sv;
         }
       PetscCall(PetscFree(X));
     }
     PetscCall(PetscFree3(Phi, Pi, lam));
-  } break;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -260,22 +320,29 @@ static PetscErrorCode Interp(PetscInt ngrid, const DRGMPRom grid[], PetscReal th
 PetscErrorCode DRGMPInterpolate(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, DRGMPMethod method, DRGMPRom *out)
 {
   PetscFunctionBeginUser;
-  PetscCall(DRGMPInterpolatePart(ngrid, grid, theta, method, PETSC_TRUE, out));
+  PetscCall(DRGMPInterpolateGrid(1, &ngrid, grid, &theta, method, PETSC_TRUE, out));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRGMPInterpolatePart(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, DRGMPMethod method, PetscBool want_psi, DRGMPRom *out)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRGMPInterpolateGrid(1, &ngrid, grid, &theta, method, want_psi, out));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPInterpolateGrid(PetscInt nt, const PetscInt npts[], const DRGMPRom grid[], const PetscReal theta[], DRGMPMethod method, PetscBool want_psi, DRGMPRom *out)
 {
   PetscInt n = grid[0].n, nd = grid[0].ndof;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(out, sizeof(*out)));
   out->nt = grid[0].nt, out->nm = grid[0].nm, out->n = n, out->ndof = nd, out->nnodes = grid[0].nnodes, out->dim = grid[0].dim;
-  out->theta[0] = theta;
+  for (PetscInt t = 0; t < nt; t++) out->theta[t] = theta[t];
   PetscCall(PetscMalloc1(n * n, &out->M));
   PetscCall(PetscMalloc1(n * n, &out->K));
   if (grid[0].Psi && want_psi) PetscCall(PetscMalloc1(nd * n, &out->Psi));
-  PetscCall(Interp(ngrid, grid, theta, method, want_psi, out->M, out->K, out->Psi));
+  PetscCall(Interp(nt, npts, grid, theta, method, want_psi, out->M, out->K, out->Psi));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -373,8 +440,8 @@ PetscErrorCode DRGMPInterpolateDerivative(PetscInt ngrid, const DRGMPRom grid[],
     PetscReal  d = 1e-5 * h, lo = PetscMax(theta - d, grid[i].theta[0]), hi = PetscMin(theta + d, grid[i + 1].theta[0]);
     PetscReal *Mp, *Mm, *Kp, *Km;
     PetscCall(PetscMalloc4(n * n, &Mp, n * n, &Mm, n * n, &Kp, n * n, &Km));
-    PetscCall(Interp(ngrid, grid, hi, method, PETSC_FALSE, Mp, Kp, NULL));
-    PetscCall(Interp(ngrid, grid, lo, method, PETSC_FALSE, Mm, Km, NULL));
+    PetscCall(Interp(1, &ngrid, grid, &hi, method, PETSC_FALSE, Mp, Kp, NULL));
+    PetscCall(Interp(1, &ngrid, grid, &lo, method, PETSC_FALSE, Mm, Km, NULL));
     for (PetscInt k = 0; k < n * n; k++) dM[k] = (Mp[k] - Mm[k]) / (hi - lo), dK[k] = (Kp[k] - Km[k]) / (hi - lo);
     PetscCall(PetscFree4(Mp, Mm, Kp, Km));
   }

@@ -35,7 +35,7 @@ static const DRConfigKey gmp_keys[] = {
   {"gmp.theta2.step", DR_CFG_REAL, "0.1", "second rigid DOF: grid step [rad]"},
   {"gmp.theta2.values", DR_CFG_LIST, "", "second rigid DOF: listed grid values [rad]"},
   {"gmp.theta2.periodic", DR_CFG_BOOL, "false", "second rigid DOF: periodic range"},
-  {"gmp.verify_step", DR_CFG_REAL, "0", "verification grid step [rad] (1-D grids): exact ROMs there, compared with every interpolation method; 0: none"},
+  {"gmp.verify_step", DR_CFG_REAL, "0", "verification grid step [rad] along every axis (uniform grids of 3+ points; a tensor grid for 2 rigid DOFs): exact ROMs there, compared with every interpolation method; 0: none"},
   {"gmp.track_mac_warn", DR_CFG_REAL, "0.9", "mode tracking: a MAC diagonal below this between neighbours flags veering"},
   {"gmp.write_shapes", DR_CFG_BOOL, "true", "write the projection modes Psi of every grid point (/gmp/grid/psi)"},
   {"gmp.export_point", DR_CFG_INT, "0", "grid point whose free-mechanism modes are written to /gmp/export (frequencies_hz, modes = Psi Phi, labels): a source for dynred ss"},
@@ -109,7 +109,8 @@ static void PointTheta(const Sweep *s, PetscInt task, PetscReal th[])
       th[t] = s->axis[t][r % s->npts[t]];
       r /= s->npts[t];
     }
-  } else th[0] = s->fine[task - s->ngrid];
+  } else
+    for (PetscInt t = 0; t < s->nt; t++) th[t] = s->fine[(task - s->ngrid) * s->nt + t];
 }
 
 static PetscErrorCode SweepTask(MPI_Comm group, PetscInt task, void *ctx, PetscInt *n, PetscReal **res)
@@ -225,12 +226,24 @@ PetscErrorCode DRGMPSweepRun(DRConfig cfg, DRStore store, const char *output, DR
   PetscCall(DRConfigGetReal(cfg, "gmp.verify_step", &vstep, NULL));
   PetscCall(DRConfigGetReal(cfg, "gmp.track_mac_warn", &macwarn, NULL));
   if (vstep > 0) {
-    PetscReal a = s.axis[0][0], b = s.axis[0][s.npts[0] - 1];
-    PetscCheck(s.nt == 1, PETSC_COMM_WORLD, DR_ERR_INPUT, "gmp.verify_step: interpolation is verified on 1-D grids only (this mechanism has %" PetscInt_FMT " rigid DOFs); set it to 0", s.nt);
-    PetscCheck(uniform[0] && s.npts[0] >= 3, PETSC_COMM_WORLD, DR_ERR_INPUT, "gmp.verify_step: the interpolation formulas need a uniform grid of at least 3 points");
-    s.nfine = (PetscInt)PetscFloorReal((b - a) / vstep + 0.5) + 1;
-    PetscCall(PetscMalloc1(s.nfine, &s.fine));
-    for (PetscInt i = 0; i < s.nfine; i++) s.fine[i] = a + (b - a) * i / (s.nfine - 1);
+    /* the fine grid: every axis at step ~vstep, tensor product, theta1 fastest */
+    PetscInt nf1[DR_GMP_MAXTHETA];
+    s.nfine = 1;
+    for (PetscInt t = 0; t < s.nt; t++) {
+      PetscReal a = s.axis[t][0], b = s.axis[t][s.npts[t] - 1];
+      PetscCheck(uniform[t] && s.npts[t] >= 3, PETSC_COMM_WORLD, DR_ERR_INPUT, "gmp.verify_step: the interpolation formulas need a uniform grid of at least 3 points along theta%" PetscInt_FMT, t + 1);
+      nf1[t] = (PetscInt)PetscFloorReal((b - a) / vstep + 0.5) + 1;
+      s.nfine *= nf1[t];
+    }
+    PetscCall(PetscMalloc1(s.nfine * s.nt, &s.fine));
+    for (PetscInt f = 0; f < s.nfine; f++) {
+      PetscInt r = f;
+      for (PetscInt t = 0; t < s.nt; t++) {
+        PetscReal a = s.axis[t][0], b = s.axis[t][s.npts[t] - 1];
+        s.fine[f * s.nt + t] = a + (b - a) * (r % nf1[t]) / (nf1[t] - 1);
+        r /= nf1[t];
+      }
+    }
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gmp: %s, %" PetscInt_FMT " DOFs, %" PetscInt_FMT " rigid + %" PetscInt_FMT " deformation modes; grid %" PetscInt_FMT " points", type, ndof, s.nt, s.opt.nmodes, s.ngrid));
   for (PetscInt t = 0; t < s.nt; t++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s theta%" PetscInt_FMT " [%g, %g] x %" PetscInt_FMT "%s", t ? "," : " (", t + 1, (double)s.axis[t][0], (double)s.axis[t][s.npts[t] - 1], s.npts[t], periodic[t] ? " periodic" : ""));
@@ -427,21 +440,27 @@ PetscErrorCode DRGMPSweepRun(DRConfig cfg, DRStore store, const char *output, DR
     PetscInt   nindef[3] = {0, 0, 0};
     const char *qn[5] = {"matrix_error", "mass_error", "stiffness_error", "eig_error", "psi_error"};
     if (rank == 0) {
-      PetscCall(PetscMalloc1(s.nfine, &thf));
+      PetscCall(PetscMalloc1(s.nfine * s.nt, &thf));
       for (int mth = 0; mth < 3; mth++)
         for (int q = 0; q < 5; q++) PetscCall(PetscMalloc1(s.nfine, &err[mth][q]));
       for (PetscInt f = 0; f < s.nfine; f++) {
-        PetscReal th = fine[f].theta[0], h = (s.axis[0][s.npts[0] - 1] - s.axis[0][0]) / (s.npts[0] - 1), mn, md[64];
-        PetscInt  i = PetscMin((PetscInt)PetscFloorReal((th - s.axis[0][0]) / h + 1e-9), s.ngrid - 1);
-        thf[f] = th;
-        /* align the exact ROM with the tracked grid (its left neighbour) */
+        const PetscReal *th = fine[f].theta;
+        PetscReal        mn, md[64];
+        PetscInt         i = 0, stride = 1;
+        for (PetscInt t = 0; t < s.nt; t++) {
+          PetscReal h = (s.axis[t][s.npts[t] - 1] - s.axis[t][0]) / (s.npts[t] - 1);
+          i += stride * PetscMin((PetscInt)PetscFloorReal((th[t] - s.axis[t][0]) / h + 1e-9), s.npts[t] - 1);
+          stride *= s.npts[t];
+          thf[f * s.nt + t] = th[t];
+        }
+        /* align the exact ROM with the tracked grid (its lower neighbour) */
         PetscCall(DRGMPTrack(&grid[i], &fine[f], md, &mn));
         PetscCall(DRGMPTrackEigen(&grid[i], &fine[f]));
         for (int mth = 0; mth < 3; mth++) {
           DRGMPRom  ip;
           PetscReal le[64], li[64], se = 0;
           PetscBool ok;
-          PetscCall(DRGMPInterpolate(s.ngrid, grid, th, (DRGMPMethod)mth, &ip));
+          PetscCall(DRGMPInterpolateGrid(s.nt, s.npts, grid, th, (DRGMPMethod)mth, PETSC_TRUE, &ip));
           PetscCall(DRGMPRomEigen(&ip, &ok));
           if (!ok) { /* an indefinite interpolated mass matrix: count it as a 100 % error */
             nindef[mth]++;
@@ -475,8 +494,8 @@ PetscErrorCode DRGMPSweepRun(DRConfig cfg, DRStore store, const char *output, DR
     PetscCallMPI(MPI_Bcast(out->matrix_error, 3, MPIU_REAL, 0, PETSC_COMM_WORLD));
     PetscCallMPI(MPI_Bcast(out->eig_error, 3, MPIU_REAL, 0, PETSC_COMM_WORLD));
     {
-      PetscInt dims[1] = {s.nfine};
-      PetscCall(DRStoreWriteReal(store, "/gmp/verify/theta", 1, dims, thf, "rad"));
+      PetscInt dims[2] = {s.nfine, s.nt};
+      PetscCall(DRStoreWriteReal(store, "/gmp/verify/theta", s.nt == 1 ? 1 : 2, dims, thf, "rad"));
       for (int mth = 0; mth < 3; mth++)
         for (int q = 0; q < 5; q++) {
           char name[128];
