@@ -113,6 +113,65 @@ static void PointTheta(const Sweep *s, PetscInt task, PetscReal th[])
     for (PetscInt t = 0; t < s->nt; t++) th[t] = s->fine[(task - s->ngrid) * s->nt + t];
 }
 
+/* The mechanism at the export point as a mesh of 2-node lines (/mesh) and
+ * its free-mechanism modes as nodal translations (/gmp/export/shapes/NNNN),
+ * listed in OUTPUT.xdmf so ParaView shows them.  modes: rank 0's row-major
+ * [ndof, n] (Psi Phi), freq: rank 0's frequencies [Hz]. */
+static PetscErrorCode WriteExportShapes(DRStore store, DRMechanism mech, const PetscReal theta[], PetscInt n, const PetscReal *modes, const PetscReal *freq)
+{
+  DRComponent     c;
+  PetscInt        nn, dim, ndof, ne;
+  const PetscInt *conn;
+  const DRLabel  *labels;
+  PetscReal      *xyz;
+  Vec            *v;
+  char          **names;
+  PetscMPIInt     rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(DRMechanismGetSizes(mech, &dim, &nn, &ndof, NULL));
+  PetscCall(DRMechanismGetLabels(mech, &labels));
+  PetscCall(DRMechanismGetElements(mech, &ne, &conn));
+  PetscCall(DRComponentCreate(PETSC_COMM_WORLD, "mechanism", &c));
+  PetscCall(PetscMalloc1(nn * dim, &xyz));
+  PetscCall(DRMechanismConfigure(mech, theta, xyz, NULL));
+  c->n = ndof, c->nnodes = nn, c->celltype = DR_CELL_LINE2, c->ncells = ne;
+  PetscCall(PetscMalloc1(ndof, &c->labels));
+  PetscCall(PetscArraycpy(c->labels, labels, ndof));
+  PetscCall(PetscMalloc1(nn, &c->node_ids));
+  PetscCall(PetscCalloc1(3 * nn, &c->xyz));
+  for (PetscInt i = 0; i < nn; i++) {
+    c->node_ids[i] = i + 1; /* the labels' node ids */
+    for (PetscInt d = 0; d < dim; d++) c->xyz[3 * i + d] = xyz[dim * i + d];
+  }
+  PetscCall(PetscMalloc1(2 * ne, &c->cells));
+  for (PetscInt e = 0; e < 2 * ne; e++) c->cells[e] = conn[e] + 1;
+  PetscCall(PetscFree(xyz));
+  PetscCall(DRStoreWriteMesh(store, c));
+  PetscCall(PetscMalloc2(n, &v, n, &names));
+  for (PetscInt k = 0; k < n; k++) {
+    char name[64];
+    PetscCall(VecCreateMPI(PETSC_COMM_WORLD, rank ? 0 : ndof, ndof, &v[k]));
+    if (!rank) {
+      PetscScalar *a;
+      PetscCall(VecGetArray(v[k], &a));
+      for (PetscInt i = 0; i < ndof; i++) a[i] = modes[i * n + k];
+      PetscCall(VecRestoreArray(v[k], &a));
+    }
+    PetscCall(PetscSNPrintf(name, sizeof(name), "mode %02d (%.6g Hz)", (int)(k + 1), rank ? 0.0 : (double)freq[k]));
+    PetscCall(PetscStrallocpy(name, &names[k]));
+  }
+  PetscCall(DRStoreWriteShapes(store, "/gmp/export", c, n, v, (const char *const *)names));
+  for (PetscInt k = 0; k < n; k++) {
+    PetscCall(VecDestroy(&v[k]));
+    PetscCall(PetscFree(names[k]));
+  }
+  PetscCall(PetscFree2(v, names));
+  PetscCall(DRComponentDestroy(&c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SweepTask(MPI_Comm group, PetscInt task, void *ctx, PetscInt *n, PetscReal **res)
 {
   Sweep      *s = (Sweep *)ctx;
@@ -396,6 +455,17 @@ PetscErrorCode DRGMPSweepRun(DRConfig cfg, DRStore store, const char *output, DR
         }
         dims[1] = n;
         PetscCall(DRStoreWriteReal(store, "/gmp/export/modes", 2, (PetscInt[]){ndof, n}, buf, NULL));
+        {
+          PetscReal *fr, th[DR_GMP_MAXTHETA] = {0};
+          PetscCall(PetscCalloc1(n, &fr));
+          if (rank == 0) {
+            for (PetscInt k = 0; k < n; k++) fr[k] = PetscSqrtReal(PetscMax(grid[ex].lambda[k], 0)) / (2 * PETSC_PI);
+            PetscCall(PetscArraycpy(th, grid[ex].theta, s.nt));
+          }
+          PetscCallMPI(MPI_Bcast(th, DR_GMP_MAXTHETA, MPIU_REAL, 0, PETSC_COMM_WORLD));
+          PetscCall(WriteExportShapes(store, s.mech, th, n, buf, fr));
+          PetscCall(PetscFree(fr));
+        }
         if (rank == 0)
           for (PetscInt k = 0; k < n; k++) buf[k] = PetscSqrtReal(PetscMax(grid[ex].lambda[k], 0)) / (2 * PETSC_PI);
         PetscCall(DRStoreWriteReal(store, "/gmp/export/frequencies_hz", 1, (PetscInt[]){n}, buf, "Hz"));
