@@ -114,6 +114,11 @@ typedef struct {
 
 /* Collective on comm: the reduced model at theta. */
 PetscErrorCode DRMechanismROM(DRMechanism m, MPI_Comm comm, const PetscReal theta[], const DRGMPRomOptions *opt, DRGMPRom *rom);
+/* DRMechanismROM keeps the matrices of its first call on a communicator and
+ * reuses them (values refilled, numeric PtAP only) on later calls on the
+ * same communicator.  Free them, collectively on that communicator, before
+ * it goes away (DRMechanismDestroy does it too). */
+PetscErrorCode DRMechanismClearCache(DRMechanism m);
 PetscErrorCode DRGMPRomFree(DRGMPRom *rom);
 PetscErrorCode DRGMPRomCopy(const DRGMPRom *src, DRGMPRom *dst);
 /* Serialise (the farm ships flat arrays) and back. */

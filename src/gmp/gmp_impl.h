@@ -19,6 +19,11 @@ struct _p_DRMechanism {
   PetscInt          nelem, *conn, *ebody, jbase, ja, jb, jtip;
   char             *evref;
   PetscReal        *xloc;
+  /* DRMechanismROM's matrices from its first call on ccomm, reused by the
+   * later calls on the same comm (the PtAP products' symbolic phase is done
+   * once); freed by DRMechanismClearCache, collectively on ccomm */
+  MPI_Comm          ccomm;
+  Mat               cK, cM, cN, cKf, cMf;
 };
 
 /* q = N z, row i = sum_k coef[i][k] z[col[i][k]]; columns 0..nfix-1 are
@@ -33,4 +38,5 @@ typedef struct {
 PetscErrorCode DRArmFrames(const PetscReal theta[], PetscReal d1[3], PetscReal d2[3], PetscReal a2[3]);
 PetscErrorCode DRMechanismConstraintMap(DRMechanism m, const PetscReal theta[], DRConstraintMap *cm);
 PetscErrorCode DRConstraintMapFree(DRConstraintMap *cm);
+PetscErrorCode DRMechanismAssembleReuse(DRMechanism m, MPI_Comm comm, const PetscReal theta[], const PetscReal xyz[], PetscBool reuse, Mat *K, Mat *M, Mat *Nfix, Vec Ntheta[]);
 #endif

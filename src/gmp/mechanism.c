@@ -133,6 +133,7 @@ PetscErrorCode DRMechanismDestroy(DRMechanism *m)
 {
   PetscFunctionBeginUser;
   if (!*m) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DRMechanismClearCache(*m));
   PetscCall(PetscFree((*m)->labels));
   PetscCall(PetscFree4((*m)->xloc, (*m)->conn, (*m)->ebody, (*m)->evref));
   PetscCall(PetscFree(*m));
@@ -422,6 +423,16 @@ PetscErrorCode DRConstraintMapFree(DRConstraintMap *cm)
  * Ntheta[t] (the part of the free basis that theta_t moves directly). */
 PetscErrorCode DRMechanismAssemble(DRMechanism m, MPI_Comm comm, const PetscReal theta[], const PetscReal xyz[], Mat *K, Mat *M, Mat *Nfix, Vec Ntheta[])
 {
+  PetscFunctionBeginUser;
+  PetscCall(DRMechanismAssembleReuse(m, comm, theta, xyz, PETSC_FALSE, K, M, Nfix, Ntheta));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* reuse: K, M, Nfix come from an earlier call on the same comm (same
+ * nonzero patterns: the topology and the constraint map's structure do not
+ * depend on theta); only their values are set. */
+PetscErrorCode DRMechanismAssembleReuse(DRMechanism m, MPI_Comm comm, const PetscReal theta[], const PetscReal xyz[], PetscBool reuse, Mat *K, Mat *M, Mat *Nfix, Vec Ntheta[])
+{
   PetscInt        ndof = m->ndof, dpn = m->dpn, rs, re, ne = dpn * 2;
   DRConstraintMap cm;
   DRBeamSection   sec;
@@ -429,7 +440,10 @@ PetscErrorCode DRMechanismAssemble(DRMechanism m, MPI_Comm comm, const PetscReal
 
   PetscFunctionBeginUser;
   sec.E = m->p.E, sec.G = m->p.G, sec.rho = m->p.rho, sec.A = m->p.A, sec.Iy = m->p.Ib2 > 0 ? m->p.Ib2 : m->p.Ib, sec.Iz = m->p.Ib, sec.J = m->p.J > 0 ? m->p.J : 2 * m->p.Ib;
-  {
+  if (reuse) {
+    PetscCall(MatZeroEntries(*K));
+    PetscCall(MatZeroEntries(*M));
+  } else {
     PetscInt nloc = PETSC_DECIDE, nn = m->nnodes, n0, *dnz, *onz; /* whole nodes per rank */
     PetscCall(PetscSplitOwnership(comm, &nloc, &nn));
     PetscCallMPI(MPI_Scan(&nloc, &n0, 1, MPIU_INT, MPI_SUM, comm));
@@ -481,7 +495,7 @@ PetscErrorCode DRMechanismAssemble(DRMechanism m, MPI_Comm comm, const PetscReal
 
   PetscCall(DRMechanismConstraintMap(m, theta, &cm));
   /* local columns: those defined by my rows (columns follow DOF order) */
-  {
+  if (!reuse) {
     PetscInt nloc = 0;
     for (PetscInt c = 0; c < cm.nfix; c++)
       if (cm.defdof[c] >= rs && cm.defdof[c] < re) nloc++;

@@ -68,9 +68,10 @@ PetscErrorCode DRMechanismROM(DRMechanism m, MPI_Comm comm, const PetscReal thet
 {
   PetscInt    nt = m->ntheta, nm = opt->nmodes, n = nt + nm, nf, rs, re;
   PetscReal  *xyz, res, *Z = NULL;
-  Mat         K, M, N, Kf, Mf, Zm, Psi, MPsi, KPsi;
+  Mat         K = NULL, M = NULL, N = NULL, Kf = NULL, Mf = NULL, Zm, Psi, MPsi, KPsi;
   Vec         Nt[DR_GMP_MAXTHETA], rhs[DR_GMP_MAXTHETA];
   PetscMPIInt rank;
+  PetscBool   cached, keep;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
@@ -80,9 +81,20 @@ PetscErrorCode DRMechanismROM(DRMechanism m, MPI_Comm comm, const PetscReal thet
    * configurations this rank saw before (rank independence) */
   m->pose[0] = m->pose[1] = 0, m->pose[3] = m->L[0], m->pose[4] = 0, m->pose[5] = 0;
   PetscCall(DRMechanismConfigure(m, theta, xyz, &res));
-  PetscCall(DRMechanismAssemble(m, comm, theta, xyz, &K, &M, &N, Nt));
-  PetscCall(MatPtAP(K, N, MAT_INITIAL_MATRIX, 2.0, &Kf));
-  PetscCall(MatPtAP(M, N, MAT_INITIAL_MATRIX, 2.0, &Mf));
+  {
+    /* the first call on a comm keeps its matrices; later calls on the same
+     * comm refill them and redo only the numeric PtAP (calls on another
+     * comm neither use nor replace the cache) */
+    PetscMPIInt cmp = MPI_UNEQUAL;
+    if (m->cK) PetscCallMPI(MPI_Comm_compare(m->ccomm, comm, &cmp));
+    cached = (PetscBool)(cmp == MPI_IDENT);
+    keep   = (PetscBool)!m->cK;
+    if (cached) K = m->cK, M = m->cM, N = m->cN, Kf = m->cKf, Mf = m->cMf;
+    PetscCall(DRMechanismAssembleReuse(m, comm, theta, xyz, cached, &K, &M, &N, Nt));
+    PetscCall(MatPtAP(K, N, cached ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, 2.0, &Kf));
+    PetscCall(MatPtAP(M, N, cached ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, 2.0, &Mf));
+    if (keep) m->ccomm = comm, m->cK = K, m->cM = M, m->cN = N, m->cKf = Kf, m->cMf = Mf;
+  }
   PetscCall(MatGetSize(Kf, &nf, NULL));
   PetscCheck(nm >= 1 && nm <= nf, comm, DR_ERR_INPUT, "gmp.nmodes %" PetscInt_FMT ": expected 1 to %" PetscInt_FMT " (the constrained DOFs with theta fixed)", nm, nf);
   for (PetscInt t = 0; t < nt; t++) { /* rhs_t = -N^T K n_theta_t */
@@ -256,11 +268,25 @@ PetscErrorCode DRMechanismROM(DRMechanism m, MPI_Comm comm, const PetscReal thet
     PetscCall(VecDestroy(&rhs[t]));
     PetscCall(VecDestroy(&Nt[t]));
   }
-  PetscCall(MatDestroy(&Kf));
-  PetscCall(MatDestroy(&Mf));
-  PetscCall(MatDestroy(&K));
-  PetscCall(MatDestroy(&M));
-  PetscCall(MatDestroy(&N));
+  if (!cached && !keep) {
+    PetscCall(MatDestroy(&Kf));
+    PetscCall(MatDestroy(&Mf));
+    PetscCall(MatDestroy(&K));
+    PetscCall(MatDestroy(&M));
+    PetscCall(MatDestroy(&N));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRMechanismClearCache(DRMechanism m)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MatDestroy(&m->cK));
+  PetscCall(MatDestroy(&m->cM));
+  PetscCall(MatDestroy(&m->cN));
+  PetscCall(MatDestroy(&m->cKf));
+  PetscCall(MatDestroy(&m->cMf));
+  m->ccomm = MPI_COMM_NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

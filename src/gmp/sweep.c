@@ -329,6 +329,7 @@ PetscErrorCode DRGMPSweepRun(DRConfig cfg, DRStore store, const char *output, DR
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gmp: %" PetscInt_FMT " tasks on %" PetscInt_FMT " rank group(s), checkpoint %s\n", s.ngrid + s.nfine, ng, ckpt));
   }
   PetscCall(DRFarmRun(farm, s.ngrid + s.nfine, SweepTask, &s));
+  PetscCall(DRMechanismClearCache(s.mech)); /* the group comm goes with the farm */
   PetscCall(DRFarmGetStats(farm, &computed, &restored, &tsweep));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gmp: sweep done in %.2f s: %" PetscInt_FMT " computed, %" PetscInt_FMT " restored (%.3g points/s)\n", (double)tsweep, computed, restored, (double)(computed / PetscMax(tsweep, 1e-9))));
   out->sweep_seconds = tsweep;
