@@ -42,8 +42,12 @@ PetscErrorCode DRModalSetTolerance(DRModal m, PetscReal tol);
 /* Shift sigma (rad/s)^2, <= 0 (0 only for a definite K); default: -1e-8 *
  * trace(K)/trace(M). */
 PetscErrorCode DRModalSetShift(DRModal m, PetscReal sigma);
-/* The shift in use (after DRModalSetFromOptions). */
+/* The shift in use (after DRModalSolve: with the default shift and the
+ * lowest modes wanted, 0 when K factored without negative pivots). */
 PetscErrorCode DRModalGetShift(DRModal m, PetscReal *sigma);
+/* |trace-based default shift| (or |set shift|): the scale below which
+ * |lambda| counts as a zero (rigid-body) eigenvalue, |lambda| < 1e-6 scale. */
+PetscErrorCode DRModalGetScale(DRModal m, PetscReal *scale);
 PetscErrorCode DRModalSetFromOptions(DRModal m);
 /* The shift-and-invert solver (MUMPS Cholesky of K - sigma M), after
  * DRModalSetFromOptions.  With sigma = 0 a caller may solve with K through

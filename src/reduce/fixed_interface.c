@@ -96,7 +96,7 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, const DRReduceOptions
   PetscCall(DRModalSetFromOptions(fi->modal));
   PetscCall(DRModalSolve(fi->modal));
   PetscCall(DRModalGetModes(fi->modal, &nm, &f, &lam, &fi->modes, NULL));
-  PetscCall(DRModalGetShift(fi->modal, &sigma));
+  PetscCall(DRModalGetScale(fi->modal, &sigma));
   if (nm > 0 && PetscAbsReal(lam[0]) < 1e-6 * PetscAbsReal(sigma)) PetscCall(ReportFloating(c, fi->interior, fi->modes[0], f[0]));
   fi->nq = !keep ? 0 : opt->cutoff_hz > 0 ? nm : PetscMin(nm, opt->nmodes);
   PetscCall(PetscMalloc1(fi->nq + 1, &se->qfreq_hz));

@@ -125,7 +125,7 @@ PetscErrorCode DRReduceFreeInterface(DRComponent c, const PetscBool isboundary[]
   PetscCall(DRModalSetFromOptions(modal));
   PetscCall(DRModalSolve(modal));
   PetscCall(DRModalGetModes(modal, &nm, &f, &lam, &phi, NULL));
-  PetscCall(DRModalGetShift(modal, &sigma));
+  PetscCall(DRModalGetScale(modal, &sigma));
   PetscCall(PetscLogEventEnd(DR_EVENT_CompEig, 0, 0, 0, 0));
   se->t_eig += DRTime() - t0;
   t0 = DRTime();
