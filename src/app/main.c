@@ -107,6 +107,31 @@ static PetscErrorCode Run(int argc, char **argv)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Options in dynred's own namespaces (the job-file sections) that nothing
+ * read: most likely a misspelled key, which would otherwise silently run
+ * with the default.  One warning line each, on stderr, after the run
+ * (solver options under a section prefix that this run did not need, e.g.
+ * -gmp_st_* when LAPACK solved, are listed too: they had no effect). */
+static PetscErrorCode WarnUnusedOptions(void)
+{
+  static const char *const sec[] = {"model_", "modal_", "cms_", "gmp_", "ga_", "ss_", "farm_", "components_", NULL};
+  PetscInt                 n;
+  char                   **names, **values;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsLeftGet(NULL, &n, &names, &values));
+  for (PetscInt i = 0; i < n; i++) {
+    const char *nm = names[i][0] == '-' ? names[i] + 1 : names[i];
+    for (int k = 0; sec[k]; k++)
+      if (!strncmp(nm, sec[k], strlen(sec[k]))) {
+        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "dynred: warning: option -%s was not used (misspelled? 'dynred help' lists the job-file keys)\n", nm));
+        break;
+      }
+  }
+  PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscErrorCode ierr;
@@ -121,6 +146,7 @@ int main(int argc, char **argv)
     return 1;
   }
   PetscCall(PetscPopErrorHandler());
+  PetscCall(WarnUnusedOptions());
   PetscCall(DRFinalize());
   return 0;
 }

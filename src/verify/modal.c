@@ -180,7 +180,10 @@ PetscErrorCode DRModalSetFromOptions(DRModal m)
     PetscBool has;
     PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sst_mat_mumps_icntl_13", m->prefix));
     PetscCall(PetscOptionsHasName(NULL, NULL, opt, &has));
-    if (!has) PetscCall(PetscOptionsSetValue(NULL, opt, "1"));
+    if (!has) {
+      PetscCall(PetscOptionsSetValue(NULL, opt, "1"));
+      PetscCall(PetscOptionsHasName(NULL, NULL, opt, &has)); /* ours: never reported as unused */
+    }
   }
   if (m->fmax > 0 && m->slicing) {
     PetscReal lmax = PetscSqr(2 * PETSC_PI * m->fmax);
