@@ -256,8 +256,8 @@ PetscErrorCode DRMechanismConfigure(DRMechanism m, const PetscReal theta[], Pets
     for (PetscInt b = 0; b < 2; b++)
       for (PetscInt k = 0; k <= m->nel[b]; k++) {
         PetscInt i = m->first[b] + k;
-        xyz[2 * i]     = q[3 * b] + m->L[b] * k / m->nel[b] * PetscCosReal(q[3 * b + 2]);
-        xyz[2 * i + 1] = q[3 * b + 1] + m->L[b] * k / m->nel[b] * PetscSinReal(q[3 * b + 2]);
+        xyz[2 * i]     = q[3 * b] + m->xloc[3 * i] * PetscCosReal(q[3 * b + 2]);
+        xyz[2 * i + 1] = q[3 * b + 1] + m->xloc[3 * i] * PetscSinReal(q[3 * b + 2]);
       }
   } else {
     PetscReal fr[2][3][3], o[2][3];
@@ -316,7 +316,7 @@ PetscErrorCode DRMechanismConstraintMap(DRMechanism m, const PetscReal theta[], 
     }                                                                           \
   } while (0)
   if (m->dim == 2) {
-    PetscInt a = m->first[0] + m->nel[0], b = m->first[1], s = m->first[1] + m->nel[1];
+    PetscInt a = m->ja, b = m->jb, s = m->jtip;
     /* pin O: u = v = 0; the crank's rotation at O is theta (rigid column) */
     SET0(0), SET0(1);
     cm->col[2 * DR_CM_MAXTERM] = ndof; /* rigid column 0, renumbered below */
@@ -381,7 +381,7 @@ PetscErrorCode DRMechanismConstraintJacobian(DRMechanism m, MPI_Comm comm, const
     r++;                                                                         \
   } while (0)
     if (m->dim == 2) {
-      PetscInt a = m->first[0] + m->nel[0], b = m->first[1], s = m->first[1] + m->nel[1];
+      PetscInt a = m->ja, b = m->jb, s = m->jtip;
       CROW(0, 1, -1, 0);
       CROW(1, 1, -1, 0);
       CROW(b * dpn, 1, a * dpn, -1);

@@ -236,6 +236,21 @@ PetscErrorCode DRModalResidual(Mat K, Mat M, PetscReal lambda, Vec x, PetscReal 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Negative pivots of the Cholesky factorization in pc, when the solver can
+ * tell (MUMPS with ICNTL(13) = 1); *known false otherwise (nneg left 0). */
+static PetscErrorCode FactorNegatives(PC pc, PetscInt *nneg, PetscBool *known)
+{
+  Mat           F;
+  MatSolverType stype;
+
+  PetscFunctionBeginUser;
+  PetscCall(PCFactorGetMatrix(pc, &F));
+  PetscCall(MatFactorGetSolverType(F, &stype));
+  PetscCall(PetscStrcmp(stype, MATSOLVERMUMPS, known));
+  if (*known) PetscCall(MatGetInertia(F, nneg, NULL, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Inertia of K - sigma M from the factorization SLEPc made: the number of
  * eigenvalues below sigma.  Non-zero means K is not semidefinite. */
 static PetscErrorCode CheckInertia(DRModal m)
@@ -243,7 +258,6 @@ static PetscErrorCode CheckInertia(DRModal m)
   ST        st;
   KSP       ksp;
   PC        pc;
-  Mat       F;
   PetscBool isslice = (PetscBool)(m->fmax > 0 && m->slicing), ischol;
   PetscInt  nneg = 0;
 
@@ -260,12 +274,8 @@ static PetscErrorCode CheckInertia(DRModal m)
     PetscCall(PetscFree(shifts));
     PetscCall(PetscFree(inertias));
   } else if (ischol) {
-    MatSolverType stype;
-    PetscBool     ismumps;
-    PetscCall(PCFactorGetMatrix(pc, &F));
-    PetscCall(MatFactorGetSolverType(F, &stype));
-    PetscCall(PetscStrcmp(stype, MATSOLVERMUMPS, &ismumps));
-    if (ismumps) PetscCall(MatGetInertia(F, &nneg, NULL, NULL));
+    PetscBool known;
+    PetscCall(FactorNegatives(pc, &nneg, &known));
   }
   PetscCheck(nneg == 0, m->comm, DR_ERR_INPUT, "%s: K is not positive semidefinite: %" PetscInt_FMT " eigenvalue(s) of (K, M) lie below the shift %g; expected symmetric positive (semi)definite K and positive definite M (check material data and element orientation)", m->what, nneg, (double)m->sigma);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -286,9 +296,9 @@ static PetscErrorCode TryZeroShift(DRModal m)
   ST                 st;
   KSP                ksp;
   PC                 pc;
-  PetscBool          ischol, issinv, errflag;
+  PetscBool          ischol, issinv, errflag, known = PETSC_FALSE;
   PCFailedReason     reason;
-  PetscInt           nneg = 1;
+  PetscInt           nneg = 0;
 
   PetscFunctionBeginUser;
   m->try_zero = PETSC_FALSE;
@@ -307,16 +317,8 @@ static PetscErrorCode TryZeroShift(DRModal m)
   PetscCall(PCGetFailedReason(pc, &reason));
   PetscCall(KSPSetErrorIfNotConverged(ksp, errflag));
   PetscCall(PCSetErrorIfFailure(pc, errflag));
-  if (reason == PC_NOERROR) {
-    Mat           F;
-    MatSolverType stype;
-    PetscBool     ismumps;
-    PetscCall(PCFactorGetMatrix(pc, &F));
-    PetscCall(MatFactorGetSolverType(F, &stype));
-    PetscCall(PetscStrcmp(stype, MATSOLVERMUMPS, &ismumps));
-    if (ismumps) PetscCall(MatGetInertia(F, &nneg, NULL, NULL));
-  }
-  if (reason == PC_NOERROR && nneg == 0) {
+  if (reason == PC_NOERROR) PetscCall(FactorNegatives(pc, &nneg, &known));
+  if (reason == PC_NOERROR && known && nneg == 0) {
     m->sigma = 0;
     PetscCall(EPSSetTarget(m->eps, 0.0));
     PetscCall(PetscInfo(NULL, "%s: K factored without negative pivots: shift 0\n", m->what));
