@@ -23,6 +23,16 @@ typedef struct {
   DRConfigType type;
   const char  *def; /* default as text; NULL: no default (optional) */
   const char  *help;
+  /* Declared once here, checked by the config layer, shown by `dynred help`:
+   * range: NULL (anything of the type), "MIN..MAX" with either end optional
+   *        ("0..", "..1", "1..64"; inclusive) for numbers, or the allowed
+   *        strings "a|b|c" for strings;
+   * units: NULL or the unit of the value ("Hz", "m", "s", "%");
+   * replaced_by: a deprecated key: its value is read as that key, with a
+   *        warning naming both. */
+  const char *range;
+  const char *units;
+  const char *replaced_by;
 } DRConfigKey;
 
 /* Add schema entries (a module's own section); the table must outlive the run. */

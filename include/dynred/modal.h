@@ -23,6 +23,7 @@
 
 #include <dynred/sys.h>
 #include <petscksp.h>
+#include <dynred/eigen.h>
 
 typedef struct _p_DRModal *DRModal;
 
@@ -66,12 +67,3 @@ PetscErrorCode DRModalView(DRModal m, PetscViewer v);
 PetscErrorCode DRModalResidual(Mat K, Mat M, PetscReal lambda, Vec x, PetscReal *r);
 
 #endif
-
-/* Dense K x = lambda M x (n x n, column-major, K semidefinite, M definite)
- * on one process, accurate for the lowest modes: LAPACK dsygvx on the
- * shifted, inverted pencil M x = mu (K - sigma M) x with sigma =
- * -1e-8 trace(K)/trace(M), lambda = sigma + 1/mu (plain dsygvx on (K, M) is
- * only accurate to eps * lambda_max in absolute terms).  Returns the lowest
- * nwant (nwant > 0) or all below lmax (nwant = 0); X (n x nfound, may be
- * NULL) mass-normalized; ascending.  Arrays lam, X sized by the caller for n. */
-PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X);

@@ -2,11 +2,11 @@
 #include "app.h"
 
 const DRConfigKey DRJobModalKeys[] = {
-  {"modal.nmodes", DR_CFG_INT, "20", "number of lowest modes (used when fmax = 0)"},
-  {"modal.fmax", DR_CFG_REAL, "0", "all modes below fmax [Hz] when > 0 (spectrum slicing)"},
-  {"modal.tol", DR_CFG_REAL, "1e-12", "eigensolver convergence tolerance (relative, SLEPc)"},
-  {"modal.write_modes", DR_CFG_BOOL, "true", "write /modal/modes and mesh shapes (off for huge benchmarks)"},
-  {NULL, 0, NULL, NULL},
+  {"modal.nmodes", DR_CFG_INT, "20", "number of lowest modes (used when fmax = 0)", NULL, NULL, NULL},
+  {"modal.fmax", DR_CFG_REAL, "0", "all modes below fmax [Hz] when > 0 (spectrum slicing)", NULL, NULL, NULL},
+  {"modal.tol", DR_CFG_REAL, "1e-12", "eigensolver convergence tolerance (relative, SLEPc)", NULL, NULL, NULL},
+  {"modal.write_modes", DR_CFG_BOOL, "true", "write /modal/modes and mesh shapes (off for huge benchmarks)", NULL, NULL, NULL},
+  {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
 
 PetscErrorCode DRJobModal(DRConfig cfg)

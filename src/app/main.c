@@ -26,10 +26,10 @@ static const char default_job[] = "# The embedded default job (the demo): a clam
                                   "verify: true\n";
 
 static const DRConfigKey core_keys[] = {
-  {"job", DR_CFG_STRING, "modal", "job to run: modal | cms | gmp | ga | ss (see dynred help)"},
-  {"output", DR_CFG_STRING, "dynred.h5", "output HDF5 file (written to a temporary name, renamed on success)"},
-  {"verify", DR_CFG_BOOL, "false", "also solve the full model and compare"},
-  {NULL, 0, NULL, NULL},
+  {"job", DR_CFG_STRING, "modal", "job to run: modal | cms | gmp | ga | ss (see dynred help)", NULL, NULL, NULL},
+  {"output", DR_CFG_STRING, "dynred.h5", "output HDF5 file (written to a temporary name, renamed on success)", NULL, NULL, NULL},
+  {"verify", DR_CFG_BOOL, "false", "also solve the full model and compare", NULL, NULL, NULL},
+  {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
 
 static const DRJob jobs[] = {

@@ -9,19 +9,19 @@
 #include <sys/stat.h>
 
 static const DRConfigKey cms_keys[] = {
-  {"cms.method", DR_CFG_STRING, "craig-bampton", "component reduction (per component: components[].method)"},
-  {"cms.fmax", DR_CFG_REAL, "0", "range of interest [Hz]: system modes below fmax; component modes below cutoff_factor * fmax"},
-  {"cms.nmodes", DR_CFG_INT, "20", "system modes to keep when fmax = 0"},
-  {"cms.component_modes", DR_CFG_INT, "20", "component modes to keep when fmax = 0"},
-  {"cms.cutoff_factor", DR_CFG_REAL, "2.0", "component modes kept below cutoff_factor * fmax"},
-  {"cms.retain", DR_CFG_STRING, "", "node sets kept physical (loads, sensors), comma list"},
-  {"cms.support", DR_CFG_STRING, "", "free-interface: node set of a statically determinate support for floating parts (default: chosen automatically)"},
-  {"cms.groups", DR_CFG_INT, "0", "rank groups (0: min(ranks, components))"},
-  {"cms.dense_max", DR_CFG_INT, "4000", "largest reduced system solved densely (LAPACK) on rank 0; SLEPc beyond"},
-  {"cms.verify_tol_pct", DR_CFG_REAL, "0", "with verify: fail (exit 1) when a paired mode deviates more [%]; 0: report only"},
-  {"cms.interface_modes", DR_CFG_INT, "0", "interface reduction: keep the lowest N characteristic constraint (CC) modes of the assembled boundary (0: off)"},
-  {"cms.interface_cutoff_factor", DR_CFG_REAL, "0", "interface reduction: keep the CC modes below interface_cutoff_factor * fmax (0: off; needs fmax)"},
-  {NULL, 0, NULL, NULL},
+  {"cms.method", DR_CFG_STRING, "craig-bampton", "component reduction (per component: components[].method)", NULL, NULL, NULL},
+  {"cms.fmax", DR_CFG_REAL, "0", "range of interest [Hz]: system modes below fmax; component modes below cutoff_factor * fmax", NULL, NULL, NULL},
+  {"cms.nmodes", DR_CFG_INT, "20", "system modes to keep when fmax = 0", NULL, NULL, NULL},
+  {"cms.component_modes", DR_CFG_INT, "20", "component modes to keep when fmax = 0", NULL, NULL, NULL},
+  {"cms.cutoff_factor", DR_CFG_REAL, "2.0", "component modes kept below cutoff_factor * fmax", NULL, NULL, NULL},
+  {"cms.retain", DR_CFG_STRING, "", "node sets kept physical (loads, sensors), comma list", NULL, NULL, NULL},
+  {"cms.support", DR_CFG_STRING, "", "free-interface: node set of a statically determinate support for floating parts (default: chosen automatically)", NULL, NULL, NULL},
+  {"cms.groups", DR_CFG_INT, "0", "rank groups (0: min(ranks, components))", NULL, NULL, NULL},
+  {"cms.dense_max", DR_CFG_INT, "4000", "largest reduced system solved densely (LAPACK) on rank 0; SLEPc beyond", NULL, NULL, NULL},
+  {"cms.verify_tol_pct", DR_CFG_REAL, "0", "with verify: fail (exit 1) when a paired mode deviates more [%]; 0: report only", NULL, NULL, NULL},
+  {"cms.interface_modes", DR_CFG_INT, "0", "interface reduction: keep the lowest N characteristic constraint (CC) modes of the assembled boundary (0: off)", NULL, NULL, NULL},
+  {"cms.interface_cutoff_factor", DR_CFG_REAL, "0", "interface reduction: keep the CC modes below interface_cutoff_factor * fmax (0: off; needs fmax)", NULL, NULL, NULL},
+  {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
 
 #define NPHASE 8

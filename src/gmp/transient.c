@@ -21,15 +21,15 @@
 #include <string.h>
 
 static const DRConfigKey tr_keys[] = {
-  {"gmp.transient.enabled", DR_CFG_BOOL, "false", "run the transient check after the sweep (1-D grids)"},
-  {"gmp.transient.t_end", DR_CFG_REAL, "0.5", "simulated time [s]"},
-  {"gmp.transient.h", DR_CFG_REAL, "5e-5", "fixed time step [s]"},
-  {"gmp.transient.torque", DR_CFG_REAL, "0.5", "torque amplitude on theta [N m]"},
-  {"gmp.transient.ramp_hz", DR_CFG_REAL, "50", "sinusoidal ramp: tau = T0 sin(2 pi f t) up to t = 1/(4 f)"},
-  {"gmp.transient.theta0", DR_CFG_REAL, "0", "initial crank angle [rad] (at rest, undeformed)"},
-  {"gmp.transient.window", DR_CFG_REAL, "0.25", "fraction of the simulation (at its end) over which the phase error is measured"},
-  {"gmp.transient.save_every", DR_CFG_INT, "10", "store every k-th step in /gmp/transient"},
-  {NULL, 0, NULL, NULL},
+  {"gmp.transient.enabled", DR_CFG_BOOL, "false", "run the transient check after the sweep (1-D grids)", NULL, NULL, NULL},
+  {"gmp.transient.t_end", DR_CFG_REAL, "0.5", "simulated time [s]", NULL, NULL, NULL},
+  {"gmp.transient.h", DR_CFG_REAL, "5e-5", "fixed time step [s]", NULL, NULL, NULL},
+  {"gmp.transient.torque", DR_CFG_REAL, "0.5", "torque amplitude on theta [N m]", NULL, NULL, NULL},
+  {"gmp.transient.ramp_hz", DR_CFG_REAL, "50", "sinusoidal ramp: tau = T0 sin(2 pi f t) up to t = 1/(4 f)", NULL, NULL, NULL},
+  {"gmp.transient.theta0", DR_CFG_REAL, "0", "initial crank angle [rad] (at rest, undeformed)", NULL, NULL, NULL},
+  {"gmp.transient.window", DR_CFG_REAL, "0.25", "fraction of the simulation (at its end) over which the phase error is measured", NULL, NULL, NULL},
+  {"gmp.transient.save_every", DR_CFG_INT, "10", "store every k-th step in /gmp/transient", NULL, NULL, NULL},
+  {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
 
 PetscErrorCode DRGMPTransientRegisterKeys(void)

@@ -6,13 +6,13 @@
 #include <string.h>
 
 static const DRConfigKey keys[] = {
-  {"job", DR_CFG_STRING, "modal", "job"},
-  {"output", DR_CFG_STRING, "out.h5", "output"},
-  {"verify", DR_CFG_BOOL, "false", "verify"},
-  {"modal.nmodes", DR_CFG_INT, "20", "modes"},
-  {"modal.fmax", DR_CFG_REAL, "0", "fmax"},
-  {"gmp.theta", DR_CFG_LIST, "", "grid"},
-  {NULL, 0, NULL, NULL},
+  {"job", DR_CFG_STRING, "modal", "job", NULL, NULL, NULL},
+  {"output", DR_CFG_STRING, "out.h5", "output", NULL, NULL, NULL},
+  {"verify", DR_CFG_BOOL, "false", "verify", NULL, NULL, NULL},
+  {"modal.nmodes", DR_CFG_INT, "20", "modes", NULL, NULL, NULL},
+  {"modal.fmax", DR_CFG_REAL, "0", "fmax", NULL, NULL, NULL},
+  {"gmp.theta", DR_CFG_LIST, "", "grid", NULL, NULL, NULL},
+  {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
 
 static const char job[] = "job: cms\n"

@@ -386,9 +386,8 @@ PetscErrorCode DRModalSolve(DRModal m)
   }
   m->modes = tmp;
   for (PetscInt k = 0; k < nkeep; k++) {
-    PetscInt    i = order[k], imax;
+    PetscInt    i = order[k];
     PetscScalar kr, mnorm;
-    PetscReal   vmax;
     Vec         mx;
     PetscCall(EPSGetEigenpair(m->eps, i, &kr, NULL, m->modes[k], NULL));
     m->lambda[k] = PetscRealPart(kr);
@@ -399,13 +398,7 @@ PetscErrorCode DRModalSolve(DRModal m)
     PetscCall(VecDot(m->modes[k], mx, &mnorm));
     PetscCall(VecDestroy(&mx));
     PetscCall(VecScale(m->modes[k], 1.0 / PetscSqrtReal(PetscRealPart(mnorm))));
-    PetscCall(VecMax(m->modes[k], &imax, &vmax));
-    {
-      PetscReal vmin;
-      PetscInt  imin;
-      PetscCall(VecMin(m->modes[k], &imin, &vmin));
-      if (-vmin > vmax * (1 + 1e-8) || (PetscAbsReal(-vmin - vmax) <= 1e-8 * vmax && imin < imax)) PetscCall(VecScale(m->modes[k], -1.0));
-    }
+    PetscCall(DRVecModeSignFix(m->modes[k]));
     PetscCall(DRModalResidual(m->K, m->M, m->lambda[k], m->modes[k], &m->resid[k]));
   }
   /* the spare vector allocated above */

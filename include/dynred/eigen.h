@@ -1,0 +1,35 @@
+/* dynred: small dense eigenproblems and the one sign rule for mode shapes.
+ *
+ * The eigen layer sits above core and model and below every method module:
+ * the sparse modal solver (modal.h, DRModal) and the dense solver here are
+ * the only places where dynred solves K x = lambda M x.  Dense arrays are
+ * column-major (LAPACK order) throughout.
+ */
+#ifndef DYNRED_EIGEN_H
+#define DYNRED_EIGEN_H
+
+#include <dynred/sys.h>
+#include <petscvec.h>
+
+/* Dense K x = lambda M x (n x n, column-major, K semidefinite, M definite)
+ * on one process, accurate for the lowest modes: LAPACK dsygvx on the
+ * shifted, inverted pencil M x = mu (K - sigma M) x with sigma =
+ * -1e-8 trace(K)/trace(M), lambda = sigma + 1/mu (plain dsygvx on (K, M) is
+ * only accurate to eps * lambda_max in absolute terms).  Returns the lowest
+ * nwant (nwant > 0) or all below lmax (nwant = 0); X (n x nfound, may be
+ * NULL) mass-normalized and signed by DRModeSignFix; ascending.  Arrays lam,
+ * X sized by the caller for n. */
+PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X);
+
+/* The sign rule of every mode shape dynred writes: the entry of largest
+ * magnitude is positive; entries within a relative 1e-8 of the largest
+ * count as ties and the lowest index wins (so the choice survives the
+ * round-off differences between rank counts).  DRModeSign returns +1 or -1
+ * for a dense column x[0..n); DRModeSignFix flips the ncols columns of the
+ * column-major X (leading dimension ld); DRVecModeSignFix flips a
+ * distributed vector (collective). */
+PetscReal      DRModeSign(PetscInt n, const PetscReal *x);
+void           DRModeSignFix(PetscInt n, PetscInt ncols, PetscReal *X, PetscInt ld);
+PetscErrorCode DRVecModeSignFix(Vec x);
+
+#endif
