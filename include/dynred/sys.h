@@ -44,6 +44,16 @@ extern PetscLogEvent DR_EVENT_Read, DR_EVENT_Generate, DR_EVENT_Assemble,
 extern PetscLogEvent DR_EVENT_CompEig, DR_EVENT_Constraint, DR_EVENT_Project,
   DR_EVENT_Gather, DR_EVENT_RedAssemble, DR_EVENT_Coupled, DR_EVENT_Recover;
 
+/* Registries (PETSc's PetscFunctionList, one per method family): look up
+ * `name`; an unknown name is a one-line input error on comm that names
+ * `where` (FILE:LINE, an option, or NULL), the family (`kind`, e.g.
+ * "reduction") and every registered name:
+ *   "job.yaml:12: unknown reduction 'foo'; known: craig-bampton, guyan". */
+PetscErrorCode DRRegistryFind_Private(MPI_Comm comm, PetscFunctionList list, const char *kind, const char *name, const char *where, PetscVoidFunction *fn);
+#define DRRegistryFind(comm, list, kind, name, where, fptr) DRRegistryFind_Private((comm), (list), (kind), (name), (where), (PetscVoidFunction *)(fptr))
+/* The registered names joined by ", " into buf (for help texts). */
+PetscErrorCode DRRegistryNames(PetscFunctionList list, char *buf, size_t len);
+
 /* Wall-clock timer for the /timing group and progress lines. */
 PetscLogDouble DRTime(void);
 

@@ -95,3 +95,31 @@ PetscErrorCode DRPeakRSS(PetscReal *mib)
   fclose(f);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode DRRegistryNames(PetscFunctionList list, char *buf, size_t len)
+{
+  const char **names = NULL;
+  int          n     = 0;
+
+  PetscFunctionBeginUser;
+  buf[0] = 0;
+  if (list) PetscCall(PetscFunctionListGet(list, &names, &n));
+  for (int i = 0; i < n; i++) {
+    if (i) PetscCall(PetscStrlcat(buf, ", ", len));
+    PetscCall(PetscStrlcat(buf, names[i], len));
+  }
+  PetscCall(PetscFree(names));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRRegistryFind_Private(MPI_Comm comm, PetscFunctionList list, const char *kind, const char *name, const char *where, PetscVoidFunction *fn)
+{
+  char known[1024];
+
+  PetscFunctionBeginUser;
+  *fn = NULL;
+  if (list && name) PetscCall(PetscFunctionListFind(list, name, fn));
+  if (*fn) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DRRegistryNames(list, known, sizeof(known)));
+  SETERRQ(comm, DR_ERR_INPUT, "%s%sunknown %s '%s'; known: %s", where ? where : "", where ? ": " : "", kind, name ? name : "(none)", known);
+}
