@@ -30,7 +30,7 @@ ifeq ($(shell command -v $(CC) 2>/dev/null),)
   CC := cc
 endif
 
-LIBSRC  := $(sort $(wildcard src/core/*.c src/model/*.c src/eigen/*.c src/reduce/*.c src/couple/*.c src/verify/*.c src/gmp/*.c src/ga/*.c src/ss/*.c))
+LIBSRC  := $(sort $(wildcard src/core/*.c src/model/*.c src/eigen/*.c src/ode/*.c src/reduce/*.c src/couple/*.c src/verify/*.c src/gmp/*.c src/ga/*.c src/ss/*.c))
 APPSRC  := $(sort $(wildcard src/app/*.c))
 TESTSRC := $(sort $(wildcard tests/unit/*.c))
 B       ?= build
