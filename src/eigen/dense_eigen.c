@@ -12,6 +12,8 @@ PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, 
   PetscFunctionBeginUser;
   *nfound = 0;
   if (n == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DREigenInitializePackage());
+  PetscCall(PetscLogEventBegin(DR_EIGEN_Dense, 0, 0, 0, 0));
   PetscCall(PetscBLASIntCast(n, &nn));
   for (PetscInt i = 0; i < n; i++) {
     trk += K[i + i * n];
@@ -41,6 +43,7 @@ PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, 
   PetscCall(PetscMalloc1(lwork, &work));
   LAPACKsygvx_(&itype, "V", &range, "U", &nn, A, &nn, B, &nn, &vl, &vu, &il, &iu, &abstol, &m, w, Z, &nn, work, &lwork, iwork, ifail, &info);
   PetscCall(PetscFree(work));
+  PetscCall(PetscLogEventEnd(DR_EIGEN_Dense, 0, 0, 0, 0)); /* before the checks: a caller may catch their error */
   PetscCheck(info <= nn || info == 0, PETSC_COMM_SELF, DR_ERR_INPUT, "reduced stiffness matrix is not positive semidefinite (LAPACK dsygvx info %d): expected a semidefinite K", (int)info);
   PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK dsygvx: %d eigenvectors did not converge", (int)info);
   /* mu ascending -> lambda descending: reverse, and M-normalize */

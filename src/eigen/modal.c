@@ -27,6 +27,7 @@ struct _p_DRModal {
 PetscErrorCode DRModalCreate(MPI_Comm comm, DRModal *m)
 {
   PetscFunctionBeginUser;
+  PetscCall(DREigenInitializePackage());
   PetscCall(PetscNew(m));
   (*m)->comm   = comm;
   (*m)->nmodes = 20;
@@ -313,7 +314,9 @@ static PetscErrorCode TryZeroShift(DRModal m)
   PetscCall(KSPSetErrorIfNotConverged(ksp, PETSC_FALSE));
   PetscCall(PCSetErrorIfFailure(pc, PETSC_FALSE));
   PetscCall(KSPSetOperators(ksp, m->K, m->K));
+  PetscCall(PetscLogEventBegin(DR_EIGEN_Factor, 0, 0, 0, 0));
   PetscCall(KSPSetUp(ksp));
+  PetscCall(PetscLogEventEnd(DR_EIGEN_Factor, 0, 0, 0, 0));
   PetscCall(PCGetFailedReason(pc, &reason));
   PetscCall(KSPSetErrorIfNotConverged(ksp, errflag));
   PetscCall(PCSetErrorIfFailure(pc, errflag));
@@ -336,7 +339,7 @@ PetscErrorCode DRModalSolve(DRModal m)
   PetscFunctionBeginUser;
   if (!m->eps) PetscCall(DRModalSetFromOptions(m));
   PetscCall(FreeResults(m));
-  PetscCall(PetscLogEventBegin(DR_EVENT_EigenSolve, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(DR_EIGEN_Solve, 0, 0, 0, 0));
   m->last = DRTime();
   if (m->try_zero) PetscCall(TryZeroShift(m));
   PetscCall(EPSSolve(m->eps));
@@ -405,7 +408,7 @@ PetscErrorCode DRModalSolve(DRModal m)
   PetscCall(VecDestroy(&m->modes[nkeep]));
   PetscCall(PetscFree(lam));
   PetscCall(PetscFree(order));
-  PetscCall(PetscLogEventEnd(DR_EVENT_EigenSolve, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(DR_EIGEN_Solve, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
