@@ -147,9 +147,9 @@ int main(int argc, char **argv)
     DRTEST_CLOSE(dm, 0, 0, 1e-8, "LAPACK and SLEPc paths: same reduced M");
     DRTEST_CLOSE(dl, 0, 0, 1e-7, "LAPACK and SLEPc paths: same eigenvalues (SLEPc tol 1e-12 on residuals)");
   }
-  PetscCall(DRGMPRomFree(&rom));
-  PetscCall(DRGMPRomFree(&rom2));
-  PetscCall(DRGMPRomFree(&romall));
+  PetscCall(DRGMPRomDestroy(&rom));
+  PetscCall(DRGMPRomDestroy(&rom2));
+  PetscCall(DRGMPRomDestroy(&romall));
   PetscCall(DRMechanismDestroy(&m));
   PetscCall(PetscFree(xyz));
 
@@ -169,7 +169,7 @@ int main(int argc, char **argv)
       DRTEST_CLOSE(rom.lambda[0], 0, 0, 1e-6 * rom.lambda[2], "arm3d: two zero eigenvalues (1)");
       DRTEST_CLOSE(rom.lambda[1], 0, 0, 1e-6 * rom.lambda[2], "arm3d: two zero eigenvalues (2)");
     }
-    PetscCall(DRGMPRomFree(&rom));
+    PetscCall(DRGMPRomDestroy(&rom));
   }
   {
     PetscReal t2[4] = {0.3, 0.5, 0, 0};
