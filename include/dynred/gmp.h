@@ -27,6 +27,9 @@
 
 typedef struct _p_DRMechanism *DRMechanism;
 
+/* Built-in mechanism kinds register by name (gmp.mechanism); an unknown
+ * name is answered with the known ones. */
+
 /* Built-in mechanisms:
  *  slider-crank (planar): crank O-A pinned to ground at O, connector A-B,
  *    slider mass at B moving on the x axis through O; theta = crank angle.
@@ -112,14 +115,33 @@ typedef struct {
   char      prefix[64]; /* options prefix of the SLEPc solve (large models) */
 } DRGMPRomOptions;
 
+/* The package: log class "DR GMP" and its events, the registries of
+ * mechanism kinds (slider-crank, arm3d) and interpolation methods; called
+ * lazily by the Create functions. */
+PetscErrorCode DRGMPInitializePackage(void);
+/* Seconds of the package's phases on this process, read from its events
+ * (the grid on the farm; tracking, verification and writing; the transient
+ * check). */
+PetscErrorCode DRGMPGetPhaseSeconds(PetscReal *sweep, PetscReal *track_verify_write, PetscReal *transient);
+
+/* The ROM builder computes reduced models of one mechanism and owns the
+ * matrix cache: the matrices of its first Compute on a communicator are kept
+ * and reused (values refilled, numeric PtAP only) by later calls on the same
+ * communicator; calls on another communicator neither use nor replace them.
+ * Reset frees them, collectively on that communicator, before it goes away
+ * (Destroy does it too).  The mechanism is borrowed: it must outlive the
+ * builder. */
+typedef struct _p_DRGMPRomBuilder *DRGMPRomBuilder;
+PetscErrorCode DRGMPRomBuilderCreate(DRMechanism m, const DRGMPRomOptions *opt, DRGMPRomBuilder *b);
 /* Collective on comm: the reduced model at theta. */
+PetscErrorCode DRGMPRomBuilderCompute(DRGMPRomBuilder b, MPI_Comm comm, const PetscReal theta[], DRGMPRom *rom);
+PetscErrorCode DRGMPRomBuilderGetMechanism(DRGMPRomBuilder b, DRMechanism *m);
+PetscErrorCode DRGMPRomBuilderReset(DRGMPRomBuilder b);
+PetscErrorCode DRGMPRomBuilderDestroy(DRGMPRomBuilder *b);
+/* Collective on comm: one reduced model at theta without a cache (a builder
+ * of one call). */
 PetscErrorCode DRMechanismROM(DRMechanism m, MPI_Comm comm, const PetscReal theta[], const DRGMPRomOptions *opt, DRGMPRom *rom);
-/* DRMechanismROM keeps the matrices of its first call on a communicator and
- * reuses them (values refilled, numeric PtAP only) on later calls on the
- * same communicator.  Free them, collectively on that communicator, before
- * it goes away (DRMechanismDestroy does it too). */
-PetscErrorCode DRMechanismClearCache(DRMechanism m);
-PetscErrorCode DRGMPRomFree(DRGMPRom *rom);
+PetscErrorCode DRGMPRomDestroy(DRGMPRom *rom);
 PetscErrorCode DRGMPRomCopy(const DRGMPRom *src, DRGMPRom *dst);
 /* Serialise (the farm ships flat arrays) and back. */
 PetscErrorCode DRGMPRomPack(const DRGMPRom *rom, PetscInt *len, PetscReal **buf);
@@ -138,10 +160,19 @@ PetscErrorCode DRGMPTrackEigen(const DRGMPRom *prev, DRGMPRom *cur);
 typedef enum { DR_GMP_LINEAR, DR_GMP_QUADRATIC, DR_GMP_EIGENSPACE } DRGMPMethod;
 extern const char *const DRGMPMethods[];
 
+/* Interpolation methods register by name (linear, quadratic, eigenspace are
+ * built in; DRGMPMethods[m] is the name of the enum value m).  A method
+ * fills M, K (n x n) and, when want_psi and Psi, Psi (ndof x n) of the
+ * interpolant at theta on the tensor grid described at
+ * DRGMPInterpolateGrid.  Find answers an unknown name with the known ones. */
+typedef PetscErrorCode (*DRGMPInterpolationFn)(PetscInt nt, const PetscInt npts[], const DRGMPRom grid[], const PetscReal theta[], PetscBool want_psi, PetscReal *M, PetscReal *K, PetscReal *Psi);
+PetscErrorCode DRGMPInterpolationRegister(const char name[], DRGMPInterpolationFn fn);
+PetscErrorCode DRGMPInterpolationFind(MPI_Comm comm, const char *name, const char *where, DRGMPInterpolationFn *fn);
+
 /* Interpolation on a uniform 1-D grid of ROMs (consistently tracked; theta
  * ascending, step h).  out receives M, K and Psi (if grid[].Psi; eigenpairs
  * with DRGMPRomEigen); out's arrays are allocated here
- * (free with DRGMPRomFree).  Exact at grid points for every method.  theta
+ * (free with DRGMPRomDestroy).  Exact at grid points for every method.  theta
  * outside [theta_0, theta_last] is an error. */
 PetscErrorCode DRGMPInterpolate(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, DRGMPMethod method, DRGMPRom *out);
 /* The same without Psi unless want_psi (the equations of motion need M, K only). */
@@ -154,8 +185,11 @@ PetscErrorCode DRGMPInterpolatePart(PetscInt ngrid, const DRGMPRom grid[], Petsc
  * the multilinear weights (its eigenvalues are the multilinear
  * interpolation of lambda).  nt = 1 is DRGMPInterpolatePart. */
 PetscErrorCode DRGMPInterpolateGrid(PetscInt nt, const PetscInt npts[], const DRGMPRom grid[], const PetscReal theta[], DRGMPMethod method, PetscBool want_psi, DRGMPRom *out);
+/* The same with a registered method given by name. */
+PetscErrorCode DRGMPInterpolateGridByName(PetscInt nt, const PetscInt npts[], const DRGMPRom grid[], const PetscReal theta[], const char *method, PetscBool want_psi, DRGMPRom *out);
 /* Eigenpairs (lambda, Phi) of a reduced model's pencil (K, M), rigid
- * coordinates condensed exactly (full relative accuracy of the high
+ * coordinates condensed exactly, the deformation pencil solved by
+ * DRDenseEigen (full relative accuracy of the high
  * eigenvalues); *ok false when M is not positive definite (an interpolant
  * can lose definiteness near veering). */
 PetscErrorCode DRGMPRomEigen(DRGMPRom *rom, PetscBool *ok);

@@ -1,34 +1,57 @@
 /* dynred: the GMP job's sweep and transient check (job `dynred gmp`).
  *
- * DRGMPSweepRun reads the gmp: section, evaluates the ROMs of every grid
- * point (and of the verification grid) on the task farm with a checkpoint
- * next to the output, tracks the modes, writes /gmp/grid, /gmp/track and
- * /gmp/verify, and returns the tracked grid (on rank 0) for the transient
- * check.  Layout and definitions are also stored as attributes. */
+ * DRGMPSweep reads the gmp: section (SetFromOptions: through the DRConfig
+ * getters, option > YAML > default; without SetConfig an empty job file),
+ * builds the mechanism and the grids (SetUp), evaluates the ROMs of every
+ * grid point and of the verification grid on the task farm with a
+ * checkpoint next to the output, tracks the modes and verifies the
+ * interpolation methods (Solve), prints the tracking and verification
+ * tables (View), and writes /gmp/grid, /gmp/track, /gmp/export and
+ * /gmp/verify (Write).  The tracked grid stays with the sweep (rank 0) for
+ * the transient check.  Layout and definitions are also stored as
+ * attributes. */
 #ifndef DYNRED_GMPSWEEP_H
 #define DYNRED_GMPSWEEP_H
 #include <dynred/gmp.h>
 #include <dynred/store.h>
 
-typedef struct {
-  PetscInt        ngrid, computed;
-  DRGMPRom       *grid; /* rank 0: tracked grid ROMs */
-  DRMechanism     mech;
-  DRGMPRomOptions opt;
-  PetscReal       period; /* > 0 when theta1 is periodic */
-  PetscReal       sweep_seconds, closure, macmin;
-  PetscReal       matrix_error[3], eig_error[3]; /* mean over the verification grid, per method */
-  char            checkpoint[PETSC_MAX_PATH_LEN];
-} DRGMPSweepResult;
+typedef struct _p_DRGMPSweep *DRGMPSweep;
 
 PetscErrorCode DRGMPRegisterKeys(void);
-PetscErrorCode DRGMPSweepRun(DRConfig cfg, DRStore store, const char *output, DRGMPSweepResult *res);
-PetscErrorCode DRGMPSweepResultDestroy(DRGMPSweepResult *res);
+PetscErrorCode DRGMPSweepCreate(MPI_Comm comm, DRGMPSweep *s);
+PetscErrorCode DRGMPSweepSetConfig(DRGMPSweep s, DRConfig cfg);
+PetscErrorCode DRGMPSweepSetFromOptions(DRGMPSweep s);
+PetscErrorCode DRGMPSweepSetUp(DRGMPSweep s);
+PetscErrorCode DRGMPSweepSolve(DRGMPSweep s);
+PetscErrorCode DRGMPSweepView(DRGMPSweep s, PetscViewer viewer);
+PetscErrorCode DRGMPSweepWrite(DRGMPSweep s, DRStore store);
+PetscErrorCode DRGMPSweepDestroy(DRGMPSweep *s);
+/* The sweep's checkpoint file (removable once the result is committed). */
+PetscErrorCode DRGMPSweepGetCheckpoint(DRGMPSweep s, const char **path);
+/* Rank 0: the tracked grid (other ranks: ngrid and NULL); the mechanism;
+ * the ROM options; the period of theta1 (0 unless periodic). */
+PetscErrorCode DRGMPSweepGetGrid(DRGMPSweep s, PetscInt *ngrid, const DRGMPRom **grid);
+PetscErrorCode DRGMPSweepGetMechanism(DRGMPSweep s, DRMechanism *m, DRGMPRomOptions *opt);
+PetscErrorCode DRGMPSweepGetPeriod(DRGMPSweep s, PetscReal *period);
+/* Mean errors over the verification grid per method (DRGMPMethods[0..2]). */
+PetscErrorCode DRGMPSweepGetErrors(DRGMPSweep s, PetscReal matrix_error[3], PetscReal eig_error[3]);
 
 /* Transient check (gmp.transient.*): the reduced mechanism driven by a
  * torque on theta, integrated with generalized-alpha (PETSc TSALPHA2,
  * rho_inf = 1: no numerical damping) with each interpolation method and with
- * the exact ROM recomputed at every evaluation; writes /gmp/transient. */
+ * the exact ROM recomputed at every evaluation (View: the error table;
+ * Write: /gmp/transient).  Does nothing unless gmp.transient.enabled. */
+typedef struct _p_DRGMPTransient *DRGMPTransient;
+
 PetscErrorCode DRGMPTransientRegisterKeys(void);
-PetscErrorCode DRGMPTransientRun(DRConfig cfg, DRStore store, DRGMPSweepResult *res);
+PetscErrorCode DRGMPTransientCreate(MPI_Comm comm, DRGMPTransient *tr);
+PetscErrorCode DRGMPTransientSetConfig(DRGMPTransient tr, DRConfig cfg);
+/* The solved sweep whose tracked grid is interpolated (borrowed). */
+PetscErrorCode DRGMPTransientSetSweep(DRGMPTransient tr, DRGMPSweep s);
+PetscErrorCode DRGMPTransientSetFromOptions(DRGMPTransient tr);
+PetscErrorCode DRGMPTransientSetUp(DRGMPTransient tr);
+PetscErrorCode DRGMPTransientSolve(DRGMPTransient tr);
+PetscErrorCode DRGMPTransientView(DRGMPTransient tr, PetscViewer viewer);
+PetscErrorCode DRGMPTransientWrite(DRGMPTransient tr, DRStore store);
+PetscErrorCode DRGMPTransientDestroy(DRGMPTransient *tr);
 #endif

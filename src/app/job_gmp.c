@@ -6,27 +6,40 @@
 
 PetscErrorCode DRJobGMP(DRConfig cfg)
 {
-  DRStore          store;
-  DRGMPSweepResult res;
-  char             out[PETSC_MAX_PATH_LEN];
-  PetscLogDouble   t0 = DRTime(), t1;
-  PetscMPIInt      rank;
+  DRStore        store;
+  DRGMPSweep     sweep;
+  DRGMPTransient tr;
+  const char    *ckpt;
+  char           out[PETSC_MAX_PATH_LEN];
+  const char    *ph[] = {"sweep", "track_verify_write", "transient"};
+  PetscReal      t[3];
+  PetscMPIInt    rank;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(DRConfigGetString(cfg, "output", out, sizeof(out), NULL));
   PetscCall(DRJobStoreOpen(cfg, "gmp", &store));
-  PetscCall(DRGMPSweepRun(cfg, store, out, &res));
-  t1 = DRTime();
-  PetscCall(DRGMPTransientRun(cfg, store, &res));
-  {
-    const char *ph[] = {"sweep", "track_verify_write", "transient"};
-    PetscReal   t[]  = {res.sweep_seconds, t1 - t0 - res.sweep_seconds, DRTime() - t1};
-    PetscCall(DRJobStoreCommit(&store, 3, ph, t));
-  }
+  PetscCall(DRGMPSweepCreate(PETSC_COMM_WORLD, &sweep));
+  PetscCall(DRGMPSweepSetConfig(sweep, cfg));
+  PetscCall(DRGMPSweepSetFromOptions(sweep));
+  PetscCall(DRGMPSweepSolve(sweep));
+  PetscCall(DRGMPSweepView(sweep, PETSC_VIEWER_STDOUT_WORLD));
+  PetscCall(DRGMPSweepWrite(sweep, store));
+  PetscCall(DRGMPTransientCreate(PETSC_COMM_WORLD, &tr));
+  PetscCall(DRGMPTransientSetConfig(tr, cfg));
+  PetscCall(DRGMPTransientSetSweep(tr, sweep));
+  PetscCall(DRGMPTransientSetFromOptions(tr));
+  PetscCall(DRGMPTransientSetUp(tr));
+  PetscCall(DRGMPTransientSolve(tr));
+  PetscCall(DRGMPTransientView(tr, PETSC_VIEWER_STDOUT_WORLD));
+  PetscCall(DRGMPTransientWrite(tr, store));
+  PetscCall(DRGMPGetPhaseSeconds(&t[0], &t[1], &t[2]));
+  PetscCall(DRJobStoreCommit(&store, 3, ph, t));
   /* the result is committed: the sweep checkpoint is no longer needed */
-  if (rank == 0) (void)unlink(res.checkpoint);
+  PetscCall(DRGMPSweepGetCheckpoint(sweep, &ckpt));
+  if (rank == 0) (void)unlink(ckpt);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "wrote %s\n", out));
-  PetscCall(DRGMPSweepResultDestroy(&res));
+  PetscCall(DRGMPTransientDestroy(&tr));
+  PetscCall(DRGMPSweepDestroy(&sweep));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

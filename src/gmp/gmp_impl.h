@@ -19,11 +19,6 @@ struct _p_DRMechanism {
   PetscInt          nelem, *conn, *ebody, jbase, ja, jb, jtip;
   char             *evref;
   PetscReal        *xloc;
-  /* DRMechanismROM's matrices from its first call on ccomm, reused by the
-   * later calls on the same comm (the PtAP products' symbolic phase is done
-   * once); freed by DRMechanismClearCache, collectively on ccomm */
-  MPI_Comm          ccomm;
-  Mat               cK, cM, cN, cKf, cMf;
 };
 
 /* q = N z, row i = sum_k coef[i][k] z[col[i][k]]; columns 0..nfix-1 are
@@ -35,8 +30,30 @@ typedef struct {
   PetscReal *coef;
 } DRConstraintMap;
 
+/* A mechanism kind (registered by name in DRMechanismList, package.c):
+ * defaults fill the built-in parameters, setup checks the kind's own
+ * parameters and sets dim, dpn (DOFs per node) and ntheta. */
+typedef struct {
+  PetscErrorCode (*defaults)(DRMechanismParams *p);
+  PetscErrorCode (*setup)(DRMechanism m);
+} DRMechanismKind;
+typedef PetscErrorCode (*DRMechanismKindFn)(DRMechanismKind *kind);
+PetscErrorCode DRMechanismRegister(const char name[], DRMechanismKindFn fn);
+PetscErrorCode DRMechanismKindSliderCrank(DRMechanismKind *kind);
+PetscErrorCode DRMechanismKindArm3d(DRMechanismKind *kind);
+PetscErrorCode DRMechanismKindFind(MPI_Comm comm, const char *type, const char *where, DRMechanismKind *kind);
+
+/* The package's log events (DRGMPInitializePackage) */
+extern PetscClassId  DRGMP_CLASSID;
+extern PetscLogEvent DRGMP_Point, DRGMP_Assemble, DRGMP_PointEig, DRGMP_Sweep, DRGMP_Track, DRGMP_Verify, DRGMP_Write, DRGMP_Transient;
+
+/* The built-in interpolation methods (interp.c), registered in package.c */
+PetscErrorCode DRGMPInterpolationLinear(PetscInt nt, const PetscInt npts[], const DRGMPRom grid[], const PetscReal theta[], PetscBool want_psi, PetscReal *M, PetscReal *K, PetscReal *Psi);
+PetscErrorCode DRGMPInterpolationQuadratic(PetscInt nt, const PetscInt npts[], const DRGMPRom grid[], const PetscReal theta[], PetscBool want_psi, PetscReal *M, PetscReal *K, PetscReal *Psi);
+PetscErrorCode DRGMPInterpolationEigenspace(PetscInt nt, const PetscInt npts[], const DRGMPRom grid[], const PetscReal theta[], PetscBool want_psi, PetscReal *M, PetscReal *K, PetscReal *Psi);
+
 PetscErrorCode DRArmFrames(const PetscReal theta[], PetscReal d1[3], PetscReal d2[3], PetscReal a2[3]);
 PetscErrorCode DRMechanismConstraintMap(DRMechanism m, const PetscReal theta[], DRConstraintMap *cm);
-PetscErrorCode DRConstraintMapFree(DRConstraintMap *cm);
+PetscErrorCode DRConstraintMapDestroy(DRConstraintMap *cm);
 PetscErrorCode DRMechanismAssembleReuse(DRMechanism m, MPI_Comm comm, const PetscReal theta[], const PetscReal xyz[], PetscBool reuse, Mat *K, Mat *M, Mat *Nfix, Vec Ntheta[]);
 #endif

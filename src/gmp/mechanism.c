@@ -5,20 +5,67 @@
 #include <petscblaslapack.h>
 #include <string.h>
 
-PetscErrorCode DRMechanismParamsDefault(const char *type, DRMechanismParams *p)
+/* The built-in kinds (registered in package.c).  Seed 004's slider-crank
+ * (Table 1); the paper omits I and the slider mass: a 1 cm square section
+ * (I = A^2/12) and a slider of 0.1 kg. */
+static PetscErrorCode SliderCrankDefaults(DRMechanismParams *p)
 {
   PetscFunctionBeginUser;
+  p->L1 = 0.3, p->L2 = 0.7, p->nel1 = 5, p->nel2 = 5, p->slider_mass = 0.1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SliderCrankSetup(DRMechanism m)
+{
+  const DRMechanismParams *p = &m->p;
+
+  PetscFunctionBeginUser;
+  PetscCheck(p->lattice == 0, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.lattice %" PetscInt_FMT ": lattice links exist for arm3d only, not for %s", p->lattice, p->type);
+  PetscCheck(p->L2 > p->L1, PETSC_COMM_SELF, DR_ERR_INPUT, "slider-crank: connector %g m must be longer than the crank %g m for a full revolution", (double)p->L2, (double)p->L1);
+  PetscCheck(p->slider_mass >= 0, PETSC_COMM_SELF, DR_ERR_INPUT, "slider-crank: slider mass %g: expected >= 0", (double)p->slider_mass);
+  m->dim = 2, m->dpn = 3, m->ntheta = 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ArmDefaults(DRMechanismParams *p)
+{
+  PetscFunctionBeginUser;
+  p->L1 = 1.0, p->L2 = 0.8, p->nel1 = 20, p->nel2 = 16, p->tip_mass = 0.5;
+  p->A = 4e-4, p->Ib = 16e-8 / 12.0, p->J = 0.1406 * 16e-8;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ArmSetup(DRMechanism m)
+{
+  PetscFunctionBeginUser;
+  m->dim = 3, m->dpn = 6, m->ntheta = 2;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRMechanismKindSliderCrank(DRMechanismKind *k)
+{
+  PetscFunctionBeginUser;
+  k->defaults = SliderCrankDefaults, k->setup = SliderCrankSetup;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRMechanismKindArm3d(DRMechanismKind *k)
+{
+  PetscFunctionBeginUser;
+  k->defaults = ArmDefaults, k->setup = ArmSetup;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRMechanismParamsDefault(const char *type, DRMechanismParams *p)
+{
+  DRMechanismKind kind;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRMechanismKindFind(PETSC_COMM_SELF, type, "gmp.mechanism", &kind));
   PetscCall(PetscMemzero(p, sizeof(*p)));
   PetscCall(PetscStrncpy(p->type, type, sizeof(p->type)));
-  /* seed 004's slider-crank (Table 1); the paper omits I and the slider
-   * mass: a 1 cm square section (I = A^2/12) and a slider of 0.1 kg. */
   p->E = 210e9, p->G = 81e9, p->rho = 7800, p->A = 1e-4, p->Ib = 1e-8 / 12.0, p->J = 0.1406 * 1e-8;
-  if (!strcmp(type, "arm3d")) {
-    p->L1 = 1.0, p->L2 = 0.8, p->nel1 = 20, p->nel2 = 16, p->tip_mass = 0.5;
-    p->A = 4e-4, p->Ib = 16e-8 / 12.0, p->J = 0.1406 * 16e-8;
-  } else {
-    p->L1 = 0.3, p->L2 = 0.7, p->nel1 = 5, p->nel2 = 5, p->slider_mass = 0.1;
-  }
+  PetscCall(kind.defaults(p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -94,26 +141,20 @@ static PetscErrorCode MechanismTopology(DRMechanism m)
 
 PetscErrorCode DRMechanismCreate(const DRMechanismParams *p, DRMechanism *mech)
 {
-  DRMechanism m;
+  DRMechanism     m;
+  DRMechanismKind kind;
 
   PetscFunctionBeginUser;
-  PetscCheck(!strcmp(p->type, "slider-crank") || !strcmp(p->type, "arm3d"), PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.mechanism '%s': expected slider-crank or arm3d", p->type);
+  PetscCall(DRMechanismKindFind(PETSC_COMM_SELF, p->type, "gmp.mechanism", &kind));
   PetscCheck(p->L1 > 0 && p->L2 > 0, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp body lengths %g, %g: expected positive lengths", (double)p->L1, (double)p->L2);
   PetscCheck(p->nel1 >= 1 && p->nel2 >= 1, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp elements per body %" PetscInt_FMT ", %" PetscInt_FMT ": expected at least 1", p->nel1, p->nel2);
   PetscCheck(p->E > 0 && p->rho > 0 && p->A > 0 && p->Ib > 0, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp section: E, rho, A, I must be positive (got %g, %g, %g, %g)", (double)p->E, (double)p->rho, (double)p->A, (double)p->Ib);
   PetscCheck(p->lattice >= 0, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.lattice %" PetscInt_FMT ": expected 0 (beam chains) or the number of cells across a lattice link", p->lattice);
-  PetscCheck(p->lattice == 0 || !strcmp(p->type, "arm3d"), PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.lattice %" PetscInt_FMT ": lattice links exist for arm3d only, not for %s", p->lattice, p->type);
   PetscCheck(p->lattice == 0 || p->width > 0, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.width %g: a lattice link needs its box width > 0 [m]", (double)p->width);
   PetscCheck(p->height >= 0, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.height %g: expected the lattice box height >= 0 [m] (0: = width)", (double)p->height);
   PetscCall(PetscNew(&m));
   m->p = *p;
-  if (!strcmp(p->type, "slider-crank")) {
-    PetscCheck(p->L2 > p->L1, PETSC_COMM_SELF, DR_ERR_INPUT, "slider-crank: connector %g m must be longer than the crank %g m for a full revolution", (double)p->L2, (double)p->L1);
-    PetscCheck(p->slider_mass >= 0, PETSC_COMM_SELF, DR_ERR_INPUT, "slider-crank: slider mass %g: expected >= 0", (double)p->slider_mass);
-    m->dim = 2, m->dpn = 3, m->ntheta = 1;
-  } else {
-    m->dim = 3, m->dpn = 6, m->ntheta = 2;
-  }
+  PetscCall(kind.setup(m));
   m->nb     = 2;
   m->nel[0] = p->nel1, m->nel[1] = p->nel2;
   m->L[0]   = p->L1, m->L[1] = p->L2;
@@ -133,7 +174,6 @@ PetscErrorCode DRMechanismDestroy(DRMechanism *m)
 {
   PetscFunctionBeginUser;
   if (!*m) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(DRMechanismClearCache(*m));
   PetscCall(PetscFree((*m)->labels));
   PetscCall(PetscFree4((*m)->xloc, (*m)->conn, (*m)->ebody, (*m)->evref));
   PetscCall(PetscFree(*m));
@@ -410,7 +450,7 @@ PetscErrorCode DRMechanismConstraintJacobian(DRMechanism m, MPI_Comm comm, const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRConstraintMapFree(DRConstraintMap *cm)
+PetscErrorCode DRConstraintMapDestroy(DRConstraintMap *cm)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree3(cm->nterm, cm->col, cm->coef));
@@ -518,6 +558,6 @@ PetscErrorCode DRMechanismAssembleReuse(DRMechanism m, MPI_Comm comm, const Pets
     PetscCall(VecAssemblyBegin(Ntheta[t]));
     PetscCall(VecAssemblyEnd(Ntheta[t]));
   }
-  PetscCall(DRConstraintMapFree(&cm));
+  PetscCall(DRConstraintMapDestroy(&cm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,6 +1,7 @@
 /* The GMP reduced model at one configuration (include/dynred/gmp.h). */
 #include "gmp_impl.h"
 #include <dynred/modal.h>
+#include <dynred/eigen.h>
 #include <dynred/reduce.h>
 #include <petscblaslapack.h>
 #include <petscksp.h>
@@ -55,184 +56,253 @@ static PetscErrorCode DenseGatherRoot(Mat A, PetscReal **out)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Flip column j of X (rows n) so its largest-magnitude entry is positive. */
-static PetscReal SignOf(PetscInt n, const PetscReal *x)
+/* The ROM builder: the matrices of its first call on a communicator are
+ * kept and reused (values refilled, numeric PtAP only) by later calls on the
+ * same communicator; calls on another communicator neither use nor replace
+ * them.  The mechanism is borrowed (it must outlive the builder). */
+struct _p_DRGMPRomBuilder {
+  DRMechanism     mech;
+  DRGMPRomOptions opt;
+  MPI_Comm        ccomm;
+  Mat             cK, cM, cN, cKf, cMf;
+};
+
+PetscErrorCode DRGMPRomBuilderCreate(DRMechanism m, const DRGMPRomOptions *opt, DRGMPRomBuilder *b)
 {
-  PetscReal big = 0, s = 1;
-  for (PetscInt i = 0; i < n; i++)
-    if (PetscAbsReal(x[i]) > big * (1 + 1e-10)) big = PetscAbsReal(x[i]), s = x[i] < 0 ? -1 : 1;
-  return s;
+  PetscFunctionBeginUser;
+  PetscCall(DRGMPInitializePackage());
+  PetscCall(PetscNew(b));
+  (*b)->mech  = m;
+  (*b)->opt   = *opt;
+  (*b)->ccomm = MPI_COMM_NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRMechanismROM(DRMechanism m, MPI_Comm comm, const PetscReal theta[], const DRGMPRomOptions *opt, DRGMPRom *rom)
+PetscErrorCode DRGMPRomBuilderGetMechanism(DRGMPRomBuilder b, DRMechanism *m)
 {
-  PetscInt    nt = m->ntheta, nm = opt->nmodes, n = nt + nm, nf, rs, re;
-  PetscReal  *xyz, res, *Z = NULL;
-  Mat         K = NULL, M = NULL, N = NULL, Kf = NULL, Mf = NULL, Zm, Psi, MPsi, KPsi;
-  Vec         Nt[DR_GMP_MAXTHETA], rhs[DR_GMP_MAXTHETA];
-  PetscMPIInt rank;
-  PetscBool   cached, keep;
+  PetscFunctionBeginUser;
+  *m = b->mech;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPRomBuilderReset(DRGMPRomBuilder b)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MatDestroy(&b->cK));
+  PetscCall(MatDestroy(&b->cM));
+  PetscCall(MatDestroy(&b->cN));
+  PetscCall(MatDestroy(&b->cKf));
+  PetscCall(MatDestroy(&b->cMf));
+  b->ccomm = MPI_COMM_NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPRomBuilderDestroy(DRGMPRomBuilder *b)
+{
+  PetscFunctionBeginUser;
+  if (!*b) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DRGMPRomBuilderReset(*b));
+  PetscCall(PetscFree(*b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The work matrices of one call */
+typedef struct {
+  Mat       K, M, N, Kf, Mf;
+  Vec       Nt[DR_GMP_MAXTHETA], rhs[DR_GMP_MAXTHETA];
+  PetscBool cached, keep;
+  PetscInt  nf;
+} RomWork;
+
+/* rho(theta), K, M, N, Ntheta and the constrained Kf = N^T K N, Mf (from
+ * the cache when the call is on the cached communicator), and the rigid
+ * right-hand sides rhs_t = -N^T K n_theta_t. */
+static PetscErrorCode RomAssemble(DRGMPRomBuilder b, MPI_Comm comm, const PetscReal theta[], PetscReal *xyz, RomWork *w)
+{
+  DRMechanism m = b->mech;
+  PetscReal   res;
+  PetscMPIInt cmp = MPI_UNEQUAL;
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(PetscMemzero(rom, sizeof(*rom)));
-  PetscCall(PetscMalloc1(m->nnodes * m->dim, &xyz));
+  PetscCall(PetscLogEventBegin(DRGMP_Assemble, 0, 0, 0, 0));
   /* the same start on every call: the result never depends on which
    * configurations this rank saw before (rank independence) */
   m->pose[0] = m->pose[1] = 0, m->pose[3] = m->L[0], m->pose[4] = 0, m->pose[5] = 0;
   PetscCall(DRMechanismConfigure(m, theta, xyz, &res));
-  {
-    /* the first call on a comm keeps its matrices; later calls on the same
-     * comm refill them and redo only the numeric PtAP (calls on another
-     * comm neither use nor replace the cache) */
-    PetscMPIInt cmp = MPI_UNEQUAL;
-    if (m->cK) PetscCallMPI(MPI_Comm_compare(m->ccomm, comm, &cmp));
-    cached = (PetscBool)(cmp == MPI_IDENT);
-    keep   = (PetscBool)!m->cK;
-    if (cached) K = m->cK, M = m->cM, N = m->cN, Kf = m->cKf, Mf = m->cMf;
-    PetscCall(DRMechanismAssembleReuse(m, comm, theta, xyz, cached, &K, &M, &N, Nt));
-    PetscCall(MatPtAP(K, N, cached ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, 2.0, &Kf));
-    PetscCall(MatPtAP(M, N, cached ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, 2.0, &Mf));
-    if (keep) m->ccomm = comm, m->cK = K, m->cM = M, m->cN = N, m->cKf = Kf, m->cMf = Mf;
-  }
-  PetscCall(MatGetSize(Kf, &nf, NULL));
-  PetscCheck(nm >= 1 && nm <= nf, comm, DR_ERR_INPUT, "gmp.nmodes %" PetscInt_FMT ": expected 1 to %" PetscInt_FMT " (the constrained DOFs with theta fixed)", nm, nf);
-  for (PetscInt t = 0; t < nt; t++) { /* rhs_t = -N^T K n_theta_t */
+  if (b->cK) PetscCallMPI(MPI_Comm_compare(b->ccomm, comm, &cmp));
+  w->cached = (PetscBool)(cmp == MPI_IDENT);
+  w->keep   = (PetscBool)!b->cK;
+  if (w->cached) w->K = b->cK, w->M = b->cM, w->N = b->cN, w->Kf = b->cKf, w->Mf = b->cMf;
+  PetscCall(DRMechanismAssembleReuse(m, comm, theta, xyz, w->cached, &w->K, &w->M, &w->N, w->Nt));
+  PetscCall(MatPtAP(w->K, w->N, w->cached ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, 2.0, &w->Kf));
+  PetscCall(MatPtAP(w->M, w->N, w->cached ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, 2.0, &w->Mf));
+  if (w->keep) b->ccomm = comm, b->cK = w->K, b->cM = w->M, b->cN = w->N, b->cKf = w->Kf, b->cMf = w->Mf;
+  PetscCall(MatGetSize(w->Kf, &w->nf, NULL));
+  PetscCheck(b->opt.nmodes >= 1 && b->opt.nmodes <= w->nf, comm, DR_ERR_INPUT, "gmp.nmodes %" PetscInt_FMT ": expected 1 to %" PetscInt_FMT " (the constrained DOFs with theta fixed)", b->opt.nmodes, w->nf);
+  for (PetscInt t = 0; t < m->ntheta; t++) { /* rhs_t = -N^T K n_theta_t */
     Vec Kn;
-    PetscCall(MatCreateVecs(K, NULL, &Kn));
-    PetscCall(MatMult(K, Nt[t], Kn));
-    PetscCall(MatCreateVecs(N, &rhs[t], NULL));
-    PetscCall(MatMultTranspose(N, Kn, rhs[t]));
-    PetscCall(VecScale(rhs[t], -1.0));
+    PetscCall(MatCreateVecs(w->K, NULL, &Kn));
+    PetscCall(MatMult(w->K, w->Nt[t], Kn));
+    PetscCall(MatCreateVecs(w->N, &w->rhs[t], NULL));
+    PetscCall(MatMultTranspose(w->N, Kn, w->rhs[t]));
+    PetscCall(VecScale(w->rhs[t], -1.0));
     PetscCall(VecDestroy(&Kn));
   }
-  PetscCall(MatGetOwnershipRangeColumn(N, &rs, &re));
-  PetscCall(MatCreateDense(comm, re - rs, PETSC_DECIDE, nf, n, NULL, &Zm));
-  if (nf <= opt->dense_max) {
-    /* LAPACK on rank 0 */
-    Mat        Kd, Md;
-    PetscReal *kd, *md, *R[DR_GMP_MAXTHETA];
-    PetscCall(MatConvert(Kf, MATDENSE, MAT_INITIAL_MATRIX, &Kd));
-    PetscCall(MatConvert(Mf, MATDENSE, MAT_INITIAL_MATRIX, &Md));
-    PetscCall(DenseGatherRoot(Kd, &kd));
-    PetscCall(DenseGatherRoot(Md, &md));
-    for (PetscInt t = 0; t < nt; t++) {
-      Vec        seq;
-      VecScatter sc;
-      PetscCall(VecScatterCreateToZero(rhs[t], &sc, &seq));
-      PetscCall(VecScatterBegin(sc, rhs[t], seq, INSERT_VALUES, SCATTER_FORWARD));
-      PetscCall(VecScatterEnd(sc, rhs[t], seq, INSERT_VALUES, SCATTER_FORWARD));
-      R[t] = NULL;
-      if (rank == 0) {
-        const PetscScalar *s;
-        PetscCall(PetscMalloc1(nf, &R[t]));
-        PetscCall(VecGetArrayRead(seq, &s));
-        PetscCall(PetscArraycpy(R[t], s, nf));
-        PetscCall(VecRestoreArrayRead(seq, &s));
-      }
-      PetscCall(VecScatterDestroy(&sc));
-      PetscCall(VecDestroy(&seq));
-    }
-    PetscCall(PetscMalloc1(nf * n, &Z));
+  PetscCall(PetscLogEventEnd(DRGMP_Assemble, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Small constrained problems: LAPACK on rank 0 (DRDenseEigen for the
+ * deformation modes, Cholesky of K_ff for the rigid ones), Z broadcast. */
+static PetscErrorCode RomModesDense(DRGMPRomBuilder b, MPI_Comm comm, RomWork *w, Mat Zm)
+{
+  PetscInt     nt = b->mech->ntheta, nm = b->opt.nmodes, n = nt + nm, nf = w->nf, rs, re;
+  Mat          Kd, Md;
+  PetscReal   *kd, *md, *R[DR_GMP_MAXTHETA], *Z;
+  PetscMPIInt  rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(MatGetOwnershipRangeColumn(w->N, &rs, &re));
+  PetscCall(MatConvert(w->Kf, MATDENSE, MAT_INITIAL_MATRIX, &Kd));
+  PetscCall(MatConvert(w->Mf, MATDENSE, MAT_INITIAL_MATRIX, &Md));
+  PetscCall(DenseGatherRoot(Kd, &kd));
+  PetscCall(DenseGatherRoot(Md, &md));
+  for (PetscInt t = 0; t < nt; t++) {
+    Vec        seq;
+    VecScatter sc;
+    PetscCall(VecScatterCreateToZero(w->rhs[t], &sc, &seq));
+    PetscCall(VecScatterBegin(sc, w->rhs[t], seq, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(sc, w->rhs[t], seq, INSERT_VALUES, SCATTER_FORWARD));
+    R[t] = NULL;
     if (rank == 0) {
-      PetscInt     nfound;
-      PetscReal   *lam, *X, *L;
-      PetscBLASInt nn, nrhs = 1, info;
-      PetscCall(PetscMalloc3(nf, &lam, nf * nf, &X, nf * nf, &L));
-      PetscCall(DRDenseEigen(nf, kd, md, nm, 0, &nfound, lam, X));
-      PetscCheck(nfound == nm, PETSC_COMM_SELF, PETSC_ERR_LIB, "GMP: LAPACK found %" PetscInt_FMT " of %" PetscInt_FMT " deformation modes", nfound, nm);
-      for (PetscInt j = 0; j < nm; j++) {
-        PetscReal s = SignOf(nf, X + j * nf);
-        for (PetscInt i = 0; i < nf; i++) Z[(nt + j) * nf + i] = s * X[j * nf + i];
-      }
-      /* rigid modes: K_ff z = -N^T K n_theta (Cholesky; K_ff is definite
-       * with theta fixed, else the mechanism has a free motion) */
-      PetscCall(PetscArraycpy(L, kd, nf * nf));
-      PetscCall(PetscBLASIntCast(nf, &nn));
-      LAPACKpotrf_("L", &nn, L, &nn, &info);
-      PetscCheck(info == 0, PETSC_COMM_SELF, DR_ERR_INPUT, "GMP: the stiffness with theta fixed is singular (LAPACK dpotrf info %d): the joints leave a free motion besides theta", (int)info);
-      for (PetscInt t = 0; t < nt; t++) {
-        LAPACKpotrs_("L", &nn, &nrhs, L, &nn, R[t], &nn, &info);
-        PetscCall(PetscArraycpy(Z + t * nf, R[t], nf));
-      }
-      PetscCall(PetscFree3(lam, X, L));
+      const PetscScalar *s;
+      PetscCall(PetscMalloc1(nf, &R[t]));
+      PetscCall(VecGetArrayRead(seq, &s));
+      PetscCall(PetscArraycpy(R[t], s, nf));
+      PetscCall(VecRestoreArrayRead(seq, &s));
     }
-    PetscCallMPI(MPI_Bcast(Z, (PetscMPIInt)(nf * n), MPIU_REAL, 0, comm));
-    {
-      PetscScalar *z;
-      PetscInt     lda;
-      PetscCall(MatDenseGetLDA(Zm, &lda));
-      PetscCall(MatDenseGetArrayWrite(Zm, &z));
-      for (PetscInt j = 0; j < n; j++)
-        for (PetscInt i = rs; i < re; i++) z[j * lda + i - rs] = Z[j * nf + i];
-      PetscCall(MatDenseRestoreArrayWrite(Zm, &z));
-    }
-    PetscCall(PetscFree(Z));
-    for (PetscInt t = 0; t < nt; t++) PetscCall(PetscFree(R[t]));
-    PetscCall(PetscFree(kd));
-    PetscCall(PetscFree(md));
-    PetscCall(MatDestroy(&Kd));
-    PetscCall(MatDestroy(&Md));
-  } else {
-    /* SLEPc on the group, shift-and-invert at sigma = 0 (K_ff is definite
-     * with theta fixed; DRModal's default shift from trace(K)/trace(M) is
-     * far too negative for finely meshed beams, whose rotational terms
-     * dominate the trace, and SLEPc then stalls).  The rigid modes are
-     * solved first through the eigensolver's own KSP, so one MUMPS
-     * Cholesky of K_ff serves both. */
-    DRModal          md;
-    PetscInt         nfound;
-    Vec             *modes;
-    const PetscReal *f, *lam, *resid;
-    KSP              ksp;
-    PetscCall(DRModalCreate(comm, &md));
-    PetscCall(DRModalSetOptionsPrefix(md, opt->prefix));
-    PetscCall(DRModalSetOperators(md, Kf, Mf, "gmp mechanism (theta fixed)"));
-    PetscCall(DRModalSetRange(md, nm, 0));
-    PetscCall(DRModalSetShift(md, 0.0));
-    PetscCall(DRModalSetFromOptions(md));
-    PetscCall(DRModalGetKSP(md, &ksp));
-    {
-      PetscReal sigma;
-      PetscCall(DRModalGetShift(md, &sigma));
-      if (sigma != 0) { /* -gmp_shift_hz: a separate factorization of K_ff */
-        PC pc;
-        PetscCall(KSPCreate(comm, &ksp));
-        PetscCall(KSPSetType(ksp, KSPPREONLY));
-        PetscCall(KSPGetPC(ksp, &pc));
-        PetscCall(PCSetType(pc, PCCHOLESKY));
-        PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-      } else PetscCall(PetscObjectReference((PetscObject)ksp));
-    }
-    PetscCall(KSPSetOperators(ksp, Kf, Kf));
-    for (PetscInt t = 0; t < nt; t++) {
-      Vec c;
-      PetscCall(MatDenseGetColumnVecWrite(Zm, t, &c));
-      PetscCall(KSPSolve(ksp, rhs[t], c));
-      PetscCall(MatDenseRestoreColumnVecWrite(Zm, t, &c));
-    }
-    PetscCall(KSPDestroy(&ksp));
-    PetscCall(DRModalSolve(md));
-    PetscCall(DRModalGetModes(md, &nfound, &f, &lam, &modes, &resid));
-    PetscCheck(nfound >= nm, comm, PETSC_ERR_NOT_CONVERGED, "GMP: SLEPc found %" PetscInt_FMT " of %" PetscInt_FMT " deformation modes", nfound, nm);
-    for (PetscInt j = 0; j < nm; j++) {
-      Vec c;
-      PetscCall(MatDenseGetColumnVecWrite(Zm, nt + j, &c));
-      PetscCall(VecCopy(modes[j], c));
-      PetscCall(MatDenseRestoreColumnVecWrite(Zm, nt + j, &c));
-    }
-    PetscCall(DRModalDestroy(&md));
+    PetscCall(VecScatterDestroy(&sc));
+    PetscCall(VecDestroy(&seq));
   }
-  /* Psi = N Z, plus the directly driven DOFs in the rigid columns */
-  PetscCall(MatMatMult(N, Zm, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &Psi));
+  PetscCall(PetscMalloc1(nf * n, &Z));
+  if (rank == 0) {
+    PetscInt     nfound;
+    PetscReal   *lam, *X, *L;
+    PetscBLASInt nn, nrhs = 1, info;
+    PetscCall(PetscMalloc3(nf, &lam, nf * nf, &X, nf * nf, &L));
+    PetscCall(DRDenseEigen(nf, kd, md, nm, 0, &nfound, lam, X));
+    PetscCheck(nfound == nm, PETSC_COMM_SELF, PETSC_ERR_LIB, "GMP: LAPACK found %" PetscInt_FMT " of %" PetscInt_FMT " deformation modes", nfound, nm);
+    for (PetscInt j = 0; j < nm; j++) {
+      PetscReal s = DRModeSign(nf, X + j * nf);
+      for (PetscInt i = 0; i < nf; i++) Z[(nt + j) * nf + i] = s * X[j * nf + i];
+    }
+    /* rigid modes: K_ff z = -N^T K n_theta (Cholesky; K_ff is definite
+     * with theta fixed, else the mechanism has a free motion) */
+    PetscCall(PetscArraycpy(L, kd, nf * nf));
+    PetscCall(PetscBLASIntCast(nf, &nn));
+    LAPACKpotrf_("L", &nn, L, &nn, &info);
+    PetscCheck(info == 0, PETSC_COMM_SELF, DR_ERR_INPUT, "GMP: the stiffness with theta fixed is singular (LAPACK dpotrf info %d): the joints leave a free motion besides theta", (int)info);
+    for (PetscInt t = 0; t < nt; t++) {
+      LAPACKpotrs_("L", &nn, &nrhs, L, &nn, R[t], &nn, &info);
+      PetscCall(PetscArraycpy(Z + t * nf, R[t], nf));
+    }
+    PetscCall(PetscFree3(lam, X, L));
+  }
+  PetscCallMPI(MPI_Bcast(Z, (PetscMPIInt)(nf * n), MPIU_REAL, 0, comm));
+  {
+    PetscScalar *z;
+    PetscInt     lda;
+    PetscCall(MatDenseGetLDA(Zm, &lda));
+    PetscCall(MatDenseGetArrayWrite(Zm, &z));
+    for (PetscInt j = 0; j < n; j++)
+      for (PetscInt i = rs; i < re; i++) z[j * lda + i - rs] = Z[j * nf + i];
+    PetscCall(MatDenseRestoreArrayWrite(Zm, &z));
+  }
+  PetscCall(PetscFree(Z));
+  for (PetscInt t = 0; t < nt; t++) PetscCall(PetscFree(R[t]));
+  PetscCall(PetscFree(kd));
+  PetscCall(PetscFree(md));
+  PetscCall(MatDestroy(&Kd));
+  PetscCall(MatDestroy(&Md));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Large constrained problems: SLEPc on the group, shift-and-invert at
+ * sigma = 0 (K_ff is definite with theta fixed; DRModal's default shift
+ * from trace(K)/trace(M) is far too negative for finely meshed beams, whose
+ * rotational terms dominate the trace, and SLEPc then stalls).  The rigid
+ * modes are solved first through the eigensolver's own KSP, so one MUMPS
+ * Cholesky of K_ff serves both. */
+static PetscErrorCode RomModesSparse(DRGMPRomBuilder b, MPI_Comm comm, RomWork *w, Mat Zm)
+{
+  PetscInt         nt = b->mech->ntheta, nm = b->opt.nmodes, nfound;
+  DRModal          md;
+  Vec             *modes;
+  const PetscReal *f, *lam, *resid;
+  KSP              ksp;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRModalCreate(comm, &md));
+  PetscCall(DRModalSetOptionsPrefix(md, b->opt.prefix));
+  PetscCall(DRModalSetOperators(md, w->Kf, w->Mf, "gmp mechanism (theta fixed)"));
+  PetscCall(DRModalSetRange(md, nm, 0));
+  PetscCall(DRModalSetShift(md, 0.0));
+  PetscCall(DRModalSetFromOptions(md));
+  PetscCall(DRModalGetKSP(md, &ksp));
+  {
+    PetscReal sigma;
+    PetscCall(DRModalGetShift(md, &sigma));
+    if (sigma != 0) { /* -gmp_shift_hz: a separate factorization of K_ff */
+      PC pc;
+      PetscCall(KSPCreate(comm, &ksp));
+      PetscCall(KSPSetType(ksp, KSPPREONLY));
+      PetscCall(KSPGetPC(ksp, &pc));
+      PetscCall(PCSetType(pc, PCCHOLESKY));
+      PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+    } else PetscCall(PetscObjectReference((PetscObject)ksp));
+  }
+  PetscCall(KSPSetOperators(ksp, w->Kf, w->Kf));
+  for (PetscInt t = 0; t < nt; t++) {
+    Vec c;
+    PetscCall(MatDenseGetColumnVecWrite(Zm, t, &c));
+    PetscCall(KSPSolve(ksp, w->rhs[t], c));
+    PetscCall(MatDenseRestoreColumnVecWrite(Zm, t, &c));
+  }
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(DRModalSolve(md));
+  PetscCall(DRModalGetModes(md, &nfound, &f, &lam, &modes, &resid));
+  PetscCheck(nfound >= nm, comm, PETSC_ERR_NOT_CONVERGED, "GMP: SLEPc found %" PetscInt_FMT " of %" PetscInt_FMT " deformation modes", nfound, nm);
+  for (PetscInt j = 0; j < nm; j++) {
+    Vec c;
+    PetscCall(MatDenseGetColumnVecWrite(Zm, nt + j, &c));
+    PetscCall(VecCopy(modes[j], c));
+    PetscCall(MatDenseRestoreColumnVecWrite(Zm, nt + j, &c));
+  }
+  PetscCall(DRModalDestroy(&md));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Psi = N Z plus the directly driven DOFs, the reduced M and K (rank 0:
+ * symmetrized, rigid rows of K zeroed) and the reduced eigenpairs. */
+static PetscErrorCode RomProject(DRGMPRomBuilder b, MPI_Comm comm, const PetscReal theta[], RomWork *w, Mat Zm, PetscReal *xyz, DRGMPRom *rom)
+{
+  DRMechanism m  = b->mech;
+  PetscInt    nt = m->ntheta, nm = b->opt.nmodes, n = nt + nm;
+  Mat         Psi, MPsi, KPsi;
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(MatMatMult(w->N, Zm, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &Psi));
   for (PetscInt t = 0; t < nt; t++) {
     Vec c;
     PetscCall(MatDenseGetColumnVecWrite(Psi, t, &c));
-    PetscCall(VecAXPY(c, 1.0, Nt[t]));
+    PetscCall(VecAXPY(c, 1.0, w->Nt[t]));
     PetscCall(MatDenseRestoreColumnVecWrite(Psi, t, &c));
   }
-  PetscCall(MatMatMult(M, Psi, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MPsi));
-  PetscCall(MatMatMult(K, Psi, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &KPsi));
+  PetscCall(MatMatMult(w->M, Psi, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MPsi));
+  PetscCall(MatMatMult(w->K, Psi, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &KPsi));
   PetscCall(DRDenseTransposeProduct(Psi, MPsi, &rom->M));
   PetscCall(DRDenseTransposeProduct(Psi, KPsi, &rom->K));
   PetscCall(DenseGatherRoot(Psi, &rom->Psi));
@@ -244,9 +314,9 @@ PetscErrorCode DRMechanismROM(DRMechanism m, MPI_Comm comm, const PetscReal thet
     /* symmetrize the products; K_eta_eta = [0 0; 0 Psi_d^T K Psi_d] */
     for (PetscInt i = 0; i < n; i++)
       for (PetscInt j = 0; j < i; j++) {
-        PetscReal a = 0.5 * (rom->M[i + j * n] + rom->M[j + i * n]), b = 0.5 * (rom->K[i + j * n] + rom->K[j + i * n]);
+        PetscReal a = 0.5 * (rom->M[i + j * n] + rom->M[j + i * n]), c = 0.5 * (rom->K[i + j * n] + rom->K[j + i * n]);
         rom->M[i + j * n] = rom->M[j + i * n] = a;
-        rom->K[i + j * n] = rom->K[j + i * n] = b;
+        rom->K[i + j * n] = rom->K[j + i * n] = c;
       }
     for (PetscInt i = nt; i < n; i++) kmax = PetscMax(kmax, PetscAbsReal(rom->K[i + i * n]));
     for (PetscInt t = 0; t < nt; t++) kr = PetscMax(kr, PetscAbsReal(rom->K[t + t * n]));
@@ -263,34 +333,58 @@ PetscErrorCode DRMechanismROM(DRMechanism m, MPI_Comm comm, const PetscReal thet
   PetscCall(MatDestroy(&Psi));
   PetscCall(MatDestroy(&MPsi));
   PetscCall(MatDestroy(&KPsi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPRomBuilderCompute(DRGMPRomBuilder b, MPI_Comm comm, const PetscReal theta[], DRGMPRom *rom)
+{
+  DRMechanism m  = b->mech;
+  PetscInt    nt = m->ntheta, n = nt + b->opt.nmodes, rs, re;
+  PetscReal  *xyz;
+  Mat         Zm;
+  RomWork     w;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(DRGMP_Point, 0, 0, 0, 0));
+  PetscCall(PetscMemzero(rom, sizeof(*rom)));
+  PetscCall(PetscMemzero(&w, sizeof(w)));
+  PetscCall(PetscMalloc1(m->nnodes * m->dim, &xyz));
+  PetscCall(RomAssemble(b, comm, theta, xyz, &w));
+  PetscCall(MatGetOwnershipRangeColumn(w.N, &rs, &re));
+  PetscCall(MatCreateDense(comm, re - rs, PETSC_DECIDE, w.nf, n, NULL, &Zm));
+  PetscCall(PetscLogEventBegin(DRGMP_PointEig, 0, 0, 0, 0));
+  if (w.nf <= b->opt.dense_max) PetscCall(RomModesDense(b, comm, &w, Zm));
+  else PetscCall(RomModesSparse(b, comm, &w, Zm));
+  PetscCall(PetscLogEventEnd(DRGMP_PointEig, 0, 0, 0, 0));
+  PetscCall(RomProject(b, comm, theta, &w, Zm, xyz, rom));
   PetscCall(MatDestroy(&Zm));
   for (PetscInt t = 0; t < nt; t++) {
-    PetscCall(VecDestroy(&rhs[t]));
-    PetscCall(VecDestroy(&Nt[t]));
+    PetscCall(VecDestroy(&w.rhs[t]));
+    PetscCall(VecDestroy(&w.Nt[t]));
   }
-  if (!cached && !keep) {
-    PetscCall(MatDestroy(&Kf));
-    PetscCall(MatDestroy(&Mf));
-    PetscCall(MatDestroy(&K));
-    PetscCall(MatDestroy(&M));
-    PetscCall(MatDestroy(&N));
+  if (!w.cached && !w.keep) {
+    PetscCall(MatDestroy(&w.Kf));
+    PetscCall(MatDestroy(&w.Mf));
+    PetscCall(MatDestroy(&w.K));
+    PetscCall(MatDestroy(&w.M));
+    PetscCall(MatDestroy(&w.N));
   }
+  PetscCall(PetscLogEventEnd(DRGMP_Point, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRMechanismClearCache(DRMechanism m)
+PetscErrorCode DRMechanismROM(DRMechanism m, MPI_Comm comm, const PetscReal theta[], const DRGMPRomOptions *opt, DRGMPRom *rom)
 {
+  DRGMPRomBuilder b;
+
   PetscFunctionBeginUser;
-  PetscCall(MatDestroy(&m->cK));
-  PetscCall(MatDestroy(&m->cM));
-  PetscCall(MatDestroy(&m->cN));
-  PetscCall(MatDestroy(&m->cKf));
-  PetscCall(MatDestroy(&m->cMf));
-  m->ccomm = MPI_COMM_NULL;
+  PetscCall(DRGMPRomBuilderCreate(m, opt, &b));
+  PetscCall(DRGMPRomBuilderCompute(b, comm, theta, rom));
+  PetscCall(DRGMPRomBuilderDestroy(&b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRGMPRomFree(DRGMPRom *r)
+PetscErrorCode DRGMPRomDestroy(DRGMPRom *r)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree(r->M));

@@ -22,13 +22,13 @@
 
 static const DRConfigKey tr_keys[] = {
   {"gmp.transient.enabled", DR_CFG_BOOL, "false", "run the transient check after the sweep (1-D grids)", NULL, NULL, NULL},
-  {"gmp.transient.t_end", DR_CFG_REAL, "0.5", "simulated time [s]", NULL, NULL, NULL},
-  {"gmp.transient.h", DR_CFG_REAL, "5e-5", "fixed time step [s]", NULL, NULL, NULL},
-  {"gmp.transient.torque", DR_CFG_REAL, "0.5", "torque amplitude on theta [N m]", NULL, NULL, NULL},
-  {"gmp.transient.ramp_hz", DR_CFG_REAL, "50", "sinusoidal ramp: tau = T0 sin(2 pi f t) up to t = 1/(4 f)", NULL, NULL, NULL},
-  {"gmp.transient.theta0", DR_CFG_REAL, "0", "initial crank angle [rad] (at rest, undeformed)", NULL, NULL, NULL},
-  {"gmp.transient.window", DR_CFG_REAL, "0.25", "fraction of the simulation (at its end) over which the phase error is measured", NULL, NULL, NULL},
-  {"gmp.transient.save_every", DR_CFG_INT, "10", "store every k-th step in /gmp/transient", NULL, NULL, NULL},
+  {"gmp.transient.t_end", DR_CFG_REAL, "0.5", "simulated time [s]", "0..", "s", NULL},
+  {"gmp.transient.h", DR_CFG_REAL, "5e-5", "fixed time step [s]", "0..", "s", NULL},
+  {"gmp.transient.torque", DR_CFG_REAL, "0.5", "torque amplitude on theta [N m]", NULL, "N m", NULL},
+  {"gmp.transient.ramp_hz", DR_CFG_REAL, "50", "sinusoidal ramp: tau = T0 sin(2 pi f t) up to t = 1/(4 f)", "0..", "Hz", NULL},
+  {"gmp.transient.theta0", DR_CFG_REAL, "0", "initial crank angle [rad] (at rest, undeformed)", NULL, "rad", NULL},
+  {"gmp.transient.window", DR_CFG_REAL, "0.25", "fraction of the simulation (at its end) over which the phase error is measured", "0..1", NULL, NULL},
+  {"gmp.transient.save_every", DR_CFG_INT, "10", "store every k-th step in /gmp/transient", "1..", NULL, NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -40,8 +40,10 @@ PetscErrorCode DRGMPTransientRegisterKeys(void)
 }
 
 typedef struct {
-  DRGMPSweepResult *sw;
-  PetscInt          method; /* 0..2 interpolation, 3 exact */
+  PetscInt          ngrid;
+  const DRGMPRom   *grid;    /* the sweep's tracked grid (rank 0) */
+  DRGMPRomBuilder   builder; /* the exact ROMs (method 3), cached on PETSC_COMM_SELF */
+  PetscInt          method;  /* 0..2 interpolation, 3 exact */
   PetscInt          n, ndof, tipdof[2];
   PetscReal         T0, fr, period, theta_lo;
   /* per-step model: M(th) ~ M0 + (th - th0) Mth (exact), or the interpolant */
@@ -74,7 +76,7 @@ static PetscErrorCode ExactAt(TrCtx *c, PetscReal th, DRGMPRom *r)
   PetscReal thv[DR_GMP_MAXTHETA] = {th, 0, 0, 0}, md[64], mn;
 
   PetscFunctionBeginUser;
-  PetscCall(DRMechanismROM(c->sw->mech, PETSC_COMM_SELF, thv, &c->sw->opt, r));
+  PetscCall(DRGMPRomBuilderCompute(c->builder, PETSC_COMM_SELF, thv, r));
   PetscCall(DRGMPTrack(&c->ex, r, md, &mn));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -88,12 +90,12 @@ static PetscErrorCode Model(TrCtx *c, PetscReal theta, PetscBool psi)
   if (c->method < 3) {
     DRGMPRom ip;
     PetscReal tw = Wrap(c, theta);
-    PetscCall(DRGMPInterpolatePart(c->sw->ngrid, c->sw->grid, tw, (DRGMPMethod)c->method, psi, &ip));
+    PetscCall(DRGMPInterpolatePart(c->ngrid, c->grid, tw, (DRGMPMethod)c->method, psi, &ip));
     PetscCall(PetscArraycpy(c->M, ip.M, n * n));
     PetscCall(PetscArraycpy(c->K, ip.K, n * n));
     if (psi && ip.Psi) PetscCall(PetscArraycpy(c->Psi, ip.Psi, c->ndof * n));
-    PetscCall(DRGMPRomFree(&ip));
-    PetscCall(DRGMPInterpolateDerivative(c->sw->ngrid, c->sw->grid, tw, (DRGMPMethod)c->method, c->dM, c->dK));
+    PetscCall(DRGMPRomDestroy(&ip));
+    PetscCall(DRGMPInterpolateDerivative(c->ngrid, c->grid, tw, (DRGMPMethod)c->method, c->dM, c->dK));
   } else {
     for (PetscInt k = 0; k < n * n; k++) {
       c->M[k]  = c->M0[k] + (theta - c->th0) * c->Mt[k];
@@ -115,7 +117,7 @@ static PetscErrorCode ExactStep(TrCtx *c, PetscReal thpred)
 
   PetscFunctionBeginUser;
   PetscCall(ExactAt(c, thpred, &r0));
-  PetscCall(DRGMPRomFree(&c->ex));
+  PetscCall(DRGMPRomDestroy(&c->ex));
   c->ex = r0; /* the next step aligns with this one */
   PetscCall(ExactAt(c, thpred + d, &rp));
   PetscCall(ExactAt(c, thpred - d, &rm));
@@ -126,8 +128,8 @@ static PetscErrorCode ExactStep(TrCtx *c, PetscReal thpred)
     c->Kt[k] = (rp.K[k] - rm.K[k]) / (2 * d);
   }
   PetscCall(PetscArraycpy(c->Psi0, r0.Psi, c->ndof * n));
-  PetscCall(DRGMPRomFree(&rp));
-  PetscCall(DRGMPRomFree(&rm));
+  PetscCall(DRGMPRomDestroy(&rp));
+  PetscCall(DRGMPRomDestroy(&rm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -227,7 +229,7 @@ static PetscErrorCode Record(TrCtx *c, PetscReal t, Vec U)
   PetscCall(VecGetArrayRead(U, &u));
   th = u[0];
   PetscCall(Model(c, th, PETSC_TRUE));
-  for (PetscInt k = c->sw->grid[0].nt; k < c->n; k++) {
+  for (PetscInt k = c->grid[0].nt; k < c->n; k++) {
     ux += c->Psi[c->tipdof[0] + k * c->ndof] * u[k];
     uy += c->Psi[c->tipdof[1] + k * c->ndof] * u[k];
   }
@@ -360,146 +362,262 @@ static PetscReal Amp(PetscInt i0, PetscInt n, const PetscReal *t, const PetscRea
   return PetscSqrtReal(sc * sc + ss * ss);
 }
 
-PetscErrorCode DRGMPTransientRun(DRConfig cfg, DRStore store, DRGMPSweepResult *sw)
+struct _p_DRGMPTransient {
+  MPI_Comm   comm;
+  DRConfig   cfg;
+  PetscBool  owncfg, on, solved;
+  DRGMPSweep sweep;
+  PetscReal  tend, h, theta0, window, T0, fr;
+  PetscInt   every;
+  TrCtx      c[4]; /* rank 0: linear, quadratic, eigenspace, exact */
+  PetscReal  corr[3], thetaerr[3], phaseerr[3], fdom, wall[4], thend;
+};
+
+PetscErrorCode DRGMPTransientCreate(MPI_Comm comm, DRGMPTransient *tr)
 {
-  PetscBool   on;
-  PetscReal   tend, h, theta0, window, T0, fr, corr[3] = {0}, thetaerr[3] = {0}, phaseerr[3] = {0}, fdom = 0, wall[4] = {0};
-  PetscInt    every;
-  PetscMPIInt rank;
-  TrCtx       c[4];
+  PetscFunctionBeginUser;
+  PetscCall(DRGMPInitializePackage());
+  PetscCall(PetscNew(tr));
+  (*tr)->comm = comm;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPTransientSetConfig(DRGMPTransient tr, DRConfig cfg)
+{
+  PetscFunctionBeginUser;
+  if (tr->owncfg) PetscCall(DRConfigDestroy(&tr->cfg));
+  tr->cfg    = cfg;
+  tr->owncfg = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPTransientSetSweep(DRGMPTransient tr, DRGMPSweep s)
+{
+  PetscFunctionBeginUser;
+  tr->sweep = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPTransientSetFromOptions(DRGMPTransient tr)
+{
+  DRConfig cfg;
 
   PetscFunctionBeginUser;
-  PetscCall(DRConfigGetBool(cfg, "gmp.transient.enabled", &on, NULL));
-  if (!on) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  PetscCall(DRConfigGetReal(cfg, "gmp.transient.t_end", &tend, NULL));
-  PetscCall(DRConfigGetReal(cfg, "gmp.transient.h", &h, NULL));
-  PetscCall(DRConfigGetReal(cfg, "gmp.transient.theta0", &theta0, NULL));
-  PetscCall(DRConfigGetReal(cfg, "gmp.transient.window", &window, NULL));
-  PetscCall(DRConfigGetInt(cfg, "gmp.transient.save_every", &every, NULL));
-  PetscCall(DRConfigGetReal(cfg, "gmp.transient.torque", &T0, NULL));
-  PetscCall(DRConfigGetReal(cfg, "gmp.transient.ramp_hz", &fr, NULL));
-  PetscCheck(fr > 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "gmp.transient.ramp_hz %g: expected a positive frequency", (double)fr);
-  PetscCheck(tend > 0 && h > 0 && h < tend, PETSC_COMM_WORLD, DR_ERR_INPUT, "gmp.transient: t_end %g, h %g: expected 0 < h < t_end", (double)tend, (double)h);
-  PetscCheck(window > 0 && window <= 1, PETSC_COMM_WORLD, DR_ERR_INPUT, "gmp.transient.window %g: expected a fraction in (0, 1]", (double)window);
-  PetscCheck(every >= 1, PETSC_COMM_WORLD, DR_ERR_INPUT, "gmp.transient.save_every %" PetscInt_FMT ": expected >= 1", every);
-  {
-    PetscInt nt;
-    PetscCall(DRMechanismGetSizes(sw->mech, NULL, NULL, NULL, &nt));
-    PetscCheck(nt == 1, PETSC_COMM_WORLD, DR_ERR_INPUT, "gmp.transient: the transient check drives one rigid DOF (this mechanism has %" PetscInt_FMT ")", nt);
+  if (!tr->cfg) {
+    PetscCall(DRConfigCreate(tr->comm, &tr->cfg));
+    tr->owncfg = PETSC_TRUE;
   }
-  PetscCall(PetscMemzero(c, sizeof(c)));
-  if (rank == 0) {
-    DRGMPRom *g = sw->grid;
-    PetscInt  tip;
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "gmp: transient check, %g s with h = %g s (%" PetscInt_FMT " steps), generalized-alpha rho_inf = 1; torque %g N m with a %g Hz sinusoidal ramp\n", (double)tend, (double)h, (PetscInt)PetscCeilReal(tend / h - 1e-9), (double)T0, (double)fr));
-    PetscCheck(sw->period > 0 || (theta0 >= g[0].theta[0] && theta0 <= g[sw->ngrid - 1].theta[0]), PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.transient.theta0 %g outside the grid", (double)theta0);
-    PetscCall(DRMechanismFindLabel(sw->mech, DRLabelMake(sw->mech->nel[0] + 1, 1), &tip));
-    for (int m = 0; m < 4; m++) {
-      PetscInt n = g[0].n, nd = g[0].ndof;
-      PetscLogDouble t0 = DRTime();
-      c[m].sw = sw, c[m].method = m, c[m].n = n, c[m].ndof = nd;
-      c[m].tipdof[0] = tip, c[m].tipdof[1] = tip + 1;
-      c[m].T0 = T0, c[m].fr = fr;
-      c[m].period = sw->period, c[m].theta_lo = g[0].theta[0];
-      PetscCall(PetscMalloc4(n * n, &c[m].M, n * n, &c[m].K, n * n, &c[m].dM, n * n, &c[m].dK));
-      PetscCall(PetscMalloc5(n * n, &c[m].M0, n * n, &c[m].K0, n * n, &c[m].Mt, n * n, &c[m].Kt, nd * n, &c[m].Psi0));
-      PetscCall(PetscMalloc1(nd * n, &c[m].Psi));
-      if (m == 3) { /* the reference starts aligned with the grid point at theta0 */
-        PetscReal tw = theta0;
-        PetscInt  i;
-        if (sw->period > 0) {
-          tw = PetscFmodReal(theta0 - g[0].theta[0], sw->period);
-          if (tw < 0) tw += sw->period;
-          tw += g[0].theta[0];
-        }
-        i = (PetscInt)PetscFloorReal((tw - g[0].theta[0]) / (g[1].theta[0] - g[0].theta[0]));
-        i = PetscMax(0, PetscMin(i, sw->ngrid - 1));
-        PetscCall(DRGMPRomCopy(&g[i], &c[m].ex));
+  cfg = tr->cfg;
+  PetscCall(DRConfigGetBool(cfg, "gmp.transient.enabled", &tr->on, NULL));
+  if (!tr->on) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DRConfigGetReal(cfg, "gmp.transient.t_end", &tr->tend, NULL));
+  PetscCall(DRConfigGetReal(cfg, "gmp.transient.h", &tr->h, NULL));
+  PetscCall(DRConfigGetReal(cfg, "gmp.transient.theta0", &tr->theta0, NULL));
+  PetscCall(DRConfigGetReal(cfg, "gmp.transient.window", &tr->window, NULL));
+  PetscCall(DRConfigGetInt(cfg, "gmp.transient.save_every", &tr->every, NULL));
+  PetscCall(DRConfigGetReal(cfg, "gmp.transient.torque", &tr->T0, NULL));
+  PetscCall(DRConfigGetReal(cfg, "gmp.transient.ramp_hz", &tr->fr, NULL));
+  PetscCheck(tr->fr > 0, tr->comm, DR_ERR_INPUT, "gmp.transient.ramp_hz %g: expected a positive frequency", (double)tr->fr);
+  PetscCheck(tr->tend > 0 && tr->h > 0 && tr->h < tr->tend, tr->comm, DR_ERR_INPUT, "gmp.transient: t_end %g, h %g: expected 0 < h < t_end", (double)tr->tend, (double)tr->h);
+  PetscCheck(tr->window > 0 && tr->window <= 1, tr->comm, DR_ERR_INPUT, "gmp.transient.window %g: expected a fraction in (0, 1]", (double)tr->window);
+  PetscCheck(tr->every >= 1, tr->comm, DR_ERR_INPUT, "gmp.transient.save_every %" PetscInt_FMT ": expected >= 1", tr->every);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0: the four integrations' contexts (the reference starts aligned
+ * with the grid point at theta0). */
+PetscErrorCode DRGMPTransientSetUp(DRGMPTransient tr)
+{
+  DRMechanism     mech;
+  DRGMPRomOptions opt;
+  const DRGMPRom *g;
+  PetscInt        nt, ngrid, tip;
+  PetscReal       period;
+  PetscMPIInt     rank;
+  DRGMPRomBuilder builder;
+
+  PetscFunctionBeginUser;
+  if (!tr->on) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(tr->sweep, tr->comm, PETSC_ERR_ORDER, "DRGMPTransientSetUp: call DRGMPTransientSetSweep first");
+  PetscCall(DRGMPSweepGetMechanism(tr->sweep, &mech, &opt));
+  PetscCall(DRGMPSweepGetGrid(tr->sweep, &ngrid, &g));
+  PetscCall(DRGMPSweepGetPeriod(tr->sweep, &period));
+  PetscCall(DRMechanismGetSizes(mech, NULL, NULL, NULL, &nt));
+  PetscCheck(nt == 1, tr->comm, DR_ERR_INPUT, "gmp.transient: the transient check drives one rigid DOF (this mechanism has %" PetscInt_FMT ")", nt);
+  PetscCallMPI(MPI_Comm_rank(tr->comm, &rank));
+  if (rank) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(period > 0 || (tr->theta0 >= g[0].theta[0] && tr->theta0 <= g[ngrid - 1].theta[0]), PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.transient.theta0 %g outside the grid", (double)tr->theta0);
+  PetscCall(DRMechanismFindLabel(mech, DRLabelMake(mech->nel[0] + 1, 1), &tip));
+  PetscCall(DRGMPRomBuilderCreate(mech, &opt, &builder));
+  for (int m = 0; m < 4; m++) {
+    TrCtx   *c = &tr->c[m];
+    PetscInt n = g[0].n, nd = g[0].ndof;
+    c->ngrid = ngrid, c->grid = g, c->builder = m == 3 ? builder : NULL;
+    c->method = m, c->n = n, c->ndof = nd;
+    c->tipdof[0] = tip, c->tipdof[1] = tip + 1;
+    c->T0 = tr->T0, c->fr = tr->fr;
+    c->period = period, c->theta_lo = g[0].theta[0];
+    PetscCall(PetscMalloc4(n * n, &c->M, n * n, &c->K, n * n, &c->dM, n * n, &c->dK));
+    PetscCall(PetscMalloc5(n * n, &c->M0, n * n, &c->K0, n * n, &c->Mt, n * n, &c->Kt, nd * n, &c->Psi0));
+    PetscCall(PetscMalloc1(nd * n, &c->Psi));
+    if (m == 3) {
+      PetscReal tw = tr->theta0;
+      PetscInt  i;
+      if (period > 0) {
+        tw = PetscFmodReal(tr->theta0 - g[0].theta[0], period);
+        if (tw < 0) tw += period;
+        tw += g[0].theta[0];
       }
-      PetscCall(Simulate(&c[m], theta0, tend, h));
-      wall[m] = DRTime() - t0;
+      i = (PetscInt)PetscFloorReal((tw - g[0].theta[0]) / (g[1].theta[0] - g[0].theta[0]));
+      i = PetscMax(0, PetscMin(i, ngrid - 1));
+      PetscCall(DRGMPRomCopy(&g[i], &c->ex));
     }
-    /* errors against the reference (method 3) */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0: the errors of the methods against the reference (method 3) */
+static PetscErrorCode TransientErrors(DRGMPTransient tr)
+{
+  TrCtx    *c  = tr->c;
+  PetscInt  nr = c[3].nrec, i0 = (PetscInt)((1 - tr->window) * nr);
+  PetscReal best = 0, tmax = 0, h = tr->h;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < nr; i++) tmax = PetscMax(tmax, PetscAbsReal(c[3].th[i] - tr->theta0));
+  /* dominant frequency of the reference deflection in the window */
+  for (PetscReal f = 5; f < 2000; f += 0.25) {
+    PetscReal a = Amp(i0, nr, c[3].t, c[3].w, f);
+    if (a > best) best = a, tr->fdom = f;
+  }
+  tr->thend = c[3].th[nr - 1];
+  for (int m = 0; m < 3; m++) {
+    PetscReal e = 0, dp;
+    PetscCheck(c[m].nrec == nr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "transient: %" PetscInt_FMT " vs %" PetscInt_FMT " samples", c[m].nrec, nr);
+    for (PetscInt i = 0; i < nr; i++) e = PetscMax(e, PetscAbsReal(c[m].th[i] - c[3].th[i]));
     {
-      PetscInt  nr = c[3].nrec, i0 = (PetscInt)((1 - window) * nr);
-      PetscReal best = 0, tmax = 0;
-      for (PetscInt i = 0; i < nr; i++) tmax = PetscMax(tmax, PetscAbsReal(c[3].th[i] - theta0));
-      /* dominant frequency of the reference deflection in the window */
-      for (PetscReal f = 5; f < 2000; f += 0.25) {
-        PetscReal a = Amp(i0, nr, c[3].t, c[3].w, f);
-        if (a > best) best = a, fdom = f;
+      /* the lag (within half a dominant period) that best aligns the
+       * deflection with the reference, as a phase at fdom */
+      PetscInt  L = (PetscInt)(0.5 / (tr->fdom * h)), kbest = 0;
+      PetscReal cb = -2;
+      for (PetscInt k = -L; k <= L; k++) {
+        PetscReal cc = Corr(i0, nr, c[m].w, c[3].w, k);
+        if (cc > cb) cb = cc, kbest = k;
       }
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "gmp: reference (exact ROM every step): theta(t_end) = %.6f rad; crank-end deflection dominated by %.2f Hz in the last %.0f%%\n", (double)c[3].th[nr - 1], (double)fdom, (double)(100 * window)));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-11s %-17s %-17s %-13s %-10s\n", "method", "max |theta err|", "phase lag [deg]", "correlation", "wall [s]"));
-      for (int m = 0; m < 3; m++) {
-        PetscReal e = 0, dp;
-        PetscCheck(c[m].nrec == nr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "transient: %" PetscInt_FMT " vs %" PetscInt_FMT " samples", c[m].nrec, nr);
-        for (PetscInt i = 0; i < nr; i++) e = PetscMax(e, PetscAbsReal(c[m].th[i] - c[3].th[i]));
-        {
-          /* the lag (within half a dominant period) that best aligns the
-           * deflection with the reference, as a phase at fdom */
-          PetscInt  L = (PetscInt)(0.5 / (fdom * h)), kbest = 0;
-          PetscReal cb = -2;
-          for (PetscInt k = -L; k <= L; k++) {
-            PetscReal cc = Corr(i0, nr, c[m].w, c[3].w, k);
-            if (cc > cb) cb = cc, kbest = k;
-          }
-          dp        = kbest * h * fdom * 2 * PETSC_PI;
-          corr[m]   = Corr(i0, nr, c[m].w, c[3].w, 0);
-        }
-        thetaerr[m] = e / PetscMax(tmax, 1e-300);
-        phaseerr[m] = PetscAbsReal(dp) * 180 / PETSC_PI;
-        PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-11s %9.3e (rel)   %8.2f          %7.4f       %.2f\n", DRGMPMethods[m], (double)thetaerr[m], (double)phaseerr[m], (double)corr[m], (double)wall[m]));
-      }
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-11s %-17s %-17s %-13s %.2f\n", "exact ROM", "(reference)", "", "", (double)wall[3]));
+      dp          = kbest * h * tr->fdom * 2 * PETSC_PI;
+      tr->corr[m] = Corr(i0, nr, c[m].w, c[3].w, 0);
     }
+    tr->thetaerr[m] = e / PetscMax(tmax, 1e-300);
+    tr->phaseerr[m] = PetscAbsReal(dp) * 180 / PETSC_PI;
   }
-  /* write (collective) */
-  {
-    PetscInt  nr = 0, ns, dims[1];
-    PetscReal *buf = NULL;
-    if (rank == 0) nr = c[3].nrec;
-    PetscCallMPI(MPI_Bcast(&nr, 1, MPIU_INT, 0, PETSC_COMM_WORLD));
-    ns      = (nr + every - 1) / every;
-    dims[0] = ns;
-    if (rank == 0) PetscCall(PetscMalloc1(ns, &buf));
-    if (rank == 0)
-      for (PetscInt i = 0; i < ns; i++) buf[i] = c[3].t[i * every];
-    PetscCall(DRStoreWriteReal(store, "/gmp/transient/t", 1, dims, buf, "s"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPTransientSolve(DRGMPTransient tr)
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  if (!tr->on) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_rank(tr->comm, &rank));
+  if (rank == 0) {
     for (int m = 0; m < 4; m++) {
-      const char *name = m < 3 ? DRGMPMethods[m] : "exact";
-      char        ds[128];
-      if (rank == 0)
-        for (PetscInt i = 0; i < ns; i++) buf[i] = c[m].th[i * every];
-      PetscCall(PetscSNPrintf(ds, sizeof(ds), "/gmp/transient/%s/theta", name));
-      PetscCall(DRStoreWriteReal(store, ds, 1, dims, buf, "rad"));
-      if (rank == 0)
-        for (PetscInt i = 0; i < ns; i++) buf[i] = c[m].w[i * every];
-      PetscCall(PetscSNPrintf(ds, sizeof(ds), "/gmp/transient/%s/deflection", name));
-      PetscCall(DRStoreWriteReal(store, ds, 1, dims, buf, "m"));
-      if (m < 3) {
-        PetscCallMPI(MPI_Bcast(&thetaerr[m], 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
-        PetscCallMPI(MPI_Bcast(&phaseerr[m], 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
-        PetscCall(PetscSNPrintf(ds, sizeof(ds), "/gmp/transient/%s", name));
-        PetscCall(DRStoreAttrReal(store, ds, "theta_error_rel", thetaerr[m]));
-        PetscCall(DRStoreAttrReal(store, ds, "phase_error_deg", phaseerr[m]));
-        PetscCallMPI(MPI_Bcast(&corr[m], 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
-        PetscCall(DRStoreAttrReal(store, ds, "correlation", corr[m]));
-      }
+      PetscEventPerfInfo a, b;
+      /* each method's wall time from the transient event */
+      PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, DRGMP_Transient, &a));
+      PetscCall(PetscLogEventBegin(DRGMP_Transient, 0, 0, 0, 0));
+      PetscCall(Simulate(&tr->c[m], tr->theta0, tr->tend, tr->h));
+      PetscCall(PetscLogEventEnd(DRGMP_Transient, 0, 0, 0, 0));
+      PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, DRGMP_Transient, &b));
+      tr->wall[m] = b.time - a.time;
     }
-    PetscCallMPI(MPI_Bcast(&fdom, 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
-    PetscCall(DRStoreAttrReal(store, "/gmp/transient", "dominant_frequency_hz", fdom));
-    PetscCall(DRStoreAttrString(store, "/gmp/transient", "description", "theta(t) and the flexible deflection of the crank end normal to the crank, per interpolation method and for the exact ROM recomputed every step; theta_error_rel = max |theta - theta_exact| / max |theta_exact - theta0|; over the last `window` of the simulation: correlation = correlation coefficient of the (mean-removed) deflection with the reference's, phase_error_deg = |lag| that best aligns them (searched within half a period of the reference's dominant frequency), as a phase at that frequency"));
-    PetscCall(PetscFree(buf));
+    PetscCall(TransientErrors(tr));
   }
+  tr->solved = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPTransientView(DRGMPTransient tr, PetscViewer viewer)
+{
+  PetscFunctionBeginUser;
+  if (!tr->on) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(tr->comm, &viewer));
+  PetscCheck(tr->solved, tr->comm, PETSC_ERR_ORDER, "DRGMPTransientView: call DRGMPTransientSolve first");
+  /* the numbers live on rank 0, which prints */
+  PetscCall(PetscViewerASCIIPrintf(viewer, "gmp: transient check, %g s with h = %g s (%" PetscInt_FMT " steps), generalized-alpha rho_inf = 1; torque %g N m with a %g Hz sinusoidal ramp\n", (double)tr->tend, (double)tr->h, (PetscInt)PetscCeilReal(tr->tend / tr->h - 1e-9), (double)tr->T0, (double)tr->fr));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "gmp: reference (exact ROM every step): theta(t_end) = %.6f rad; crank-end deflection dominated by %.2f Hz in the last %.0f%%\n", (double)tr->thend, (double)tr->fdom, (double)(100 * tr->window)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %-17s %-17s %-13s %-10s\n", "method", "max |theta err|", "phase lag [deg]", "correlation", "wall [s]"));
+  for (int m = 0; m < 3; m++) PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %9.3e (rel)   %8.2f          %7.4f       %.2f\n", DRGMPMethods[m], (double)tr->thetaerr[m], (double)tr->phaseerr[m], (double)tr->corr[m], (double)tr->wall[m]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %-17s %-17s %-13s %.2f\n", "exact ROM", "(reference)", "", "", (double)tr->wall[3]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPTransientWrite(DRGMPTransient tr, DRStore store)
+{
+  PetscInt    nr = 0, ns, dims[1], every = tr->every;
+  PetscReal  *buf = NULL;
+  PetscMPIInt rank;
+  TrCtx      *c = tr->c;
+
+  PetscFunctionBeginUser;
+  if (!tr->on) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventBegin(DRGMP_Transient, 0, 0, 0, 0));
+  PetscCallMPI(MPI_Comm_rank(tr->comm, &rank));
+  if (rank == 0) nr = c[3].nrec;
+  PetscCallMPI(MPI_Bcast(&nr, 1, MPIU_INT, 0, tr->comm));
+  ns      = (nr + every - 1) / every;
+  dims[0] = ns;
+  if (rank == 0) PetscCall(PetscMalloc1(ns, &buf));
   if (rank == 0)
-    for (int m = 0; m < 4; m++) {
-      PetscCall(PetscFree4(c[m].M, c[m].K, c[m].dM, c[m].dK));
-      PetscCall(PetscFree5(c[m].M0, c[m].K0, c[m].Mt, c[m].Kt, c[m].Psi0));
-      PetscCall(PetscFree(c[m].Psi));
-      PetscCall(PetscFree3(c[m].t, c[m].th, c[m].w));
-      PetscCall(DRGMPRomFree(&c[m].ex));
+    for (PetscInt i = 0; i < ns; i++) buf[i] = c[3].t[i * every];
+  PetscCall(DRStoreWriteReal(store, "/gmp/transient/t", 1, dims, buf, "s"));
+  for (int m = 0; m < 4; m++) {
+    const char *name = m < 3 ? DRGMPMethods[m] : "exact";
+    char        ds[128];
+    if (rank == 0)
+      for (PetscInt i = 0; i < ns; i++) buf[i] = c[m].th[i * every];
+    PetscCall(PetscSNPrintf(ds, sizeof(ds), "/gmp/transient/%s/theta", name));
+    PetscCall(DRStoreWriteReal(store, ds, 1, dims, buf, "rad"));
+    if (rank == 0)
+      for (PetscInt i = 0; i < ns; i++) buf[i] = c[m].w[i * every];
+    PetscCall(PetscSNPrintf(ds, sizeof(ds), "/gmp/transient/%s/deflection", name));
+    PetscCall(DRStoreWriteReal(store, ds, 1, dims, buf, "m"));
+    if (m < 3) {
+      PetscCallMPI(MPI_Bcast(&tr->thetaerr[m], 1, MPIU_REAL, 0, tr->comm));
+      PetscCallMPI(MPI_Bcast(&tr->phaseerr[m], 1, MPIU_REAL, 0, tr->comm));
+      PetscCall(PetscSNPrintf(ds, sizeof(ds), "/gmp/transient/%s", name));
+      PetscCall(DRStoreAttrReal(store, ds, "theta_error_rel", tr->thetaerr[m]));
+      PetscCall(DRStoreAttrReal(store, ds, "phase_error_deg", tr->phaseerr[m]));
+      PetscCallMPI(MPI_Bcast(&tr->corr[m], 1, MPIU_REAL, 0, tr->comm));
+      PetscCall(DRStoreAttrReal(store, ds, "correlation", tr->corr[m]));
     }
+  }
+  PetscCallMPI(MPI_Bcast(&tr->fdom, 1, MPIU_REAL, 0, tr->comm));
+  PetscCall(DRStoreAttrReal(store, "/gmp/transient", "dominant_frequency_hz", tr->fdom));
+  PetscCall(DRStoreAttrString(store, "/gmp/transient", "description", "theta(t) and the flexible deflection of the crank end normal to the crank, per interpolation method and for the exact ROM recomputed every step; theta_error_rel = max |theta - theta_exact| / max |theta_exact - theta0|; over the last `window` of the simulation: correlation = correlation coefficient of the (mean-removed) deflection with the reference's, phase_error_deg = |lag| that best aligns them (searched within half a period of the reference's dominant frequency), as a phase at that frequency"));
+  PetscCall(PetscFree(buf));
+  PetscCall(PetscLogEventEnd(DRGMP_Transient, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPTransientDestroy(DRGMPTransient *ptr)
+{
+  DRGMPTransient tr = *ptr;
+
+  PetscFunctionBeginUser;
+  if (!tr) PetscFunctionReturn(PETSC_SUCCESS);
+  for (int m = 0; m < 4; m++) {
+    TrCtx *c = &tr->c[m];
+    if (c->M) {
+      PetscCall(PetscFree4(c->M, c->K, c->dM, c->dK));
+      PetscCall(PetscFree5(c->M0, c->K0, c->Mt, c->Kt, c->Psi0));
+      PetscCall(PetscFree(c->Psi));
+    }
+    if (c->t) PetscCall(PetscFree3(c->t, c->th, c->w));
+    PetscCall(DRGMPRomDestroy(&c->ex));
+    PetscCall(DRGMPRomBuilderDestroy(&c->builder));
+  }
+  if (tr->owncfg) PetscCall(DRConfigDestroy(&tr->cfg));
+  PetscCall(PetscFree(*ptr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

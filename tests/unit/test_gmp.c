@@ -138,6 +138,40 @@ int main(int argc, char **argv)
     if (!rank)
       for (PetscInt j = 1; j < 8; j++) DRTEST_CLOSE(romall.lambda[j], lam[j], 1e-8, 0, "all modes kept: free-mechanism eigenvalue %" PetscInt_FMT " exact", j);
   }
+  {
+    /* the ROM builder's cache: a second call on the same communicator
+     * (numeric PtAP only) gives the one-shot result bit for bit */
+    DRGMPRomBuilder b;
+    DRGMPRom        r1, r2;
+    PetscReal       th2[4] = {1.9, 0, 0, 0}, d = 0;
+    PetscCall(DRGMPRomBuilderCreate(m, &o, &b));
+    PetscCall(DRGMPRomBuilderCompute(b, PETSC_COMM_WORLD, th, &r1));
+    PetscCall(DRGMPRomDestroy(&r1));
+    PetscCall(DRGMPRomBuilderCompute(b, PETSC_COMM_WORLD, th2, &r1));
+    PetscCall(DRMechanismROM(m, PETSC_COMM_WORLD, th2, &o, &r2));
+    if (!rank)
+      for (PetscInt i = 0; i < r1.n * r1.n; i++) d = PetscMax(d, PetscAbsReal(r1.M[i] - r2.M[i]) + PetscAbsReal(r1.K[i] - r2.K[i]));
+    DRTEST_CLOSE(d, 0, 0, 0, "ROM builder: cached second call = one-shot ROM (bit-identical M, K)");
+    PetscCall(DRGMPRomDestroy(&r1));
+    PetscCall(DRGMPRomDestroy(&r2));
+    PetscCall(DRGMPRomBuilderDestroy(&b));
+  }
+  {
+    /* unknown names are answered with the known ones */
+    DRGMPInterpolationFn fn;
+    DRMechanismParams    q;
+    PetscErrorCode       ierr;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = DRGMPInterpolationFind(PETSC_COMM_SELF, "cubic", NULL, &fn);
+    PetscCall(PetscPopErrorHandler());
+    DRTEST_TRUE(ierr == DR_ERR_INPUT, "unknown interpolation method is an input error");
+    PetscCall(DRGMPInterpolationFind(PETSC_COMM_SELF, "eigenspace", NULL, &fn));
+    DRTEST_TRUE(fn != NULL, "eigenspace interpolation is registered");
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = DRMechanismParamsDefault("four-bar", &q);
+    PetscCall(PetscPopErrorHandler());
+    DRTEST_TRUE(ierr == DR_ERR_INPUT, "unknown mechanism kind is an input error");
+  }
   o.dense_max = 0; /* SLEPc path */
   PetscCall(DRMechanismROM(m, PETSC_COMM_WORLD, th, &o, &rom2));
   if (!rank) {
@@ -147,9 +181,9 @@ int main(int argc, char **argv)
     DRTEST_CLOSE(dm, 0, 0, 1e-8, "LAPACK and SLEPc paths: same reduced M");
     DRTEST_CLOSE(dl, 0, 0, 1e-7, "LAPACK and SLEPc paths: same eigenvalues (SLEPc tol 1e-12 on residuals)");
   }
-  PetscCall(DRGMPRomFree(&rom));
-  PetscCall(DRGMPRomFree(&rom2));
-  PetscCall(DRGMPRomFree(&romall));
+  PetscCall(DRGMPRomDestroy(&rom));
+  PetscCall(DRGMPRomDestroy(&rom2));
+  PetscCall(DRGMPRomDestroy(&romall));
   PetscCall(DRMechanismDestroy(&m));
   PetscCall(PetscFree(xyz));
 
@@ -169,7 +203,7 @@ int main(int argc, char **argv)
       DRTEST_CLOSE(rom.lambda[0], 0, 0, 1e-6 * rom.lambda[2], "arm3d: two zero eigenvalues (1)");
       DRTEST_CLOSE(rom.lambda[1], 0, 0, 1e-6 * rom.lambda[2], "arm3d: two zero eigenvalues (2)");
     }
-    PetscCall(DRGMPRomFree(&rom));
+    PetscCall(DRGMPRomDestroy(&rom));
   }
   {
     PetscReal t2[4] = {0.3, 0.5, 0, 0};

@@ -71,7 +71,7 @@ int main(int argc, char **argv)
         for (PetscInt k = 0; k < n * n; k++) sm = PetscMax(sm, PetscAbsReal(ip.M[k] - g[i].M[k]) / PetscAbsReal(g[i].M[0])), sk = PetscMax(sk, PetscAbsReal(ip.K[k] - g[i].K[k]) / PetscAbsReal(g[i].K[n * n - 1]));
         for (PetscInt k = 0; k < nd * n; k++) sp = PetscMax(sp, PetscAbsReal(ip.Psi[k] - g[i].Psi[k]));
         e = PetscMax(e, PetscMax(sm, PetscMax(sk, sp)));
-        PetscCall(DRGMPRomFree(&ip));
+        PetscCall(DRGMPRomDestroy(&ip));
       }
       DRTEST_CLOSE(e, 0, 0, 1e-10, "%s interpolation exact at the %" PetscInt_FMT " grid points (max relative entry error of M, K, Psi)", DRGMPMethods[mth], ng);
     }
@@ -94,7 +94,7 @@ int main(int argc, char **argv)
             if (lam[y] < lam[x]) { PetscReal t = lam[x]; lam[x] = lam[y]; lam[y] = t; }
         for (PetscInt j = 1; j < n; j++) e = PetscMax(e, PetscAbsReal(ip.lambda[j] - lam[j]) / lam[j]);
         DRTEST_TRUE(PetscAbsReal(ip.lambda[0]) < 1e-9 * lam[1], "eigenspace at theta %.4f: rigid eigenvalue stays 0 (%.2e)", (double)th, (double)ip.lambda[0]);
-        PetscCall(DRGMPRomFree(&ip));
+        PetscCall(DRGMPRomDestroy(&ip));
       }
       DRTEST_CLOSE(e, 0, 0, 1e-12, "eigenspace interpolation: eigenvalues = linear interpolation of the grid eigenvalues (max relative difference, 20 points)");
     }
@@ -105,7 +105,7 @@ int main(int argc, char **argv)
       PetscCall(DRGMPInterpolate(ng, g, th, DR_GMP_LINEAR, &ip));
       for (PetscInt k = 0; k < n * n; k++) e = PetscMax(e, PetscAbsReal(ip.M[k] - 0.5 * (g[2].M[k] + g[3].M[k])));
       DRTEST_CLOSE(e, 0, 0, 1e-14, "linear interpolation at a midpoint = mean of the neighbours");
-      PetscCall(DRGMPRomFree(&ip));
+      PetscCall(DRGMPRomDestroy(&ip));
       for (PetscInt i = 0; i < ng; i++) {
         PetscCall(DRGMPRomCopy(&g[i], &q[i]));
         for (PetscInt k = 0; k < n * n; k++) q[i].M[k] = (k + 1) * PetscSqr(q[i].theta[0]) + 1 + k, q[i].K[k] = 0;
@@ -116,10 +116,10 @@ int main(int argc, char **argv)
         PetscCall(DRGMPInterpolate(ng, q, t, DR_GMP_QUADRATIC, &ip));
         tt = t;
         for (PetscInt j = 0; j < n * n; j++) e = PetscMax(e, PetscAbsReal(ip.M[j] - ((j + 1) * tt * tt + 1 + j)) / ((j + 1) * tt * tt + 1 + j));
-        PetscCall(DRGMPRomFree(&ip));
+        PetscCall(DRGMPRomDestroy(&ip));
       }
       DRTEST_CLOSE(e, 0, 0, 1e-13, "quadratic interpolation reproduces theta^2 data exactly");
-      for (PetscInt i = 0; i < ng; i++) PetscCall(DRGMPRomFree(&q[i]));
+      for (PetscInt i = 0; i < ng; i++) PetscCall(DRGMPRomDestroy(&q[i]));
     }
     /* tracking undoes a permutation and sign flips */
     {
@@ -150,10 +150,10 @@ int main(int argc, char **argv)
       for (PetscInt k = 0; k < nd * n; k++) e = PetscMax(e, PetscAbsReal(c.Psi[k] - g[3].Psi[k]));
       for (PetscInt k = 0; k < n * n; k++) e = PetscMax(e, PetscAbsReal(c.M[k] - g[3].M[k]) / PetscAbsReal(g[3].M[0]));
       DRTEST_CLOSE(e, 0, 0, 1e-14, "tracking restores a reversed, sign-flipped copy of the modes");
-      PetscCall(DRGMPRomFree(&c));
+      PetscCall(DRGMPRomDestroy(&c));
     }
   }
-  for (PetscInt i = 0; i < ng; i++) PetscCall(DRGMPRomFree(&g[i]));
+  for (PetscInt i = 0; i < ng; i++) PetscCall(DRGMPRomDestroy(&g[i]));
   PetscCall(DRMechanismDestroy(&m));
 
   /* 2-D: the arm on a 3 x 3 tensor grid */
@@ -177,7 +177,7 @@ int main(int argc, char **argv)
             DRGMPRom ip;
             PetscCall(DRGMPInterpolateGrid(2, np, a, a[q].theta, (DRGMPMethod)mth, PETSC_TRUE, &ip));
             e = PetscMax(e, PetscMax(FrobRel(n * n, ip.M, a[q].M), PetscMax(FrobRel(n * n, ip.K, a[q].K), FrobRel(nd * n, ip.Psi, a[q].Psi))));
-            PetscCall(DRGMPRomFree(&ip));
+            PetscCall(DRGMPRomDestroy(&ip));
           }
           DRTEST_CLOSE(e, 0, 0, 1e-12, "2-D %s interpolation exact at the 9 grid points (relative Frobenius error of M, K, Psi)", DRGMPMethods[mth]);
         }
@@ -197,7 +197,7 @@ int main(int argc, char **argv)
               for (PetscInt y = x + 1; y < n; y++)
                 if (lam[y] < lam[x]) { PetscReal t = lam[x]; lam[x] = lam[y]; lam[y] = t; }
             for (PetscInt j = 2; j < n; j++) e = PetscMax(e, PetscAbsReal(ip.lambda[j] - lam[j]) / lam[j]);
-            PetscCall(DRGMPRomFree(&ip));
+            PetscCall(DRGMPRomDestroy(&ip));
           }
           DRTEST_CLOSE(e, 0, 0, 1e-12, "2-D eigenspace interpolation: eigenvalues = bilinear interpolation of the grid eigenvalues (7 points)");
         }
@@ -208,13 +208,13 @@ int main(int argc, char **argv)
         PetscInt n = a[0].n;
         PetscCall(DRGMPInterpolateGrid(2, np, a, c, (DRGMPMethod)mth, PETSC_FALSE, &ip));
         err[lev][mth] = 0.5 * (FrobRel(n * n, ip.M, ex.M) + FrobRel(n * n, ip.K, ex.K));
-        PetscCall(DRGMPRomFree(&ip));
+        PetscCall(DRGMPRomDestroy(&ip));
       }
-      for (PetscInt q = 0; q < 9; q++) PetscCall(DRGMPRomFree(&a[q]));
+      for (PetscInt q = 0; q < 9; q++) PetscCall(DRGMPRomDestroy(&a[q]));
     }
     DRTEST_TRUE(err[0][0] / err[1][0] > 3.5 && err[0][0] / err[1][0] < 4.5, "2-D linear: matrix error %.3e at h = 0.2, %.3e at 0.1 (ratio %.2f, expected 4: second order)", (double)err[0][0], (double)err[1][0], (double)(err[0][0] / err[1][0]));
     DRTEST_TRUE(err[0][1] / err[1][1] > 7.0, "2-D quadratic: matrix error %.3e at h = 0.2, %.3e at 0.1 (ratio %.2f, expected 8 or more)", (double)err[0][1], (double)err[1][1], (double)(err[0][1] / err[1][1]));
-    PetscCall(DRGMPRomFree(&ex));
+    PetscCall(DRGMPRomDestroy(&ex));
     PetscCall(DRMechanismDestroy(&m));
   }
   DRTEST_END();

@@ -1,0 +1,101 @@
+/* The GMP package: its log class and events, and the registries of
+ * mechanism kinds and interpolation methods (include/dynred/gmp.h). */
+#include "gmp_impl.h"
+
+PetscClassId  DRGMP_CLASSID;
+PetscLogEvent DRGMP_Point, DRGMP_Assemble, DRGMP_PointEig, DRGMP_Sweep, DRGMP_Track, DRGMP_Verify, DRGMP_Write, DRGMP_Transient;
+
+static PetscBool         DRGMPPackageInitialized = PETSC_FALSE;
+static PetscFunctionList DRMechanismList         = NULL;
+static PetscFunctionList DRGMPInterpolationList  = NULL;
+
+static PetscErrorCode DRGMPFinalizePackage(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFunctionListDestroy(&DRMechanismList));
+  PetscCall(PetscFunctionListDestroy(&DRGMPInterpolationList));
+  DRGMPPackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPInitializePackage(void)
+{
+  PetscBool active;
+
+  PetscFunctionBeginUser;
+  if (DRGMPPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
+  DRGMPPackageInitialized = PETSC_TRUE;
+  PetscCall(PetscClassIdRegister("DR GMP", &DRGMP_CLASSID));
+  PetscCall(PetscLogEventRegister("DRGMPPoint", DRGMP_CLASSID, &DRGMP_Point));         /* the ROM at one configuration */
+  PetscCall(PetscLogEventRegister("DRGMPAssemble", DRGMP_CLASSID, &DRGMP_Assemble));   /* rho(theta), K, M, N and the PtAP products */
+  PetscCall(PetscLogEventRegister("DRGMPPointEig", DRGMP_CLASSID, &DRGMP_PointEig));   /* theta-fixed modes and rigid modes */
+  PetscCall(PetscLogEventRegister("DRGMPSweep", DRGMP_CLASSID, &DRGMP_Sweep));         /* the grid on the task farm */
+  PetscCall(PetscLogEventRegister("DRGMPTrack", DRGMP_CLASSID, &DRGMP_Track));         /* mode tracking over the grid */
+  PetscCall(PetscLogEventRegister("DRGMPVerify", DRGMP_CLASSID, &DRGMP_Verify));       /* interpolation against exact ROMs */
+  PetscCall(PetscLogEventRegister("DRGMPWrite", DRGMP_CLASSID, &DRGMP_Write));         /* /gmp datasets */
+  PetscCall(PetscLogEventRegister("DRGMPTransient", DRGMP_CLASSID, &DRGMP_Transient)); /* the transient check */
+  /* /timing reads its phase seconds from these events: time them even
+   * without -log_view */
+  PetscCall(PetscLogIsActive(&active));
+  if (!active) PetscCall(PetscLogDefaultBegin());
+  PetscCall(DRMechanismRegister("slider-crank", DRMechanismKindSliderCrank));
+  PetscCall(DRMechanismRegister("arm3d", DRMechanismKindArm3d));
+  PetscCall(DRGMPInterpolationRegister("linear", DRGMPInterpolationLinear));
+  PetscCall(DRGMPInterpolationRegister("quadratic", DRGMPInterpolationQuadratic));
+  PetscCall(DRGMPInterpolationRegister("eigenspace", DRGMPInterpolationEigenspace));
+  PetscCall(PetscRegisterFinalize(DRGMPFinalizePackage));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRMechanismRegister(const char name[], DRMechanismKindFn fn)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRGMPInitializePackage());
+  PetscCall(PetscFunctionListAdd(&DRMechanismList, name, fn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRMechanismKindFind(MPI_Comm comm, const char *type, const char *where, DRMechanismKind *kind)
+{
+  DRMechanismKindFn fn;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRGMPInitializePackage());
+  PetscCall(DRRegistryFind(comm, DRMechanismList, "mechanism", type, where, &fn));
+  PetscCall(PetscMemzero(kind, sizeof(*kind)));
+  PetscCall(fn(kind));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPInterpolationRegister(const char name[], DRGMPInterpolationFn fn)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRGMPInitializePackage());
+  PetscCall(PetscFunctionListAdd(&DRGMPInterpolationList, name, fn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPInterpolationFind(MPI_Comm comm, const char *name, const char *where, DRGMPInterpolationFn *fn)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRGMPInitializePackage());
+  PetscCall(DRRegistryFind(comm, DRGMPInterpolationList, "interpolation method", name, where, fn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPGetPhaseSeconds(PetscReal *sweep, PetscReal *track_verify_write, PetscReal *transient)
+{
+  PetscEventPerfInfo a, b, c, d, e;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRGMPInitializePackage());
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, DRGMP_Sweep, &a));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, DRGMP_Track, &b));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, DRGMP_Verify, &c));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, DRGMP_Write, &d));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, DRGMP_Transient, &e));
+  if (sweep) *sweep = a.time;
+  if (track_verify_write) *track_verify_write = b.time + c.time + d.time;
+  if (transient) *transient = e.time;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
