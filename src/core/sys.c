@@ -104,7 +104,8 @@ PetscErrorCode DRRegistryNames(PetscFunctionList list, char *buf, size_t len)
   PetscFunctionBeginUser;
   buf[0] = 0;
   if (list) PetscCall(PetscFunctionListGet(list, &names, &n));
-  for (int i = 0; i < n; i++) {
+  /* PETSc 3.18's PetscFunctionListGet counts the terminating NULL in n */
+  for (int i = 0; i < n && names[i]; i++) {
     if (i) PetscCall(PetscStrlcat(buf, ", ", len));
     PetscCall(PetscStrlcat(buf, names[i], len));
   }
