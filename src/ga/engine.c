@@ -256,6 +256,8 @@ PetscErrorCode DRGASetUp(DRGA g)
   if (!g->optset) PetscCall(DRGASetFromOptions(g));
   PetscCall(PetscLogEventBegin(DR_GA_SetUp, 0, 0, 0, 0));
   PetscCall(DRGAProblemSetUp(g));
+  PetscCall(PetscFree(g->cn)); /* the candidates are known now */
+  g->ncn = 0;
   PetscCall(PetscLogEventEnd(DR_GA_SetUp, 0, 0, 0, 0));
   g->setup = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
