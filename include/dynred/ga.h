@@ -24,6 +24,7 @@
 
 #include <dynred/config.h>
 #include <dynred/store.h>
+#include <petscviewer.h>
 
 #define DR_GA_PENALTY 1e30
 
@@ -31,22 +32,37 @@ typedef struct _p_DRGA *DRGA;
 
 /* Register the ga.* job-file keys. */
 PetscErrorCode DRGARegisterKeys(void);
+/* Class "DR GA" and its log events (DRGASetUp, DRGASolve, DRGAGeneration,
+ * DRGAEvalBatch, DRGAFitness, DRGASelect, DRGACheckpoint, DRGAFront,
+ * DRGAWrite); called by DRGACreate.  Turns PETSc's default logging on when
+ * it is off: the timings are read from the events. */
+PetscErrorCode DRGAInitializePackage(void);
 PetscErrorCode DRGACreate(MPI_Comm comm, DRGA *ga);
-/* Read ga.* and build the model (model.*) on every farm group; candidates,
- * forced masters, the full frequencies and b.  Errors name the file and key. */
-PetscErrorCode DRGASetFromConfig(DRGA ga, DRConfig cfg);
-/* Run NSGA-II (restarting from the checkpoint when one is found). */
+/* The job file (optional; kept as a reference, must outlive the GA). */
+PetscErrorCode DRGASetConfig(DRGA ga, DRConfig cfg);
+/* Read the ga.* keys (option > YAML > default).  Errors name the file and key. */
+PetscErrorCode DRGASetFromOptions(DRGA ga);
+/* Build the model (model.*) on every farm group; candidates, forced
+ * masters, the full frequencies and b.  Collective. */
+PetscErrorCode DRGASetUp(DRGA ga);
+/* Run NSGA-II (restarting from the checkpoint when one is found), then
+ * condense the final front once more for its reduced matrices. */
 PetscErrorCode DRGASolve(DRGA ga);
+/* The Pareto front table (after DRGASolve; the settings before it). */
+PetscErrorCode DRGAView(DRGA ga, PetscViewer v);
 /* Final front, reduced matrices of its solutions, history, under /ga; the
  * front also as CSV (ga.csv): r, e, dt_critical_s, dt_suggested_s, masters. */
 PetscErrorCode DRGAWrite(DRGA ga, DRStore s);
+/* Seconds of the phases (from the log events): setup, optimisation, output. */
+PetscErrorCode DRGAGetTiming(DRGA ga, PetscReal *setup, PetscReal *solve, PetscReal *output);
 /* Delete the GA checkpoint (after the output is committed). */
 PetscErrorCode DRGARemoveCheckpoint(DRGA ga);
 PetscErrorCode DRGADestroy(DRGA *ga);
 
-/* Label text used in outputs: node id and H (x), V (y), Z (z), RX, RY, RZ;
- * "15H" = node 15, x translation.  Parsing also accepts "15.1" and "15R"
- * (the planar rotation, direction 6). */
+/* The GA's label notation, kept in what the GA writes and prints (the
+ * stored front strings): node id and H (x), V (y), Z (z), RX, RY, RZ;
+ * "15H" = node 15, x translation.  Parsing accepts it, "15R" (the planar
+ * rotation, direction 6) and the project's "15.1" (DRLabelParse). */
 const char *DRGALabelString(DRLabel l, char buf[32]);
 PetscBool   DRGALabelParse(const char *s, DRLabel *l);
 

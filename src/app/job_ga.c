@@ -4,27 +4,24 @@
 
 PetscErrorCode DRJobGA(DRConfig cfg)
 {
-  DRGA           ga;
-  DRStore        store;
-  PetscReal      t[3];
-  PetscLogDouble t0;
-  const char    *phases[3] = {"setup", "optimisation", "output"};
-  char           out[PETSC_MAX_PATH_LEN];
+  DRGA        ga;
+  DRStore     store;
+  PetscReal   t[3];
+  const char *phases[3] = {"setup", "optimisation", "output"};
+  char        out[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBeginUser;
-  t0 = DRTime();
   PetscCall(DRGACreate(PETSC_COMM_WORLD, &ga));
-  PetscCall(DRGASetFromConfig(ga, cfg));
-  t[0] = DRTime() - t0;
-  t0   = DRTime();
+  PetscCall(DRGASetConfig(ga, cfg));
+  PetscCall(DRGASetFromOptions(ga));
+  PetscCall(DRGASetUp(ga));
   PetscCall(DRGASolve(ga));
-  t[1] = DRTime() - t0;
-  t0   = DRTime();
   PetscCall(DRJobStoreOpen(cfg, "ga", &store));
   PetscCall(DRGAWrite(ga, store));
-  t[2] = DRTime() - t0;
+  PetscCall(DRGAGetTiming(ga, &t[0], &t[1], &t[2]));
   PetscCall(DRJobStoreCommit(&store, 3, phases, t));
   PetscCall(DRGARemoveCheckpoint(ga));
+  PetscCall(DRGAView(ga, PETSC_VIEWER_STDOUT_WORLD));
   PetscCall(DRConfigGetString(cfg, "output", out, sizeof(out), NULL));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "wrote %s (setup %.2f s, optimisation %.2f s, output %.2f s)\n", out, (double)t[0], (double)t[1], (double)t[2]));
   PetscCall(DRGADestroy(&ga));

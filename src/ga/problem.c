@@ -1,0 +1,287 @@
+/* The master-DOF problem (gaimpl.h): the model, its candidate genes and
+ * forced masters, the full eigenvalues and b, and on every farm group its
+ * own copy of the model with one factorization of K0 for the condensation
+ * of individuals (DRCondense, src/reduce).  Also the GA's label notation.
+ *
+ * Labels: what dynred writes for the GA (front, solutions, CSV, attributes)
+ * and prints keeps the GA notation "15H" (node + H, V, Z, RX, RY, RZ): the
+ * fronts and the stored strings stay as they were; the numeric
+ * /ga/solutions/NNN/dof_labels beside them is what other readers (dynred ss)
+ * use.  Parsing accepts the GA form and the project's "node.dir"
+ * (DRLabelParse, the one parser of that form). */
+#include "gaimpl.h"
+#include <dynred/modal.h>
+#include <dynred/eigen.h>
+#include <string.h>
+
+const char *DRGALabelString(DRLabel l, char buf[32])
+{
+  static const char *dn[7] = {"?", "H", "V", "Z", "RX", "RY", "RZ"};
+  PetscInt           d     = DRLabelDir(l);
+  snprintf(buf, 32, "%lld%s", (long long)DRLabelNode(l), d >= 1 && d <= 6 ? dn[d] : "?");
+  return buf;
+}
+
+PetscBool DRGALabelParse(const char *s, DRLabel *l)
+{
+  char     *end;
+  long long node;
+  PetscInt  dir = 0;
+
+  while (*s == ' ') s++;
+  if (strchr(s, '.')) return DRLabelParse(s, l); /* the project's "node.dir" */
+  node = strtoll(s, &end, 10);
+  if (end == s || node < 0) return PETSC_FALSE;
+  if (!strcmp(end, "H")) dir = 1;
+  else if (!strcmp(end, "V")) dir = 2;
+  else if (!strcmp(end, "Z")) dir = 3;
+  else if (!strcmp(end, "RX")) dir = 4;
+  else if (!strcmp(end, "RY")) dir = 5;
+  else if (!strcmp(end, "RZ") || !strcmp(end, "R")) dir = 6;
+  else return PETSC_FALSE;
+  *l = DRLabelMake(node, dir);
+  return PETSC_TRUE;
+}
+
+/* masters (sorted rows) of a bitstring; returns r */
+PetscInt DRGAMasters(DRGA g, const uint64_t *bits, PetscInt *m)
+{
+  PetscInt r = 0;
+  for (PetscInt k = 0; k < g->nforced; k++) m[r++] = g->forced[k];
+  for (PetscInt j = 0; j < g->nvar; j++)
+    if (DRBitGet(bits, j)) m[r++] = g->cand[j];
+  (void)PetscSortInt(r, m);
+  return r;
+}
+
+/* the forced masters as GA labels, space-separated */
+PetscErrorCode DRGAForcedString(DRGA g, char *fl, size_t len)
+{
+  char b[32];
+
+  PetscFunctionBeginUser;
+  fl[0] = 0;
+  for (PetscInt k = 0; k < g->nforced; k++) {
+    PetscCall(PetscStrlcat(fl, k ? " " : "", len));
+    PetscCall(PetscStrlcat(fl, DRGALabelString(g->labels[g->forced[k]], b), len));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Full eigenvalues (the lowest nfull, enough to pass 3 omega_max) on comm. */
+static PetscErrorCode FullEigenvalues(DRGA g, DRComponent c, PetscReal lmax)
+{
+  PetscFunctionBeginUser;
+  if (c->n <= g->dense_max) {
+    /* dense LAPACK on rank 0 (accurate low modes), then broadcast */
+    Mat        Kr, Mr, Kd, Md;
+    PetscReal *lam;
+    PetscInt   nf = 0;
+    PetscCall(MatCreateRedundantMatrix(c->K, g->size, PETSC_COMM_SELF, MAT_INITIAL_MATRIX, &Kr));
+    PetscCall(MatCreateRedundantMatrix(c->M, g->size, PETSC_COMM_SELF, MAT_INITIAL_MATRIX, &Mr));
+    PetscCall(MatConvert(Kr, MATSEQDENSE, MAT_INITIAL_MATRIX, &Kd));
+    PetscCall(MatConvert(Mr, MATSEQDENSE, MAT_INITIAL_MATRIX, &Md));
+    PetscCall(PetscMalloc1(c->n, &lam));
+    if (g->rank == 0) {
+      const PetscScalar *k, *m;
+      PetscCall(MatDenseGetArrayRead(Kd, &k));
+      PetscCall(MatDenseGetArrayRead(Md, &m));
+      PetscCall(DRDenseEigen(c->n, k, m, c->n, 0, &nf, lam, NULL));
+      PetscCall(PetscMalloc2(c->n * c->n, &g->Kfull, c->n * c->n, &g->Mfull));
+      for (PetscInt j = 0; j < c->n; j++)
+        for (PetscInt i = 0; i < c->n; i++) {
+          g->Kfull[i + j * c->n] = k[i + j * c->n];
+          g->Mfull[i + j * c->n] = m[i + j * c->n];
+        }
+      PetscCall(MatDenseRestoreArrayRead(Kd, &k));
+      PetscCall(MatDenseRestoreArrayRead(Md, &m));
+    }
+    PetscCallMPI(MPI_Bcast(&nf, 1, MPIU_INT, 0, g->comm));
+    PetscCallMPI(MPI_Bcast(lam, (PetscMPIInt)nf, MPIU_REAL, 0, g->comm));
+    g->nfull = nf;
+    g->lam_full = lam;
+    PetscCall(MatDestroy(&Kr));
+    PetscCall(MatDestroy(&Mr));
+    PetscCall(MatDestroy(&Kd));
+    PetscCall(MatDestroy(&Md));
+  } else {
+    /* SLEPc: the lowest nev modes, doubling nev until one passes lmax */
+    PetscInt nev = 8;
+    for (;;) {
+      DRModal          modal;
+      PetscInt         nm;
+      const PetscReal *lam;
+      PetscCall(DRModalCreate(g->comm, &modal));
+      PetscCall(DRModalSetOptionsPrefix(modal, "ga_full_"));
+      PetscCall(DRModalSetOperators(modal, c->K, c->M, c->source));
+      PetscCall(DRModalSetRange(modal, PetscMin(nev, c->n), 0));
+      PetscCall(DRModalSetFromOptions(modal));
+      PetscCall(DRModalSolve(modal));
+      PetscCall(DRModalGetModes(modal, &nm, NULL, &lam, NULL, NULL));
+      if ((nm > 0 && lam[nm - 1] >= lmax) || nm >= c->n || nev >= c->n) {
+        PetscCall(PetscMalloc1(nm + 1, &g->lam_full));
+        PetscCall(PetscArraycpy(g->lam_full, lam, nm));
+        g->nfull = nm;
+        PetscCall(DRModalDestroy(&modal));
+        break;
+      }
+      PetscCall(DRModalDestroy(&modal));
+      nev *= 2;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the lumped mass diagonal of the model, on every rank */
+static PetscErrorCode MassDiagonal(DRGA g, DRComponent world, PetscReal **mdiag)
+{
+  Vec                d, dz;
+  VecScatter         sc;
+  const PetscScalar *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(world->M, &d, NULL));
+  PetscCall(MatGetDiagonal(world->M, d));
+  PetscCall(VecScatterCreateToAll(d, &sc, &dz));
+  PetscCall(VecScatterBegin(sc, d, dz, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(sc, d, dz, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(PetscMalloc1(g->n, mdiag));
+  PetscCall(VecGetArrayRead(dz, &a));
+  for (PetscInt i = 0; i < g->n; i++) (*mdiag)[i] = PetscRealPart(a[i]);
+  PetscCall(VecRestoreArrayRead(dz, &a));
+  PetscCall(VecScatterDestroy(&sc));
+  PetscCall(VecDestroy(&dz));
+  PetscCall(VecDestroy(&d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ga.forced_masters -> g->forced (rows, sorted) */
+static PetscErrorCode ForcedMasters(DRGA g, const char *source)
+{
+  char  where[PETSC_MAX_PATH_LEN + 32];
+  char *save = NULL, *copy;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRConfigWhere(g->cfg, "ga.forced_masters", where, sizeof(where)));
+  PetscCall(PetscStrallocpy(g->forced_text, &copy));
+  for (char *tok = strtok_r(copy, ", []", &save); tok; tok = strtok_r(NULL, ", []", &save)) {
+    DRLabel  l;
+    PetscInt row = -1;
+    char     b[32];
+    PetscCheck(DRGALabelParse(tok, &l), g->comm, DR_ERR_INPUT, "%s: ga.forced_masters entry '%s' is not a DOF label, expected NODE followed by H, V, Z, RX, RY, RZ (e.g. 15H) or NODE.DIR", where, tok);
+    for (PetscInt i = 0; i < g->n; i++)
+      if (g->labels[i] == l) row = i;
+    PetscCheck(row >= 0, g->comm, DR_ERR_INPUT, "%s: ga.forced_masters entry '%s' (%s) is not a DOF of the model (%s), expected a free DOF", where, tok, DRLabelString(l, b), source);
+    for (PetscInt k = 0; k < g->nforced; k++) PetscCheck(g->forced[k] != row, g->comm, DR_ERR_INPUT, "%s: ga.forced_masters lists '%s' twice", where, tok);
+    g->forced[g->nforced++] = row;
+  }
+  PetscCall(PetscFree(copy));
+  PetscCall(PetscSortInt(g->nforced, g->forced));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* candidates: translations (rotations on request) with mass, not forced,
+ * on ga.candidate_nodes when given */
+static PetscErrorCode Candidates(DRGA g, const PetscReal *mdiag)
+{
+  char            where[PETSC_MAX_PATH_LEN + 32];
+  PetscInt        ncn = g->ncn;
+  const PetscReal *cn = g->cn;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < g->n; i++) {
+    PetscInt  d = DRLabelDir(g->labels[i]), loc = -1;
+    PetscBool isf = PETSC_FALSE;
+    for (PetscInt k = 0; k < g->nforced; k++)
+      if (g->forced[k] == i) isf = PETSC_TRUE;
+    if (isf || !(mdiag[i] > 0) || (d > 3 && !g->rotations)) continue;
+    if (ncn) {
+      PetscReal node = (PetscReal)DRLabelNode(g->labels[i]);
+      PetscInt  lo = 0, hi = ncn - 1;
+      while (lo <= hi) {
+        PetscInt mid = (lo + hi) / 2;
+        if (cn[mid] == node) {
+          loc = mid;
+          break;
+        }
+        if (cn[mid] < node) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      if (loc < 0) continue;
+    }
+    g->cand[g->nvar++] = i;
+  }
+  PetscCall(DRConfigWhere(g->cfg, "ga.forced_masters", where, sizeof(where)));
+  PetscCheck(g->nvar > 0, g->comm, DR_ERR_INPUT, "%s: no candidate DOFs (translations with mass, not forced), expected at least one gene", where);
+  g->nw = (g->nvar + 63) / 64;
+  if (!g->maxgen) g->maxgen = 100 * g->nvar;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* farm groups, each with its own model and factorization of K0 */
+static PetscErrorCode Groups(DRGA g)
+{
+  PetscFunctionBeginUser;
+  g->gs = g->group_size ? g->group_size : (g->n >= g->dist_dofs ? g->size : 1);
+  PetscCall(DRFarmCreate(g->comm, &g->farm));
+  PetscCall(DRFarmSetGroupSize(g->farm, g->gs));
+  PetscCall(DRFarmSetLabel(g->farm, "individual"));
+  PetscCall(DRFarmSetFromOptions(g->farm));
+  PetscCall(DRFarmSetUp(g->farm));
+  PetscCall(DRFarmGetGroup(g->farm, &g->group, NULL, &g->ngroups));
+  PetscCall(DRModelCreateFull(g->cfg, g->group, &g->model));
+  {
+    PetscBool same = (PetscBool)(g->model->n == g->n), all;
+    for (PetscInt i = 0; same && i < g->n; i++) same = (PetscBool)(g->model->labels[i] == g->labels[i]);
+    PetscCall(MPIU_Allreduce(&same, &all, 1, MPIU_BOOL, MPI_LAND, g->comm));
+    PetscCheck(all, g->comm, PETSC_ERR_PLIB, "ga: the model built on a rank group numbers its DOFs differently from the whole-communicator model");
+  }
+  PetscCall(DRCondenseCreate(g->model->K, g->model->M, &g->cond));
+  PetscCall(DRCondenseSetMethod(g->cond, g->method));
+  PetscCall(DRCondenseSetIDC(g->cond, g->inner, g->outer, g->idc_tol, g->b));
+  PetscCall(DRCondenseSetDenseMax(g->cond, g->dense_max));
+  PetscCall(DRCondenseSetUp(g->cond));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Collective: the problem from the settings (DRGASetUp). */
+PetscErrorCode DRGAProblemSetUp(DRGA g)
+{
+  char        where[PETSC_MAX_PATH_LEN + 32], fl[1024];
+  DRComponent world;
+  PetscReal  *mdiag, lmax;
+
+  PetscFunctionBeginUser;
+  /* the model on the whole communicator: labels, masses, full frequencies */
+  PetscCall(DRModelCreateFull(g->cfg, g->comm, &world));
+  g->n = world->n;
+  PetscCall(PetscMalloc1(g->n, &g->labels));
+  PetscCall(PetscArraycpy(g->labels, world->labels, g->n));
+  PetscCall(MassDiagonal(g, world, &mdiag));
+  PetscCall(PetscMalloc2(g->n, &g->forced, g->n, &g->cand));
+  PetscCall(ForcedMasters(g, world->source));
+  PetscCall(Candidates(g, mdiag));
+  PetscCall(PetscFree(mdiag));
+
+  /* full frequencies and b */
+  lmax = PetscSqr(3 * 2 * PETSC_PI * g->fmax * g->time_unit);
+  PetscCall(FullEigenvalues(g, world, lmax));
+  g->b = 0;
+  for (PetscInt k = 0; k < g->nfull; k++)
+    if (g->lam_full[k] >= lmax) {
+      g->b = k + 1;
+      break;
+    }
+  PetscCall(DRConfigWhere(g->cfg, "ga.fmax", where, sizeof(where)));
+  PetscCheck(g->b > 0, g->comm, DR_ERR_INPUT, "%s: no mode of the model reaches 3 x ga.fmax = %g Hz (highest %g Hz), expected a smaller fmax or a finer model", where, (double)(3 * g->fmax), g->nfull ? (double)(PetscSqrtReal(g->lam_full[g->nfull - 1]) / (2 * PETSC_PI * g->time_unit)) : 0.0);
+  PetscCall(PetscPrintf(g->comm, "model %s (%s): %" PetscInt_FMT " DOFs\n", world->name, world->source, world->n));
+  PetscCall(DRComponentDestroy(&world));
+
+  PetscCall(Groups(g));
+
+  /* what identifies this optimisation in a checkpoint */
+  PetscCall(PetscSNPrintf(g->signature, sizeof(g->signature), "n=%" PetscInt_FMT " nvar=%" PetscInt_FMT " nforced=%" PetscInt_FMT " b=%" PetscInt_FMT " method=%s inner=%" PetscInt_FMT " outer=%" PetscInt_FMT " tol=%g eres=%g pop=%" PetscInt_FMT " maxgen=%" PetscInt_FMT " pc=%g pm=%g seed=%lld stall=%" PetscInt_FMT "/%g", g->n, g->nvar, g->nforced, g->b, DRCondenseMethodName(g->method), g->inner, g->outer, (double)g->idc_tol, (double)g->e_res, g->pop, g->maxgen, (double)g->pc, (double)g->pm, (long long)g->seed, g->stall_gens, (double)g->stall_tol));
+  PetscCall(DRGAForcedString(g, fl, sizeof(fl)));
+  PetscCall(PetscPrintf(g->comm, "ga: %" PetscInt_FMT " DOFs, %" PetscInt_FMT " forced masters (%s), %" PetscInt_FMT " candidate DOFs (genes); b = %" PetscInt_FMT " (f_b = %.4g Hz >= 3 x %g Hz); %s condensation; %" PetscInt_FMT " farm group(s) of %" PetscInt_FMT " rank(s)\n", g->n, g->nforced, fl, g->nvar, g->b, (double)(PetscSqrtReal(g->lam_full[g->b - 1]) / (2 * PETSC_PI * g->time_unit)), (double)g->fmax, DRCondenseMethodName(g->method), g->ngroups, g->gs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
