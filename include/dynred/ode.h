@@ -20,8 +20,9 @@
  *                                                  differences of Residual
  *   DRODE2SetTimeSpan(ode, 0.0, h, nsteps, 0.0);
  *   DRODE2SetOptionsPrefix(ode, "ss_");            TS options: -ss_ts_...
- *   DRODE2SetUp(ode);  DRODE2GetTS(ode, &ts);      optional: tune the SNES
- *   DRODE2Solve(ode, q, v);                        q, v: initial -> final
+ *   DRODE2GetTS(ode, &ts);                         optional: tune the SNES
+ *   DRODE2SetUp(ode);                              TSSetFromOptions
+ *   DRODE2Solve(ode, q, v, &steps);                q, v: initial -> final
  *   DRODE2Destroy(&ode);
  */
 #ifndef DYNRED_ODE_H
@@ -61,10 +62,13 @@ PetscErrorCode DRODE2SetRadius(DRODE2 ode, PetscReal rho_inf);
  * is shortened to end at t_end). */
 PetscErrorCode DRODE2SetTimeSpan(DRODE2 ode, PetscReal t0, PetscReal h, PetscInt nsteps, PetscReal t_end);
 PetscErrorCode DRODE2SetOptionsPrefix(DRODE2 ode, const char prefix[]);
-/* Creates and configures the TS (TSSetFromOptions last: options override). */
-PetscErrorCode DRODE2SetUp(DRODE2 ode);
-/* The TS after DRODE2SetUp (e.g. to set SNES tolerances or a line search). */
+/* The configured TS (created on first call; set the callbacks, radius and
+ * time span before), e.g. to set SNES tolerances or a line search before
+ * DRODE2SetUp, so that options still override them. */
 PetscErrorCode DRODE2GetTS(DRODE2 ode, TS *ts);
+/* Creates the TS if needed and calls TSSetFromOptions (once); DRODE2Solve
+ * calls it. */
+PetscErrorCode DRODE2SetUp(DRODE2 ode);
 /* Integrate from (q, v) (n each); on return the final state.  *steps (may be
  * NULL): the steps taken. */
 PetscErrorCode DRODE2Solve(DRODE2 ode, PetscReal q[], PetscReal v[], PetscInt *steps);

@@ -14,6 +14,7 @@ struct _p_DRODE2 {
   void          *rctx, *jctx, *mctx, *pctx;
   Mat            J;
   TS             ts;
+  PetscBool      setup;
   Vec            Q, V;
   Vec            F0, F1, Qp, Vp, Ap; /* forward-difference work */
 };
@@ -250,7 +251,8 @@ static PetscErrorCode PreStep(TS ts)
 
 /* ---- set-up and solve ------------------------------------------------------ */
 
-PetscErrorCode DRODE2SetUp(DRODE2 ode)
+/* The TS with everything but the options database (DRODE2SetUp). */
+static PetscErrorCode CreateTS(DRODE2 ode)
 {
   TSAdapt adapt;
   SNES    snes;
@@ -259,8 +261,8 @@ PetscErrorCode DRODE2SetUp(DRODE2 ode)
 
   PetscFunctionBeginUser;
   if (ode->ts) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(ode->residual, ode->comm, PETSC_ERR_ORDER, "DRODE2SetUp: no residual (DRODE2SetResidual)");
-  PetscCheck(ode->h > 0, ode->comm, PETSC_ERR_ORDER, "DRODE2SetUp: no time span (DRODE2SetTimeSpan)");
+  PetscCheck(ode->residual, ode->comm, PETSC_ERR_ORDER, "DRODE2: no residual (DRODE2SetResidual)");
+  PetscCheck(ode->h > 0, ode->comm, PETSC_ERR_ORDER, "DRODE2: no time span (DRODE2SetTimeSpan)");
   if (!ode->J) PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, ode->n, ode->n, NULL, &ode->J));
   else if (!ode->jacobian) {
     PetscBool dense;
@@ -296,15 +298,24 @@ PetscErrorCode DRODE2SetUp(DRODE2 ode)
   PetscCall(PCSetType(pc, PCLU));
   if (ode->prestep) PetscCall(TSSetPreStep(ode->ts, PreStep));
   if (ode->monitor) PetscCall(TSMonitorSet(ode->ts, Monitor, ode, NULL));
-  PetscCall(TSSetFromOptions(ode->ts));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRODE2GetTS(DRODE2 ode, TS *ts)
 {
   PetscFunctionBeginUser;
-  PetscCheck(ode->ts, ode->comm, PETSC_ERR_ORDER, "DRODE2GetTS: call DRODE2SetUp first");
+  PetscCall(CreateTS(ode));
   *ts = ode->ts;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRODE2SetUp(DRODE2 ode)
+{
+  PetscFunctionBeginUser;
+  if (ode->setup) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(CreateTS(ode));
+  PetscCall(TSSetFromOptions(ode->ts));
+  ode->setup = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
