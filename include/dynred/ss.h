@@ -16,31 +16,57 @@
  * and the second-order form I q'' + diag(c) q' + diag(omega^2) q = Bm u,
  * y_disp = Cm q, y_vel = Cm q'.  Rigid-body modes (omega = 0) keep the
  * block [[0, 1], [0, 0]]: they are never damped.  All data is small and
- * dense, replicated on every rank; nothing here communicates.  Dense
- * matrices are row-major.
+ * dense, replicated on every rank; nothing here communicates except the
+ * collective writes of DRSSWrite.  Dense matrices are ROW-MAJOR (the HDF5
+ * layout of /ss/A ..), as every prototype below says.
  */
 #ifndef DYNRED_SS_H
 #define DYNRED_SS_H
 
 #include <dynred/sys.h>
+#include <dynred/config.h>
+#include <dynred/store.h>
 
 typedef struct _p_DRSS *DRSS;
-struct _p_DRSS {
-  PetscInt   m, nin, nout;
-  PetscReal *omega;   /* m, rad/s (0 for rigid-body modes) */
-  PetscReal *c;       /* m, 2 zeta_k omega_k, 1/s */
-  PetscBool *rigid;   /* m */
-  PetscReal *Bm;      /* m x nin, row-major */
-  PetscReal *Cm;      /* nout x m, row-major */
-  DRLabel   *in, *out; /* nin, nout labels (may be NULL) */
-};
 
-/* A model from m modes: omega (rad/s; values below omega_rigid are rigid-body
- * modes and set to 0), Bm (m x nin) and Cm (nout x m), row-major; copied.
- * Undamped until DRSSSetDamping. */
-PetscErrorCode DRSSCreate(PetscInt m, const PetscReal omega[], PetscReal omega_rigid, PetscInt nin, const PetscReal Bm[], PetscInt nout, const PetscReal Cm[], DRSS *ss);
+/* ---- the object ----------------------------------------------------------
+ * As a job (dynred ss):
+ *   DRSSCreate(comm, &ss); DRSSSetConfig(ss, cfg); DRSSSetFromOptions(ss);
+ *   DRSSSetUp(ss);      read ss.source, modal basis, A..D, damping
+ *   DRSSSolve(ss);      the simulations of ss.sim.methods (if any)
+ *   DRSSView(ss, PETSC_VIEWER_STDOUT_WORLD); DRSSWrite(ss, store);
+ *   DRSSDestroy(&ss);
+ * From arrays: DRSSCreate, DRSSSetModes, [DRSSSetLabels, DRSSSetDamping],
+ * then DRSSSimulate or DRSSGetMatrices. */
+PetscErrorCode DRSSInitializePackage(void);
+PetscErrorCode DRSSCreate(MPI_Comm comm, DRSS *ss);
 PetscErrorCode DRSSDestroy(DRSS *ss);
+/* The model from m modes: omega (rad/s; values below omega_rigid are
+ * rigid-body modes and set to 0), Bm (m x nin, row-major) and Cm (nout x m,
+ * row-major); copied.  Undamped until DRSSSetDamping. */
+PetscErrorCode DRSSSetModes(DRSS ss, PetscInt m, const PetscReal omega[], PetscReal omega_rigid, PetscInt nin, const PetscReal Bm[], PetscInt nout, const PetscReal Cm[]);
 PetscErrorCode DRSSSetLabels(DRSS ss, const DRLabel in[], const DRLabel out[]);
+/* The job file whose ss.* keys DRSSSetFromOptions reads (options > YAML >
+ * default through the DRConfig getters); relative paths are resolved
+ * against its folder.  The config must outlive ss. */
+PetscErrorCode DRSSSetConfig(DRSS ss, DRConfig cfg);
+PetscErrorCode DRSSSetFromOptions(DRSS ss);
+PetscErrorCode DRSSSetUp(DRSS ss);
+PetscErrorCode DRSSSolve(DRSS ss);
+/* The summary line and (after DRSSSolve) the simulation table. */
+PetscErrorCode DRSSView(DRSS ss, PetscViewer viewer);
+/* /ss (A..D, frequencies, zeta, labels, second-order form, attributes),
+ * /ss/sim (after DRSSSolve) and, with ss.mtx, OUTPUT_A.mtx .. OUTPUT_D.mtx
+ * next to the output (rank 0). */
+PetscErrorCode DRSSWrite(DRSS ss, DRStore store);
+/* Seconds of the phases "export" (source read, modal basis, A..D) and
+ * "simulate" (all runs), from the package's log events. */
+PetscErrorCode DRSSGetTimes(DRSS ss, PetscReal *t_export, PetscReal *t_simulate);
+
+/* Getters (arrays are borrowed, valid until DRSSDestroy). */
+PetscErrorCode DRSSGetSizes(DRSS ss, PetscInt *m, PetscInt *nin, PetscInt *nout);
+PetscErrorCode DRSSGetModal(DRSS ss, const PetscReal **omega, const PetscReal **c, const PetscBool **rigid);
+PetscErrorCode DRSSGetMaps(DRSS ss, const PetscReal **Bm, const PetscReal **Cm);
 
 typedef enum { DR_SS_DAMP_NONE, DR_SS_DAMP_MODAL, DR_SS_DAMP_RAYLEIGH } DRSSDamping;
 /* Modal: zeta[k] per mode (nzeta = m) or one value for all (nzeta = 1).
@@ -49,18 +75,18 @@ typedef enum { DR_SS_DAMP_NONE, DR_SS_DAMP_MODAL, DR_SS_DAMP_RAYLEIGH } DRSSDamp
  * DR_ERR_INPUT naming `what`. */
 PetscErrorCode DRSSSetDamping(DRSS ss, DRSSDamping type, PetscInt nzeta, const PetscReal zeta[], PetscReal alpha, PetscReal beta, const char *what);
 
-/* Dense A (2m x 2m), B (2m x nin), C (2nout x 2m), D (2nout x nin), row-major,
+/* Dense A (2m x 2m), B (2m x nin), C (2nout x 2m), D (2nout x nin), ROW-MAJOR,
  * freshly allocated (PetscFree). */
 PetscErrorCode DRSSGetMatrices(DRSS ss, PetscReal **A, PetscReal **B, PetscReal **C, PetscReal **D);
 
-/* Modes of a symmetric pencil K phi = lambda M phi (dense, row-major n x n,
- * M positive definite) by LAPACK dsygv: omega (n, rad/s; negative round-off
- * eigenvalues give 0) and Phi (n x n row-major, columns M-normalized, sign
- * fixed so the largest entry of each column is positive).  `what` names the
- * source in errors. */
+/* Modes of a symmetric pencil K phi = lambda M phi (dense n x n, symmetric,
+ * so row- and column-major alike; M positive definite): omega (n, rad/s;
+ * negative round-off eigenvalues give 0) and Phi (n x n ROW-MAJOR, columns
+ * M-normalized and signed by DRModeSign).  `what` names the source in
+ * errors. */
 PetscErrorCode DRSSModesFromKM(PetscInt n, const PetscReal K[], const PetscReal M[], PetscReal omega[], PetscReal Phi[], const char *what);
 
-/* Write a dense row-major r x c matrix as Matrix Market (coordinate real
+/* Write a dense ROW-MAJOR r x c matrix as Matrix Market (coordinate real
  * general, nonzeros only, 17 significant digits). */
 PetscErrorCode DRWriteMatrixMarket(const char *path, PetscInt r, PetscInt c, const PetscReal a[], const char *comment);
 
@@ -113,6 +139,16 @@ PetscErrorCode DRSignalDestroy(DRSignal *s);
  * Nominal orders: exact -, zoh 1 (exact for constant input), newmark 2,
  * central 2, rk3bs 3, rk4 4, rk5dp 5, rk8vr 8, beuler 1, cn 2, theta 2, alpha2 2. */
 PetscErrorCode DRSSMethodOrder(const char *method, PetscInt *order, PetscBool *known);
+/* The integrator registry (a PetscFunctionList filled with the methods above
+ * by DRSSInitializePackage).  An integrator steps the model of the opaque
+ * context (private interface: src/ss/ssimpl.h) from x0 (2m interleaved,
+ * NULL: zero) and leaves the final state in xT (may be NULL); `method` is
+ * the name it was registered under. */
+typedef struct _n_DRSSSim *DRSSSim;
+typedef PetscErrorCode (*DRSSIntegrator)(DRSSSim sim, const char *method, const PetscReal x0[], PetscReal xT[]);
+PetscErrorCode DRSSRegister(const char name[], PetscInt order, DRSSIntegrator fn);
+/* The registered names, ", "-separated (for messages and help). */
+PetscErrorCode DRSSIntegratorNames(char buf[], size_t len);
 /* Integrate nsteps of size h from state x0 (2m; NULL: zero).  Y (may be
  * NULL): (nsteps+1) x 2nout outputs C x at t = 0, h, ..., row-major;
  * X (may be NULL): (nsteps+1) x 2m states; xT (may be NULL): final state. */
@@ -151,28 +187,5 @@ typedef struct {
   DRHybridElement *el; /* may be NULL */
 } DRHybridModel;
 PetscErrorCode DRHybridSimulate(const DRHybridModel *hm, const char *method, PetscReal h, PetscInt nsteps, const DRSSInput *u, PetscInt nobs, const PetscInt obs[], PetscReal Y[], PetscInt *newton_its);
-
-/* ---- sources ------------------------------------------------------------- */
-
-/* A reduced model read from a dynred result (or any HDF5 file) group:
- *  - modes:  GROUP/frequencies_hz [m], GROUP/modes [ndof, m] (mass-normalized,
- *            rows = GROUP/labels [ndof, 2]): a cms or modal result;
- *  - matrices: GROUP/K, GROUP/M [n, n] over GROUP/labels [n, 2] (e.g. a GA
- *            solution /ga/solutions/NNN): modes by LAPACK dsygv.
- * group "" tries /cms, then /modal.  Every rank reads (the data is small
- * except the mode matrix, of which only the selected rows are read). */
-typedef struct {
-  char       path[PETSC_MAX_PATH_LEN], group[256];
-  PetscBool  from_km;
-  PetscInt   ndof, m;
-  DRLabel   *labels; /* ndof */
-  PetscReal *omega;  /* m, rad/s ascending */
-  PetscReal *K, *M, *Phi; /* from_km: ndof x ndof, ndof x ndof, ndof x m */
-} DRSSSource;
-PetscErrorCode DRSSSourceRead(const char *path, const char *group, DRSSSource *src);
-/* Rows of the modes at labels l[] (nl x m, row-major); *missing = index of the
- * first label not in the source, or -1. */
-PetscErrorCode DRSSSourceModeRows(DRSSSource *src, PetscInt nl, const DRLabel l[], PetscReal rows[], PetscInt *missing);
-PetscErrorCode DRSSSourceDestroy(DRSSSource *src);
 
 #endif

@@ -1,20 +1,148 @@
-/* dynred ss: the modal state-space model, its matrices, modes of a reduced
- * pencil by LAPACK, Matrix Market export and input signals. */
-#include <dynred/ss.h>
-#include <petscblaslapack.h>
-#include <ctype.h>
-#include <errno.h>
+/* dynred ss: the DRSS object (the modal state-space model), its package
+ * (log events, integrator registry) and the matrices A..D. */
+#include "ssimpl.h"
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-PetscErrorCode DRSSCreate(PetscInt m, const PetscReal omega[], PetscReal omega_rigid, PetscInt nin, const PetscReal Bm[], PetscInt nout, const PetscReal Cm[], DRSS *ss)
+PetscClassId         DR_SS_CLASSID;
+PetscLogEvent        DR_SS_SourceRead, DR_SS_ModalBasis, DR_SS_Build, DR_SS_Simulate, DR_SS_Write;
+static PetscBool     ss_pkg = PETSC_FALSE;
+static PetscFunctionList ss_integrators = NULL;
+static struct {
+  char     name[32];
+  PetscInt order;
+} ss_orders[64];
+static PetscInt ss_norders = 0;
+
+static PetscErrorCode DRSSFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFunctionListDestroy(&ss_integrators));
+  ss_norders = 0;
+  ss_pkg     = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSSRegister(const char name[], PetscInt order, DRSSIntegrator fn)
+{
+  PetscInt i;
+
+  PetscFunctionBegin;
+  PetscCall(DRSSInitializePackage());
+  PetscCall(PetscFunctionListAdd(&ss_integrators, name, fn));
+  for (i = 0; i < ss_norders; i++)
+    if (!strcmp(ss_orders[i].name, name)) break;
+  if (i == ss_norders) {
+    PetscCheck(ss_norders < (PetscInt)(sizeof(ss_orders) / sizeof(ss_orders[0])), PETSC_COMM_SELF, PETSC_ERR_SUP, "DRSSRegister: too many integrators");
+    PetscCall(PetscStrncpy(ss_orders[i].name, name, sizeof(ss_orders[i].name)));
+    ss_norders++;
+  }
+  ss_orders[i].order = order;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSSInitializePackage(void)
+{
+  static const struct {
+    const char    *name;
+    PetscInt       order;
+    DRSSIntegrator fn;
+  } builtin[] = {
+    {"exact", 0, DRSSIntegrate_Exact}, {"zoh", 1, DRSSIntegrate_ZOH}, {"newmark", 2, DRSSIntegrate_Newmark}, {"central", 2, DRSSIntegrate_Central}, {"rk3bs", 3, DRSSIntegrate_TS}, {"rk4", 4, DRSSIntegrate_TS}, {"rk5dp", 5, DRSSIntegrate_TS}, {"rk8vr", 8, DRSSIntegrate_TS}, {"beuler", 1, DRSSIntegrate_TS}, {"cn", 2, DRSSIntegrate_TS}, {"theta", 2, DRSSIntegrate_TS}, {"alpha2", 2, DRSSIntegrate_Alpha2},
+  };
+  PetscBool active;
+
+  PetscFunctionBegin;
+  if (ss_pkg) PetscFunctionReturn(PETSC_SUCCESS);
+  ss_pkg = PETSC_TRUE;
+  PetscCall(PetscClassIdRegister("DR SS", &DR_SS_CLASSID));
+  PetscCall(PetscLogEventRegister("DRSSSourceRead", DR_SS_CLASSID, &DR_SS_SourceRead));
+  PetscCall(PetscLogEventRegister("DRSSModalBasis", DR_SS_CLASSID, &DR_SS_ModalBasis));
+  PetscCall(PetscLogEventRegister("DRSSBuild", DR_SS_CLASSID, &DR_SS_Build));
+  PetscCall(PetscLogEventRegister("DRSSSimulate", DR_SS_CLASSID, &DR_SS_Simulate));
+  PetscCall(PetscLogEventRegister("DRSSWrite", DR_SS_CLASSID, &DR_SS_Write));
+  /* wall times (/timing, wall_s of each method) are read from the events */
+  PetscCall(PetscLogIsActive(&active));
+  if (!active) PetscCall(PetscLogDefaultBegin());
+  PetscCall(PetscRegisterFinalize(DRSSFinalizePackage));
+  for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++) PetscCall(DRSSRegister(builtin[i].name, builtin[i].order, builtin[i].fn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSSEventSeconds(PetscLogEvent e, PetscLogDouble *s)
+{
+  PetscEventPerfInfo info;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&info, sizeof(info)));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, e, &info));
+  *s = info.time;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSSMethodOrder(const char *method, PetscInt *order, PetscBool *known)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRSSInitializePackage());
+  *known = PETSC_FALSE;
+  for (PetscInt i = 0; i < ss_norders; i++)
+    if (!strcmp(method, ss_orders[i].name)) {
+      *known = PETSC_TRUE;
+      if (order) *order = ss_orders[i].order;
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSSIntegratorNames(char buf[], size_t len)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRSSInitializePackage());
+  PetscCall(DRRegistryNames(ss_integrators, buf, len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The integrator registered as `method`; unknown: an input error naming the
+ * known ones. */
+PetscErrorCode DRSSFindIntegrator(const char *method, const char *where, DRSSIntegrator *fn)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRSSInitializePackage());
+  PetscCall(DRRegistryFind(PETSC_COMM_WORLD, ss_integrators, "integration method", method, where, fn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSSCreate(MPI_Comm comm, DRSS *ss)
 {
   DRSS s;
 
   PetscFunctionBeginUser;
+  PetscCall(DRSSInitializePackage());
   PetscCall(PetscNew(&s));
+  s->comm     = comm;
+  s->rigid_hz = 1e-3;
+  s->h        = 1e-4;
+  s->repeat   = 1;
+  PetscCall(PetscStrncpy(s->dtype, "none", sizeof(s->dtype)));
+  *ss = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ClearModel(DRSS s)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree3(s->omega, s->c, s->rigid));
+  PetscCall(PetscFree2(s->Bm, s->Cm));
+  PetscCall(PetscFree(s->in));
+  PetscCall(PetscFree(s->out));
+  s->m = s->nin = s->nout = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSSSetModes(DRSS s, PetscInt m, const PetscReal omega[], PetscReal omega_rigid, PetscInt nin, const PetscReal Bm[], PetscInt nout, const PetscReal Cm[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(DR_SS_Build, 0, 0, 0, 0));
+  PetscCall(ClearModel(s));
   s->m    = m;
   s->nin  = nin;
   s->nout = nout;
@@ -26,19 +154,51 @@ PetscErrorCode DRSSCreate(PetscInt m, const PetscReal omega[], PetscReal omega_r
   }
   PetscCall(PetscArraycpy(s->Bm, Bm, m * nin));
   PetscCall(PetscArraycpy(s->Cm, Cm, nout * m));
-  *ss = s;
+  PetscCall(PetscLogEventEnd(DR_SS_Build, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRSSDestroy(DRSS *ss)
 {
+  DRSS s;
+
   PetscFunctionBeginUser;
   if (!*ss) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFree3((*ss)->omega, (*ss)->c, (*ss)->rigid));
-  PetscCall(PetscFree2((*ss)->Bm, (*ss)->Cm));
-  PetscCall(PetscFree((*ss)->in));
-  PetscCall(PetscFree((*ss)->out));
+  s = *ss;
+  PetscCall(ClearModel(s));
+  PetscCall(PetscFree(s->zeta));
+  PetscCall(PetscFree(s->opt_in));
+  PetscCall(PetscFree(s->opt_out));
+  if (s->have_src) PetscCall(DRSSSourceDestroy(&s->src));
+  PetscCall(DRSignalDestroy(&s->sig));
+  for (PetscInt i = 0; i < s->nrun; i++) PetscCall(PetscFree(s->run[i].Y));
   PetscCall(PetscFree(*ss));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSSGetSizes(DRSS ss, PetscInt *m, PetscInt *nin, PetscInt *nout)
+{
+  PetscFunctionBeginUser;
+  if (m) *m = ss->m;
+  if (nin) *nin = ss->nin;
+  if (nout) *nout = ss->nout;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSSGetModal(DRSS ss, const PetscReal **omega, const PetscReal **c, const PetscBool **rigid)
+{
+  PetscFunctionBeginUser;
+  if (omega) *omega = ss->omega;
+  if (c) *c = ss->c;
+  if (rigid) *rigid = ss->rigid;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSSGetMaps(DRSS ss, const PetscReal **Bm, const PetscReal **Cm)
+{
+  PetscFunctionBeginUser;
+  if (Bm) *Bm = ss->Bm;
+  if (Cm) *Cm = ss->Cm;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -104,182 +264,5 @@ PetscErrorCode DRSSGetMatrices(DRSS ss, PetscReal **A, PetscReal **B, PetscReal 
       }
   }
   if (D) PetscCall(PetscCalloc1(PetscMax(no2 * ni, 1), D));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRSSModesFromKM(PetscInt n, const PetscReal K[], const PetscReal M[], PetscReal omega[], PetscReal Phi[], const char *what)
-{
-  PetscBLASInt nn, itype = 1, lwork, info;
-  PetscReal   *A, *Bc, *w, *work, wq, lmax = 0;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscBLASIntCast(n, &nn));
-  for (PetscInt i = 0; i < n * n; i++) PetscCheck(isfinite(K[i]) && isfinite(M[i]), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: K or M has a non-finite entry at (%" PetscInt_FMT ", %" PetscInt_FMT ")", what, i / n + 1, i % n + 1);
-  for (PetscInt i = 0; i < n; i++)
-    for (PetscInt j = 0; j < i; j++) {
-      PetscReal sk = PetscAbsReal(K[i * n + i]) + PetscAbsReal(K[j * n + j]), sm = PetscAbsReal(M[i * n + i]) + PetscAbsReal(M[j * n + j]);
-      PetscCheck(PetscAbsReal(K[i * n + j] - K[j * n + i]) <= 1e-8 * sk, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: K is not symmetric at (%" PetscInt_FMT ", %" PetscInt_FMT ")", what, i + 1, j + 1);
-      PetscCheck(PetscAbsReal(M[i * n + j] - M[j * n + i]) <= 1e-8 * sm, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: M is not symmetric at (%" PetscInt_FMT ", %" PetscInt_FMT ")", what, i + 1, j + 1);
-    }
-  PetscCall(PetscMalloc3(n * n, &A, n * n, &Bc, n, &w));
-  /* row-major symmetric = column-major symmetric */
-  PetscCall(PetscArraycpy(A, K, n * n));
-  PetscCall(PetscArraycpy(Bc, M, n * n));
-  lwork = -1;
-  LAPACKsygv_(&itype, "V", "U", &nn, A, &nn, Bc, &nn, w, &wq, &lwork, &info);
-  lwork = (PetscBLASInt)wq;
-  PetscCall(PetscMalloc1(lwork, &work));
-  LAPACKsygv_(&itype, "V", "U", &nn, A, &nn, Bc, &nn, w, work, &lwork, &info);
-  PetscCall(PetscFree(work));
-  PetscCheck(info <= nn, PETSC_COMM_WORLD, PETSC_ERR_LIB, "%s: LAPACK dsygv failed (info %d)", what, (int)info);
-  PetscCheck(info == 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: M is not positive definite (LAPACK dsygv info %d)", what, (int)info);
-  for (PetscInt k = 0; k < n; k++) lmax = PetscMax(lmax, PetscAbsReal(w[k]));
-  for (PetscInt k = 0; k < n; k++) {
-    PetscCheck(w[k] >= -1e-10 * lmax, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: K is not positive semidefinite (eigenvalue %g)", what, (double)w[k]);
-    omega[k] = w[k] > 0 ? PetscSqrtReal(w[k]) : 0;
-    /* column k of the column-major result: A[k*n + i]; sign: largest entry positive */
-    {
-      PetscInt  imax = 0;
-      PetscReal big  = 0, sg;
-      for (PetscInt i = 0; i < n; i++)
-        if (PetscAbsReal(A[k * n + i]) > big + 1e-12 * big) {
-          big  = PetscAbsReal(A[k * n + i]);
-          imax = i;
-        }
-      sg = A[k * n + imax] < 0 ? -1 : 1;
-      for (PetscInt i = 0; i < n; i++) Phi[i * n + k] = sg * A[k * n + i];
-    }
-  }
-  PetscCall(PetscFree3(A, Bc, w));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRWriteMatrixMarket(const char *path, PetscInt r, PetscInt c, const PetscReal a[], const char *comment)
-{
-  FILE    *fp;
-  PetscInt nnz = 0;
-
-  PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < r * c; i++)
-    if (a[i] != 0) nnz++;
-  fp = fopen(path, "w");
-  PetscCheck(fp, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: cannot open for writing: %s", path, strerror(errno));
-  fprintf(fp, "%%%%MatrixMarket matrix coordinate real general\n%% %s\n", comment ? comment : "");
-  fprintf(fp, "%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT "\n", r, c, nnz);
-  for (PetscInt i = 0; i < r; i++)
-    for (PetscInt j = 0; j < c; j++)
-      if (a[i * c + j] != 0) fprintf(fp, "%" PetscInt_FMT " %" PetscInt_FMT " %.17g\n", i + 1, j + 1, (double)a[i * c + j]);
-  PetscCheck(fclose(fp) == 0, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: write failed", path);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* ---- signals ------------------------------------------------------------ */
-
-PetscErrorCode DRSignalLoadTable(DRSignal *s, const char *path)
-{
-  FILE    *fp = fopen(path, "r");
-  char     line[8192];
-  PetscInt cap = 1024, lineno = 0, ncol = 1 + s->nin;
-
-  PetscFunctionBeginUser;
-  PetscCheck(fp, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: cannot open input history: %s", path, strerror(errno));
-  s->nt = 0;
-  PetscCall(PetscMalloc1(cap * ncol, &s->tab));
-  while (fgets(line, sizeof(line), fp)) {
-    char     *p = line, *end;
-    PetscInt  k = 0;
-    PetscReal v[64];
-    lineno++;
-    while (isspace((unsigned char)*p)) p++;
-    if (!*p || *p == '#') continue;
-    if (!(isdigit((unsigned char)*p) || *p == '-' || *p == '+' || *p == '.')) {
-      PetscCheck(s->nt == 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s:%" PetscInt_FMT ": '%.40s' is not a row of numbers", path, lineno, p);
-      continue; /* header */
-    }
-    while (*p) {
-      while (*p == ',' || isspace((unsigned char)*p)) p++;
-      if (!*p) break;
-      PetscCheck(k < 64, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s:%" PetscInt_FMT ": more than 64 columns", path, lineno);
-      errno = 0;
-      v[k]  = strtod(p, &end);
-      PetscCheck(end != p && !errno && isfinite(v[k]), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s:%" PetscInt_FMT ": column %" PetscInt_FMT " is not a number", path, lineno, k + 1);
-      p = end;
-      k++;
-    }
-    PetscCheck(k == ncol, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s:%" PetscInt_FMT ": %" PetscInt_FMT " columns, expected %" PetscInt_FMT " (t and one per input DOF)", path, lineno, k, ncol);
-    PetscCheck(s->nt == 0 || v[0] > s->tab[(s->nt - 1) * ncol], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s:%" PetscInt_FMT ": time %g does not increase", path, lineno, (double)v[0]);
-    if (s->nt == cap) {
-      PetscReal *t;
-      PetscCall(PetscMalloc1(2 * cap * ncol, &t));
-      PetscCall(PetscArraycpy(t, s->tab, cap * ncol));
-      PetscCall(PetscFree(s->tab));
-      s->tab = t;
-      cap *= 2;
-    }
-    PetscCall(PetscArraycpy(s->tab + s->nt * ncol, v, ncol));
-    s->nt++;
-  }
-  fclose(fp);
-  PetscCheck(s->nt >= 1, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: no rows", path);
-  s->type = DR_SIG_TABLE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRSignalEval(void *ctx, PetscReal t, PetscReal u[])
-{
-  DRSignal *s = (DRSignal *)ctx;
-  PetscReal v = 0, tau = t - s->t0;
-
-  PetscFunctionBeginUser;
-  switch (s->type) {
-  case DR_SIG_ZERO:
-    break;
-  case DR_SIG_STEP:
-    v = tau >= 0 ? s->a : 0;
-    break;
-  case DR_SIG_RAMP:
-    if (tau <= 0) v = 0;
-    else if (s->t_rise > 0) v = s->a * PetscMin(tau / s->t_rise, 1.0);
-    else v = s->a * tau;
-    break;
-  case DR_SIG_SINE:
-    v = tau >= 0 ? s->a * PetscSinReal(2 * PETSC_PI * s->f * tau) : 0;
-    break;
-  case DR_SIG_TRAPEZOID:
-    if (tau <= 0) v = 0;
-    else if (tau < s->t_rise) v = s->a * tau / s->t_rise;
-    else if (tau <= s->t_rise + s->t_hold) v = s->a;
-    else if (tau < s->t_rise + s->t_hold + s->t_fall) v = s->a * (1 - (tau - s->t_rise - s->t_hold) / s->t_fall);
-    else v = 0;
-    break;
-  case DR_SIG_TABLE: {
-    PetscInt nc = 1 + s->nin, lo = 0, hi = s->nt - 1;
-    if (t <= s->tab[0]) {
-      for (PetscInt j = 0; j < s->nin; j++) u[j] = s->tab[1 + j];
-    } else if (t >= s->tab[hi * nc]) {
-      for (PetscInt j = 0; j < s->nin; j++) u[j] = s->tab[hi * nc + 1 + j];
-    } else {
-      while (hi - lo > 1) {
-        PetscInt mid = (lo + hi) / 2;
-        if (s->tab[mid * nc] <= t) lo = mid;
-        else hi = mid;
-      }
-      {
-        PetscReal w = (t - s->tab[lo * nc]) / (s->tab[hi * nc] - s->tab[lo * nc]);
-        for (PetscInt j = 0; j < s->nin; j++) u[j] = (1 - w) * s->tab[lo * nc + 1 + j] + w * s->tab[hi * nc + 1 + j];
-      }
-    }
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  }
-  for (PetscInt j = 0; j < s->nin; j++) u[j] = v * (s->scale ? s->scale[j] : 1.0);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRSignalDestroy(DRSignal *s)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscFree(s->scale));
-  PetscCall(PetscFree(s->tab));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

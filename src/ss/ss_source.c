@@ -1,6 +1,6 @@
 /* dynred ss: reading the reduced model a state-space export starts from.
  * Serial HDF5 reads (read-only, default property lists) on every rank. */
-#include <dynred/ss.h>
+#include "ssimpl.h"
 #include <dynred/component.h>
 #include <hdf5.h>
 #include <string.h>
@@ -77,7 +77,7 @@ static PetscErrorCode ReadLabels(hid_t f, const char *file, const char *dset, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRSSSourceRead(const char *path, const char *group, DRSSSource *src)
+static PetscErrorCode SourceRead(const char *path, const char *group, DRSSSource *src)
 {
   hid_t       f;
   char        g[256], dK[300], dM[300], dF[300], dP[300], dL[300];
@@ -150,11 +150,6 @@ PetscErrorCode DRSSSourceRead(const char *path, const char *group, DRSSSource *s
     H5Eset_auto2(H5E_DEFAULT, efn, edata);
     src->from_km = PETSC_TRUE;
     src->m       = n;
-    {
-      char what[PETSC_MAX_PATH_LEN + 300];
-      PetscCall(PetscSNPrintf(what, sizeof(what), "%s: %s", path, g));
-      PetscCall(DRSSModesFromKM(n, src->K, src->M, src->omega, src->Phi, what));
-    }
   } else {
     PetscReal *hz;
     PetscCall(Dims(f, path, dF, &nd, d));
@@ -173,6 +168,26 @@ PetscErrorCode DRSSSourceRead(const char *path, const char *group, DRSSSource *s
     }
     PetscCall(PetscFree(hz));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSSSourceRead(const char *path, const char *group, DRSSSource *src)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(DR_SS_SourceRead, 0, 0, 0, 0));
+  PetscCall(SourceRead(path, group, src));
+  PetscCall(PetscLogEventEnd(DR_SS_SourceRead, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSSSourceModes(DRSSSource *src)
+{
+  char what[PETSC_MAX_PATH_LEN + 300];
+
+  PetscFunctionBeginUser;
+  if (!src->from_km) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s: %s", src->path, src->group));
+  PetscCall(DRSSModesFromKM(src->ndof, src->K, src->M, src->omega, src->Phi, what));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -126,3 +126,18 @@ for n in (2, 3):
         assert np.array_equal(ref[d][:], f[d][:]), f"{d} differs on {n} ranks"
 print("ranks ok")
 PY
+# -log_view shows every phase of the ss package (class "DR SS") and the shared
+# second-order integrator (DRODE2, alpha2); /timing and wall_s come from them.
+$DYNRED -config ss_km.yaml -output lv.h5 -ss_sim_methods exact,alpha2 -ss_sim_t_end 0.01 -log_view > lv.log
+for e in DRSSSourceRead DRSSModalBasis DRSSBuild DRSSSimulate DRSSWrite DRODE2Solve; do
+  grep -q "^$e " lv.log || { echo "-log_view lacks $e"; exit 1; }
+done
+/usr/bin/python3 - <<'PY'
+import h5py
+f = h5py.File("lv.h5")
+t = f["/timing"].attrs
+assert t["export"] > 0 and t["simulate"] > 0, dict(t)
+for m in ("exact", "alpha2"):
+    assert f[f"/ss/sim/{m}"].attrs["wall_s"] > 0, m
+print("log events ok")
+PY

@@ -46,7 +46,8 @@ static PetscErrorCode TestExact(void)
   PetscReal x[6], ref[6], T = 1.0;
 
   PetscFunctionBeginUser;
-  PetscCall(DRSSCreate(3, W, 1e-6, 1, Bm, 2, Cm, &ss));
+  PetscCall(DRSSCreate(PETSC_COMM_SELF, &ss));
+  PetscCall(DRSSSetModes(ss, 3, W, 1e-6, 1, Bm, 2, Cm));
   for (PetscInt k = 0; k < 3; k++) Analytic(W[k], Bm[k], X0[2 * k], X0[2 * k + 1], T, &ref[2 * k], &ref[2 * k + 1]);
   PetscCall(DRSSSimulate(ss, "exact", 0.1, 10, X0, &in, NULL, NULL, x));
   DRTEST_CLOSE(Diff(x, ref, 6), 0, 0, 1e-13, "exact stepping, 10 steps of 0.1 s, ramp input, rigid + 2 flexible modes: max |x - closed form| at t = 1");
@@ -80,7 +81,8 @@ static PetscErrorCode TestOrders(void)
   PetscReal ref[6], z = 0.03;
 
   PetscFunctionBeginUser;
-  PetscCall(DRSSCreate(3, W, 1e-6, 1, Bm, 2, Cm, &ss));
+  PetscCall(DRSSCreate(PETSC_COMM_SELF, &ss));
+  PetscCall(DRSSSetModes(ss, 3, W, 1e-6, 1, Bm, 2, Cm));
   PetscCall(DRSSSetDamping(ss, DR_SS_DAMP_MODAL, 1, &z, 0, 0, "test"));
   PetscCall(DRSSSimulate(ss, "exact", 0.001, 1000, X0, &in, NULL, NULL, ref));
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -114,7 +116,8 @@ static PetscErrorCode TestEnergy(void)
   PetscReal *X, h = 0.01;
 
   PetscFunctionBeginUser;
-  PetscCall(DRSSCreate(3, W, 1e-6, 1, Bm, 2, Cm, &ss));
+  PetscCall(DRSSCreate(PETSC_COMM_SELF, &ss));
+  PetscCall(DRSSSetModes(ss, 3, W, 1e-6, 1, Bm, 2, Cm));
   PetscCall(PetscMalloc1((n + 1) * 2 * m, &X));
   {
     PetscReal e0 = Energy(X0, m, W), dev = 0;
@@ -147,11 +150,34 @@ static PetscErrorCode TestEnergy(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The integrator registry: every documented method is registered, and an
+ * unknown name is an input error. */
+static PetscErrorCode TestRegistry(void)
+{
+  const char    *names[] = {"exact", "zoh", "newmark", "central", "rk3bs", "rk4", "rk5dp", "rk8vr", "beuler", "cn", "theta", "alpha2"};
+  char           buf[512];
+  DRSS           ss;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRSSIntegratorNames(buf, sizeof(buf)));
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) DRTEST_TRUE(strstr(buf, names[i]) != NULL, "integrator registry lists %s (%s)", names[i], buf);
+  PetscCall(DRSSCreate(PETSC_COMM_SELF, &ss));
+  PetscCall(DRSSSetModes(ss, 3, W, 1e-6, 1, Bm, 2, Cm));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = DRSSSimulate(ss, "rk9", 0.1, 10, X0, NULL, NULL, NULL, NULL);
+  PetscCall(PetscPopErrorHandler());
+  DRTEST_TRUE(ierr == DR_ERR_INPUT, "an unknown integrator name is an input error (got %d)", (int)ierr);
+  PetscCall(DRSSDestroy(&ss));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(DRInitialize(&argc, &argv, NULL));
   PetscCall(TestExact());
   PetscCall(TestOrders());
   PetscCall(TestEnergy());
+  PetscCall(TestRegistry());
   DRTEST_END();
 }

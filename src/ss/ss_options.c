@@ -1,0 +1,239 @@
+/* dynred ss: the job settings (DRSSSetConfig, DRSSSetFromOptions) and the
+ * set-up of the model from its source (DRSSSetUp). */
+#include "ssimpl.h"
+#include <math.h>
+#include <string.h>
+
+PetscErrorCode DRSSResolvePath(DRConfig cfg, const char *p, char *out, size_t len)
+{
+  const char *origin, *slash;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRConfigGetOrigin(cfg, &origin));
+  slash = strrchr(origin, '/');
+  if (!p[0] || p[0] == '/' || origin[0] == '<' || !slash) PetscCall(PetscStrncpy(out, p, len));
+  else PetscCall(PetscSNPrintf(out, len, "%.*s/%s", (int)(slash - origin), origin, p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSSSetConfig(DRSS ss, DRConfig cfg)
+{
+  PetscFunctionBeginUser;
+  ss->cfg = cfg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GetLabels(DRConfig cfg, const char *key, PetscInt *n, DRLabel **l)
+{
+  PetscReal v[1024];
+  char      where[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  *n = 1024;
+  PetscCall(DRConfigGetRealArray(cfg, key, v, n, NULL));
+  PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
+  PetscCall(PetscFree(*l));
+  PetscCall(PetscMalloc1(*n + 1, l));
+  for (PetscInt i = 0; i < *n; i++) {
+    PetscReal node = PetscFloorReal(v[i]), dir = round(10 * (v[i] - node));
+    PetscCheck(node >= 0 && dir >= 1 && dir <= 6 && PetscAbsReal(10 * (v[i] - node) - dir) < 1e-6, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s entry %" PetscInt_FMT " = %g is not a DOF label node.direction with direction 1..6", where, key, i + 1, (double)v[i]);
+    (*l)[i] = DRLabelMake((PetscInt64)node, (PetscInt)dir);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The input signal of the job (ss.input.*). */
+static PetscErrorCode SetUpSignal(DRConfig cfg, PetscInt nin, DRSignal *sig)
+{
+  char      type[32], where[PETSC_MAX_PATH_LEN + 32];
+  PetscReal sc[1024];
+  PetscInt  nsc = 1024;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRSignalDestroy(sig));
+  PetscCall(PetscMemzero(sig, sizeof(*sig)));
+  sig->nin = nin;
+  PetscCall(DRConfigGetString(cfg, "ss.input.signal", type, sizeof(type), NULL));
+  PetscCall(DRConfigGetReal(cfg, "ss.input.amplitude", &sig->a, NULL));
+  PetscCall(DRConfigGetReal(cfg, "ss.input.t0", &sig->t0, NULL));
+  PetscCall(DRConfigGetReal(cfg, "ss.input.freq_hz", &sig->f, NULL));
+  PetscCall(DRConfigGetReal(cfg, "ss.input.t_rise", &sig->t_rise, NULL));
+  PetscCall(DRConfigGetReal(cfg, "ss.input.t_hold", &sig->t_hold, NULL));
+  PetscCall(DRConfigGetReal(cfg, "ss.input.t_fall", &sig->t_fall, NULL));
+  PetscCall(DRConfigGetRealArray(cfg, "ss.input.scale", sc, &nsc, NULL));
+  PetscCall(DRConfigWhere(cfg, "ss.input.scale", where, sizeof(where)));
+  PetscCheck(nsc == 0 || nsc == nin, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: ss.input.scale has %" PetscInt_FMT " values for %" PetscInt_FMT " inputs", where, nsc, nin);
+  PetscCall(PetscMalloc1(nin + 1, &sig->scale));
+  for (PetscInt j = 0; j < nin; j++) sig->scale[j] = nsc ? sc[j] : 1.0;
+  PetscCall(DRConfigWhere(cfg, "ss.input.signal", where, sizeof(where)));
+  if (!strcmp(type, "zero")) sig->type = DR_SIG_ZERO;
+  else if (!strcmp(type, "step")) sig->type = DR_SIG_STEP;
+  else if (!strcmp(type, "ramp")) sig->type = DR_SIG_RAMP;
+  else if (!strcmp(type, "sine")) sig->type = DR_SIG_SINE;
+  else if (!strcmp(type, "trapezoid")) {
+    sig->type = DR_SIG_TRAPEZOID;
+    PetscCheck(sig->t_rise > 0 && sig->t_fall > 0 && sig->t_hold >= 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: trapezoid needs t_rise > 0, t_fall > 0, t_hold >= 0", where);
+  } else if (!strcmp(type, "file")) {
+    char file[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN];
+    PetscCall(DRConfigGetString(cfg, "ss.input.file", file, sizeof(file), NULL));
+    PetscCheck(file[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: signal 'file' needs ss.input.file", where);
+    PetscCall(DRSSResolvePath(cfg, file, path, sizeof(path)));
+    PetscCall(DRSignalLoadTable(sig, path));
+  } else SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: unknown ss.input.signal '%s'; expected step, ramp, sine, trapezoid, file or zero", where, type);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ss.sim.*: the methods to run (registry names), step, span, reference. */
+static PetscErrorCode SimFromOptions(DRSS ss)
+{
+  DRConfig  cfg = ss->cfg;
+  char      list[512], where[PETSC_MAX_PATH_LEN + 32], known[512];
+  PetscReal tend;
+
+  PetscFunctionBeginUser;
+  ss->nrun = 0;
+  PetscCall(DRConfigGetString(cfg, "ss.sim.methods", list, sizeof(list), NULL));
+  if (!list[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DRConfigGetReal(cfg, "ss.sim.h", &ss->h, NULL));
+  PetscCall(DRConfigGetReal(cfg, "ss.sim.t_end", &tend, NULL));
+  PetscCall(DRConfigGetInt(cfg, "ss.sim.repeat", &ss->repeat, NULL));
+  PetscCall(DRConfigGetString(cfg, "ss.sim.reference", ss->ref, sizeof(ss->ref), NULL));
+  PetscCall(DRConfigGetBool(cfg, "ss.sim.write_y", &ss->writey, NULL));
+  PetscCall(DRConfigWhere(cfg, "ss.sim.h", where, sizeof(where)));
+  PetscCheck(ss->h > 0 && tend > 0 && tend / ss->h < 1e9, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: ss.sim.h = %g, ss.sim.t_end = %g: expected 0 < h and 0 < t_end", where, (double)ss->h, (double)tend);
+  PetscCheck(ss->repeat >= 1, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: ss.sim.repeat must be >= 1", where);
+  ss->nsteps = (PetscInt)round(tend / ss->h);
+  PetscCall(DRSSIntegratorNames(known, sizeof(known)));
+  PetscCall(DRConfigWhere(cfg, "ss.sim.methods", where, sizeof(where)));
+  for (char *save = NULL, *tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+    PetscBool ok;
+    PetscCall(DRSSMethodOrder(tok, NULL, &ok));
+    PetscCheck(ok, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: unknown method '%s' in ss.sim.methods; known: %s", where, tok, known);
+    PetscCheck(ss->nrun < DR_SS_MAXSIM, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: more than %d methods", where, DR_SS_MAXSIM);
+    PetscCall(PetscStrncpy(ss->run[ss->nrun++].name, tok, sizeof(ss->run[0].name)));
+  }
+  if (ss->ref[0]) {
+    PetscBool ok;
+    PetscCall(DRSSMethodOrder(ss->ref, NULL, &ok));
+    PetscCall(DRConfigWhere(cfg, "ss.sim.reference", where, sizeof(where)));
+    PetscCheck(ok, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: unknown reference method '%s'; known: %s", where, ss->ref, known);
+  }
+  PetscCall(SetUpSignal(cfg, ss->opt_nin, &ss->sig));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSSSetFromOptions(DRSS ss)
+{
+  DRConfig  cfg = ss->cfg;
+  char      file[PETSC_MAX_PATH_LEN], where[PETSC_MAX_PATH_LEN + 32];
+  PetscReal zeta[1024];
+  PetscInt  nz = 1024;
+
+  PetscFunctionBeginUser;
+  PetscCheck(cfg, ss->comm, PETSC_ERR_ORDER, "DRSSSetFromOptions: no job file (DRSSSetConfig)");
+  ss->from_options = PETSC_TRUE;
+  /* source, inputs, outputs */
+  PetscCall(DRConfigGetString(cfg, "ss.source", file, sizeof(file), NULL));
+  PetscCall(DRConfigWhere(cfg, "ss.source", where, sizeof(where)));
+  PetscCheck(file[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: ss.source is missing: expected the result file of a reduced model", where);
+  PetscCall(DRSSResolvePath(cfg, file, ss->path, sizeof(ss->path)));
+  PetscCall(DRConfigGetString(cfg, "ss.group", ss->group, sizeof(ss->group), NULL));
+  PetscCall(GetLabels(cfg, "ss.inputs", &ss->opt_nin, &ss->opt_in));
+  PetscCall(GetLabels(cfg, "ss.outputs", &ss->opt_nout, &ss->opt_out));
+  PetscCall(DRConfigWhere(cfg, "ss.inputs", where, sizeof(where)));
+  PetscCheck(ss->opt_nin > 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: ss.inputs is empty: expected at least one input DOF label", where);
+  PetscCall(DRConfigWhere(cfg, "ss.outputs", where, sizeof(where)));
+  PetscCheck(ss->opt_nout > 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: ss.outputs is empty: expected at least one output DOF label", where);
+  /* modes kept */
+  PetscCall(DRConfigGetReal(cfg, "ss.fmax", &ss->fmax, NULL));
+  PetscCall(DRConfigGetInt(cfg, "ss.nmodes", &ss->nmodes, NULL));
+  PetscCall(DRConfigGetReal(cfg, "ss.rigid_hz", &ss->rigid_hz, NULL));
+  /* damping (checked against the modes in DRSSSetUp) */
+  PetscCall(DRConfigGetString(cfg, "ss.damping.type", ss->dtype, sizeof(ss->dtype), NULL));
+  PetscCall(DRConfigGetRealArray(cfg, "ss.damping.zeta", zeta, &nz, NULL));
+  PetscCall(DRConfigGetReal(cfg, "ss.damping.alpha", &ss->alpha, NULL));
+  PetscCall(DRConfigGetReal(cfg, "ss.damping.beta", &ss->beta, NULL));
+  PetscCall(PetscFree(ss->zeta));
+  PetscCall(PetscMalloc1(nz + 1, &ss->zeta));
+  PetscCall(PetscArraycpy(ss->zeta, zeta, nz));
+  ss->nzeta = nz;
+  /* output */
+  PetscCall(DRConfigGetBool(cfg, "ss.mtx", &ss->mtx, NULL));
+  PetscCall(DRConfigGetString(cfg, "output", ss->output, sizeof(ss->output), NULL));
+  PetscCall(SimFromOptions(ss));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ss.damping.* on the model (needs the number of modes). */
+static PetscErrorCode DampingFromOptions(DRSS ss)
+{
+  DRConfig cfg = ss->cfg;
+  char     where[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  PetscCall(DRConfigWhere(cfg, "ss.damping.type", where, sizeof(where)));
+  if (!strcmp(ss->dtype, "none")) PetscCall(DRSSSetDamping(ss, DR_SS_DAMP_NONE, 0, NULL, 0, 0, where));
+  else if (!strcmp(ss->dtype, "modal")) {
+    PetscCall(DRConfigWhere(cfg, "ss.damping.zeta", where, sizeof(where)));
+    PetscCheck(ss->nzeta > 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: damping type modal needs ss.damping.zeta", where);
+    PetscCall(DRSSSetDamping(ss, DR_SS_DAMP_MODAL, ss->nzeta, ss->zeta, 0, 0, where));
+  } else if (!strcmp(ss->dtype, "rayleigh")) {
+    PetscCall(DRConfigWhere(cfg, "ss.damping.alpha", where, sizeof(where)));
+    PetscCall(DRSSSetDamping(ss, DR_SS_DAMP_RAYLEIGH, 0, NULL, ss->alpha, ss->beta, where));
+  } else SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: unknown ss.damping.type '%s'; expected none, modal or rayleigh", where, ss->dtype);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSSSetUp(DRSS ss)
+{
+  DRSSSource    *src = &ss->src;
+  DRConfig       cfg = ss->cfg;
+  PetscInt       nin = ss->opt_nin, nout = ss->opt_nout, m, missing;
+  PetscReal     *rows, *Bm, *Cm;
+  char           where[PETSC_MAX_PATH_LEN + 32];
+  DRLabel       *all;
+  PetscLogDouble e0[3], e1[3];
+
+  PetscFunctionBeginUser;
+  if (!ss->from_options || ss->have_src) PetscFunctionReturn(PETSC_SUCCESS); /* a model from DRSSSetModes, or set up */
+  PetscCall(DRSSEventSeconds(DR_SS_SourceRead, &e0[0]));
+  PetscCall(DRSSEventSeconds(DR_SS_ModalBasis, &e0[1]));
+  PetscCall(DRSSEventSeconds(DR_SS_Build, &e0[2]));
+  PetscCall(DRSSSourceRead(ss->path, ss->group, src));
+  ss->have_src = PETSC_TRUE;
+  PetscCall(DRSSSourceModes(src));
+  m = src->m;
+  if (ss->fmax > 0)
+    for (m = 0; m < src->m && src->omega[m] < 2 * PETSC_PI * ss->fmax; m++) { }
+  if (ss->nmodes > 0) m = PetscMin(m, ss->nmodes);
+  PetscCall(DRConfigWhere(cfg, "ss.fmax", where, sizeof(where)));
+  PetscCheck(m > 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: no mode of %s %s is kept (ss.fmax = %g Hz, ss.nmodes = %" PetscInt_FMT ")", where, ss->path, src->group, (double)ss->fmax, ss->nmodes);
+  /* mode rows at the input and output labels */
+  PetscCall(PetscMalloc3((nin + nout) * src->m + 1, &rows, m * nin + 1, &Bm, nout * m + 1, &Cm));
+  PetscCall(PetscMalloc1(nin + nout + 1, &all));
+  PetscCall(PetscArraycpy(all, ss->opt_in, nin));
+  PetscCall(PetscArraycpy(all + nin, ss->opt_out, nout));
+  PetscCall(PetscLogEventBegin(DR_SS_SourceRead, 0, 0, 0, 0));
+  PetscCall(DRSSSourceModeRows(src, nin + nout, all, rows, &missing));
+  PetscCall(PetscLogEventEnd(DR_SS_SourceRead, 0, 0, 0, 0));
+  if (missing >= 0) {
+    char        b[32];
+    const char *key = missing < nin ? "ss.inputs" : "ss.outputs";
+    PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
+    SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s label %s is not a DOF of %s %s/labels", where, key, DRLabelString(all[missing], b), ss->path, src->group);
+  }
+  PetscCall(PetscFree(all));
+  for (PetscInt k = 0; k < m; k++)
+    for (PetscInt j = 0; j < nin; j++) Bm[k * nin + j] = rows[j * src->m + k];
+  for (PetscInt i = 0; i < nout; i++)
+    for (PetscInt k = 0; k < m; k++) Cm[i * m + k] = rows[(nin + i) * src->m + k];
+  PetscCall(DRSSSetModes(ss, m, src->omega, 2 * PETSC_PI * ss->rigid_hz, nin, Bm, nout, Cm));
+  PetscCall(DRSSSetLabels(ss, ss->opt_in, ss->opt_out));
+  PetscCall(PetscFree3(rows, Bm, Cm));
+  PetscCall(DampingFromOptions(ss));
+  PetscCall(DRSSEventSeconds(DR_SS_SourceRead, &e1[0]));
+  PetscCall(DRSSEventSeconds(DR_SS_ModalBasis, &e1[1]));
+  PetscCall(DRSSEventSeconds(DR_SS_Build, &e1[2]));
+  ss->t_export = (e1[0] - e0[0]) + (e1[1] - e0[1]) + (e1[2] - e0[2]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
