@@ -73,33 +73,42 @@ static PetscErrorCode Verify(DRConfig cfg, DRCMS cms, DRStore store, PetscReal *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRJobCMS(DRConfig cfg)
+/* "cms time: model .. s, <phase> .. s, ...; total .. s" */
+static PetscErrorCode ViewTimes(DRCMS cms, PetscReal tsetup, PetscReal ttotal)
 {
-  DRCMS              cms;
-  DRStore            store;
-  PetscBool          verify;
-  PetscReal          tol, maxerr = 0, tsetup, tverify = 0, ttotal;
-  PetscLogDouble     t0 = DRTime();
-  PetscInt           nred, np;
+  PetscInt           np;
   const char *const *names;
   const PetscReal   *sec;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRCMSGetTimes(cms, NULL, &np, &names, &sec));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "cms time: model %.2f s", (double)tsetup));
+  for (PetscInt p = 0; p < np; p++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, ", %s %.2f s", names[p], (double)sec[p]));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "; total %.2f s\n", (double)ttotal));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRJobCMS(DRConfig cfg)
+{
+  DRCMS          cms;
+  DRStore        store;
+  PetscBool      verify;
+  PetscReal      tol, maxerr = 0, tsetup, tverify = 0, ttotal;
+  PetscLogDouble t0 = DRTime();
 
   PetscFunctionBeginUser;
   PetscCall(DRConfigGetBool(cfg, "verify", &verify, NULL));
   PetscCall(DRConfigGetReal(cfg, "cms.verify_tol_pct", &tol, NULL));
   PetscCall(DRCMSCreate(PETSC_COMM_WORLD, &cms));
-  PetscCall(DRCMSSetFromConfig(cms, cfg));
+  PetscCall(DRCMSSetConfig(cms, cfg));
+  PetscCall(DRCMSSetFromOptions(cms));
   PetscCall(DRCMSSetUp(cms));
   tsetup = DRTime() - t0;
   PetscCall(DRCMSSolve(cms));
-  PetscCall(DRCMSView(cms));
-  PetscCall(DRCMSGetTimes(cms, &nred, &np, &names, &sec));
+  PetscCall(DRCMSView(cms, PETSC_VIEWER_STDOUT_WORLD));
   ttotal = DRTime() - t0;
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "cms time: model %.2f s", (double)tsetup));
-  for (PetscInt p = 0; p < np; p++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, ", %s %.2f s", names[p], (double)sec[p]));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "; total %.2f s\n", (double)ttotal));
+  PetscCall(ViewTimes(cms, tsetup, ttotal));
   PetscCall(DRJobStoreOpen(cfg, "cms", &store));
-  PetscCall(DRStoreAttrInt(store, "/cms/reduced", "size", nred));
   if (verify) PetscCall(Verify(cfg, cms, store, &maxerr, &tverify));
   PetscCall(DRCMSWrite(cms, store));
   {
