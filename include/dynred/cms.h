@@ -21,7 +21,7 @@
  * A PETSc-style object: Create, SetConfig (the job: model and cms.* keys),
  * SetFromOptions (reads the keys; option > YAML > default), SetUp
  * (distribution, components, interfaces), Solve, View(PetscViewer),
- * Write(DRStore), Destroy.  Log class "DR CMS", one event per phase
+ * Verify (optional), Write(DRStore), Destroy.  Log class "DR CMS", one event per phase
  * (DRCMSInitializePackage; -log_view shows them, /timing is read from them).
  */
 #ifndef DYNRED_CMS_H
@@ -44,6 +44,11 @@ PetscErrorCode DRCMSSolve(DRCMS cms);
 PetscErrorCode DRCMSView(DRCMS cms, PetscViewer viewer);
 /* /cms/... datasets, /timing, the mesh and the XDMF mode shapes. */
 PetscErrorCode DRCMSWrite(DRCMS cms, DRStore store);
+/* Verification against the full model (assembly of all components): its
+ * modes by DRModal (prefix modal_), the comparison table on stdout and in
+ * /verify, accuracy per band; maxerr: largest paired frequency deviation in
+ * %.  Errors when the Rayleigh-Ritz bound is violated. */
+PetscErrorCode DRCMSVerify(DRCMS cms, DRStore store, PetscReal *maxerr);
 /* System modes over the full labels (world vectors, owned by cms). */
 PetscErrorCode DRCMSGetModes(DRCMS cms, PetscInt *n, const PetscReal **freq_hz, Vec **modes, PetscInt *nlabels, const DRLabel **labels);
 /* Reduced (assembled) system size and the phase times (seconds, from the

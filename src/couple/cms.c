@@ -22,7 +22,7 @@ static const DRConfigKey cms_keys[] = {
 };
 
 PetscClassId  DRCMS_CLASSID;
-PetscLogEvent DRCMS_SetUp, DRCMS_Partition, DRCMS_Interfaces, DRCMS_Reduce, DRCMS_Gather, DRCMS_Assemble, DRCMS_IfaceReduce, DRCMS_Coupled, DRCMS_Recover, DRCMS_Write;
+PetscLogEvent DRCMS_SetUp, DRCMS_Partition, DRCMS_Interfaces, DRCMS_Reduce, DRCMS_Gather, DRCMS_Assemble, DRCMS_IfaceReduce, DRCMS_Coupled, DRCMS_Recover, DRCMS_Verify, DRCMS_Write;
 static PetscBool DRCMSPackageInitialized = PETSC_FALSE;
 
 static PetscErrorCode DRCMSFinalizePackage(void)
@@ -52,6 +52,7 @@ PetscErrorCode DRCMSInitializePackage(void)
   PetscCall(PetscLogEventRegister("CMSIfaceReduce", DRCMS_CLASSID, &DRCMS_IfaceReduce));
   PetscCall(PetscLogEventRegister("CMSCoupledSolve", DRCMS_CLASSID, &DRCMS_Coupled));
   PetscCall(PetscLogEventRegister("CMSRecover", DRCMS_CLASSID, &DRCMS_Recover));
+  PetscCall(PetscLogEventRegister("CMSVerify", DRCMS_CLASSID, &DRCMS_Verify));
   PetscCall(PetscLogEventRegister("CMSWrite", DRCMS_CLASSID, &DRCMS_Write));
   PetscCall(PetscLogIsActive(&active));
   if (!active) PetscCall(PetscLogDefaultBegin());

@@ -7,7 +7,8 @@
  *   assemble.c   superelements gathered to world rank 0, assembly by label
  *   solve.c      interface reduction and the coupled solve (dense / SLEPc)
  *   recover.c    system modes u = T q over the full labels
- *   io.c         View (results table) and Write (store, mesh, shapes) */
+ *   io.c         View (results table) and Write (store, mesh, shapes)
+ *   verify.c     comparison with the full model */
 #ifndef DYNRED_CMSIMPL_H
 #define DYNRED_CMSIMPL_H
 
@@ -30,7 +31,7 @@ typedef enum {
 
 /* Events of the package (registered by DRCMSInitializePackage). */
 extern PetscClassId  DRCMS_CLASSID;
-extern PetscLogEvent DRCMS_SetUp, DRCMS_Partition, DRCMS_Interfaces, DRCMS_Reduce, DRCMS_Gather, DRCMS_Assemble, DRCMS_IfaceReduce, DRCMS_Coupled, DRCMS_Recover, DRCMS_Write;
+extern PetscLogEvent DRCMS_SetUp, DRCMS_Partition, DRCMS_Interfaces, DRCMS_Reduce, DRCMS_Gather, DRCMS_Assemble, DRCMS_IfaceReduce, DRCMS_Coupled, DRCMS_Recover, DRCMS_Verify, DRCMS_Write;
 
 struct _p_DRCMS {
   MPI_Comm    comm, gcomm;
