@@ -1,0 +1,98 @@
+/* Private layout of the CMS driver (include/dynred/cms.h) and the functions
+ * shared by its files:
+ *   cms.c        the object: keys, package, Create/SetConfig/SetFromOptions/
+ *                SetUp/Solve/Destroy, getters
+ *   partition.c  rank groups and the component -> group assignment by cost
+ *   interface.c  boundary DOFs: shared labels, ties, retained node sets
+ *   assemble.c   superelements gathered to world rank 0, assembly by label
+ *   solve.c      interface reduction and the coupled solve (dense / SLEPc)
+ *   recover.c    system modes u = T q over the full labels
+ *   io.c         View (results table) and Write (store, mesh, shapes)
+ *   verify.c     comparison with the full model */
+#ifndef DYNRED_CMSIMPL_H
+#define DYNRED_CMSIMPL_H
+
+#include <dynred/cms.h>
+#include <dynred/model.h>
+#include <dynred/reduce.h>
+
+/* Phases of /timing and of the "cms time:" line, in this order. */
+typedef enum {
+  DR_CMS_PHASE_COMPEIG,
+  DR_CMS_PHASE_CONSTRAINT,
+  DR_CMS_PHASE_PROJECT,
+  DR_CMS_PHASE_GATHER,
+  DR_CMS_PHASE_ASSEMBLY,
+  DR_CMS_PHASE_IFACE,
+  DR_CMS_PHASE_COUPLED,
+  DR_CMS_PHASE_RECOVER,
+  DR_CMS_NPHASE
+} DRCMSPhase;
+
+/* Events of the package (registered by DRCMSInitializePackage). */
+extern PetscClassId  DRCMS_CLASSID;
+extern PetscLogEvent DRCMS_SetUp, DRCMS_Partition, DRCMS_Interfaces, DRCMS_Reduce, DRCMS_Gather, DRCMS_Assemble, DRCMS_IfaceReduce, DRCMS_Coupled, DRCMS_Recover, DRCMS_Verify, DRCMS_Write;
+
+struct _p_DRCMS {
+  MPI_Comm    comm, gcomm;
+  PetscMPIInt rank, size;
+  DRConfig    cfg;
+  PetscBool   setup, solved;
+  /* options */
+  char      method[32], retain[256], support[64];
+  PetscReal fmax, cutoff_factor;
+  PetscInt  nmodes, comp_modes, ngroups_opt, dense_max;
+  PetscInt  iface_modes;  /* cms.interface_modes */
+  PetscReal iface_factor; /* cms.interface_cutoff_factor */
+  /* distribution */
+  PetscInt     ncomp, ngroups, mygroup;
+  PetscInt    *group_of;     /* component -> group */
+  PetscMPIInt *group_root;   /* group -> world rank of its first rank */
+  PetscInt     nmine, *mine; /* components of my group, in order */
+  DRComponent *comps;        /* nmine */
+  char       **names;        /* ncomp */
+  char       **methods;      /* ncomp: reduction method of each component */
+  /* interfaces (all ranks) */
+  PetscInt   nfull;
+  DRLabel   *full;        /* sorted union of all labels */
+  PetscBool **isboundary; /* nmine flag arrays */
+  /* reduction */
+  DRSuperelement *se; /* nmine */
+  /* root: per component sizes (all ranks after Solve) */
+  PetscInt   *nb, *nq, nbglob, nred;
+  PetscReal  *Kred, *Mred; /* root only: nred^2, column-major */
+  DRLabel    *bglob;       /* boundary union (all ranks after Solve) */
+  PetscReal **qfreq;       /* root: component mode frequencies */
+  /* interface reduction (all ranks: iface, ncc, ncoupled; root: the arrays) */
+  PetscBool  iface;    /* CC reduction of the boundary requested */
+  PetscInt   ncc;      /* CC modes kept */
+  PetscInt   ncoupled; /* size of the system actually solved */
+  PetscReal *Psi;      /* root: nbglob x ncc, column-major, M_BB-normalized */
+  PetscReal *ccfreq;   /* root: ncc CC mode frequencies (Hz) */
+  /* results */
+  PetscInt   nm;
+  PetscReal *freq;
+  Vec       *modes;
+  PetscReal  t[DR_CMS_NPHASE];
+  /* geometry for XDMF (rank 0 arrays) */
+  DRComponent geom;
+};
+
+/* partition.c */
+PetscErrorCode DRCMSPartition_Private(DRCMS c);
+/* interface.c */
+PetscErrorCode DRCMSFindInterfaces_Private(DRCMS c);
+/* assemble.c */
+/* (assembly on the root nested in it, event DRCMS_Assemble) */
+PetscErrorCode DRCMSGather_Private(DRCMS c);
+/* solve.c: Q (nred x nm, column-major) on every rank */
+PetscErrorCode DRCMSCoupledSolve_Private(DRCMS c, PetscReal **Q);
+/* recover.c */
+PetscErrorCode DRCMSRecover_Private(DRCMS c, const PetscReal *Q);
+/* cms.c: collective agreement on an error of one group / of the root */
+PetscErrorCode DRCMSAllGroupsAgree_Private(MPI_Comm comm, PetscErrorCode ierr);
+PetscErrorCode DRCMSRootAgrees_Private(DRCMS c, PetscErrorCode ierr);
+/* size of component k (rank 0 of its group knows it), collective */
+PetscErrorCode DRCMSComponentSize_Private(DRCMS c, PetscInt k, PetscInt *n);
+
+#endif

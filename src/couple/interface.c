@@ -1,0 +1,183 @@
+/* CMS interfaces: the boundary DOFs of every component are the labels it
+ * shares with another component (ties are shared labels too, made by the
+ * model layer), plus the retained node sets (cms.retain).  Also the full
+ * model's label numbering: the sorted union of all component labels. */
+#include "cmsimpl.h"
+#include <string.h>
+
+/* Every rank learns every component's labels (from its group's root). */
+static PetscErrorCode ExchangeLabels(DRCMS c, PetscInt **nlab_out, DRLabel ***lab_out)
+{
+  PetscInt   *nlab, *tmp;
+  DRLabel   **lab;
+  PetscMPIInt grank;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc1(c->ncomp, &nlab));
+  PetscCall(PetscCalloc1(c->ncomp, &lab));
+  /* sizes: each component's group root contributes */
+  PetscCallMPI(MPI_Comm_rank(c->gcomm, &grank));
+  PetscCall(PetscCalloc1(c->ncomp, &tmp));
+  if (!grank)
+    for (PetscInt i = 0; i < c->nmine; i++) tmp[c->mine[i]] = c->comps[i]->n;
+  PetscCall(MPIU_Allreduce(tmp, nlab, c->ncomp, MPIU_INT, MPI_SUM, c->comm));
+  PetscCall(PetscFree(tmp));
+  for (PetscInt k = 0; k < c->ncomp; k++) {
+    PetscCall(PetscMalloc1(nlab[k] + 1, &lab[k]));
+    for (PetscInt i = 0; i < c->nmine; i++)
+      if (c->mine[i] == k) PetscCall(PetscArraycpy(lab[k], c->comps[i]->labels, nlab[k]));
+    PetscCallMPI(MPI_Bcast(lab[k], (PetscMPIInt)nlab[k], MPIU_INT64, c->group_root[c->group_of[k]], c->comm));
+  }
+  *nlab_out = nlab;
+  *lab_out  = lab;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  DRLabel  l;
+  PetscInt comp;
+} LabComp;
+
+static int cmp_labcomp(const void *a, const void *b)
+{
+  const LabComp *x = (const LabComp *)a, *y = (const LabComp *)b;
+  if (x->l != y->l) return x->l < y->l ? -1 : 1;
+  return (x->comp > y->comp) - (x->comp < y->comp);
+}
+
+/* The full labels (sorted union) into c->full; per component the number of
+ * its labels shared with another component. */
+static PetscErrorCode BuildUnion(DRCMS c, PetscInt ntot, const LabComp all[], PetscInt shared[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(ntot + 1, &c->full));
+  c->nfull = 0;
+  for (PetscInt i = 0; i < ntot;) {
+    PetscInt j = i;
+    while (j < ntot && all[j].l == all[i].l) j++;
+    if (j - i > 1)
+      for (PetscInt t = i; t < j; t++) shared[all[t].comp]++;
+    c->full[c->nfull++] = all[i].l;
+    i = j;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Interface compatibility: per node shared by several parts, every part
+ * that has translations there has the same translations. */
+static PetscErrorCode CheckCompatible(DRCMS c, PetscInt ntot, const LabComp all[])
+{
+  char b1[32];
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < ntot;) {
+    PetscInt64 node = DRLabelNode(all[i].l), j = i;
+    while (j < ntot && DRLabelNode(all[j].l) == node) j++;
+    /* all[i..j) are the DOFs at this node, sorted by direction then component */
+    for (PetscInt a = i; a < j; a++) {
+      PetscInt d = DRLabelDir(all[a].l);
+      if (d > 3) continue;
+      for (PetscInt k = 0; k < c->ncomp; k++) {
+        PetscBool hasnode = PETSC_FALSE, hasdof = PETSC_FALSE;
+        for (PetscInt t = i; t < j; t++)
+          if (all[t].comp == k) {
+            if (DRLabelDir(all[t].l) <= 3) hasnode = PETSC_TRUE;
+            if (all[t].l == all[a].l) hasdof = PETSC_TRUE;
+          }
+        PetscCheck(!hasnode || hasdof, c->comm, DR_ERR_INPUT, "interface DOF %s is free in component '%s' but constrained (absent) in component '%s', which shares node %lld; expected interface DOFs free in every part or constrained in all", DRLabelString(all[a].l, b1), c->names[all[a].comp], c->names[k], (long long)node);
+      }
+    }
+    i = j;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Retained node sets (cms.retain, comma list) of my component i are boundary. */
+static PetscErrorCode MarkRetained(DRCMS c, PetscInt i)
+{
+  DRComponent comp = c->comps[i];
+  char       *copy, *save = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrallocpy(c->retain, &copy));
+  for (char *tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+    DRNodeSet *set;
+    PetscCall(DRComponentGetNodeSet(comp, tok, &set));
+    if (!set) continue;
+    for (PetscInt r = 0; r < comp->n; r++) {
+      PetscInt node = (PetscInt)DRLabelNode(comp->labels[r]), lo = 0, hi = set->n - 1;
+      while (lo <= hi) {
+        PetscInt mid = (lo + hi) / 2;
+        if (set->nodes[mid] == node) {
+          c->isboundary[i][r] = PETSC_TRUE;
+          break;
+        }
+        if (set->nodes[mid] < node) lo = mid + 1;
+        else hi = mid - 1;
+      }
+    }
+  }
+  PetscCall(PetscFree(copy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Flags of my components: a label is boundary when it occurs more than once
+ * in the sorted (label, component) list, or lies in a retained node set. */
+static PetscErrorCode MarkBoundary(DRCMS c, PetscInt ntot, const LabComp all[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(c->nmine, &c->isboundary));
+  for (PetscInt i = 0; i < c->nmine; i++) {
+    DRComponent comp = c->comps[i];
+    PetscCall(PetscCalloc1(comp->n + 1, &c->isboundary[i]));
+    for (PetscInt r = 0; r < comp->n; r++) {
+      /* shared when the label occurs more than once: find its first entry */
+      PetscInt lo = 0, hi = ntot;
+      while (lo < hi) {
+        PetscInt mid = (lo + hi) / 2;
+        if (all[mid].l < comp->labels[r]) lo = mid + 1;
+        else hi = mid;
+      }
+      c->isboundary[i][r] = (lo + 1 < ntot && all[lo + 1].l == comp->labels[r]) ? PETSC_TRUE : PETSC_FALSE;
+    }
+    if (c->retain[0]) PetscCall(MarkRetained(c, i));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Boundary DOFs: labels shared with another component, plus retained node
+ * sets.  Errors: a component that touches nothing; a node whose
+ * translations are free in one part and constrained in another. */
+PetscErrorCode DRCMSFindInterfaces_Private(DRCMS c)
+{
+  PetscInt *nlab, ntot = 0;
+  DRLabel **lab;
+  LabComp  *all;
+  PetscInt *shared; /* per component: number of shared DOFs */
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(DRCMS_Interfaces, 0, 0, 0, 0));
+  PetscCall(ExchangeLabels(c, &nlab, &lab));
+  for (PetscInt k = 0; k < c->ncomp; k++) ntot += nlab[k];
+  PetscCall(PetscMalloc1(ntot + 1, &all));
+  ntot = 0;
+  for (PetscInt k = 0; k < c->ncomp; k++)
+    for (PetscInt i = 0; i < nlab[k]; i++) {
+      all[ntot].l      = lab[k][i];
+      all[ntot++].comp = k;
+    }
+  qsort(all, (size_t)ntot, sizeof(*all), cmp_labcomp);
+  PetscCall(PetscCalloc1(c->ncomp, &shared));
+  PetscCall(BuildUnion(c, ntot, all, shared));
+  PetscCall(CheckCompatible(c, ntot, all));
+  if (c->ncomp > 1)
+    for (PetscInt k = 0; k < c->ncomp; k++) PetscCheck(shared[k] > 0, c->comm, DR_ERR_INPUT, "component '%s' shares no DOF label with any other component; expected an interface (common node ids) with at least one other part", c->names[k]);
+  PetscCall(MarkBoundary(c, ntot, all));
+  for (PetscInt k = 0; k < c->ncomp; k++) PetscCall(PetscFree(lab[k]));
+  PetscCall(PetscFree(lab));
+  PetscCall(PetscFree(nlab));
+  PetscCall(PetscFree(shared));
+  PetscCall(PetscFree(all));
+  PetscCall(PetscLogEventEnd(DRCMS_Interfaces, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,265 @@
+/* CMS results: the table (DRCMSView) and the store (DRCMSWrite: /cms
+ * datasets, /timing, the merged mesh and the XDMF mode shapes). */
+#include "cmsimpl.h"
+
+static const char *const phase_names[DR_CMS_NPHASE] = {"component_eigensolve", "constraint_modes", "projection", "gather", "assembly", "interface_reduction", "coupled_solve", "recovery"};
+
+PetscErrorCode DRCMSGetTimes(DRCMS c, PetscInt *nred, PetscInt *nphases, const char *const **names, const PetscReal **seconds)
+{
+  PetscFunctionBeginUser;
+  if (nred) *nred = c->nred;
+  if (nphases) *nphases = DR_CMS_NPHASE;
+  if (names) *names = phase_names;
+  if (seconds) *seconds = c->t;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRCMSView(DRCMS c, PetscViewer v)
+{
+  PetscBool ascii;
+  char      line[512];
+
+  PetscFunctionBeginUser;
+  if (!v) v = PETSC_VIEWER_STDOUT_(c->comm);
+  PetscCall(PetscObjectTypeCompare((PetscObject)v, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(c->solved, c->comm, PETSC_ERR_ORDER, "DRCMSView: call DRCMSSolve first");
+  PetscCall(PetscViewerASCIIPrintf(v, "  component              DOFs  boundary  modes  method\n"));
+  for (PetscInt k = 0; k < c->ncomp; k++) {
+    PetscInt n;
+    PetscCall(DRCMSComponentSize_Private(c, k, &n));
+    PetscCall(PetscViewerASCIIPrintf(v, "  %-20s %7" PetscInt_FMT "  %8" PetscInt_FMT "  %5" PetscInt_FMT "  %s\n", c->names[k], n, c->nb[k], c->nq[k], c->methods[k]));
+  }
+  PetscCall(PetscViewerASCIIPrintf(v, "  reduced system: %" PetscInt_FMT " coordinates (%" PetscInt_FMT " boundary, %" PetscInt_FMT " modal) for %" PetscInt_FMT " DOFs\n", c->nred, c->nbglob, c->nred - c->nbglob, c->nfull));
+  if (c->iface && c->nbglob > 0) {
+    PetscReal fhi = 0;
+    size_t    len;
+    if (!c->rank && c->ncc) fhi = c->ccfreq[c->ncc - 1];
+    PetscCallMPI(MPI_Bcast(&fhi, 1, MPIU_REAL, 0, c->comm));
+    PetscCall(PetscSNPrintf(line, sizeof(line), "  interface reduction: %" PetscInt_FMT " boundary coordinates -> %" PetscInt_FMT " CC modes (highest %.6g Hz", c->nbglob, c->ncc, (double)fhi));
+    PetscCall(PetscStrlen(line, &len));
+    if (c->iface_factor > 0) PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, ", cutoff %.6g x %.6g Hz", (double)c->iface_factor, (double)c->fmax));
+    PetscCall(PetscStrlen(line, &len));
+    PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, "); coupled system %" PetscInt_FMT " -> %" PetscInt_FMT " coordinates\n", c->nred, c->ncoupled));
+    PetscCall(PetscViewerASCIIPrintf(v, "%s", line));
+  }
+  PetscCall(PetscViewerASCIIPrintf(v, "  mode   frequency [Hz]\n"));
+  for (PetscInt k = 0; k < c->nm; k++) PetscCall(PetscViewerASCIIPrintf(v, "  %4" PetscInt_FMT "   %14.6f\n", k + 1, (double)c->freq[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Geometry arrays of one merged component on the root. */
+typedef struct {
+  PetscInt   nn, nc, nv;
+  PetscInt  *ids, *cells;
+  PetscReal *xyz;
+  DRCellType ct;
+  PetscBool  same;
+} GeomAcc;
+
+/* Component k's nodes (and cells) from the rank that holds it appended on
+ * the root. */
+static PetscErrorCode GatherComponentGeometry(DRCMS c, PetscInt k, GeomAcc *a)
+{
+  PetscMPIInt src    = c->group_root[c->group_of[k]];
+  PetscInt    hdr[3] = {0, 0, 0}; /* nnodes, ncells, celltype */
+  DRComponent comp   = NULL;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < c->nmine; i++)
+    if (c->mine[i] == k) comp = c->comps[i];
+  if (c->rank == src) {
+    hdr[0] = comp->nnodes;
+    hdr[1] = comp->ncells;
+    hdr[2] = (PetscInt)comp->celltype;
+  }
+  PetscCallMPI(MPI_Bcast(hdr, 3, MPIU_INT, src, c->comm));
+  if (!hdr[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!c->rank) {
+    PetscInt knv = DRCellNodes((DRCellType)hdr[2]);
+    if (a->ct == DR_CELL_NONE && !a->nc) a->ct = (DRCellType)hdr[2];
+    if ((DRCellType)hdr[2] != a->ct) a->same = PETSC_FALSE;
+    PetscCall(PetscRealloc(sizeof(PetscInt) * (a->nn + hdr[0]), &a->ids));
+    PetscCall(PetscRealloc(sizeof(PetscReal) * 3 * (a->nn + hdr[0]), &a->xyz));
+    PetscCall(PetscRealloc(sizeof(PetscInt) * (a->nc + hdr[1]) * PetscMax(knv, 1) + 1, &a->cells));
+    if (src == 0) {
+      PetscCall(PetscArraycpy(a->ids + a->nn, comp->node_ids, hdr[0]));
+      PetscCall(PetscArraycpy(a->xyz + 3 * a->nn, comp->xyz, 3 * hdr[0]));
+      if (knv) PetscCall(PetscArraycpy(a->cells + a->nc * knv, comp->cells, hdr[1] * knv));
+    } else {
+      PetscCallMPI(MPI_Recv(a->ids + a->nn, (PetscMPIInt)hdr[0], MPIU_INT, src, 11, c->comm, MPI_STATUS_IGNORE));
+      PetscCallMPI(MPI_Recv(a->xyz + 3 * a->nn, (PetscMPIInt)(3 * hdr[0]), MPIU_REAL, src, 12, c->comm, MPI_STATUS_IGNORE));
+      if (knv) PetscCallMPI(MPI_Recv(a->cells + a->nc * knv, (PetscMPIInt)(hdr[1] * knv), MPIU_INT, src, 13, c->comm, MPI_STATUS_IGNORE));
+    }
+    a->nn += hdr[0];
+    a->nc += hdr[1];
+    a->nv = knv;
+  } else if (c->rank == src) {
+    PetscInt knv = DRCellNodes(comp->celltype);
+    PetscCallMPI(MPI_Send(comp->node_ids, (PetscMPIInt)hdr[0], MPIU_INT, 0, 11, c->comm));
+    PetscCallMPI(MPI_Send(comp->xyz, (PetscMPIInt)(3 * hdr[0]), MPIU_REAL, 0, 12, c->comm));
+    if (knv) PetscCallMPI(MPI_Send(comp->cells, (PetscMPIInt)(hdr[1] * knv), MPIU_INT, 0, 13, c->comm));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Root: nodes sorted by id without duplicates; cells kept when all parts
+ * have one cell type. */
+static PetscErrorCode MergeGeometry(GeomAcc *a, DRComponent g)
+{
+  PetscInt *perm, k = 0, nn = a->nn;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(nn, &perm));
+  for (PetscInt i = 0; i < nn; i++) perm[i] = i;
+  PetscCall(PetscSortIntWithArray(nn, a->ids, perm));
+  PetscCall(PetscMalloc1(nn, &g->node_ids));
+  PetscCall(PetscMalloc1(3 * nn, &g->xyz));
+  for (PetscInt i = 0; i < nn; i++) {
+    if (k && g->node_ids[k - 1] == a->ids[i]) continue;
+    g->node_ids[k] = a->ids[i];
+    for (int d = 0; d < 3; d++) g->xyz[3 * k + d] = a->xyz[3 * perm[i] + d];
+    k++;
+  }
+  g->nnodes = k;
+  PetscCall(PetscFree(perm));
+  if (a->same && a->nv) {
+    g->celltype = a->ct;
+    g->ncells   = a->nc;
+    g->cells    = a->cells;
+    a->cells    = NULL;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Geometry of all components merged on world rank 0 (nodes by id, cells
+ * when all parts have one cell type): a component with labels but no
+ * matrices, for the mesh and the mode shapes in the XDMF file. */
+static PetscErrorCode GatherGeometry(DRCMS c)
+{
+  DRComponent g;
+  GeomAcc     a = {0, 0, 0, NULL, NULL, NULL, DR_CELL_NONE, PETSC_TRUE};
+  PetscInt    hdr[3];
+
+  PetscFunctionBeginUser;
+  PetscCall(DRComponentCreate(c->comm, "cms", &g));
+  g->n = c->nfull;
+  PetscCall(PetscMalloc1(c->nfull + 1, &g->labels));
+  PetscCall(PetscArraycpy(g->labels, c->full, c->nfull));
+  for (PetscInt k = 0; k < c->ncomp; k++) PetscCall(GatherComponentGeometry(c, k, &a));
+  if (!c->rank && a.nn) PetscCall(MergeGeometry(&a, g));
+  PetscCall(PetscFree(a.ids));
+  PetscCall(PetscFree(a.xyz));
+  PetscCall(PetscFree(a.cells));
+  hdr[0] = g->nnodes;
+  hdr[1] = g->ncells;
+  hdr[2] = (PetscInt)g->celltype;
+  PetscCallMPI(MPI_Bcast(hdr, 3, MPIU_INT, 0, c->comm)); /* the store's calls are collective */
+  g->nnodes   = hdr[0];
+  g->ncells   = hdr[1];
+  g->celltype = (DRCellType)hdr[2];
+  c->geom     = g;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* /cms/reduced: the assembled system and, with interface reduction, the CC
+ * modes (written row-major: nbglob rows, ncc columns). */
+static PetscErrorCode WriteReduced(DRCMS c, DRStore s)
+{
+  PetscInt dims[2];
+
+  PetscFunctionBeginUser;
+  dims[0] = c->nred;
+  dims[1] = c->nred;
+  PetscCall(DRStoreAttrInt(s, "/cms/reduced", "size", c->nred));
+  PetscCall(DRStoreWriteReal(s, "/cms/reduced/K", 2, dims, c->Kred, NULL));
+  PetscCall(DRStoreWriteReal(s, "/cms/reduced/M", 2, dims, c->Mred, NULL));
+  PetscCall(DRStoreWriteLabels(s, "/cms/reduced/boundary_labels", c->nbglob, c->bglob));
+  PetscCall(DRStoreAttrInt(s, "/cms/reduced", "n_boundary", c->nbglob));
+  PetscCall(DRStoreAttrInt(s, "/cms/reduced", "n_modal", c->nred - c->nbglob));
+  PetscCall(DRStoreAttrString(s, "/cms/reduced", "coordinates", "[merged boundary DOFs (boundary_labels) | component modal coordinates in component order]"));
+  /* interface reduction: K, M above stay the assembled system; the solved
+   * one is R^T K R with R = blkdiag(interface_modes, I) */
+  PetscCall(DRStoreAttrInt(s, "/cms/reduced", "n_interface_modes", c->iface ? c->ncc : 0));
+  PetscCall(DRStoreAttrInt(s, "/cms/reduced", "coupled_size", c->ncoupled));
+  if (c->iface && c->nbglob > 0) {
+    PetscReal *rowmajor = NULL;
+    PetscCall(DRStoreAttrString(s, "/cms/reduced", "interface_reduction", "characteristic constraint modes of (K_BB, M_BB) of the assembled reduced system, M_BB-normalized; solved system R^T K R, R^T M R with R = blkdiag(interface_modes, I_modal) (coupled_size coordinates)"));
+    if (c->iface_factor > 0) PetscCall(DRStoreAttrReal(s, "/cms/reduced", "interface_cutoff_hz", c->iface_factor * c->fmax));
+    if (!c->rank) {
+      PetscCall(PetscMalloc1(c->nbglob * c->ncc + 1, &rowmajor));
+      for (PetscInt i = 0; i < c->nbglob; i++)
+        for (PetscInt j = 0; j < c->ncc; j++) rowmajor[i * c->ncc + j] = c->Psi[i + j * c->nbglob];
+    }
+    dims[0] = c->nbglob;
+    dims[1] = c->ncc;
+    PetscCall(DRStoreWriteReal(s, "/cms/reduced/interface_modes", 2, dims, rowmajor, NULL));
+    PetscCall(PetscFree(rowmajor));
+    dims[0] = c->ncc;
+    PetscCall(DRStoreWriteReal(s, "/cms/reduced/interface_frequencies_hz", 1, dims, c->rank ? NULL : c->ccfreq, "Hz"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* /cms/components/NAME: sizes, rank group, method, mode frequencies. */
+static PetscErrorCode WriteComponents(DRCMS c, DRStore s)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < c->ncomp; k++) {
+    char     grp[128];
+    PetscInt n, dims[1];
+    PetscCall(DRCMSComponentSize_Private(c, k, &n));
+    PetscCall(PetscSNPrintf(grp, sizeof(grp), "/cms/components/%s", c->names[k]));
+    PetscCall(DRStoreAttrInt(s, grp, "n_boundary", c->nb[k]));
+    PetscCall(DRStoreAttrInt(s, grp, "n_interior", n - c->nb[k]));
+    PetscCall(DRStoreAttrInt(s, grp, "n_modes", c->nq[k]));
+    PetscCall(DRStoreAttrInt(s, grp, "rank_group", c->group_of[k]));
+    PetscCall(DRStoreAttrString(s, grp, "method", c->methods[k]));
+    PetscCall(PetscStrlcat(grp, "/frequencies_hz", sizeof(grp)));
+    dims[0] = c->nq[k];
+    PetscCall(DRStoreWriteReal(s, grp, 1, dims, c->rank ? NULL : c->qfreq[k], "Hz"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Mesh and mode shapes for ParaView. */
+static PetscErrorCode WriteShapes(DRCMS c, DRStore s)
+{
+  char **names;
+
+  PetscFunctionBeginUser;
+  if (!c->geom) PetscCall(GatherGeometry(c));
+  if (!c->geom->nnodes || !c->nm) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DRStoreWriteMesh(s, c->geom));
+  PetscCall(PetscMalloc1(c->nm, &names));
+  for (PetscInt k = 0; k < c->nm; k++) {
+    PetscCall(PetscMalloc1(64, &names[k]));
+    PetscCall(PetscSNPrintf(names[k], 64, "cms mode %03" PetscInt_FMT " (%.4g Hz)", k + 1, (double)c->freq[k]));
+  }
+  PetscCall(DRStoreWriteShapes(s, "/cms", c->geom, c->nm, c->modes, (const char *const *)names));
+  for (PetscInt k = 0; k < c->nm; k++) PetscCall(PetscFree(names[k]));
+  PetscCall(PetscFree(names));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRCMSWrite(DRCMS c, DRStore s)
+{
+  PetscInt dims[1];
+
+  PetscFunctionBeginUser;
+  PetscCheck(c->solved, c->comm, PETSC_ERR_ORDER, "DRCMSWrite: call DRCMSSolve first");
+  PetscCall(PetscLogEventBegin(DRCMS_Write, 0, 0, 0, 0));
+  dims[0] = c->nm;
+  PetscCall(DRStoreWriteReal(s, "/cms/frequencies_hz", 1, dims, c->freq, "Hz"));
+  PetscCall(DRStoreWriteLabels(s, "/cms/labels", c->nfull, c->full));
+  if (c->nm) PetscCall(DRStoreWriteVecs(s, "/cms/modes", c->nm, c->modes, NULL));
+  PetscCall(DRStoreAttrString(s, "/cms", "modes_normalization", "mass: Phi^T M Phi = I (recovered u = T q); columns = modes, rows = /cms/labels"));
+  PetscCall(DRStoreAttrInt(s, "/cms", "ndof", c->nfull));
+  PetscCall(DRStoreAttrReal(s, "/cms", "fmax_hz", c->fmax));
+  PetscCall(WriteReduced(c, s));
+  PetscCall(WriteComponents(c, s));
+  for (PetscInt p = 0; p < DR_CMS_NPHASE; p++) PetscCall(DRStoreAttrReal(s, "/timing", phase_names[p], c->t[p]));
+  PetscCall(WriteShapes(c, s));
+  PetscCall(PetscLogEventEnd(DRCMS_Write, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

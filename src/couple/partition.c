@@ -1,0 +1,79 @@
+/* CMS rank groups: MPI_COMM_WORLD split into contiguous blocks of ranks;
+ * components assigned largest estimated cost first to the least loaded group
+ * (ties: lowest group index), deterministically on every rank. */
+#include "cmsimpl.h"
+#include <dynred/modelcost.h>
+
+/* The group table on the viewer (collective; rank 0 prints). */
+static PetscErrorCode ViewGroups(DRCMS c, PetscViewer v)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerASCIIPrintf(v, "cms: %" PetscInt_FMT " components on %" PetscInt_FMT " rank group(s) of %d rank(s) in all\n", c->ncomp, c->ngroups, (int)c->size));
+  for (PetscInt g = 0; g < c->ngroups; g++) {
+    PetscMPIInt last       = (PetscMPIInt)(((g + 1) * c->size) / c->ngroups) - 1;
+    char        list[1024] = "";
+    for (PetscInt k = 0; k < c->ncomp; k++)
+      if (c->group_of[k] == g) {
+        if (list[0]) PetscCall(PetscStrlcat(list, ", ", sizeof(list)));
+        PetscCall(PetscStrlcat(list, c->names[k], sizeof(list)));
+      }
+    PetscCall(PetscViewerASCIIPrintf(v, "  group %" PetscInt_FMT " (ranks %d-%d): %s\n", g, (int)c->group_root[g], (int)last, list));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* group_of[k] for every component: stable sort by decreasing cost, then each
+ * component to the currently least loaded group. */
+static PetscErrorCode AssignByCost(PetscInt ncomp, const PetscReal cost[], PetscInt ngroups, PetscInt group_of[])
+{
+  PetscReal *load;
+  PetscInt  *order;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(ncomp, &order));
+  PetscCall(PetscCalloc1(ngroups, &load));
+  for (PetscInt k = 0; k < ncomp; k++) order[k] = k;
+  for (PetscInt i = 1; i < ncomp; i++)
+    for (PetscInt j = i; j > 0 && cost[order[j]] > cost[order[j - 1]]; j--) {
+      PetscInt t   = order[j];
+      order[j]     = order[j - 1];
+      order[j - 1] = t;
+    }
+  for (PetscInt i = 0; i < ncomp; i++) {
+    PetscInt g = 0, k = order[i];
+    for (PetscInt h = 1; h < ngroups; h++)
+      if (load[h] < load[g]) g = h;
+    group_of[k] = g;
+    load[g] += cost[k];
+  }
+  PetscCall(PetscFree(order));
+  PetscCall(PetscFree(load));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRCMSPartition_Private(DRCMS c)
+{
+  PetscReal *cost;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(DRCMS_Partition, 0, 0, 0, 0));
+  c->ngroups = c->ngroups_opt ? c->ngroups_opt : PetscMin((PetscInt)c->size, c->ncomp);
+  PetscCall(PetscMalloc1(c->ncomp, &cost));
+  PetscCall(PetscMalloc1(c->ncomp, &c->group_of));
+  PetscCall(PetscMalloc1(c->ngroups, &c->group_root));
+  for (PetscInt k = 0; k < c->ncomp; k++) PetscCall(DRModelComponentCost(c->cfg, k, &cost[k]));
+  PetscCall(AssignByCost(c->ncomp, cost, c->ngroups, c->group_of));
+  PetscCall(PetscFree(cost));
+  for (PetscInt g = 0; g < c->ngroups; g++) c->group_root[g] = (PetscMPIInt)((g * c->size) / c->ngroups);
+  c->mygroup = 0;
+  for (PetscInt g = 0; g < c->ngroups; g++)
+    if (c->rank >= c->group_root[g]) c->mygroup = g;
+  PetscCallMPI(MPI_Comm_split(c->comm, (int)c->mygroup, c->rank, &c->gcomm));
+  c->nmine = 0;
+  PetscCall(PetscMalloc1(c->ncomp, &c->mine));
+  for (PetscInt k = 0; k < c->ncomp; k++)
+    if (c->group_of[k] == c->mygroup) c->mine[c->nmine++] = k;
+  PetscCall(PetscLogEventEnd(DRCMS_Partition, 0, 0, 0, 0));
+  PetscCall(ViewGroups(c, PETSC_VIEWER_STDOUT_(c->comm)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,70 @@
+/* CMS recovery: system modes u = T q per component, inserted into world
+ * vectors over the full model's labels (c->full). */
+#include "cmsimpl.h"
+#include <petscblaslapack.h>
+
+/* My component i: its reduced coordinates Qc (boundary from the merged
+ * boundary, modal from offset off), U = T Qc on the rows this rank owns,
+ * inserted at the rows' full-label positions. */
+static PetscErrorCode RecoverComponent(DRCMS c, PetscInt i, const PetscReal *Q, PetscInt off)
+{
+  DRSuperelement    *se   = &c->se[i];
+  DRComponent        comp = c->comps[i];
+  PetscInt           N = c->nred, nr = se->nb + se->nq, rs, re, ldt, *grow;
+  PetscReal         *Qc, *U;
+  const PetscScalar *t;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(nr * c->nm + 1, &Qc));
+  for (PetscInt m = 0; m < c->nm; m++) {
+    for (PetscInt j = 0; j < se->nb; j++) Qc[j + m * nr] = Q[DRLabelsFind(c->nbglob, c->bglob, se->blabels[j]) + m * N];
+    for (PetscInt j = 0; j < se->nq; j++) Qc[se->nb + j + m * nr] = Q[off + j + m * N];
+  }
+  PetscCall(MatGetOwnershipRange(se->T, &rs, &re));
+  PetscCall(MatDenseGetLDA(se->T, &ldt));
+  PetscCall(MatDenseGetArrayRead(se->T, &t));
+  PetscCall(PetscMalloc1((re - rs) * c->nm + 1, &U));
+  if (re > rs && c->nm > 0 && nr > 0) {
+    PetscBLASInt mm, nn, kk, lda, ldb, ldc;
+    PetscReal    one = 1, zero = 0;
+    PetscCall(PetscBLASIntCast(re - rs, &mm));
+    PetscCall(PetscBLASIntCast(c->nm, &nn));
+    PetscCall(PetscBLASIntCast(nr, &kk));
+    PetscCall(PetscBLASIntCast(ldt, &lda));
+    ldb = kk;
+    ldc = mm;
+    BLASgemm_("N", "N", &mm, &nn, &kk, &one, t, &lda, Qc, &ldb, &zero, U, &ldc);
+  } else PetscCall(PetscArrayzero(U, (re - rs) * c->nm));
+  PetscCall(MatDenseRestoreArrayRead(se->T, &t));
+  PetscCall(PetscMalloc1(re - rs + 1, &grow));
+  for (PetscInt r = rs; r < re; r++) grow[r - rs] = DRLabelsFind(c->nfull, c->full, comp->labels[r]);
+  for (PetscInt m = 0; m < c->nm; m++) PetscCall(VecSetValues(c->modes[m], re - rs, grow, U + m * (re - rs), INSERT_VALUES));
+  PetscCall(PetscFree(grow));
+  PetscCall(PetscFree(U));
+  PetscCall(PetscFree(Qc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* u = T q per component, inserted into world vectors over the full labels. */
+PetscErrorCode DRCMSRecover_Private(DRCMS c, const PetscReal *Q)
+{
+  PetscInt *off;
+  Vec       proto;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(DRCMS_Recover, 0, 0, 0, 0));
+  PetscCall(PetscMalloc1(c->ncomp + 1, &off));
+  off[0] = c->nbglob;
+  for (PetscInt k = 0; k < c->ncomp; k++) off[k + 1] = off[k] + c->nq[k];
+  PetscCall(VecCreateMPI(c->comm, PETSC_DECIDE, c->nfull, &proto));
+  PetscCall(VecDuplicateVecs(proto, c->nm, &c->modes));
+  PetscCall(VecDestroy(&proto));
+  for (PetscInt i = 0; i < c->nmine; i++) PetscCall(RecoverComponent(c, i, Q, off[c->mine[i]]));
+  for (PetscInt m = 0; m < c->nm; m++) {
+    PetscCall(VecAssemblyBegin(c->modes[m]));
+    PetscCall(VecAssemblyEnd(c->modes[m]));
+  }
+  PetscCall(PetscFree(off));
+  PetscCall(PetscLogEventEnd(DRCMS_Recover, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

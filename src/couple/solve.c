@@ -1,0 +1,233 @@
+/* CMS coupled solve of the assembled reduced system on world rank 0 (dense,
+ * DRDenseEigen) up to cms.dense_max coordinates, distributed with SLEPc
+ * (DRModal) beyond; optionally after the interface reduction of the
+ * assembled boundary by characteristic constraint modes. */
+#include "cmsimpl.h"
+#include <dynred/modal.h>
+#include <dynred/eigen.h>
+#include <petscblaslapack.h>
+
+/* Interface reduction (root): characteristic constraint (CC) modes of the
+ * assembled boundary problem K_BB psi = w^2 M_BB psi (the boundary blocks of
+ * the assembled reduced system: the Guyan-condensed interface matrices of
+ * the whole assembly), the lowest ncc kept as Psi (M_BB-normalized), and the
+ * coupled system transformed with R = blkdiag(Psi, I_modal):
+ *   K2 = R^T Kred R = [ Psi^T K_BB Psi   Psi^T K_Bq ]   (same for M),
+ *                     [ sym              K_qq       ]
+ * a Galerkin projection of the assembled system (so the Rayleigh-Ritz bound
+ * still holds).  K2, M2: (ncc + nq)^2, column-major. */
+static PetscErrorCode InterfaceReduce(DRCMS c, PetscReal **K2out, PetscReal **M2out)
+{
+  PetscInt   nb = c->nbglob, N = c->nred, nq = N - nb, nc, N2;
+  PetscReal *KBB, *MBB, *lam, *X, *W, *K2, *M2;
+  PetscReal  one = 1, zero = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc4(nb * nb + 1, &KBB, nb * nb + 1, &MBB, nb + 1, &lam, nb * nb + 1, &X));
+  for (PetscInt j = 0; j < nb; j++)
+    for (PetscInt i = 0; i < nb; i++) {
+      KBB[i + j * nb] = c->Kred[i + j * N];
+      MBB[i + j * nb] = c->Mred[i + j * N];
+    }
+  PetscCall(DRDenseEigen(nb, KBB, MBB, c->iface_modes, PetscSqr(2 * PETSC_PI * c->iface_factor * c->fmax), &nc, lam, X));
+  c->ncc = nc;
+  N2     = nc + nq;
+  PetscCall(PetscMalloc1(nb * nc + 1, &c->Psi));
+  PetscCall(PetscArraycpy(c->Psi, X, nb * nc));
+  PetscCall(PetscMalloc1(nc + 1, &c->ccfreq));
+  for (PetscInt k = 0; k < nc; k++) c->ccfreq[k] = (lam[k] >= 0 ? 1 : -1) * PetscSqrtReal(PetscAbsReal(lam[k])) / (2 * PETSC_PI);
+  PetscCall(PetscCalloc1(N2 * N2 + 1, &K2));
+  PetscCall(PetscCalloc1(N2 * N2 + 1, &M2));
+  PetscCall(PetscMalloc1(nb * nc + 1, &W));
+  for (int pass = 0; pass < 2; pass++) {
+    const PetscReal *A = pass ? c->Mred : c->Kred, *ABB = pass ? MBB : KBB;
+    PetscReal       *A2 = pass ? M2 : K2;
+    if (nc > 0 && nb > 0) {
+      PetscBLASInt mb, mc, lda, ld2;
+      PetscCall(PetscBLASIntCast(nb, &mb));
+      PetscCall(PetscBLASIntCast(nc, &mc));
+      PetscCall(PetscBLASIntCast(N, &lda));
+      PetscCall(PetscBLASIntCast(N2, &ld2));
+      /* W = A_BB Psi; A2_cc = Psi^T W */
+      BLASgemm_("N", "N", &mb, &mc, &mb, &one, ABB, &mb, c->Psi, &mb, &zero, W, &mb);
+      BLASgemm_("T", "N", &mc, &mc, &mb, &one, c->Psi, &mb, W, &mb, &zero, A2, &ld2);
+      /* A2_cq = Psi^T A_Bq */
+      if (nq > 0) {
+        PetscBLASInt mq;
+        PetscCall(PetscBLASIntCast(nq, &mq));
+        BLASgemm_("T", "N", &mc, &mq, &mb, &one, c->Psi, &mb, A + nb * N, &lda, &zero, A2 + nc * N2, &ld2);
+      }
+    }
+    /* exact symmetry of the CC block; A2_qc = A2_cq^T; A2_qq = A_qq */
+    for (PetscInt j = 0; j < nc; j++)
+      for (PetscInt i = 0; i < j; i++) A2[i + j * N2] = A2[j + i * N2] = 0.5 * (A2[i + j * N2] + A2[j + i * N2]);
+    for (PetscInt j = 0; j < nq; j++)
+      for (PetscInt i = 0; i < nc; i++) A2[nc + j + i * N2] = A2[i + (nc + j) * N2];
+    for (PetscInt j = 0; j < nq; j++)
+      for (PetscInt i = 0; i < nq; i++) A2[nc + i + (nc + j) * N2] = A[nb + i + (nb + j) * N];
+  }
+  PetscCall(PetscFree(W));
+  PetscCall(PetscFree4(KBB, MBB, lam, X));
+  *K2out = K2;
+  *M2out = M2;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Root: the wanted modes of the N x N pencil; c->nm, c->freq, Q (N x N). */
+static PetscErrorCode RootDenseSolve(DRCMS c, PetscInt N, const PetscReal *Kr, const PetscReal *Mr, PetscReal **Q)
+{
+  PetscReal *w;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(N + 1, &w));
+  PetscCall(PetscMalloc1(N * N + 1, Q));
+  PetscCall(DRDenseEigen(N, Kr, Mr, c->fmax > 0 ? 0 : c->nmodes, PetscSqr(2 * PETSC_PI * c->fmax), &c->nm, w, *Q));
+  PetscCall(PetscMalloc1(c->nm + 1, &c->freq));
+  for (PetscInt k = 0; k < c->nm; k++) c->freq[k] = (w[k] >= 0 ? 1 : -1) * PetscSqrtReal(PetscAbsReal(w[k])) / (2 * PETSC_PI);
+  PetscCall(PetscFree(w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Distributed: the root inserts the assembled entries, SLEPc solves; the
+ * modes are scattered back to the root (Q: N x nm there). */
+static PetscErrorCode DistributedSolve(DRCMS c, PetscInt N, const PetscReal *Kr, const PetscReal *Mr, PetscReal **Qout)
+{
+  Mat              K, M;
+  DRModal          modal;
+  const PetscReal *f;
+  Vec             *v;
+  PetscReal       *Q = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateAIJ(c->comm, PETSC_DECIDE, PETSC_DECIDE, N, N, 0, NULL, 0, NULL, &K));
+  PetscCall(MatSetOption(K, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  PetscCall(MatCreateAIJ(c->comm, PETSC_DECIDE, PETSC_DECIDE, N, N, 0, NULL, 0, NULL, &M));
+  PetscCall(MatSetOption(M, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  if (!c->rank)
+    for (PetscInt j = 0; j < N; j++)
+      for (PetscInt i = 0; i < N; i++) {
+        if (Kr[i + j * N] != 0) PetscCall(MatSetValue(K, i, j, Kr[i + j * N], INSERT_VALUES));
+        if (Mr[i + j * N] != 0) PetscCall(MatSetValue(M, i, j, Mr[i + j * N], INSERT_VALUES));
+      }
+  PetscCall(MatAssemblyBegin(K, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(K, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatSetOption(K, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(M, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(DRModalCreate(c->comm, &modal));
+  PetscCall(DRModalSetOptionsPrefix(modal, "cms_"));
+  PetscCall(DRModalSetOperators(modal, K, M, "reduced system"));
+  PetscCall(DRModalSetRange(modal, c->fmax > 0 ? 0 : c->nmodes, c->fmax));
+  PetscCall(DRModalSetFromOptions(modal));
+  PetscCall(DRModalSolve(modal));
+  PetscCall(DRModalGetModes(modal, &c->nm, &f, NULL, &v, NULL));
+  PetscCall(PetscMalloc1(c->nm + 1, &c->freq));
+  PetscCall(PetscArraycpy(c->freq, f, c->nm));
+  if (!c->rank) PetscCall(PetscMalloc1(N * c->nm + 1, &Q));
+  for (PetscInt k = 0; k < c->nm; k++) {
+    Vec        z;
+    VecScatter sc;
+    PetscCall(VecScatterCreateToZero(v[k], &sc, &z));
+    PetscCall(VecScatterBegin(sc, v[k], z, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(sc, v[k], z, INSERT_VALUES, SCATTER_FORWARD));
+    if (!c->rank) {
+      const PetscScalar *a;
+      PetscCall(VecGetArrayRead(z, &a));
+      for (PetscInt i = 0; i < N; i++) Q[i + k * N] = PetscRealPart(a[i]);
+      PetscCall(VecRestoreArrayRead(z, &a));
+    }
+    PetscCall(VecScatterDestroy(&sc));
+    PetscCall(VecDestroy(&z));
+  }
+  PetscCall(DRModalDestroy(&modal));
+  PetscCall(MatDestroy(&K));
+  PetscCall(MatDestroy(&M));
+  *Qout = Q;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Eigenproblem of an N x N reduced system (K, M column-major, root only):
+ * dense on the root up to dense_max, else distributed with SLEPc.  Sets
+ * c->nm and c->freq on every rank; Q (N x nm, column-major) on the root
+ * only (NULL elsewhere). */
+static PetscErrorCode SolveSystem(DRCMS c, PetscInt N, const PetscReal *Kr, const PetscReal *Mr, PetscReal **Qout)
+{
+  PetscFunctionBeginUser;
+  *Qout = NULL;
+  if (N <= c->dense_max) {
+    PetscErrorCode ierr = PETSC_SUCCESS;
+    if (!c->rank) ierr = RootDenseSolve(c, N, Kr, Mr, Qout);
+    PetscCall(DRCMSRootAgrees_Private(c, ierr));
+    PetscCallMPI(MPI_Bcast(&c->nm, 1, MPIU_INT, 0, c->comm));
+    if (c->rank) PetscCall(PetscMalloc1(c->nm + 1, &c->freq));
+    PetscCallMPI(MPI_Bcast(c->freq, (PetscMPIInt)c->nm, MPIU_REAL, 0, c->comm));
+  } else PetscCall(DistributedSolve(c, N, Kr, Mr, Qout));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Root: back to the assembled coordinates q_B = Psi q'_c, q_q = q'_q. */
+static PetscErrorCode InterfaceExpand(DRCMS c, const PetscReal *Q2, PetscReal **Qout)
+{
+  PetscInt   N = c->nred, nb = c->nbglob, nc = c->ncc, nq = N - nb, N2 = c->ncoupled;
+  PetscReal *Q;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(N * c->nm + 1, &Q));
+  if (nb > 0 && c->nm > 0) {
+    PetscBLASInt mb, mm, mc, ld2;
+    PetscReal    one = 1, zero = 0;
+    PetscCall(PetscBLASIntCast(nb, &mb));
+    PetscCall(PetscBLASIntCast(c->nm, &mm));
+    PetscCall(PetscBLASIntCast(nc, &mc));
+    PetscCall(PetscBLASIntCast(N2, &ld2));
+    if (nc > 0) {
+      PetscBLASInt ldq;
+      PetscCall(PetscBLASIntCast(N, &ldq));
+      BLASgemm_("N", "N", &mb, &mm, &mc, &one, c->Psi, &mb, Q2, &ld2, &zero, Q, &ldq);
+    } else
+      for (PetscInt m = 0; m < c->nm; m++) PetscCall(PetscArrayzero(Q + m * N, nb));
+  }
+  for (PetscInt m = 0; m < c->nm; m++)
+    for (PetscInt i = 0; i < nq; i++) Q[nb + i + m * N] = Q2[nc + i + m * N2];
+  *Qout = Q;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Coupled reduced system (optionally after interface reduction) solved on
+ * the root or distributed.  Q: nred x nm full reduced coordinates
+ * (q = R q' when the interface was reduced), column-major, on every rank,
+ * signed by the one mode-sign rule (DRModeSignFix). */
+PetscErrorCode DRCMSCoupledSolve_Private(DRCMS c, PetscReal **Qout)
+{
+  PetscReal *Q = NULL, *Q2 = NULL, *K2 = NULL, *M2 = NULL;
+  PetscInt   N = c->nred;
+  PetscBool  reduce = (c->iface && c->nbglob > 0) ? PETSC_TRUE : PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(DRCMS_Coupled, 0, 0, 0, 0));
+  c->ncoupled = N;
+  c->ncc      = 0;
+  if (reduce) {
+    PetscErrorCode ierr = PETSC_SUCCESS;
+    PetscCall(PetscLogEventBegin(DRCMS_IfaceReduce, 0, 0, 0, 0));
+    if (!c->rank) ierr = InterfaceReduce(c, &K2, &M2);
+    PetscCall(DRCMSRootAgrees_Private(c, ierr));
+    PetscCallMPI(MPI_Bcast(&c->ncc, 1, MPIU_INT, 0, c->comm));
+    c->ncoupled = c->ncc + c->nred - c->nbglob;
+    PetscCall(DRProgress(c->comm, "cms: interface reduction: %" PetscInt_FMT " boundary coordinates -> %" PetscInt_FMT " CC modes; coupled system %" PetscInt_FMT " -> %" PetscInt_FMT " coordinates", c->nbglob, c->ncc, c->nred, c->ncoupled));
+    PetscCall(PetscLogEventEnd(DRCMS_IfaceReduce, 0, 0, 0, 0));
+    PetscCall(SolveSystem(c, c->ncoupled, K2, M2, &Q2));
+    PetscCall(PetscFree(K2));
+    PetscCall(PetscFree(M2));
+    if (!c->rank) PetscCall(InterfaceExpand(c, Q2, &Q));
+    PetscCall(PetscFree(Q2));
+  } else PetscCall(SolveSystem(c, N, c->Kred, c->Mred, &Q));
+  if (c->rank) PetscCall(PetscMalloc1(N * c->nm + 1, &Q));
+  PetscCallMPI(MPI_Bcast(Q, (PetscMPIInt)(N * c->nm), MPIU_REAL, 0, c->comm));
+  /* deterministic sign: largest-magnitude reduced coordinate positive */
+  DRModeSignFix(N, c->nm, Q, N);
+  PetscCall(PetscLogEventEnd(DRCMS_Coupled, 0, 0, 0, 0));
+  *Qout = Q;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
