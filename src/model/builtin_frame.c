@@ -196,7 +196,8 @@ PetscErrorCode DRBuiltinFrame3D(MPI_Comm comm, const DRFrame3DParams *p, DRCut c
     if (empty >= 0) PetscCall(PetscFree(elems));
     PetscCheck(empty < 0, comm, DR_ERR_INPUT, "%s: cut into %" PetscInt_FMT " parts along %c leaves part %" PetscInt_FMT " without elements; expected at most as many parts as element layers along %c", what, cut.parts, "xyz"[axis], empty, "xyz"[axis]);
   }
-  PetscCall(PetscLogEventBegin(DR_EVENT_Generate, 0, 0, 0, 0));
+  PetscCall(DRModelInitializePackage());
+  PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_Generate, 0, 0, 0, 0));
 
   if (cut.parts > 1) PetscCall(PetscSNPrintf(name, sizeof(name), "frame3d_part%" PetscInt_FMT, part));
   else PetscCall(PetscStrncpy(name, "frame3d", sizeof(name)));
@@ -267,7 +268,7 @@ PetscErrorCode DRBuiltinFrame3D(MPI_Comm comm, const DRFrame3DParams *p, DRCut c
   PetscCall(PetscFree(ctx));
   PetscCall(PetscFree(node_row));
   PetscCall(PetscFree(elems));
-  PetscCall(PetscLogEventEnd(DR_EVENT_Generate, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(DR_MODEL_EVENT_Generate, 0, 0, 0, 0));
   PetscCall(DRComponentValidate(c, 1e-12));
   *comp = c;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -401,7 +402,8 @@ PetscErrorCode DRBuiltinFrame2D(MPI_Comm comm, const DRFrame2DParams *p, DRCompo
   }
 
   /* All nodes: given, member interiors, hinges. */
-  PetscCall(PetscLogEventBegin(DR_EVENT_Generate, 0, 0, 0, 0));
+  PetscCall(DRModelInitializePackage());
+  PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_Generate, 0, 0, 0, 0));
   nall = p->nnodes + nnew;
   PetscCall(PetscMalloc2(nall, &aid, 2 * nall, &axy));
   for (PetscInt i = 0; i < p->nnodes; i++) {
@@ -537,7 +539,7 @@ PetscErrorCode DRBuiltinFrame2D(MPI_Comm comm, const DRFrame2DParams *p, DRCompo
   PetscCall(DRBuiltinAssembleElements(c, c->ncells, Frame2DElement, NULL, &ctx));
   PetscCall(PetscFree(el));
   PetscCall(PetscFree2(gid, gperm));
-  PetscCall(PetscLogEventEnd(DR_EVENT_Generate, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(DR_MODEL_EVENT_Generate, 0, 0, 0, 0));
   PetscCall(DRComponentValidate(c, 1e-12));
   *comp = c;
   PetscFunctionReturn(PETSC_SUCCESS);
