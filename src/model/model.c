@@ -73,7 +73,6 @@ static const DRConfigKey model_keys[] = {
   {"components[].M", DR_CFG_STRING, "", "mtx: mass matrix file", NULL, NULL, NULL},
   {"components[].D", DR_CFG_STRING, "", "mtx: damping matrix file (optional)", NULL, NULL, NULL},
   {"components[].dofs", DR_CFG_STRING, "", "mtx: DOF label file (node.direction per row)", NULL, NULL, NULL},
-  {"components[].method", DR_CFG_STRING, "", "CMS reduction of this component (default cms.method)", NULL, NULL, NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
 
