@@ -34,6 +34,8 @@ typedef struct {
 } DRNodeSet;
 
 typedef struct _p_DRComponent *DRComponent;
+/* The layout is public only until every caller outside src/model uses the
+ * accessors below; it then moves to src/model/componentimpl.h. */
 struct _p_DRComponent {
   char       name[64];
   char       source[PETSC_MAX_PATH_LEN]; /* file or "builtin:plate" for messages */
@@ -54,6 +56,28 @@ struct _p_DRComponent {
 /* Empty component on comm; fill the fields, then DRComponentValidate. */
 PetscErrorCode DRComponentCreate(MPI_Comm comm, const char *name, DRComponent *c);
 PetscErrorCode DRComponentDestroy(DRComponent *c);
+
+/* Accessors: use these outside src/model, not the struct fields (the
+ * layout moves into a private header).  Getters return borrowed pointers
+ * owned by the component; any output argument may be NULL.  Setters copy
+ * their arrays (operators: take a reference; NULL clears).
+ *   geometry: nnodes ids (ascending) and 3*nnodes coordinates (x, y, z per node)
+ *   cells:    ncells*DRCellNodes(celltype) node ids, cell-major */
+PetscErrorCode DRComponentGetName(DRComponent c, const char **name);
+PetscErrorCode DRComponentSetName(DRComponent c, const char *name);
+PetscErrorCode DRComponentGetSource(DRComponent c, const char **source);
+PetscErrorCode DRComponentSetSource(DRComponent c, const char *source);
+PetscErrorCode DRComponentGetComm(DRComponent c, MPI_Comm *comm);
+PetscErrorCode DRComponentGetSize(DRComponent c, PetscInt *n);
+PetscErrorCode DRComponentGetOperators(DRComponent c, Mat *K, Mat *M, Mat *D);
+PetscErrorCode DRComponentSetOperators(DRComponent c, Mat K, Mat M, Mat D);
+PetscErrorCode DRComponentGetLabels(DRComponent c, PetscInt *n, const DRLabel **labels);
+PetscErrorCode DRComponentSetLabels(DRComponent c, PetscInt n, const DRLabel labels[]);
+PetscErrorCode DRComponentGetGeometry(DRComponent c, PetscInt *nnodes, const PetscInt **ids, const PetscReal **xyz);
+PetscErrorCode DRComponentSetGeometry(DRComponent c, PetscInt nnodes, const PetscInt ids[], const PetscReal xyz[]);
+PetscErrorCode DRComponentGetCells(DRComponent c, DRCellType *celltype, PetscInt *ncells, const PetscInt **cells);
+PetscErrorCode DRComponentSetCells(DRComponent c, DRCellType celltype, PetscInt ncells, const PetscInt cells[]);
+PetscErrorCode DRComponentGetNodeSets(DRComponent c, PetscInt *nsets, const DRNodeSet **sets);
 
 /* Add a named node set (copies, sorts and de-duplicates ids). */
 PetscErrorCode DRComponentAddNodeSet(DRComponent c, const char *name, PetscInt n, const PetscInt ids[]);

@@ -22,6 +22,11 @@ PetscErrorCode DRMatReadMatrixMarket(MPI_Comm comm, const char *path, Mat *A);
 /* Writes the lower triangle (the Matrix Market convention) as "symmetric"
  * when symmetric is true, every entry as "general" otherwise. */
 PetscErrorCode DRMatWriteMatrixMarket(Mat A, const char *path, PetscBool symmetric);
+/* A small dense m x n array as "coordinate real general" (nonzeros only, 17
+ * significant digits, row by row), written by the calling process alone:
+ * a[i*n + j] when rowmajor, else a[j*m + i] (column-major).  The comment
+ * (may be NULL) is the line after the banner. */
+PetscErrorCode DRDenseWriteMatrixMarket(const char *path, PetscInt m, PetscInt n, const PetscReal a[], PetscBool rowmajor, const char *comment);
 PetscErrorCode DRLabelsRead(MPI_Comm comm, const char *path, PetscInt *n, DRLabel **labels);
 PetscErrorCode DRLabelsWrite(MPI_Comm comm, const char *path, PetscInt n, const DRLabel labels[]);
 /* K, M, D (D may be NULL) and the label file. */

@@ -24,7 +24,9 @@ typedef PetscInt64 DRLabel;
 
 /* Format a label as CalculiX does ("12.3") into buf (at least 32 chars). */
 const char *DRLabelString(DRLabel l, char buf[32]);
-/* Parse "node.dir"; returns PETSC_FALSE when s is not a label. */
+/* Parse "node.dir" (CalculiX, the one notation DRLabelString writes) or the
+ * GA's short form "nodeD" with D one of H V Z RX RY RZ (R = RZ), e.g. "15H";
+ * surrounding white space is allowed.  PETSC_FALSE when s is not a label. */
 PetscBool DRLabelParse(const char *s, DRLabel *l);
 
 /* Error for bad user input: one line naming the file, entry and expectation.
@@ -63,5 +65,11 @@ PetscErrorCode DRProgress(MPI_Comm comm, const char *fmt, ...) PETSC_ATTRIBUTE_F
 
 /* Peak resident set size of this process in MiB (VmHWM). */
 PetscErrorCode DRPeakRSS(PetscReal *mib);
+
+/* Resolve `path` as written in the file `base_file`: a relative path is
+ * taken relative to base_file's directory; an empty or absolute path, or a
+ * base that is not a file name ("<embedded demo>", NULL) or has no directory
+ * part, leaves path unchanged.  Result in out (len bytes). */
+PetscErrorCode DRPathResolve(const char *base_file, const char *path, char *out, size_t len);
 
 #endif

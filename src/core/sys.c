@@ -18,12 +18,29 @@ const char *DRLabelString(DRLabel l, char buf[32])
 
 PetscBool DRLabelParse(const char *s, DRLabel *l)
 {
+  /* The GA's short form "15H": node followed by a direction name. */
+  static const struct {
+    const char *name;
+    int         dir;
+  } dn[] = {
+    {"H", 1}, {"V", 2}, {"Z", 3}, {"RX", 4}, {"RY", 5}, {"RZ", 6}, {"R", 6}
+  };
   long long node;
   int       dir, end = 0;
-  if (sscanf(s, " %lld.%d %n", &node, &dir, &end) != 2 || s[end] != '\0') return PETSC_FALSE;
-  if (node < 0 || dir < 1 || dir > 6) return PETSC_FALSE;
-  *l = DRLabelMake(node, dir);
-  return PETSC_TRUE;
+  char      suffix[4];
+  if (sscanf(s, " %lld.%d %n", &node, &dir, &end) == 2 && s[end] == '\0') {
+    if (node < 0 || dir < 1 || dir > 6) return PETSC_FALSE;
+    *l = DRLabelMake(node, dir);
+    return PETSC_TRUE;
+  }
+  end = 0;
+  if (sscanf(s, " %lld%3[A-Z] %n", &node, suffix, &end) != 2 || !end || s[end] != '\0' || node < 0) return PETSC_FALSE;
+  for (size_t k = 0; k < sizeof(dn) / sizeof(dn[0]); k++)
+    if (!strcmp(suffix, dn[k].name)) {
+      *l = DRLabelMake(node, dn[k].dir);
+      return PETSC_TRUE;
+    }
+  return PETSC_FALSE;
 }
 
 PetscLogDouble DRTime(void)

@@ -196,7 +196,8 @@ PetscErrorCode DRBuiltinFrame3D(MPI_Comm comm, const DRFrame3DParams *p, DRCut c
     if (empty >= 0) PetscCall(PetscFree(elems));
     PetscCheck(empty < 0, comm, DR_ERR_INPUT, "%s: cut into %" PetscInt_FMT " parts along %c leaves part %" PetscInt_FMT " without elements; expected at most as many parts as element layers along %c", what, cut.parts, "xyz"[axis], empty, "xyz"[axis]);
   }
-  PetscCall(PetscLogEventBegin(DR_EVENT_Generate, 0, 0, 0, 0));
+  PetscCall(DRModelInitializePackage());
+  PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_Generate, 0, 0, 0, 0));
 
   if (cut.parts > 1) PetscCall(PetscSNPrintf(name, sizeof(name), "frame3d_part%" PetscInt_FMT, part));
   else PetscCall(PetscStrncpy(name, "frame3d", sizeof(name)));
@@ -267,7 +268,7 @@ PetscErrorCode DRBuiltinFrame3D(MPI_Comm comm, const DRFrame3DParams *p, DRCut c
   PetscCall(PetscFree(ctx));
   PetscCall(PetscFree(node_row));
   PetscCall(PetscFree(elems));
-  PetscCall(PetscLogEventEnd(DR_EVENT_Generate, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(DR_MODEL_EVENT_Generate, 0, 0, 0, 0));
   PetscCall(DRComponentValidate(c, 1e-12));
   *comp = c;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -345,17 +346,12 @@ static PetscErrorCode Frame2DElement(void *ctx, PetscInt e, PetscBool want_value
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRBuiltinFrame2D(MPI_Comm comm, const DRFrame2DParams *p, DRComponent *comp)
+/* Check the frame's lists; the given node ids sorted (gid, with gperm into
+ * p->node_ids), the largest id, the element count and the nodes to add
+ * (member interiors and hinges). */
+static PetscErrorCode Frame2DCheck(MPI_Comm comm, const DRFrame2DParams *p, const char *what, PetscInt gid[], PetscInt gperm[], PetscInt *maxid_out, PetscInt *nelem_out, PetscInt *nnew_out)
 {
-  const char  *what = "builtin:frame2d";
-  PetscInt    *gid, *gperm, maxid, next, nelem = 0, nnew = 0, nall, *aid, ncand = 0, nfree = 0;
-  PetscReal   *axy;
-  Frame2DElem *el;
-  DRLabel     *cand;
-  PetscBool   *removed;
-  Frame2DCtx   ctx;
-  DRComponent  c;
-  char         b[32];
+  PetscInt maxid, nelem = 0, nnew = 0;
 
   PetscFunctionBeginUser;
   PetscCheck(p->nnodes > 0 && p->nmembers + p->nsprings > 0, comm, DR_ERR_INPUT, "%s: %" PetscInt_FMT " nodes, %" PetscInt_FMT " members, %" PetscInt_FMT " springs, expected nodes and at least one member or spring", what, p->nnodes, p->nmembers, p->nsprings);
@@ -365,7 +361,6 @@ PetscErrorCode DRBuiltinFrame2D(MPI_Comm comm, const DRFrame2DParams *p, DRCompo
   if (p->nmembers) PetscCheck(p->sec[0].rho > 0, comm, DR_ERR_INPUT, "%s: rho = %g, expected a positive density", what, (double)p->sec[0].rho);
 
   /* Given nodes, sorted by id. */
-  PetscCall(PetscMalloc2(p->nnodes, &gid, p->nnodes, &gperm));
   for (PetscInt i = 0; i < p->nnodes; i++) {
     PetscCheck(p->node_ids[i] >= 0, comm, DR_ERR_INPUT, "%s: node id %" PetscInt_FMT " is negative, expected ids >= 0", what, p->node_ids[i]);
     gid[i]   = p->node_ids[i];
@@ -400,8 +395,83 @@ PetscErrorCode DRBuiltinFrame2D(MPI_Comm comm, const DRFrame2DParams *p, DRCompo
     }
   }
 
+  *maxid_out = maxid;
+  *nelem_out = nelem;
+  *nnew_out  = nnew;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The DOFs: the labels the elements use, less the fixed ones (which form
+ * the node set "fixed"). */
+static PetscErrorCode Frame2DLabels(MPI_Comm comm, const DRFrame2DParams *p, const char *what, const Frame2DElem *el, DRComponent c)
+{
+  PetscInt  ncand = 0, nfree = 0;
+  DRLabel  *cand;
+  PetscBool *removed;
+  char      b[32];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(6 * c->ncells, &cand));
+  for (PetscInt e = 0; e < c->ncells; e++) {
+    cand[ncand++] = DRLabelMake(el[e].a, 1);
+    cand[ncand++] = DRLabelMake(el[e].a, 2);
+    cand[ncand++] = DRLabelMake(el[e].b, 1);
+    cand[ncand++] = DRLabelMake(el[e].b, 2);
+    if (el[e].ra >= 0) {
+      cand[ncand++] = DRLabelMake(el[e].ra, 6);
+      cand[ncand++] = DRLabelMake(el[e].rb, 6);
+    }
+  }
+  PetscCall(PetscSortInt64(ncand, cand));
+  {
+    PetscInt k = 0;
+    for (PetscInt i = 0; i < ncand; i++)
+      if (!k || cand[i] != cand[k - 1]) cand[k++] = cand[i];
+    ncand = k;
+  }
+  PetscCall(PetscCalloc1(ncand, &removed));
+  {
+    PetscInt *fixed_nodes, nfn = 0;
+    PetscCall(PetscMalloc1(p->nfixed + 1, &fixed_nodes));
+    for (PetscInt i = 0; i < p->nfixed; i++) {
+      PetscInt k = DRLabelsFind(ncand, cand, p->fixed[i]);
+      PetscCheck(k >= 0, comm, DR_ERR_INPUT, "%s: fixed DOF %s is not a DOF of the frame, expected a node used by a member or spring and direction 1, 2 or 6 (not a rotation released by hinges at every member end)", what, DRLabelString(p->fixed[i], b));
+      removed[k]         = PETSC_TRUE;
+      fixed_nodes[nfn++] = (PetscInt)DRLabelNode(p->fixed[i]);
+    }
+    if (nfn) PetscCall(DRComponentAddNodeSet(c, "fixed", nfn, fixed_nodes));
+    PetscCall(PetscFree(fixed_nodes));
+  }
+  for (PetscInt i = 0; i < ncand; i++)
+    if (!removed[i]) nfree++;
+  PetscCheck(nfree > 0, comm, DR_ERR_INPUT, "%s: every DOF is fixed, expected some free DOFs", what);
+  c->n = nfree;
+  PetscCall(PetscMalloc1(nfree, &c->labels));
+  nfree = 0;
+  for (PetscInt i = 0; i < ncand; i++)
+    if (!removed[i]) c->labels[nfree++] = cand[i];
+  PetscCall(PetscFree(removed));
+  PetscCall(PetscFree(cand));
+
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRBuiltinFrame2D(MPI_Comm comm, const DRFrame2DParams *p, DRComponent *comp)
+{
+  const char  *what = "builtin:frame2d";
+  PetscInt    *gid, *gperm, maxid = 0, next, nelem = 0, nnew = 0, nall, *aid;
+  PetscReal   *axy;
+  Frame2DElem *el;
+  Frame2DCtx   ctx;
+  DRComponent  c;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(p->nnodes, &gid, p->nnodes, &gperm));
+  PetscCall(Frame2DCheck(comm, p, what, gid, gperm, &maxid, &nelem, &nnew));
+
   /* All nodes: given, member interiors, hinges. */
-  PetscCall(PetscLogEventBegin(DR_EVENT_Generate, 0, 0, 0, 0));
+  PetscCall(DRModelInitializePackage());
+  PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_Generate, 0, 0, 0, 0));
   nall = p->nnodes + nnew;
   PetscCall(PetscMalloc2(nall, &aid, 2 * nall, &axy));
   for (PetscInt i = 0; i < p->nnodes; i++) {
@@ -488,48 +558,7 @@ PetscErrorCode DRBuiltinFrame2D(MPI_Comm comm, const DRFrame2DParams *p, DRCompo
     c->cells[2 * e + 1] = el[e].b;
   }
 
-  /* DOFs: the labels the elements use, less the fixed ones. */
-  PetscCall(PetscMalloc1(6 * c->ncells, &cand));
-  for (PetscInt e = 0; e < c->ncells; e++) {
-    cand[ncand++] = DRLabelMake(el[e].a, 1);
-    cand[ncand++] = DRLabelMake(el[e].a, 2);
-    cand[ncand++] = DRLabelMake(el[e].b, 1);
-    cand[ncand++] = DRLabelMake(el[e].b, 2);
-    if (el[e].ra >= 0) {
-      cand[ncand++] = DRLabelMake(el[e].ra, 6);
-      cand[ncand++] = DRLabelMake(el[e].rb, 6);
-    }
-  }
-  PetscCall(PetscSortInt64(ncand, cand));
-  {
-    PetscInt k = 0;
-    for (PetscInt i = 0; i < ncand; i++)
-      if (!k || cand[i] != cand[k - 1]) cand[k++] = cand[i];
-    ncand = k;
-  }
-  PetscCall(PetscCalloc1(ncand, &removed));
-  {
-    PetscInt *fixed_nodes, nfn = 0;
-    PetscCall(PetscMalloc1(p->nfixed + 1, &fixed_nodes));
-    for (PetscInt i = 0; i < p->nfixed; i++) {
-      PetscInt k = DRLabelsFind(ncand, cand, p->fixed[i]);
-      PetscCheck(k >= 0, comm, DR_ERR_INPUT, "%s: fixed DOF %s is not a DOF of the frame, expected a node used by a member or spring and direction 1, 2 or 6 (not a rotation released by hinges at every member end)", what, DRLabelString(p->fixed[i], b));
-      removed[k]         = PETSC_TRUE;
-      fixed_nodes[nfn++] = (PetscInt)DRLabelNode(p->fixed[i]);
-    }
-    if (nfn) PetscCall(DRComponentAddNodeSet(c, "fixed", nfn, fixed_nodes));
-    PetscCall(PetscFree(fixed_nodes));
-  }
-  for (PetscInt i = 0; i < ncand; i++)
-    if (!removed[i]) nfree++;
-  PetscCheck(nfree > 0, comm, DR_ERR_INPUT, "%s: every DOF is fixed, expected some free DOFs", what);
-  c->n = nfree;
-  PetscCall(PetscMalloc1(nfree, &c->labels));
-  nfree = 0;
-  for (PetscInt i = 0; i < ncand; i++)
-    if (!removed[i]) c->labels[nfree++] = cand[i];
-  PetscCall(PetscFree(removed));
-  PetscCall(PetscFree(cand));
+  PetscCall(Frame2DLabels(comm, p, what, el, c));
 
   ctx.p  = p;
   ctx.c  = c;
@@ -537,7 +566,7 @@ PetscErrorCode DRBuiltinFrame2D(MPI_Comm comm, const DRFrame2DParams *p, DRCompo
   PetscCall(DRBuiltinAssembleElements(c, c->ncells, Frame2DElement, NULL, &ctx));
   PetscCall(PetscFree(el));
   PetscCall(PetscFree2(gid, gperm));
-  PetscCall(PetscLogEventEnd(DR_EVENT_Generate, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(DR_MODEL_EVENT_Generate, 0, 0, 0, 0));
   PetscCall(DRComponentValidate(c, 1e-12));
   *comp = c;
   PetscFunctionReturn(PETSC_SUCCESS);

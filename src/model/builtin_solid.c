@@ -121,7 +121,8 @@ PetscErrorCode DRBuiltinSolid(MPI_Comm comm, const DRSolidParams *p, DRCut cut, 
   PetscCheck(cut.parts <= n[axis], comm, DR_ERR_INPUT, "%s: cut into %" PetscInt_FMT " parts along %c, but the model has only %" PetscInt_FMT " element layers along %c; expected parts <= %" PetscInt_FMT, what, cut.parts, "xyz"[axis], n[axis], "xyz"[axis], n[axis]);
   PetscCheck((PetscInt64)(p->nx + 1) * (p->ny + 1) * (p->nz + 1) + p->node_offset < PETSC_MAX_INT / 8, comm, DR_ERR_INPUT, "%s: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " elements need more node ids than this PETSc's integers hold; build PETSc with 64-bit indices", what, p->nx, p->ny, p->nz);
 
-  PetscCall(PetscLogEventBegin(DR_EVENT_Generate, 0, 0, 0, 0));
+  PetscCall(DRModelInitializePackage());
+  PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_Generate, 0, 0, 0, 0));
   for (int d = 0; d < 3; d++) {
     lo[d] = 0;
     hi[d] = n[d];
@@ -222,7 +223,7 @@ PetscErrorCode DRBuiltinSolid(MPI_Comm comm, const DRSolidParams *p, DRCut cut, 
   ctx.Me = Me;
   PetscCall(DRBuiltinAssembleElements(c, c->ncells, SolidElement, SolidPattern, &ctx));
   PetscCall(PetscFree(ctx.node_row));
-  PetscCall(PetscLogEventEnd(DR_EVENT_Generate, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(DR_MODEL_EVENT_Generate, 0, 0, 0, 0));
   PetscCall(DRComponentValidate(c, 1e-12));
   *comp = c;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,6 +1,6 @@
 /* The component data model: life cycle, node sets, validation, assembly by
  * label. */
-#include <dynred/component.h>
+#include "model_impl.h"
 #include <math.h>
 #include <string.h>
 
@@ -31,6 +31,7 @@ const char *DRCellName(DRCellType t)
 PetscErrorCode DRComponentCreate(MPI_Comm comm, const char *name, DRComponent *c)
 {
   PetscFunctionBeginUser;
+  PetscCall(DRModelInitializePackage());
   PetscCall(PetscNew(c));
   (*c)->comm = comm;
   PetscCall(PetscStrncpy((*c)->name, name ? name : "model", sizeof((*c)->name)));
@@ -237,7 +238,8 @@ PetscErrorCode DRComponentValidate(DRComponent c, PetscReal rtol)
   char     b[32];
 
   PetscFunctionBeginUser;
-  PetscCall(PetscLogEventBegin(DR_EVENT_Validate, 0, 0, 0, 0));
+  PetscCall(DRModelInitializePackage());
+  PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_Validate, 0, 0, 0, 0));
   PetscCheck(c->K && c->M, c->comm, DR_ERR_INPUT, "%s: component '%s' needs both K and M", c->source, c->name);
   PetscCheck(c->n > 0, c->comm, DR_ERR_INPUT, "%s: component '%s' has no free DOFs, expected at least one", c->source, c->name);
   PetscCall(DRLabelsSort(c->n, c->labels, &sorted, NULL));
@@ -254,7 +256,7 @@ PetscErrorCode DRComponentValidate(DRComponent c, PetscReal rtol)
     for (PetscInt e = 0; e < c->ncells; e++)
       for (PetscInt k = 0; k < nv; k++) PetscCheck(DRComponentFindNode(c, c->cells[e * nv + k]) >= 0, c->comm, DR_ERR_INPUT, "%s: element %" PetscInt_FMT " refers to node %" PetscInt_FMT ", which has no coordinates", c->source, e + 1, c->cells[e * nv + k]);
   }
-  PetscCall(PetscLogEventEnd(DR_EVENT_Validate, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(DR_MODEL_EVENT_Validate, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -322,7 +324,8 @@ PetscErrorCode DRComponentAssemble(MPI_Comm comm, const char *name, PetscInt nco
   PetscBool   hasD = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscLogEventBegin(DR_EVENT_Assemble, 0, 0, 0, 0));
+  PetscCall(DRModelInitializePackage());
+  PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_Assemble, 0, 0, 0, 0));
   PetscCall(DRComponentCreate(comm, name, &F));
   PetscCall(PetscSNPrintf(F->source, sizeof(F->source), "assembly of %" PetscInt_FMT " components", ncomp));
   for (PetscInt c = 0; c < ncomp; c++) {
@@ -401,7 +404,7 @@ PetscErrorCode DRComponentAssemble(MPI_Comm comm, const char *name, PetscInt nco
   }
   for (PetscInt c = 0; c < ncomp; c++)
     for (PetscInt s = 0; s < comps[c]->nsets; s++) PetscCall(DRComponentAddNodeSet(F, comps[c]->sets[s].name, comps[c]->sets[s].n, comps[c]->sets[s].nodes));
-  PetscCall(PetscLogEventEnd(DR_EVENT_Assemble, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(DR_MODEL_EVENT_Assemble, 0, 0, 0, 0));
   *full = F;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -59,74 +59,81 @@
 /* JOB.sti / JOB.mas                                                        */
 /* ======================================================================== */
 
-static PetscErrorCode ReadCcxMatrix(MPI_Comm comm, const char *path, PetscInt n, const DRLabel labels[], Mat *A)
+/* Reader state (rank 0): which diagonal entries were seen. */
+typedef struct {
+  const DRLabel *labels;
+  PetscBT        diag;
+  PetscInt       ndiag;
+  PetscInt64     nent;
+} CcxReader;
+
+static PetscErrorCode CcxEntries(DRMatStream *s, DRInputStatus *st, DRLineReader *r, DRTriplets *t, PetscBool *more)
 {
-  DRInputStatus st;
-  DRLineReader  r;
-  DRTriplets    t;
-  PetscBT       diag = NULL;
-  PetscInt      ndiag = 0;
-  PetscInt64    nent  = 0;
-  const char   *expect = "'row column value' (1-based, upper triangle)";
+  CcxReader  *cr     = (CcxReader *)s->ctx;
+  const char *path   = s->path;
+  const char *expect = "'row column value' (1-based, upper triangle)";
+  PetscInt    n      = s->n;
+  PetscBool   got    = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscLogEventBegin(DR_EVENT_Read, 0, 0, 0, 0));
-  PetscCall(DRInputStatusInit(comm, &st));
-  PetscCall(PetscMemzero(&r, sizeof(r)));
-  if (st.rank == 0) {
-    PetscBool ok;
-    PetscCall(DRLineReaderOpen(&r, path, &ok));
-    if (!ok) PetscCall(DRInputFail(&st, "%s: cannot open (%s), expected CalculiX matrix storage", path, strerror(errno)));
-    PetscCall(PetscBTCreate(n, &diag));
-  }
-  PetscCall(DRTripletsCreate(comm, n, &t));
-  t.symmetric = PETSC_TRUE;
-  for (;;) {
-    PetscInt more = 0;
-    if (st.rank == 0 && !st.bad) {
-      PetscBool got = PETSC_FALSE;
-      while (!st.bad && !DRTripletsFull(&t)) {
-        long long i, j;
-        double    v;
-        char     *vtok = NULL;
-        int       vlen = 0, parsed;
-        PetscCall(DRLineReaderNext(&r, &got));
-        if (!got) break;
-        if (DRStrBlank(r.line)) continue;
-        parsed = DRParseEntry(r.line, &i, &j, &v, &vtok, &vlen);
-        PetscCall(DRCheckEntry(&st, path, r.lineno, r.line, parsed, i, j, v, vtok, vlen, n, expect));
-        if (st.bad) break;
-        if (i > j) {
-          PetscCall(DRInputFail(&st, "%s:%lld: entry (%lld, %lld) is below the diagonal, expected the upper triangle (row <= column) as CalculiX writes it", path, (long long)r.lineno, i, j));
-          break;
-        }
-        if (i == j && !PetscBTLookupSet(diag, (PetscInt)(i - 1))) ndiag++;
-        DRTripletsAdd(&t, (PetscInt)(i - 1), (PetscInt)(j - 1), (PetscScalar)v, PETSC_TRUE);
-        nent++;
-      }
-      if (!got && !st.bad && ndiag < n) {
-        PetscInt miss = 0;
-        char     b[32];
-        while (miss < n && PetscBTLookup(diag, miss)) miss++;
-        PetscCall(DRInputFail(&st, "%s: ends after %lld entries with diagonal entries for %" PetscInt_FMT " of %" PetscInt_FMT " DOFs (none for row %" PetscInt_FMT ", DOF %s), expected one per DOF: truncated file, or a JOB.dof of another model?", path, (long long)nent, ndiag, n, miss + 1, DRLabelString(labels[miss], b)));
-      }
-      more = !st.bad && got;
+  while (!st->bad && !DRTripletsFull(t)) {
+    long long i, j;
+    double    v;
+    char     *vtok = NULL;
+    int       vlen = 0, parsed;
+    PetscCall(DRLineReaderNext(r, &got));
+    if (!got) break;
+    if (DRStrBlank(r->line)) continue;
+    parsed = DRParseEntry(r->line, &i, &j, &v, &vtok, &vlen);
+    PetscCall(DRCheckEntry(st, path, r->lineno, r->line, parsed, i, j, v, vtok, vlen, n, expect));
+    if (st->bad) break;
+    if (i > j) {
+      PetscCall(DRInputFail(st, "%s:%lld: entry (%lld, %lld) is below the diagonal, expected the upper triangle (row <= column) as CalculiX writes it", path, (long long)r->lineno, i, j));
+      break;
     }
-    PetscCall(DRInputSync(&st, &more));
-    if (st.bad) {
-      PetscCall(DRLineReaderClose(&r));
-      PetscCall(DRTripletsDestroy(&t));
-      PetscCall(PetscBTDestroy(&diag));
-    }
-    DRInputCheck(&st);
-    PetscCall(DRTripletsExchange(&t));
-    if (!more) break;
+    if (i == j && !PetscBTLookupSet(cr->diag, (PetscInt)(i - 1))) cr->ndiag++;
+    DRTripletsAdd(t, (PetscInt)(i - 1), (PetscInt)(j - 1), (PetscScalar)v, PETSC_TRUE);
+    cr->nent++;
   }
-  PetscCall(DRLineReaderClose(&r));
-  PetscCall(PetscBTDestroy(&diag));
-  PetscCall(DRTripletsAssemble(&t, A));
-  PetscCall(DRTripletsDestroy(&t));
-  PetscCall(PetscLogEventEnd(DR_EVENT_Read, 0, 0, 0, 0));
+  if (!got && !st->bad && cr->ndiag < n) {
+    PetscInt miss = 0;
+    char     b[32];
+    while (miss < n && PetscBTLookup(cr->diag, miss)) miss++;
+    PetscCall(DRInputFail(st, "%s: ends after %lld entries with diagonal entries for %" PetscInt_FMT " of %" PetscInt_FMT " DOFs (none for row %" PetscInt_FMT ", DOF %s), expected one per DOF: truncated file, or a JOB.dof of another model?", path, (long long)cr->nent, cr->ndiag, n, miss + 1, DRLabelString(cr->labels[miss], b)));
+  }
+  *more = got;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CcxDestroy(DRMatStream *s)
+{
+  CcxReader *cr = (CcxReader *)s->ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscBTDestroy(&cr->diag));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReadCcxMatrix(MPI_Comm comm, const char *path, PetscInt n, const DRLabel labels[], Mat *A)
+{
+  CcxReader   cr;
+  DRMatStream s;
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscMemzero(&cr, sizeof(cr)));
+  PetscCall(PetscMemzero(&s, sizeof(s)));
+  cr.labels = labels;
+  if (rank == 0) PetscCall(PetscBTCreate(n, &cr.diag));
+  s.path      = path;
+  s.what      = "CalculiX matrix storage";
+  s.n         = n;
+  s.symmetric = PETSC_TRUE;
+  s.entries   = CcxEntries;
+  s.destroy   = CcxDestroy;
+  s.ctx       = &cr;
+  PetscCall(DRMatStreamRead(comm, &s, A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -455,9 +462,8 @@ static PetscErrorCode InpParse(Inp *p, const char *path)
   char      kw[64], val[PETSC_MAX_PATH_LEN], w[PETSC_MAX_PATH_LEN + 32];
 
   PetscFunctionBeginUser;
-  PetscCall(DRLineReaderOpen(&p->rd[0], path, &ok));
+  PetscCall(DRInputOpen(p->st, &p->rd[0], path, NULL));
   p->depth = 1;
-  if (!ok) PetscCall(DRInputFail(p->st, "%s: cannot open (%s)", path, strerror(errno)));
   while (!p->st->bad && p->depth > 0) {
     DRLineReader *r = &p->rd[p->depth - 1];
     char         *line;
@@ -579,20 +585,14 @@ static PetscErrorCode ReadCcxDeck(DRComponent c, const char *job)
 {
   DRInputStatus st;
   char          path[PETSC_MAX_PATH_LEN];
-  PetscInt      exists = 0;
+  PetscBool     exists;
   Inp          *p;
 
   PetscFunctionBeginUser;
   PetscCall(DRInputStatusInit(c->comm, &st));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s.inp", job));
-  if (st.rank == 0) {
-    PetscBool flg;
-    PetscCall(PetscTestFile(path, 'r', &flg));
-    exists = flg;
-  }
-  PetscCallMPI(MPI_Bcast(&exists, 1, MPIU_INT, 0, c->comm));
+  PetscCall(DRFileExists(c->comm, path, &exists));
   if (!exists) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscLogEventBegin(DR_EVENT_Read, 0, 0, 0, 0));
   if (st.rank == 0) {
     char *slash;
     PetscCall(PetscNew(&p));
@@ -609,7 +609,6 @@ static PetscErrorCode ReadCcxDeck(DRComponent c, const char *job)
   PetscCall(DRInputSync(&st, NULL));
   DRInputCheck(&st);
   PetscCall(DRComponentBcastGeometry(c));
-  PetscCall(PetscLogEventEnd(DR_EVENT_Read, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -617,12 +616,11 @@ PetscErrorCode DRComponentReadCalculiX(MPI_Comm comm, const char *name, const ch
 {
   DRComponent C;
   char        kpath[PETSC_MAX_PATH_LEN], mpath[PETSC_MAX_PATH_LEN], dpath[PETSC_MAX_PATH_LEN], dofpath[PETSC_MAX_PATH_LEN];
-  PetscInt    hasd = 0;
-  PetscMPIInt rank;
+  PetscBool   hasd;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscLogEventBegin(DR_EVENT_Read, 0, 0, 0, 0));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(DRModelInitializePackage());
+  PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_ReadCalculiX, 0, 0, 0, 0));
   PetscCall(PetscSNPrintf(kpath, sizeof(kpath), "%s.sti", job));
   PetscCall(PetscSNPrintf(mpath, sizeof(mpath), "%s.mas", job));
   PetscCall(PetscSNPrintf(dpath, sizeof(dpath), "%s.dam", job));
@@ -632,18 +630,12 @@ PetscErrorCode DRComponentReadCalculiX(MPI_Comm comm, const char *name, const ch
   PetscCall(DRLabelsRead(comm, dofpath, &C->n, &C->labels));
   PetscCall(ReadCcxMatrix(comm, kpath, C->n, C->labels, &C->K));
   PetscCall(ReadCcxMatrix(comm, mpath, C->n, C->labels, &C->M));
-  if (rank == 0) {
-    PetscBool flg;
-    PetscCall(PetscTestFile(dpath, 'r', &flg));
-    hasd = flg;
-  }
-  PetscCallMPI(MPI_Bcast(&hasd, 1, MPIU_INT, 0, comm));
+  PetscCall(DRFileExists(comm, dpath, &hasd));
   if (hasd) PetscCall(ReadCcxMatrix(comm, dpath, C->n, C->labels, &C->D));
   PetscCall(ReadCcxDeck(C, job));
-  PetscCall(DRComponentNameMats(C));
-  PetscCall(DRComponentValidate(C, DR_SYMMETRY_RTOL));
+  PetscCall(DRComponentReadFinish(C));
   *c = C;
-  PetscCall(PetscLogEventEnd(DR_EVENT_Read, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(DR_MODEL_EVENT_ReadCalculiX, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -678,7 +670,8 @@ PetscErrorCode DRComponentWriteCalculiX(DRComponent c, const char *job)
   char path[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBeginUser;
-  PetscCall(PetscLogEventBegin(DR_EVENT_Write, 0, 0, 0, 0));
+  PetscCall(DRModelInitializePackage());
+  PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_Write, 0, 0, 0, 0));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s.sti", job));
   PetscCall(WriteCcxMatrix(c->K, path));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s.mas", job));
@@ -693,6 +686,6 @@ PetscErrorCode DRComponentWriteCalculiX(DRComponent c, const char *job)
   }
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s.dof", job));
   PetscCall(DRLabelsWrite(c->comm, path, c->n, c->labels));
-  PetscCall(PetscLogEventEnd(DR_EVENT_Write, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(DR_MODEL_EVENT_Write, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -282,7 +282,8 @@ PetscErrorCode DRComponentWriteHDF5(DRComponent c, const char *path)
   hsize_t     mine;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscLogEventBegin(DR_EVENT_Write, 0, 0, 0, 0));
+  PetscCall(DRModelInitializePackage());
+  PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_Write, 0, 0, 0, 0));
   PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
   for (PetscInt s = 0; s < c->nsets; s++) PetscCheck(!strchr(c->sets[s].name, '/') && strcmp(c->sets[s].name, ".") && c->sets[s].name[0], c->comm, PETSC_ERR_ARG_WRONG, "%s: node set name '%s' cannot be an HDF5 dataset name, expected no '/'", path, c->sets[s].name);
   PetscCall(DRTmpPath(c->comm, path, tmp, sizeof(tmp)));
@@ -334,7 +335,7 @@ PetscErrorCode DRComponentWriteHDF5(DRComponent c, const char *path)
   H5Call(H5Gclose(comp));
   H5Call(H5Fclose(file));
   PetscCall(DRFileCommit(c->comm, NULL, tmp, path));
-  PetscCall(PetscLogEventEnd(DR_EVENT_Write, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(DR_MODEL_EVENT_Write, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -425,7 +426,6 @@ static PetscErrorCode ReadAll(DRComponent c, const char *path, hid_t loc, const 
 PetscErrorCode DRComponentReadHDF5(MPI_Comm comm, const char *name, const char *path, DRComponent *c)
 {
   DRComponent   C;
-  DRInputStatus st;
   hid_t         file, comp;
   PetscInt64    n = -1, *node;
   int          *dir, nd;
@@ -433,15 +433,9 @@ PetscErrorCode DRComponentReadHDF5(MPI_Comm comm, const char *name, const char *
   char          buf[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBeginUser;
-  PetscCall(PetscLogEventBegin(DR_EVENT_Read, 0, 0, 0, 0));
-  PetscCall(DRInputStatusInit(comm, &st));
-  if (st.rank == 0) {
-    PetscBool flg;
-    PetscCall(PetscTestFile(path, 'r', &flg));
-    if (!flg) PetscCall(DRInputFail(&st, "%s: cannot open, expected a dynred HDF5 component file", path));
-  }
-  PetscCall(DRInputSync(&st, NULL));
-  DRInputCheck(&st);
+  PetscCall(DRModelInitializePackage());
+  PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_ReadHDF5, 0, 0, 0, 0));
+  PetscCall(DRInputCheckReadable(comm, path, "a dynred HDF5 component file"));
   PetscCall(OpenFile(comm, path, PETSC_FALSE, &file));
   if (H5Lexists(file, "component", H5P_DEFAULT) <= 0) {
     H5Call(H5Fclose(file));
@@ -534,9 +528,8 @@ PetscErrorCode DRComponentReadHDF5(MPI_Comm comm, const char *name, const char *
   }
   H5Call(H5Gclose(comp));
   H5Call(H5Fclose(file));
-  PetscCall(DRComponentNameMats(C));
-  PetscCall(DRComponentValidate(C, DR_SYMMETRY_RTOL));
+  PetscCall(DRComponentReadFinish(C));
   *c = C;
-  PetscCall(PetscLogEventEnd(DR_EVENT_Read, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(DR_MODEL_EVENT_ReadHDF5, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -7,15 +7,20 @@
  * layout).  A parse error found on rank 0 is recorded in a DRInputStatus and
  * broadcast at the next exchange, so every rank raises the same one-line
  * DR_ERR_INPUT error together instead of deadlocking.  The writers stream
- * rows to rank 0 the other way round.  The helpers live in io_mtx.c. */
+ * rows to rank 0 the other way round.  The helpers live in io_stream.c (line
+ * reader, status, triplets), io_common.c (the reader preamble and loop,
+ * component pieces) and io_write.c (temporary files, rows to rank 0). */
 #ifndef DYNRED_IO_IMPL_H
 #define DYNRED_IO_IMPL_H
 
 #include <dynred/io.h>
+#include "model_impl.h"
 #include <stdio.h>
 
 /* Entries per streamed chunk (rank 0 holds one chunk plus its bucketed copy). */
 #define DR_IO_CHUNK (1 << 20)
+/* stdio buffer of the line reader and the writers. */
+#define DR_IO_BUFSIZE (1 << 20)
 
 /* --- buffered line reader (rank 0) --------------------------------------- */
 typedef struct {
@@ -88,6 +93,8 @@ static inline void DRTripletsAdd(DRTriplets *t, PetscInt i, PetscInt j, PetscSca
     t->chunk[t->nchunk++].v = v;
   }
 }
+/* The MPI datatype of one DRTriplet (created once, freed at PetscFinalize). */
+PetscErrorCode DRTripletType(MPI_Datatype *type);
 /* Collective: send rank 0's chunk to the owners and empty it. */
 PetscErrorCode DRTripletsExchange(DRTriplets *t);
 /* Collective: preallocated MATAIJ from the received triplets (duplicates add). */
@@ -101,6 +108,40 @@ int DRParseEntry(char *s, long long *i, long long *j, double *v, char **vtok, in
  * lineno of path (not parsed, index out of 1..n, not finite); `expect`
  * describes the line format for the message. */
 PetscErrorCode DRCheckEntry(DRInputStatus *st, const char *path, PetscInt64 lineno, const char *line, int parsed, long long i, long long j, double v, const char *vtok, int vlen, PetscInt n, const char *expect);
+
+/* --- the reader preamble (io_common.c) ------------------------------------ */
+/* Rank 0: open path into r; a failure is recorded in st as
+ * "PATH: cannot open (REASON), expected WHAT" (without ", expected" when
+ * what is NULL). */
+PetscErrorCode DRInputOpen(DRInputStatus *st, DRLineReader *r, const char *path, const char *what);
+/* Collective: is path a readable file (tested on rank 0)? */
+PetscErrorCode DRFileExists(MPI_Comm comm, const char *path, PetscBool *exists);
+/* Collective: an input error "PATH: cannot open, expected WHAT" unless
+ * path is a readable file (for formats another library opens). */
+PetscErrorCode DRInputCheckReadable(MPI_Comm comm, const char *path, const char *what);
+
+/* A square matrix file streamed on rank 0: the one reader loop of the text
+ * formats.  DRMatStreamRead opens s->path on rank 0 (DRInputOpen with
+ * s->what), calls header (optional) to read n and the storage, then calls
+ * entries repeatedly to fill chunks that are sent to the owning ranks, and
+ * assembles the MATAIJ.  Errors recorded in st by the callbacks are raised
+ * on every rank together; destroy (optional) runs on every rank at the end,
+ * also on the error path. */
+typedef struct _DRMatStream DRMatStream;
+struct _DRMatStream {
+  const char *path;
+  const char *what;      /* what the file should be, for the open error */
+  PetscInt    n;         /* rows = columns (set here or by header) */
+  PetscBool   symmetric; /* one triangle stored and mirrored: mark the Mat symmetric */
+  /* rank 0: read what precedes the entries, set n and symmetric */
+  PetscErrorCode (*header)(DRMatStream *s, DRInputStatus *st, DRLineReader *r);
+  /* rank 0: add entries to t until DRTripletsFull(t) or the last entry;
+   * *more: entries may follow */
+  PetscErrorCode (*entries)(DRMatStream *s, DRInputStatus *st, DRLineReader *r, DRTriplets *t, PetscBool *more);
+  PetscErrorCode (*destroy)(DRMatStream *s);
+  void *ctx;
+};
+PetscErrorCode DRMatStreamRead(MPI_Comm comm, DRMatStream *s, Mat *A);
 
 /* --- writers --------------------------------------------------------------- */
 /* "PATH.tmp.<pid of rank 0>", the same on every rank. */
@@ -125,5 +166,7 @@ PetscErrorCode DRComponentBcastGeometry(DRComponent c);
 PetscErrorCode DRComponentCheckSizes(DRComponent c, const char *kpath, const char *mpath, const char *dpath, const char *dofpath);
 /* Name the matrices for viewers: "NAME_K", ... */
 PetscErrorCode DRComponentNameMats(DRComponent c);
+/* The last step of every reader: name the matrices, validate. */
+PetscErrorCode DRComponentReadFinish(DRComponent c);
 
 #endif

@@ -61,21 +61,14 @@ static PetscErrorCode LoadMatrix(MPI_Comm comm, PetscViewer v, Mat *A)
 PetscErrorCode DRComponentReadPETSc(MPI_Comm comm, const char *name, const char *path, DRComponent *c)
 {
   DRComponent   C;
-  DRInputStatus st;
   PetscViewer   v;
   PetscBool     next;
   char          dofpath[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBeginUser;
-  PetscCall(PetscLogEventBegin(DR_EVENT_Read, 0, 0, 0, 0));
-  PetscCall(DRInputStatusInit(comm, &st));
-  if (st.rank == 0) {
-    PetscBool flg;
-    PetscCall(PetscTestFile(path, 'r', &flg));
-    if (!flg) PetscCall(DRInputFail(&st, "%s: cannot open, expected a PETSc binary file with K, M [, D] written with MatView", path));
-  }
-  PetscCall(DRInputSync(&st, NULL));
-  DRInputCheck(&st);
+  PetscCall(DRModelInitializePackage());
+  PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_ReadPETSc, 0, 0, 0, 0));
+  PetscCall(DRInputCheckReadable(comm, path, "a PETSc binary file with K, M [, D] written with MatView"));
   PetscCall(DRComponentCreate(comm, name, &C));
   PetscCall(PetscStrncpy(C->source, path, sizeof(C->source)));
   PetscCall(OpenBinary(comm, path, FILE_MODE_READ, &v));
@@ -89,10 +82,9 @@ PetscErrorCode DRComponentReadPETSc(MPI_Comm comm, const char *name, const char 
   PetscCall(PetscSNPrintf(dofpath, sizeof(dofpath), "%s.dof", path));
   PetscCall(DRLabelsRead(comm, dofpath, &C->n, &C->labels));
   PetscCall(DRComponentCheckSizes(C, path, path, path, dofpath));
-  PetscCall(DRComponentNameMats(C));
-  PetscCall(DRComponentValidate(C, DR_SYMMETRY_RTOL));
+  PetscCall(DRComponentReadFinish(C));
   *c = C;
-  PetscCall(PetscLogEventEnd(DR_EVENT_Read, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(DR_MODEL_EVENT_ReadPETSc, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -102,7 +94,8 @@ PetscErrorCode DRComponentWritePETSc(DRComponent c, const char *path)
   char        tmp[PETSC_MAX_PATH_LEN + 32], dofpath[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBeginUser;
-  PetscCall(PetscLogEventBegin(DR_EVENT_Write, 0, 0, 0, 0));
+  PetscCall(DRModelInitializePackage());
+  PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_Write, 0, 0, 0, 0));
   PetscCall(DRTmpPath(c->comm, path, tmp, sizeof(tmp)));
   PetscCall(OpenBinary(c->comm, tmp, FILE_MODE_WRITE, &v));
   PetscCall(MatView(c->K, v));
@@ -112,6 +105,6 @@ PetscErrorCode DRComponentWritePETSc(DRComponent c, const char *path)
   PetscCall(DRFileCommit(c->comm, NULL, tmp, path));
   PetscCall(PetscSNPrintf(dofpath, sizeof(dofpath), "%s.dof", path));
   PetscCall(DRLabelsWrite(c->comm, dofpath, c->n, c->labels));
-  PetscCall(PetscLogEventEnd(DR_EVENT_Write, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(DR_MODEL_EVENT_Write, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

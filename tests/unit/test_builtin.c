@@ -5,6 +5,29 @@ static const char help[] = "Built-in models: the assembled model does not depend
 
 #include "drtest.h"
 
+/* The fields of a component through its accessors (which cannot fail). */
+typedef struct {
+  PetscInt         n, nnodes, ncells, nsets;
+  const DRLabel   *labels;
+  const PetscInt  *node_ids, *cells;
+  const PetscReal *xyz;
+  DRCellType       celltype;
+  Mat              K, M, D;
+  MPI_Comm         comm;
+} CompView;
+
+static CompView CV(DRComponent c)
+{
+  CompView v;
+  (void)DRComponentGetLabels(c, &v.n, &v.labels);
+  (void)DRComponentGetGeometry(c, &v.nnodes, &v.node_ids, &v.xyz);
+  (void)DRComponentGetCells(c, &v.celltype, &v.ncells, &v.cells);
+  (void)DRComponentGetNodeSets(c, &v.nsets, NULL);
+  (void)DRComponentGetOperators(c, &v.K, &v.M, &v.D);
+  (void)DRComponentGetComm(c, &v.comm);
+  return v;
+}
+
 /* Deterministic vectors defined by the DOF labels, so they mean the same on
  * any rank count and in any part. */
 static PetscReal LabelU(DRLabel l) { return PetscSinReal(0.37 * (PetscReal)DRLabelNode(l) + 1.3 * DRLabelDir(l)); }
@@ -21,8 +44,8 @@ static PetscErrorCode Checksum(DRComponent c, Mat A, PetscReal *s)
   PetscCall(VecDuplicate(u, &v));
   PetscCall(VecGetOwnershipRange(u, &rs, &re));
   for (PetscInt i = rs; i < re; i++) {
-    PetscCall(VecSetValue(u, i, LabelU(c->labels[i]), INSERT_VALUES));
-    PetscCall(VecSetValue(v, i, LabelV(c->labels[i]), INSERT_VALUES));
+    PetscCall(VecSetValue(u, i, LabelU(CV(c).labels[i]), INSERT_VALUES));
+    PetscCall(VecSetValue(v, i, LabelV(CV(c).labels[i]), INSERT_VALUES));
   }
   PetscCall(VecAssemblyBegin(u));
   PetscCall(VecAssemblyEnd(u));
@@ -60,15 +83,15 @@ static PetscErrorCode CompareWithSerial(const char *what, DRComponent cw, DRComp
   PetscReal a = 0, b = 0, asym = 0;
 
   PetscFunctionBeginUser;
-  DRTEST_TRUE(cw->n == cs->n, "%s: %" PetscInt_FMT " DOFs in parallel, %" PetscInt_FMT " serial", what, cw->n, cs->n);
-  for (PetscInt i = 0; i < PetscMin(cw->n, cs->n); i++)
-    if (cw->labels[i] != cs->labels[i]) same = PETSC_FALSE;
-  for (PetscInt i = 1; i < cw->n; i++)
-    if (cw->labels[i] <= cw->labels[i - 1]) same = PETSC_FALSE;
+  DRTEST_TRUE(CV(cw).n == CV(cs).n, "%s: %" PetscInt_FMT " DOFs in parallel, %" PetscInt_FMT " serial", what, CV(cw).n, CV(cs).n);
+  for (PetscInt i = 0; i < PetscMin(CV(cw).n, CV(cs).n); i++)
+    if (CV(cw).labels[i] != CV(cs).labels[i]) same = PETSC_FALSE;
+  for (PetscInt i = 1; i < CV(cw).n; i++)
+    if (CV(cw).labels[i] <= CV(cw).labels[i - 1]) same = PETSC_FALSE;
   DRTEST_TRUE(same, "%s: labels sorted (node-major) and equal to the serial build", what);
-  DRTEST_TRUE(cw->nnodes == cs->nnodes && cw->ncells == cs->ncells, "%s: %" PetscInt_FMT " nodes, %" PetscInt_FMT " cells (serial %" PetscInt_FMT ", %" PetscInt_FMT ")", what, cw->nnodes, cw->ncells, cs->nnodes, cs->ncells);
+  DRTEST_TRUE(CV(cw).nnodes == CV(cs).nnodes && CV(cw).ncells == CV(cs).ncells, "%s: %" PetscInt_FMT " nodes, %" PetscInt_FMT " cells (serial %" PetscInt_FMT ", %" PetscInt_FMT ")", what, CV(cw).nnodes, CV(cw).ncells, CV(cs).nnodes, CV(cs).ncells);
   for (int w = 0; w < 2; w++) {
-    Mat Aw = w ? cw->M : cw->K, As = w ? cs->M : cs->K;
+    Mat Aw = w ? CV(cw).M : CV(cw).K, As = w ? CV(cs).M : CV(cs).K;
     PetscCall(MatNorm(Aw, NORM_FROBENIUS, &a));
     PetscCall(MatNorm(As, NORM_FROBENIUS, &b));
     DRTEST_CLOSE(a, b, 1e-12, 0, "%s: ||%s||_F on all ranks vs serial", what, w ? "M" : "K");
@@ -94,22 +117,22 @@ static PetscErrorCode CompareParts(const char *what, DRComponent full, PetscInt 
   PetscBool   same = PETSC_TRUE;
 
   PetscFunctionBeginUser;
-  for (PetscInt p = 0; p < np; p++) sum += parts[p]->n;
+  for (PetscInt p = 0; p < np; p++) sum += CV(parts[p]).n;
   PetscCall(DRComponentAssemble(PETSC_COMM_WORLD, "reassembled", np, parts, &asmb));
-  DRTEST_TRUE(asmb->n == full->n, "%s: sum of part DOFs %" PetscInt_FMT " - shared %" PetscInt_FMT " = %" PetscInt_FMT ", uncut model has %" PetscInt_FMT, what, sum, sum - asmb->n, asmb->n, full->n);
-  if (expect_shared >= 0) DRTEST_TRUE(sum - asmb->n == expect_shared, "%s: %" PetscInt_FMT " DOF copies shared between parts, expected %" PetscInt_FMT, what, sum - asmb->n, expect_shared);
-  for (PetscInt i = 0; i < PetscMin(asmb->n, full->n); i++)
-    if (asmb->labels[i] != full->labels[i]) same = PETSC_FALSE;
+  DRTEST_TRUE(CV(asmb).n == CV(full).n, "%s: sum of part DOFs %" PetscInt_FMT " - shared %" PetscInt_FMT " = %" PetscInt_FMT ", uncut model has %" PetscInt_FMT, what, sum, sum - CV(asmb).n, CV(asmb).n, CV(full).n);
+  if (expect_shared >= 0) DRTEST_TRUE(sum - CV(asmb).n == expect_shared, "%s: %" PetscInt_FMT " DOF copies shared between parts, expected %" PetscInt_FMT, what, sum - CV(asmb).n, expect_shared);
+  for (PetscInt i = 0; i < PetscMin(CV(asmb).n, CV(full).n); i++)
+    if (CV(asmb).labels[i] != CV(full).labels[i]) same = PETSC_FALSE;
   DRTEST_TRUE(same, "%s: reassembled labels equal the uncut model's", what);
-  DRTEST_TRUE(asmb->nnodes == full->nnodes && asmb->ncells == full->ncells, "%s: reassembled %" PetscInt_FMT " nodes, %" PetscInt_FMT " cells; uncut %" PetscInt_FMT ", %" PetscInt_FMT, what, asmb->nnodes, asmb->ncells, full->nnodes, full->ncells);
-  if (asmb->n == full->n && same)
+  DRTEST_TRUE(CV(asmb).nnodes == CV(full).nnodes && CV(asmb).ncells == CV(full).ncells, "%s: reassembled %" PetscInt_FMT " nodes, %" PetscInt_FMT " cells; uncut %" PetscInt_FMT ", %" PetscInt_FMT, what, CV(asmb).nnodes, CV(asmb).ncells, CV(full).nnodes, CV(full).ncells);
+  if (CV(asmb).n == CV(full).n && same)
     for (int w = 0; w < 2; w++) {
       Mat       D;
       PetscReal nf, nd;
-      PetscCall(MatDuplicate(w ? asmb->M : asmb->K, MAT_COPY_VALUES, &D));
-      PetscCall(MatAXPY(D, -1.0, w ? full->M : full->K, DIFFERENT_NONZERO_PATTERN));
+      PetscCall(MatDuplicate(w ? CV(asmb).M : CV(asmb).K, MAT_COPY_VALUES, &D));
+      PetscCall(MatAXPY(D, -1.0, w ? CV(full).M : CV(full).K, DIFFERENT_NONZERO_PATTERN));
       PetscCall(MatNorm(D, NORM_FROBENIUS, &nd));
-      PetscCall(MatNorm(w ? full->M : full->K, NORM_FROBENIUS, &nf));
+      PetscCall(MatNorm(w ? CV(full).M : CV(full).K, NORM_FROBENIUS, &nf));
       DRTEST_CLOSE(nd / nf, 0, 0, 1e-12, "%s: ||%s(parts) - %s(uncut)|| / ||%s||", what, w ? "M" : "K", w ? "M" : "K", w ? "M" : "K");
       PetscCall(MatDestroy(&D));
     }
@@ -137,18 +160,18 @@ static PetscErrorCode TestSolid(void)
   PetscCall(DRBuiltinSolid(PETSC_COMM_SELF, &p, (DRCut){'x', 1}, 0, &cs));
   PetscCall(CompareWithSerial("solid 7x4x3 clamp x0", cw, cs));
   /* Clamp x0 removes the 5 x 4 nodes of the face. */
-  DRTEST_TRUE(cw->n == 3 * (8 * 5 * 4 - 5 * 4), "solid clamp x0: %" PetscInt_FMT " DOFs, expected %d", cw->n, 3 * (8 * 5 * 4 - 5 * 4));
-  DRTEST_TRUE(cw->nnodes == 8 * 5 * 4 && cw->node_ids[0] == 101 && cw->node_ids[cw->nnodes - 1] == 100 + 160, "solid: all %" PetscInt_FMT " nodes kept (clamped ones too), ids %" PetscInt_FMT "..%" PetscInt_FMT " with node_offset 100", cw->nnodes, cw->node_ids[0], cw->node_ids[cw->nnodes - 1]);
-  DRTEST_TRUE(cw->labels[0] == DRLabelMake(102, 1), "solid: first free DOF is 102.1 (node (1,0,0))");
+  DRTEST_TRUE(CV(cw).n == 3 * (8 * 5 * 4 - 5 * 4), "solid clamp x0: %" PetscInt_FMT " DOFs, expected %d", CV(cw).n, 3 * (8 * 5 * 4 - 5 * 4));
+  DRTEST_TRUE(CV(cw).nnodes == 8 * 5 * 4 && CV(cw).node_ids[0] == 101 && CV(cw).node_ids[CV(cw).nnodes - 1] == 100 + 160, "solid: all %" PetscInt_FMT " nodes kept (clamped ones too), ids %" PetscInt_FMT "..%" PetscInt_FMT " with node_offset 100", CV(cw).nnodes, CV(cw).node_ids[0], CV(cw).node_ids[CV(cw).nnodes - 1]);
+  DRTEST_TRUE(CV(cw).labels[0] == DRLabelMake(102, 1), "solid: first free DOF is 102.1 (node (1,0,0))");
   {
     DRNodeSet *s;
     PetscCall(DRComponentGetNodeSet(cw, "x0", &s));
     DRTEST_TRUE(s && s->n == 20, "solid: node set x0 holds the 20 clamped nodes");
-    DRTEST_CLOSE(cw->xyz[3 * (cw->nnodes - 1)], 0.5, 1e-15, 0, "solid: x of the last node = x0 + lx");
+    DRTEST_CLOSE(CV(cw).xyz[3 * (CV(cw).nnodes - 1)], 0.5, 1e-15, 0, "solid: x of the last node = x0 + lx");
   }
-  DRTEST_TRUE(cw->celltype == DR_CELL_HEX8 && cw->ncells == 7 * 4 * 3, "solid: %" PetscInt_FMT " hex8 cells", cw->ncells);
+  DRTEST_TRUE(CV(cw).celltype == DR_CELL_HEX8 && CV(cw).ncells == 7 * 4 * 3, "solid: %" PetscInt_FMT " hex8 cells", CV(cw).ncells);
   /* Element 1 in VTK order: (0,0,0) (1,0,0) (1,1,0) (0,1,0) then z + 1. */
-  DRTEST_TRUE(cw->cells[0] == 101 && cw->cells[1] == 102 && cw->cells[2] == 110 && cw->cells[3] == 109 && cw->cells[4] == 141 && cw->cells[6] == 150, "solid: first cell %" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT " ... in VTK order", cw->cells[0], cw->cells[1], cw->cells[2], cw->cells[3], cw->cells[4]);
+  DRTEST_TRUE(CV(cw).cells[0] == 101 && CV(cw).cells[1] == 102 && CV(cw).cells[2] == 110 && CV(cw).cells[3] == 109 && CV(cw).cells[4] == 141 && CV(cw).cells[6] == 150, "solid: first cell %" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT " ... in VTK order", CV(cw).cells[0], CV(cw).cells[1], CV(cw).cells[2], CV(cw).cells[3], CV(cw).cells[4]);
   PetscCall(DRComponentDestroy(&cs));
 
   /* Cuts along each axis (uneven layer counts) reassemble to the uncut model. */
@@ -161,8 +184,8 @@ static PetscErrorCode TestSolid(void)
       PetscCall(CompareParts(what, cw, np[a], parts, 3 * (np[a] - 1) * (nodes_per_plane[a] - clamped_per_plane[a])));
       if (a == 0) {
         /* Layers 7 / 3: [0,2) [2,4) [4,7). */
-        DRTEST_TRUE(parts[0]->ncells == 2 * 12 && parts[1]->ncells == 2 * 12 && parts[2]->ncells == 3 * 12, "solid cut x/3: element layers 2, 2, 3");
-        DRTEST_TRUE(parts[2]->nnodes == 4 * 20 && parts[2]->node_ids[0] == 100 + 1 + 4, "solid cut x/3: last part has its 4 node planes from i = 4");
+        DRTEST_TRUE(CV(parts[0]).ncells == 2 * 12 && CV(parts[1]).ncells == 2 * 12 && CV(parts[2]).ncells == 3 * 12, "solid cut x/3: element layers 2, 2, 3");
+        DRTEST_TRUE(CV(parts[2]).nnodes == 4 * 20 && CV(parts[2]).node_ids[0] == 100 + 1 + 4, "solid cut x/3: last part has its 4 node planes from i = 4");
       }
       for (PetscInt q = 0; q < np[a]; q++) PetscCall(DRComponentDestroy(&parts[q]));
     }
@@ -174,11 +197,11 @@ static PetscErrorCode TestSolid(void)
     PetscCall(PetscStrncpy(p.clamp, "x1, y0,z1", sizeof(p.clamp)));
     PetscCall(DRBuiltinSolid(PETSC_COMM_WORLD, &p, (DRCut){'x', 1}, 0, &cw));
     /* Free nodes: i < 7, j > 0, k < 3. */
-    DRTEST_TRUE(cw->n == 3 * (7 * 4 * 3), "solid clamp \"x1, y0,z1\": %" PetscInt_FMT " DOFs, expected %d", cw->n, 3 * 7 * 4 * 3);
+    DRTEST_TRUE(CV(cw).n == 3 * (7 * 4 * 3), "solid clamp \"x1, y0,z1\": %" PetscInt_FMT " DOFs, expected %d", CV(cw).n, 3 * 7 * 4 * 3);
     PetscCall(DRComponentDestroy(&cw));
     PetscCall(PetscStrncpy(p.clamp, "none", sizeof(p.clamp)));
     PetscCall(DRBuiltinSolid(PETSC_COMM_WORLD, &p, (DRCut){'x', 1}, 0, &cw));
-    DRTEST_TRUE(cw->n == 3 * 160 && cw->nsets == 0, "solid clamp none: %" PetscInt_FMT " DOFs, expected 480, no node sets", cw->n);
+    DRTEST_TRUE(CV(cw).n == 3 * 160 && CV(cw).nsets == 0, "solid clamp none: %" PetscInt_FMT " DOFs, expected 480, no node sets", CV(cw).n);
     PetscCall(DRComponentDestroy(&cw));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -193,7 +216,7 @@ static PetscErrorCode TestFrame3D(void)
   PetscCall(DRFrame3DParamsDefault(&p));
   /* Default: cantilever along x, 20 elements, clamped at x = 0. */
   PetscCall(DRBuiltinFrame3D(PETSC_COMM_WORLD, &p, (DRCut){'x', 1}, 0, &cw));
-  DRTEST_TRUE(cw->n == 6 * 20 && cw->nnodes == 21 && cw->labels[0] == DRLabelMake(2, 1), "frame3d default cantilever: %" PetscInt_FMT " DOFs (expected 120), %" PetscInt_FMT " nodes, first DOF %s (expected 2.1: node 1 clamped, node 2 the tip, interior nodes 3..21)", cw->n, cw->nnodes, DRLabelString(cw->labels[0], (char[32]){0}));
+  DRTEST_TRUE(CV(cw).n == 6 * 20 && CV(cw).nnodes == 21 && CV(cw).labels[0] == DRLabelMake(2, 1), "frame3d default cantilever: %" PetscInt_FMT " DOFs (expected 120), %" PetscInt_FMT " nodes, first DOF %s (expected 2.1: node 1 clamped, node 2 the tip, interior nodes 3..21)", CV(cw).n, CV(cw).nnodes, DRLabelString(CV(cw).labels[0], (char[32]){0}));
   PetscCall(DRComponentDestroy(&cw));
 
   p.nx  = 3;
@@ -215,7 +238,7 @@ static PetscErrorCode TestFrame3D(void)
   /* Nodes: 4*3*2 = 24 grid + members (3*3*2 + 4*2*2 + 4*3*1 = 46) x 1 interior = 70;
    * clamp z0: the 12 grid nodes of K = 0 and the interiors of the 17 members in that plane. */
   PetscCall(DRBuiltinFrame3D(PETSC_COMM_WORLD, &p, (DRCut){'x', 1}, 0, &cw));
-  DRTEST_TRUE(cw->nnodes == 70 && cw->n == 6 * (70 - 12 - 17), "frame3d 3x2x1, nel 2, clamp z0: %" PetscInt_FMT " nodes (expected 70), %" PetscInt_FMT " DOFs (expected %d)", cw->nnodes, cw->n, 6 * (70 - 12 - 17));
+  DRTEST_TRUE(CV(cw).nnodes == 70 && CV(cw).n == 6 * (70 - 12 - 17), "frame3d 3x2x1, nel 2, clamp z0: %" PetscInt_FMT " nodes (expected 70), %" PetscInt_FMT " DOFs (expected %d)", CV(cw).nnodes, CV(cw).n, 6 * (70 - 12 - 17));
   /* Cut along x into 3: slabs [0,1) [1,2) [2,3]; members across x at x = 1, 2 go up. */
   for (PetscInt q = 0; q < 3; q++) PetscCall(DRBuiltinFrame3D(PETSC_COMM_WORLD, &p, (DRCut){'x', 3}, q, &parts[q]));
   /* Interface: grid planes x = 1, 2, each 6 grid nodes (3 clamped at z = 0). */
@@ -248,27 +271,27 @@ static PetscErrorCode TestFrame2D(void)
   PetscCall(DRBuiltinFrame2D(PETSC_COMM_SELF, &p, &cs));
   PetscCall(CompareWithSerial("frame2d portal", cw, cs));
   PetscCall(DRComponentDestroy(&cs));
-  if (cw->n != 10) same = PETSC_FALSE;
-  for (PetscInt i = 0; i < PetscMin(cw->n, 10); i++)
-    if (cw->labels[i] != expect[i]) same = PETSC_FALSE;
+  if (CV(cw).n != 10) same = PETSC_FALSE;
+  for (PetscInt i = 0; i < PetscMin(CV(cw).n, 10); i++)
+    if (CV(cw).labels[i] != expect[i]) same = PETSC_FALSE;
   DRTEST_TRUE(same, "frame2d portal: DOFs 2.1 2.2 2.6 3.1 3.2 3.6 5.1 5.2 5.6 6.6 (5: leg midpoint, 6: hinge node carrying the beam's end rotation)");
-  DRTEST_TRUE(cw->nnodes == 6 && cw->ncells == 5, "frame2d portal: %" PetscInt_FMT " nodes (4 given, 1 interior, 1 hinge), %" PetscInt_FMT " cells (4 beams, 1 spring)", cw->nnodes, cw->ncells);
+  DRTEST_TRUE(CV(cw).nnodes == 6 && CV(cw).ncells == 5, "frame2d portal: %" PetscInt_FMT " nodes (4 given, 1 interior, 1 hinge), %" PetscInt_FMT " cells (4 beams, 1 spring)", CV(cw).nnodes, CV(cw).ncells);
   /* The spring adds k cos^2 to K(3.1, 3.1): compare with the frame without it. */
   p.nsprings = 0;
   PetscCall(DRBuiltinFrame2D(PETSC_COMM_WORLD, &p, &c0));
   {
     Mat       D;
     PetscReal nd, c2 = 9.0 / 13.0;
-    PetscCall(MatDuplicate(cw->K, MAT_COPY_VALUES, &D));
-    PetscCall(MatAXPY(D, -1.0, c0->K, DIFFERENT_NONZERO_PATTERN));
+    PetscCall(MatDuplicate(CV(cw).K, MAT_COPY_VALUES, &D));
+    PetscCall(MatAXPY(D, -1.0, CV(c0).K, DIFFERENT_NONZERO_PATTERN));
     PetscCall(MatNorm(D, NORM_FROBENIUS, &nd));
     /* Only node 3 moves: [c^2 cs; cs s^2] k, Frobenius norm k. */
     DRTEST_CLOSE(nd, k, 1e-12, 0, "frame2d portal: ||K(spring) - K(no spring)||_F = k (node 1 is fixed)");
     PetscCall(MatDestroy(&D));
-    PetscCall(Checksum(cw, cw->K, &nd));
+    PetscCall(Checksum(cw, CV(cw).K, &nd));
     {
       PetscReal s0, du = LabelU(DRLabelMake(3, 1)) * LabelV(DRLabelMake(3, 1)) * c2 + (LabelU(DRLabelMake(3, 1)) * LabelV(DRLabelMake(3, 2)) + LabelU(DRLabelMake(3, 2)) * LabelV(DRLabelMake(3, 1))) * PetscSqrtReal(c2 * (1 - c2)) + LabelU(DRLabelMake(3, 2)) * LabelV(DRLabelMake(3, 2)) * (1 - c2);
-      PetscCall(Checksum(c0, c0->K, &s0));
+      PetscCall(Checksum(c0, CV(c0).K, &s0));
       DRTEST_CLOSE(nd - s0, k * du, 1e-8, 0, "frame2d portal: spring stiffness acts along the line 1-3");
     }
   }

@@ -7,6 +7,29 @@ static const char help[] = "Mesh convergence of the built-in models against beam
 #include <petscblaslapack.h>
 #include <slepceps.h>
 
+/* The fields of a component through its accessors (which cannot fail). */
+typedef struct {
+  PetscInt         n, nnodes, ncells, nsets;
+  const DRLabel   *labels;
+  const PetscInt  *node_ids, *cells;
+  const PetscReal *xyz;
+  DRCellType       celltype;
+  Mat              K, M, D;
+  MPI_Comm         comm;
+} CompView;
+
+static CompView CV(DRComponent c)
+{
+  CompView v;
+  (void)DRComponentGetLabels(c, &v.n, &v.labels);
+  (void)DRComponentGetGeometry(c, &v.nnodes, &v.node_ids, &v.xyz);
+  (void)DRComponentGetCells(c, &v.celltype, &v.ncells, &v.cells);
+  (void)DRComponentGetNodeSets(c, &v.nsets, NULL);
+  (void)DRComponentGetOperators(c, &v.K, &v.M, &v.D);
+  (void)DRComponentGetComm(c, &v.comm);
+  return v;
+}
+
 static const PetscReal betaL[3] = {1.875104068711961, 4.694091132974175, 7.854757438237613};
 
 /* All eigenpairs of (K, M) of a serial component, dense LAPACK, ascending.
@@ -24,10 +47,10 @@ static PetscErrorCode DenseEig(DRComponent c, PetscReal *lambda, PetscReal **V)
   PetscBLASInt       n, one = 1, lwork, info;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscBLASIntCast(c->n, &n));
+  PetscCall(PetscBLASIntCast(CV(c).n, &n));
   lwork = 64 * n;
-  PetscCall(MatConvert(c->K, MATSEQDENSE, MAT_INITIAL_MATRIX, &Kd));
-  PetscCall(MatConvert(c->M, MATSEQDENSE, MAT_INITIAL_MATRIX, &Md));
+  PetscCall(MatConvert(CV(c).K, MATSEQDENSE, MAT_INITIAL_MATRIX, &Kd));
+  PetscCall(MatConvert(CV(c).M, MATSEQDENSE, MAT_INITIAL_MATRIX, &Md));
   PetscCall(PetscMalloc3(n * n, &a, n * n, &b, lwork, &work));
   PetscCall(MatDenseGetArrayRead(Kd, &k));
   PetscCall(MatDenseGetArrayRead(Md, &m));
@@ -100,7 +123,7 @@ static PetscErrorCode Cantilever2D(void)
   for (int i = 0; i < 4; i++) {
     DRComponent c;
     PetscCall(DRBuiltinCantilever2D(PETSC_COMM_SELF, L, nel[i], &s, PETSC_FALSE, &c));
-    PetscCall(PetscMalloc1(c->n, &lam));
+    PetscCall(PetscMalloc1(CV(c).n, &lam));
     PetscCall(DenseEig(c, lam, NULL));
     /* The axial modes start at 1/(4L) sqrt(E/rho) ~ 1.3 kHz, far above
      * the third bending mode (~150 Hz). */
@@ -142,15 +165,15 @@ static PetscErrorCode Cantilever3D(void)
     PetscInt    cnt[4] = {0, 0, 0, 0};
     p.nel = nel[i];
     PetscCall(DRBuiltinFrame3D(PETSC_COMM_SELF, &p, (DRCut){'x', 1}, 0, &c));
-    PetscCall(PetscMalloc1(c->n, &lam));
+    PetscCall(PetscMalloc1(CV(c).n, &lam));
     PetscCall(DenseEig(c, lam, &V));
-    for (PetscInt k = 0; k < c->n; k++) {
+    for (PetscInt k = 0; k < CV(c).n; k++) {
       PetscReal e[4] = {0, 0, 0, 0}, tot = 0;
       int       g    = 0;
-      for (PetscInt r = 0; r < c->n; r++) {
-        const PetscInt  d  = DRLabelDir(c->labels[r]);
+      for (PetscInt r = 0; r < CV(c).n; r++) {
+        const PetscInt  d  = DRLabelDir(CV(c).labels[r]);
         const int       gr = (d == 2 || d == 6) ? 0 : (d == 3 || d == 5) ? 1 : d == 4 ? 2 : 3;
-        const PetscReal v  = V[k * c->n + r];
+        const PetscReal v  = V[k * CV(c).n + r];
         e[gr] += v * v;
         tot += v * v;
       }
@@ -235,8 +258,8 @@ static PetscErrorCode LowestEig(DRComponent c, PetscReal *lambda)
   PC  pc;
 
   PetscFunctionBeginUser;
-  PetscCall(EPSCreate(c->comm, &eps));
-  PetscCall(EPSSetOperators(eps, c->K, c->M));
+  PetscCall(EPSCreate(CV(c).comm, &eps));
+  PetscCall(EPSSetOperators(eps, CV(c).K, CV(c).M));
   PetscCall(EPSSetProblemType(eps, EPS_GHEP));
   PetscCall(EPSSetDimensions(eps, 2, PETSC_DEFAULT, PETSC_DEFAULT));
   PetscCall(EPSSetWhichEigenpairs(eps, EPS_TARGET_MAGNITUDE));
@@ -292,8 +315,8 @@ static PetscErrorCode Hex8Bar(void)
     PetscCall(LowestEig(c, &lam));
     f[i] = Hz(lam);
     /* Richardson: order from three successive meshes, independent of any reference. */
-    if (i >= 2) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %5" PetscInt_FMT " %5" PetscInt_FMT " %5" PetscInt_FMT " %8" PetscInt_FMT " %14.6f %+11.3f%% %10.3f\n", p.nx, p.ny, p.nz, c->n, (double)f[i], (double)(100 * (f[i] - fT) / fT), (double)PetscLog2Real((f[i - 2] - f[i - 1]) / (f[i - 1] - f[i]))));
-    else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %5" PetscInt_FMT " %5" PetscInt_FMT " %5" PetscInt_FMT " %8" PetscInt_FMT " %14.6f %+11.3f%% %10s\n", p.nx, p.ny, p.nz, c->n, (double)f[i], (double)(100 * (f[i] - fT) / fT), "-"));
+    if (i >= 2) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %5" PetscInt_FMT " %5" PetscInt_FMT " %5" PetscInt_FMT " %8" PetscInt_FMT " %14.6f %+11.3f%% %10.3f\n", p.nx, p.ny, p.nz, CV(c).n, (double)f[i], (double)(100 * (f[i] - fT) / fT), (double)PetscLog2Real((f[i - 2] - f[i - 1]) / (f[i - 1] - f[i]))));
+    else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %5" PetscInt_FMT " %5" PetscInt_FMT " %5" PetscInt_FMT " %8" PetscInt_FMT " %14.6f %+11.3f%% %10s\n", p.nx, p.ny, p.nz, CV(c).n, (double)f[i], (double)(100 * (f[i] - fT) / fT), "-"));
     PetscCall(DRComponentDestroy(&c));
   }
   {

@@ -73,34 +73,34 @@ static const PetscInt box_cells[16] = {1, 2, 3, 4, 5, 6, 7, 8, 2, 9, 10, 3, 6, 1
 static PetscErrorCode BuildChain(MPI_Comm comm, DRComponent *c)
 {
   DRComponent C;
-  PetscReal   K[NDOF][NDOF], M[NDOF][NDOF];
-  PetscInt    fix[4] = {1, 4, 5, 8}, iface[4] = {12, 11, 10, 9};
+  PetscReal   K[NDOF][NDOF], M[NDOF][NDOF], xyz[36];
+  PetscInt    fix[4] = {1, 4, 5, 8}, iface[4] = {12, 11, 10, 9}, ids[12];
+  DRLabel     labels[NDOF];
+  Mat         Km, Mm, Dm;
 
   PetscFunctionBeginUser;
   ChainMatrices(K, M);
   PetscCall(DRComponentCreate(comm, "chain", &C));
-  PetscCall(PetscStrncpy(C->source, "test_io:chain", sizeof(C->source)));
-  C->n = NDOF;
-  PetscCall(PetscMalloc1(NDOF, &C->labels));
+  PetscCall(DRComponentSetSource(C, "test_io:chain"));
   for (int a = 0; a < 4; a++)
-    for (int d = 0; d < 3; d++) C->labels[3 * a + d] = DRLabelMake(chain_nodes[a], d + 1);
-  PetscCall(FillMat(comm, K, &C->K));
-  PetscCall(FillMat(comm, M, &C->M));
+    for (int d = 0; d < 3; d++) labels[3 * a + d] = DRLabelMake(chain_nodes[a], d + 1);
+  PetscCall(DRComponentSetLabels(C, NDOF, labels));
+  PetscCall(FillMat(comm, K, &Km));
+  PetscCall(FillMat(comm, M, &Mm));
   /* Rayleigh damping D = 0.01 M + 1e-4 K */
-  PetscCall(MatDuplicate(C->M, MAT_COPY_VALUES, &C->D));
-  PetscCall(MatScale(C->D, 0.01));
-  PetscCall(MatAXPY(C->D, 1e-4, C->K, DIFFERENT_NONZERO_PATTERN));
-  C->nnodes = 12;
-  PetscCall(PetscMalloc1(12, &C->node_ids));
-  PetscCall(PetscMalloc1(36, &C->xyz));
+  PetscCall(MatDuplicate(Mm, MAT_COPY_VALUES, &Dm));
+  PetscCall(MatScale(Dm, 0.01));
+  PetscCall(MatAXPY(Dm, 1e-4, Km, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(DRComponentSetOperators(C, Km, Mm, Dm));
+  PetscCall(MatDestroy(&Km));
+  PetscCall(MatDestroy(&Mm));
+  PetscCall(MatDestroy(&Dm));
   for (int i = 0; i < 12; i++) {
-    C->node_ids[i] = i + 1;
-    for (int d = 0; d < 3; d++) C->xyz[3 * i + d] = box_xyz[i][d];
+    ids[i] = i + 1;
+    for (int d = 0; d < 3; d++) xyz[3 * i + d] = box_xyz[i][d];
   }
-  C->celltype = DR_CELL_HEX8;
-  C->ncells   = 2;
-  PetscCall(PetscMalloc1(16, &C->cells));
-  PetscCall(PetscArraycpy(C->cells, box_cells, 16));
+  PetscCall(DRComponentSetGeometry(C, 12, ids, xyz));
+  PetscCall(DRComponentSetCells(C, DR_CELL_HEX8, 2, box_cells));
   PetscCall(DRComponentAddNodeSet(C, "FIX", 4, fix));
   PetscCall(DRComponentAddNodeSet(C, "IFACE", 4, iface));
   PetscCall(DRComponentValidate(C, DR_SYMMETRY_RTOL));
@@ -123,38 +123,54 @@ static PetscErrorCode MatDiff(Mat A, Mat B, PetscReal *d)
 
 static PetscErrorCode Compare(const char *fmt, DRComponent ref, DRComponent c, PetscBool geometry, PetscBool damping)
 {
-  PetscReal d;
-  PetscBool same;
+  PetscReal        d;
+  PetscBool        same;
+  PetscInt         n, rn, nn, rnn, nc, rnc, nsets;
+  const DRLabel   *l, *rl;
+  const PetscInt  *ids, *rids, *cells, *rcells;
+  const PetscReal *xyz, *rxyz;
+  DRCellType       t, rt;
+  const DRNodeSet *sets;
+  Mat              K, M, D, rK, rM, rD;
 
   PetscFunctionBeginUser;
-  DRTEST_TRUE(c->n == ref->n, "%s: n = %d", fmt, (int)c->n);
-  same = c->n == ref->n;
-  for (PetscInt i = 0; same && i < c->n; i++) same = (PetscBool)(c->labels[i] == ref->labels[i]);
+  PetscCall(DRComponentGetLabels(c, &n, &l));
+  PetscCall(DRComponentGetLabels(ref, &rn, &rl));
+  PetscCall(DRComponentGetOperators(c, &K, &M, &D));
+  PetscCall(DRComponentGetOperators(ref, &rK, &rM, &rD));
+  DRTEST_TRUE(n == rn, "%s: n = %d", fmt, (int)n);
+  same = n == rn;
+  for (PetscInt i = 0; same && i < n; i++) same = (PetscBool)(l[i] == rl[i]);
   DRTEST_TRUE(same, "%s: labels in row order", fmt);
-  PetscCall(MatDiff(ref->K, c->K, &d));
+  PetscCall(MatDiff(rK, K, &d));
   DRTEST_CLOSE(d, 0, 0, 0, "%s: ||K - K_ref||", fmt);
-  PetscCall(MatDiff(ref->M, c->M, &d));
+  PetscCall(MatDiff(rM, M, &d));
   DRTEST_CLOSE(d, 0, 0, 0, "%s: ||M - M_ref||", fmt);
   if (damping) {
-    DRTEST_TRUE(c->D != NULL, "%s: has D", fmt);
-    if (c->D) {
-      PetscCall(MatDiff(ref->D, c->D, &d));
+    DRTEST_TRUE(D != NULL, "%s: has D", fmt);
+    if (D) {
+      PetscCall(MatDiff(rD, D, &d));
       DRTEST_CLOSE(d, 0, 0, 0, "%s: ||D - D_ref||", fmt);
     }
   }
   if (geometry) {
-    same = c->nnodes == ref->nnodes;
-    for (PetscInt i = 0; same && i < c->nnodes; i++) same = (PetscBool)(c->node_ids[i] == ref->node_ids[i] && c->xyz[3 * i] == ref->xyz[3 * i] && c->xyz[3 * i + 1] == ref->xyz[3 * i + 1] && c->xyz[3 * i + 2] == ref->xyz[3 * i + 2]);
-    DRTEST_TRUE(same, "%s: %d nodes with coordinates", fmt, (int)c->nnodes);
-    same = c->celltype == ref->celltype && c->ncells == ref->ncells;
-    for (PetscInt i = 0; same && i < c->ncells * DRCellNodes(c->celltype); i++) same = (PetscBool)(c->cells[i] == ref->cells[i]);
-    DRTEST_TRUE(same, "%s: %d %s cells", fmt, (int)c->ncells, DRCellName(c->celltype));
-    for (PetscInt s = 0; s < ref->nsets; s++) {
+    PetscCall(DRComponentGetGeometry(c, &nn, &ids, &xyz));
+    PetscCall(DRComponentGetGeometry(ref, &rnn, &rids, &rxyz));
+    same = nn == rnn;
+    for (PetscInt i = 0; same && i < nn; i++) same = (PetscBool)(ids[i] == rids[i] && xyz[3 * i] == rxyz[3 * i] && xyz[3 * i + 1] == rxyz[3 * i + 1] && xyz[3 * i + 2] == rxyz[3 * i + 2]);
+    DRTEST_TRUE(same, "%s: %d nodes with coordinates", fmt, (int)nn);
+    PetscCall(DRComponentGetCells(c, &t, &nc, &cells));
+    PetscCall(DRComponentGetCells(ref, &rt, &rnc, &rcells));
+    same = t == rt && nc == rnc;
+    for (PetscInt i = 0; same && i < nc * DRCellNodes(t); i++) same = (PetscBool)(cells[i] == rcells[i]);
+    DRTEST_TRUE(same, "%s: %d %s cells", fmt, (int)nc, DRCellName(t));
+    PetscCall(DRComponentGetNodeSets(ref, &nsets, &sets));
+    for (PetscInt s = 0; s < nsets; s++) {
       DRNodeSet *set;
-      PetscCall(DRComponentGetNodeSet(c, ref->sets[s].name, &set));
-      same = set && set->n == ref->sets[s].n;
-      for (PetscInt i = 0; same && i < set->n; i++) same = (PetscBool)(set->nodes[i] == ref->sets[s].nodes[i]);
-      DRTEST_TRUE(same, "%s: node set %s", fmt, ref->sets[s].name);
+      PetscCall(DRComponentGetNodeSet(c, sets[s].name, &set));
+      same = set && set->n == sets[s].n;
+      for (PetscInt i = 0; same && i < set->n; i++) same = (PetscBool)(set->nodes[i] == sets[s].nodes[i]);
+      DRTEST_TRUE(same, "%s: node set %s", fmt, sets[s].name);
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -218,7 +234,9 @@ int main(int argc, char **argv)
   PetscCall(Compare("mtx", ref, c, PETSC_FALSE, PETSC_TRUE));
   {
     PetscBool known, sym;
-    PetscCall(MatIsSymmetricKnown(c->K, &known, &sym));
+    Mat       K;
+    PetscCall(DRComponentGetOperators(c, &K, NULL, NULL));
+    PetscCall(MatIsSymmetricKnown(K, &known, &sym));
     DRTEST_TRUE(known && sym, "mtx: symmetric storage gives a matrix marked symmetric");
   }
   PetscCall(DRComponentDestroy(&c));
@@ -229,7 +247,9 @@ int main(int argc, char **argv)
     PetscReal d;
     PetscInt  rs, re;
     PetscBool known, sym;
-    PetscCall(MatDuplicate(ref->K, MAT_COPY_VALUES, &A));
+    Mat       K;
+    PetscCall(DRComponentGetOperators(ref, &K, NULL, NULL));
+    PetscCall(MatDuplicate(K, MAT_COPY_VALUES, &A));
     PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_FALSE));
     PetscCall(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_FALSE));
     PetscCall(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
@@ -253,7 +273,11 @@ int main(int argc, char **argv)
   PetscCall(DRComponentWriteCalculiX(ref, path));
   PetscCall(DRComponentReadCalculiX(comm, "chain", path, &c));
   PetscCall(Compare("calculix", ref, c, PETSC_FALSE, PETSC_TRUE));
-  DRTEST_TRUE(c->nnodes == 0, "calculix: no deck, no geometry");
+  {
+    PetscInt nn;
+    PetscCall(DRComponentGetGeometry(c, &nn, NULL, NULL));
+    DRTEST_TRUE(nn == 0, "calculix: no deck, no geometry");
+  }
   PetscCall(DRComponentDestroy(&c));
   PetscCall(WriteDeck(comm, dir));
   PetscCall(DRComponentReadCalculiX(comm, "chain", path, &c));
@@ -275,14 +299,18 @@ int main(int argc, char **argv)
   PetscCall(DRComponentDestroy(&c));
   {
     /* and without D */
-    Mat D = ref->D;
-    ref->D = NULL;
+    Mat K, M, D, cD;
+    PetscCall(DRComponentGetOperators(ref, &K, &M, &D));
+    PetscCall(PetscObjectReference((PetscObject)D));
+    PetscCall(DRComponentSetOperators(ref, K, M, NULL));
     PetscCall(DRComponentWritePETSc(ref, path));
     PetscCall(DRComponentReadPETSc(comm, "chain", path, &c));
     PetscCall(Compare("petsc (K, M only)", ref, c, PETSC_FALSE, PETSC_FALSE));
-    DRTEST_TRUE(c->D == NULL, "petsc (K, M only): no D");
+    PetscCall(DRComponentGetOperators(c, NULL, NULL, &cD));
+    DRTEST_TRUE(cD == NULL, "petsc (K, M only): no D");
     PetscCall(DRComponentDestroy(&c));
-    ref->D = D;
+    PetscCall(DRComponentSetOperators(ref, K, M, D));
+    PetscCall(MatDestroy(&D));
   }
 
   /* dynred HDF5 */
@@ -290,8 +318,52 @@ int main(int argc, char **argv)
   PetscCall(DRComponentWriteHDF5(ref, path));
   PetscCall(DRComponentReadHDF5(comm, NULL, path, &c));
   PetscCall(Compare("hdf5", ref, c, PETSC_TRUE, PETSC_TRUE));
-  DRTEST_TRUE(!strcmp(c->name, "chain"), "hdf5: name '%s'", c->name);
+  {
+    const char *name;
+    PetscCall(DRComponentGetName(c, &name));
+    DRTEST_TRUE(!strcmp(name, "chain"), "hdf5: name '%s'", name);
+  }
   PetscCall(DRComponentDestroy(&c));
+
+  /* Dense Matrix Market: row- and column-major storage give the same file,
+   * read back as the same matrix. */
+  {
+    const PetscReal ar[6] = {1, 0, -2.5, 0, 3, 1e-300}, ac[6] = {1, 0, 0, 3, -2.5, 1e-300}; /* 2 x 3 */
+    char            p2[PETSC_MAX_PATH_LEN + 8];
+    PetscMPIInt     rank;
+    PetscInt        same = 1;
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/dense_r.mtx", dir));
+    PetscCall(PetscSNPrintf(p2, sizeof(p2), "%s/dense_c.mtx", dir));
+    if (rank == 0) {
+      FILE *f1, *f2;
+      int   c1, c2;
+      PetscCall(DRDenseWriteMatrixMarket(path, 2, 3, ar, PETSC_TRUE, "test_io dense"));
+      PetscCall(DRDenseWriteMatrixMarket(p2, 2, 3, ac, PETSC_FALSE, "test_io dense"));
+      f1 = fopen(path, "r");
+      f2 = fopen(p2, "r");
+      same = f1 && f2;
+      while (same && (c1 = fgetc(f1)) != EOF) {
+        c2   = fgetc(f2);
+        same = c1 == c2;
+      }
+      if (same) same = fgetc(f2) == EOF;
+      if (f1) fclose(f1);
+      if (f2) fclose(f2);
+    }
+    PetscCallMPI(MPI_Bcast(&same, 1, MPIU_INT, 0, comm));
+    DRTEST_TRUE(same, "mtx dense: row-major and column-major storage write the same file");
+  }
+
+  /* One label parser: CalculiX's node.direction and the GA's short form. */
+  {
+    DRLabel l = 0;
+    DRTEST_TRUE(DRLabelParse(" 12.3 ", &l) && l == DRLabelMake(12, 3), "label '12.3'");
+    DRTEST_TRUE(DRLabelParse("15H", &l) && l == DRLabelMake(15, 1), "label '15H'");
+    DRTEST_TRUE(DRLabelParse("7RZ", &l) && l == DRLabelMake(7, 6), "label '7RZ'");
+    DRTEST_TRUE(DRLabelParse("7R", &l) && l == DRLabelMake(7, 6), "label '7R'");
+    DRTEST_TRUE(!DRLabelParse("3.9", &l) && !DRLabelParse("15X", &l) && !DRLabelParse("15 H", &l) && !DRLabelParse("-1.2", &l) && !DRLabelParse("12.3x", &l), "not labels: 3.9, 15X, '15 H', -1.2, 12.3x");
+  }
 
   PetscCall(DRComponentDestroy(&ref));
   DRTEST_END();

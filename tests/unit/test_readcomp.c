@@ -27,6 +27,10 @@ int main(int argc, char **argv)
   PetscReal   mref;
   char        buf[256];
   PetscBool   flg;
+  Mat         K, M, D;
+  PetscInt    n, nnodes, ncells, nsets;
+  DRCellType  celltype;
+  const char *source;
 
   /* Positional arguments come first; '-' alone means "none". */
   pargv    = (char **)malloc(sizeof(char *) * (size_t)(argc + 1));
@@ -47,24 +51,30 @@ int main(int argc, char **argv)
   else if (!strcmp(pos[0], "hdf5")) PetscCall(DRComponentReadHDF5(comm, "test", pos[1], &c));
   else SETERRQ(comm, PETSC_ERR_ARG_WRONG, "unknown format '%s', expected mtx, calculix, petsc or hdf5", pos[0]);
 
-  PetscCall(MatNorm(c->K, NORM_FROBENIUS, &nk));
-  PetscCall(MatNorm(c->M, NORM_FROBENIUS, &nm));
-  if (c->D) PetscCall(MatNorm(c->D, NORM_FROBENIUS, &nd));
+  PetscCall(DRComponentGetOperators(c, &K, &M, &D));
+  PetscCall(DRComponentGetSize(c, &n));
+  PetscCall(DRComponentGetGeometry(c, &nnodes, NULL, NULL));
+  PetscCall(DRComponentGetCells(c, &celltype, &ncells, NULL));
+  PetscCall(DRComponentGetNodeSets(c, &nsets, NULL));
+  PetscCall(DRComponentGetSource(c, &source));
+  PetscCall(MatNorm(K, NORM_FROBENIUS, &nk));
+  PetscCall(MatNorm(M, NORM_FROBENIUS, &nm));
+  if (D) PetscCall(MatNorm(D, NORM_FROBENIUS, &nd));
   for (int d = 0; d < 3; d++) PetscCall(DRComponentTranslationalMass(c, d + 1, &mass[d]));
-  PetscCall(PetscPrintf(comm, "%s: n = %d, ||K||_F = %.10g, ||M||_F = %.10g, ||D||_F = %.10g\n", c->source, (int)c->n, (double)nk, (double)nm, (double)nd));
-  PetscCall(PetscPrintf(comm, "mass in x, y, z: %.12g %.12g %.12g; %d nodes, %d %s cells, %d node sets\n", (double)mass[0], (double)mass[1], (double)mass[2], (int)c->nnodes, (int)c->ncells, DRCellName(c->celltype), (int)c->nsets));
+  PetscCall(PetscPrintf(comm, "%s: n = %d, ||K||_F = %.10g, ||M||_F = %.10g, ||D||_F = %.10g\n", source, (int)n, (double)nk, (double)nm, (double)nd));
+  PetscCall(PetscPrintf(comm, "mass in x, y, z: %.12g %.12g %.12g; %d nodes, %d %s cells, %d node sets\n", (double)mass[0], (double)mass[1], (double)mass[2], (int)nnodes, (int)ncells, DRCellName(celltype), (int)nsets));
 
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n_ref", &ref, &flg));
-  if (flg) DRTEST_TRUE(c->n == ref, "n = %d, expected %d", (int)c->n, (int)ref);
+  if (flg) DRTEST_TRUE(n == ref, "n = %d, expected %d", (int)n, (int)ref);
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-mass_ref", &mref, &flg));
   if (flg)
     for (int d = 0; d < 3; d++) DRTEST_CLOSE(mass[d], mref, 1e-10, 0, "translational mass in direction %d", d + 1);
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-nnodes_ref", &ref, &flg));
-  if (flg) DRTEST_TRUE(c->nnodes == ref, "%d nodes, expected %d", (int)c->nnodes, (int)ref);
+  if (flg) DRTEST_TRUE(nnodes == ref, "%d nodes, expected %d", (int)nnodes, (int)ref);
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-ncells_ref", &ref, &flg));
-  if (flg) DRTEST_TRUE(c->ncells == ref, "%d cells, expected %d", (int)c->ncells, (int)ref);
+  if (flg) DRTEST_TRUE(ncells == ref, "%d cells, expected %d", (int)ncells, (int)ref);
   PetscCall(PetscOptionsGetString(NULL, NULL, "-celltype_ref", buf, sizeof(buf), &flg));
-  if (flg) DRTEST_TRUE(!strcmp(buf, DRCellName(c->celltype)), "cell type %s, expected %s", DRCellName(c->celltype), buf);
+  if (flg) DRTEST_TRUE(!strcmp(buf, DRCellName(celltype)), "cell type %s, expected %s", DRCellName(celltype), buf);
   PetscCall(PetscOptionsGetString(NULL, NULL, "-set_ref", buf, sizeof(buf), &flg));
   if (flg) {
     char      *colon = strrchr(buf, ':');

@@ -1,0 +1,95 @@
+/* DOF label files ("dofs"): one "node.direction" per row, as CalculiX's
+ * JOB.dof (DRLabelParse also accepts the GA's short form "15H"; written as
+ * DRLabelString, "node.direction"). */
+#include "io_impl.h"
+#include <string.h>
+
+/* ======================================================================== */
+/* DOF label files                                                          */
+/* ======================================================================== */
+
+PetscErrorCode DRLabelsRead(MPI_Comm comm, const char *path, PetscInt *n, DRLabel **labels)
+{
+  DRInputStatus st;
+  DRLineReader  r;
+  PetscInt      cnt = 0, cap = 0;
+  DRLabel      *lab = NULL;
+  PetscInt64   *line = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRModelInitializePackage());
+  PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_ReadDof, 0, 0, 0, 0));
+  PetscCall(DRInputStatusInit(comm, &st));
+  if (st.rank == 0) {
+    PetscBool got;
+    PetscCall(DRInputOpen(&st, &r, path, "a DOF label file (node.direction per row)"));
+    while (!st.bad) {
+      PetscCall(DRLineReaderNext(&r, &got));
+      if (!got) break;
+      if (DRStrBlank(r.line)) continue;
+      if (cnt == cap) {
+        DRLabel    *l2;
+        PetscInt64 *n2;
+        cap = 2 * cap + 1024;
+        PetscCall(PetscMalloc2(cap, &l2, cap, &n2));
+        if (cnt) {
+          PetscCall(PetscArraycpy(l2, lab, cnt));
+          PetscCall(PetscArraycpy(n2, line, cnt));
+        }
+        PetscCall(PetscFree2(lab, line));
+        lab  = l2;
+        line = n2;
+      }
+      if (!DRLabelParse(r.line, &lab[cnt])) {
+        char *s = r.line;
+        while (*s == ' ' || *s == '\t') s++;
+        PetscCall(DRInputFail(&st, "%s:%lld: label '%.64s' is not node.direction with direction 1..6", path, (long long)r.lineno, s));
+      }
+      line[cnt++] = r.lineno;
+    }
+    PetscCall(DRLineReaderClose(&r));
+    if (!st.bad && cnt == 0) PetscCall(DRInputFail(&st, "%s: has no labels, expected one node.direction per matrix row", path));
+    if (!st.bad) {
+      /* Duplicates named by the line of the repeat. */
+      DRLabel  *sorted;
+      PetscInt *perm, worst = -1;
+      char      b[32];
+      PetscCall(DRLabelsSort(cnt, lab, &sorted, &perm));
+      for (PetscInt k = 1; k < cnt; k++)
+        if (sorted[k] == sorted[k - 1] && (worst < 0 || perm[k] < perm[worst])) worst = k;
+      if (worst >= 0) PetscCall(DRInputFail(&st, "%s:%lld: label %s repeats line %lld, expected one row per label", path, (long long)line[perm[worst]], DRLabelString(sorted[worst], b), (long long)line[perm[worst - 1]]));
+      PetscCall(PetscFree(sorted));
+      PetscCall(PetscFree(perm));
+    }
+  }
+  PetscCall(DRInputSync(&st, &cnt));
+  if (st.bad) PetscCall(PetscFree2(lab, line));
+  DRInputCheck(&st);
+  if (st.rank == 0) {
+    PetscCall(PetscMalloc1(cnt, labels));
+    PetscCall(PetscArraycpy(*labels, lab, cnt));
+    PetscCall(PetscFree2(lab, line));
+  } else PetscCall(PetscMalloc1(cnt, labels));
+  PetscCallMPI(MPI_Bcast(*labels, (PetscMPIInt)cnt, MPIU_INT64, 0, comm));
+  *n = cnt;
+  PetscCall(PetscLogEventEnd(DR_MODEL_EVENT_ReadDof, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRLabelsWrite(MPI_Comm comm, const char *path, PetscInt n, const DRLabel labels[])
+{
+  char  tmp[PETSC_MAX_PATH_LEN + 32], b[32];
+  FILE *f;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRModelInitializePackage());
+  PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_Write, 0, 0, 0, 0));
+  PetscCall(DRTmpPath(comm, path, tmp, sizeof(tmp)));
+  PetscCall(DRFileOpenWrite(comm, tmp, &f));
+  if (f)
+    for (PetscInt i = 0; i < n; i++) fprintf(f, "%s\n", DRLabelString(labels[i], b));
+  PetscCall(DRFileCommit(comm, &f, tmp, path));
+  PetscCall(PetscLogEventEnd(DR_MODEL_EVENT_Write, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+

@@ -1,0 +1,99 @@
+/* Component files from the job keys components[k].*: the registry of
+ * `components[].format` names.  Paths are relative to the job file. */
+#include "model_impl.h"
+#include <dynred/io.h>
+
+PetscFunctionList DRReaderList = NULL;
+
+PetscErrorCode DRReaderRegister(const char name[], DRReaderCreateFn fn)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRModelInitializePackage());
+  PetscCall(PetscFunctionListAdd(&DRReaderList, name, fn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* components[k].FIELD resolved against the job file's directory ("" when
+ * unset); where: "FILE:LINE" of components[k].format for messages. */
+static PetscErrorCode GetPath(DRConfig cfg, PetscInt k, const char *field, char *path, size_t len, char *where, size_t wlen)
+{
+  char        key[80], raw[PETSC_MAX_PATH_LEN];
+  const char *origin;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "].%s", k, field));
+  PetscCall(DRConfigGetString(cfg, key, raw, sizeof(raw), NULL));
+  PetscCall(DRConfigGetOrigin(cfg, &origin));
+  PetscCall(DRPathResolve(origin, raw, path, len));
+  if (where) {
+    PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "].format", k));
+    PetscCall(DRConfigWhere(cfg, key, where, wlen));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* format mtx: K, M, [D] and dofs files. */
+static PetscErrorCode ReadMTX(DRConfig cfg, PetscInt k, const char *name, MPI_Comm comm, DRComponent *c)
+{
+  char K[PETSC_MAX_PATH_LEN], M[PETSC_MAX_PATH_LEN], D[PETSC_MAX_PATH_LEN], dofs[PETSC_MAX_PATH_LEN], where[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  PetscCall(GetPath(cfg, k, "K", K, sizeof(K), where, sizeof(where)));
+  PetscCall(GetPath(cfg, k, "M", M, sizeof(M), NULL, 0));
+  PetscCall(GetPath(cfg, k, "D", D, sizeof(D), NULL, 0));
+  PetscCall(GetPath(cfg, k, "dofs", dofs, sizeof(dofs), NULL, 0));
+  PetscCheck(K[0] && M[0] && dofs[0], comm, DR_ERR_INPUT, "%s: component '%s' (format mtx) needs K, M and dofs files", where, name);
+  PetscCall(DRComponentReadMTX(comm, name, K, M, D[0] ? D : NULL, dofs, c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Formats named by one path. */
+static PetscErrorCode ReadPath(DRConfig cfg, PetscInt k, const char *name, MPI_Comm comm, const char *fmt, char *path, size_t len)
+{
+  char where[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  PetscCall(GetPath(cfg, k, "path", path, len, where, sizeof(where)));
+  PetscCheck(path[0], comm, DR_ERR_INPUT, "%s: component '%s' (format %s) needs a path", where, name, fmt);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReadCalculiX(DRConfig cfg, PetscInt k, const char *name, MPI_Comm comm, DRComponent *c)
+{
+  char path[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBeginUser;
+  PetscCall(ReadPath(cfg, k, name, comm, "calculix", path, sizeof(path)));
+  PetscCall(DRComponentReadCalculiX(comm, name, path, c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReadPETSc(DRConfig cfg, PetscInt k, const char *name, MPI_Comm comm, DRComponent *c)
+{
+  char path[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBeginUser;
+  PetscCall(ReadPath(cfg, k, name, comm, "petsc", path, sizeof(path)));
+  PetscCall(DRComponentReadPETSc(comm, name, path, c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReadHDF5(DRConfig cfg, PetscInt k, const char *name, MPI_Comm comm, DRComponent *c)
+{
+  char path[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBeginUser;
+  PetscCall(ReadPath(cfg, k, name, comm, "hdf5", path, sizeof(path)));
+  PetscCall(DRComponentReadHDF5(comm, name, path, c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReaderRegisterAll(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFunctionListAdd(&DRReaderList, "calculix", ReadCalculiX));
+  PetscCall(PetscFunctionListAdd(&DRReaderList, "mtx", ReadMTX));
+  PetscCall(PetscFunctionListAdd(&DRReaderList, "petsc", ReadPETSc));
+  PetscCall(PetscFunctionListAdd(&DRReaderList, "hdf5", ReadHDF5));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
