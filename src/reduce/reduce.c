@@ -4,6 +4,7 @@
 
 PetscClassId  DR_REDUCTION_CLASSID;
 PetscLogEvent DRRED_Apply, DRRED_Factor, DRRED_CompEig, DRRED_Constraint, DRRED_Project;
+PetscLogEvent DRCOND_Factor, DRCOND_Reduce, DRCOND_IDCIter;
 
 static PetscFunctionList DRReductionList           = NULL;
 static PetscBool         DRReductionPackageInitialized = PETSC_FALSE;
@@ -29,6 +30,9 @@ PetscErrorCode DRReductionInitializePackage(void)
   PetscCall(PetscLogEventRegister("DRRedCompEig", DR_REDUCTION_CLASSID, &DRRED_CompEig));
   PetscCall(PetscLogEventRegister("DRRedConstraint", DR_REDUCTION_CLASSID, &DRRED_Constraint));
   PetscCall(PetscLogEventRegister("DRRedProject", DR_REDUCTION_CLASSID, &DRRED_Project));
+  PetscCall(PetscLogEventRegister("DRCondFactorK0", DR_REDUCTION_CLASSID, &DRCOND_Factor));
+  PetscCall(PetscLogEventRegister("DRCondReduce", DR_REDUCTION_CLASSID, &DRCOND_Reduce));
+  PetscCall(PetscLogEventRegister("DRCondIDCIter", DR_REDUCTION_CLASSID, &DRCOND_IDCIter));
   PetscCall(DRReductionRegisterAll());
   PetscCall(PetscRegisterFinalize(DRReductionFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);

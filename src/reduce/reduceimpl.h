@@ -33,6 +33,8 @@ struct _p_DRReduction {
 /* Log events of the reduction package (DRReductionInitializePackage). */
 extern PetscClassId  DR_REDUCTION_CLASSID;
 extern PetscLogEvent DRRED_Apply, DRRED_Factor, DRRED_CompEig, DRRED_Constraint, DRRED_Project;
+/* condensation (condense.c): factor K0, one condensation, one IDC outer step */
+extern PetscLogEvent DRCOND_Factor, DRCOND_Reduce, DRCOND_IDCIter;
 
 /* Registry lookups without an error (NULL / the names joined by ", "). */
 PetscErrorCode DRReductionFindCreate(const char name[], PetscErrorCode (**create)(DRReduction));
