@@ -41,6 +41,9 @@ PetscErrorCode DRReduce(const char method[], DRComponent c, const PetscBool isbo
       SETERRQ(c->comm, DR_ERR_INPUT, "component '%s': reduction method '%s' is not available, expected one of: %s", c->name, method, known);
     }
   }
+  /* the phase times come from the log events: record them even without
+   * -log_view (until DRInitialize begins the default log for everyone) */
+  if (!PetscLogPLB) PetscCall(PetscLogDefaultBegin());
   PetscCall(DRReductionCreate(c->comm, &r));
   PetscCall(DRReductionSetType(r, method));
   PetscCall(DRReductionSetOptionsPrefix(r, opt->prefix));
