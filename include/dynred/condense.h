@@ -42,10 +42,10 @@
 
 typedef struct _p_DRCondense *DRCondense;
 
-typedef enum { DR_CONDENSE_GUYAN, DR_CONDENSE_IRS, DR_CONDENSE_IDC } DRCondenseMethod;
-/* Parse "guyan" | "irs" | "idc"; PETSC_FALSE when unknown. */
-PetscBool DRCondenseMethodFromString(const char *s, DRCondenseMethod *m);
-const char *DRCondenseMethodName(DRCondenseMethod m);
+/* Built-in methods (registry names) */
+#define DRCONDENSE_GUYAN "guyan"
+#define DRCONDENSE_IRS   "irs"
+#define DRCONDENSE_IDC   "idc"
 
 typedef enum {
   DR_CONDENSE_OK = 0,
@@ -62,11 +62,21 @@ typedef struct {
   PetscReal        change;    /* IDC last relative frequency change */
 } DRCondenseInfo;
 
+/* A condensation method (registry entry): builds the basis and K_R, M_R and
+ * their eigenvalues inside c; an infeasible set is reported via info. */
+typedef PetscErrorCode (*DRCondenseFn)(DRCondense, PetscInt r, const PetscInt masters[], DRCondenseInfo *info);
+PetscErrorCode DRCondenseRegister(const char name[], DRCondenseFn fn);
+/* Registers the built-in methods (once; called by DRCondenseCreate). */
+PetscErrorCode DRCondenseRegisterAll(void);
+
 /* K0 (stiffness incl. absorber springs) and M on the same communicator and
  * row layout.  K0 must be symmetric positive definite (a supported model). */
 PetscErrorCode DRCondenseCreate(Mat K0, Mat M, DRCondense *c);
 PetscErrorCode DRCondenseDestroy(DRCondense *c);
-PetscErrorCode DRCondenseSetMethod(DRCondense c, DRCondenseMethod m);
+/* "guyan" | "irs" | "idc" (default) or a registered name; an unknown name
+ * is a one-line input error listing the known ones. */
+PetscErrorCode DRCondenseSetType(DRCondense c, const char type[]);
+PetscErrorCode DRCondenseGetType(DRCondense c, const char **type);
 /* IDC: inner steps per outer step (>= 1), outer steps (>= 0), relative
  * frequency tolerance, number of lowest frequencies tracked (0: all r). */
 PetscErrorCode DRCondenseSetIDC(DRCondense c, PetscInt inner, PetscInt outer, PetscReal tol, PetscInt ntrack);
@@ -85,5 +95,15 @@ PetscErrorCode DRCondenseGetBasis(DRCondense c, PetscInt *nloc, PetscInt *r, con
 /* Dense generalized eigenvalues of (K, M), r x r, ascending; status
  * DR_CONDENSE_MASS_NOT_PD when M is not positive definite.  No error. */
 PetscErrorCode DRCondenseEigenvalues(PetscInt r, const PetscReal *K, const PetscReal *M, PetscReal *lam, DRCondenseStatus *status);
+
+/* ---------------------------------------------------------------------
+ * DEPRECATED (thin wrappers over DRCondenseSetType) for src/ga/ga.c until
+ * it passes the method name: delete after the switch.
+ * --------------------------------------------------------------------- */
+typedef enum { DR_CONDENSE_GUYAN, DR_CONDENSE_IRS, DR_CONDENSE_IDC } DRCondenseMethod;
+/* Parse "guyan" | "irs" | "idc"; PETSC_FALSE when unknown. */
+PetscBool   DRCondenseMethodFromString(const char *s, DRCondenseMethod *m);
+const char *DRCondenseMethodName(DRCondenseMethod m);
+PetscErrorCode DRCondenseSetMethod(DRCondense c, DRCondenseMethod m);
 
 #endif

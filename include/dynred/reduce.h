@@ -5,14 +5,89 @@
  * columns keep the boundary DOFs physical (boundary rows of T are [I 0]),
  * and the reduced matrices T^T K T, T^T M T over the coordinates
  * (u_B, q).  Every method only builds T; the projection, the assembly by
- * boundary label and the recovery u = T q are shared, so adding a method is
- * adding one file and one DRReduceRegister line (as PETSc's KSPRegister).
- */
+ * boundary label and the recovery u = T q are shared.
+ *
+ * DRReduction is a PETSc-style object (as KSP):
+ *
+ *   DRReductionCreate(comm, &r);
+ *   DRReductionSetType(r, "craig-bampton");      (or -<prefix>reduction_type)
+ *   DRReductionSetOptionsPrefix(r, "cms_comp_"); (also the prefix of the
+ *                                                 component eigensolver)
+ *   DRReductionSetModes(r, nmodes, cutoff_hz);
+ *   DRReductionSetFromOptions(r);                (each method its own options)
+ *   DRReductionSetUp(r);
+ *   DRReductionApply(r, c, isboundary);          (component -> superelement)
+ *   DRReductionGetBoundary / GetModes / GetReducedMatrices / GetBasis
+ *   DRReductionView(r, viewer); DRReductionDestroy(&r);
+ *
+ * Adding a method is adding one file with a create function that fills the
+ * ops table, and one DRReductionRegister line in DRReductionRegisterAll
+ * (as PETSc's KSPRegister). */
 #ifndef DYNRED_REDUCE_H
 #define DYNRED_REDUCE_H
 
 #include <dynred/component.h>
 
+typedef struct _p_DRReduction *DRReduction;
+
+/* Built-in types */
+#define DRREDUCTION_CRAIG_BAMPTON  "craig-bampton"
+#define DRREDUCTION_GUYAN          "guyan"
+#define DRREDUCTION_IRS            "irs"
+#define DRREDUCTION_SEREP          "serep"
+#define DRREDUCTION_FREE_INTERFACE "free-interface"
+
+/* Logging class "DR Reduction" and its events (once; called by Create). */
+PetscErrorCode DRReductionInitializePackage(void);
+/* create(r) fills r's ops table and method data. */
+PetscErrorCode DRReductionRegister(const char name[], PetscErrorCode (*create)(DRReduction));
+/* Registers the built-in methods (once). */
+PetscErrorCode DRReductionRegisterAll(void);
+
+PetscErrorCode DRReductionCreate(MPI_Comm comm, DRReduction *r);
+/* Unknown names: one-line input error listing the registered ones. */
+PetscErrorCode DRReductionSetType(DRReduction r, const char type[]);
+PetscErrorCode DRReductionGetType(DRReduction r, const char **type);
+/* Prefix of the reduction's options and of its component eigensolver (and
+ * "<prefix>static_" of the interior factorization). */
+PetscErrorCode DRReductionSetOptionsPrefix(DRReduction r, const char prefix[]);
+/* Component modes kept: the nmodes lowest, or every mode below cutoff_hz
+ * when cutoff_hz > 0 (methods with component modes). */
+PetscErrorCode DRReductionSetModes(DRReduction r, PetscInt nmodes, PetscReal cutoff_hz);
+/* -<prefix>reduction_type, -<prefix>reduction_nmodes,
+ * -<prefix>reduction_cutoff_hz, then the method's own options. */
+PetscErrorCode DRReductionSetFromOptions(DRReduction r);
+PetscErrorCode DRReductionSetUp(DRReduction r);
+/* Reduce c (isboundary[i] replicated, one per DOF of c marks the boundary
+ * DOFs).  Collective on c's communicator.  The superelement is kept by r
+ * until the next Apply or Destroy. */
+PetscErrorCode DRReductionApply(DRReduction r, DRComponent c, const PetscBool isboundary[]);
+/* Results of the last Apply (borrowed, owned by r):
+ * boundary labels in the order of T's first nb columns (sorted); */
+PetscErrorCode DRReductionGetBoundary(DRReduction r, PetscInt *nb, const DRLabel **labels);
+/* nq generalized coordinates and their component-mode frequencies (Hz); */
+PetscErrorCode DRReductionGetModes(DRReduction r, PetscInt *nq, const PetscReal **freq_hz);
+/* reduced (nb+nq)^2 K and M, column-major, on rank 0 of c's comm (NULL elsewhere); */
+PetscErrorCode DRReductionGetReducedMatrices(DRReduction r, PetscInt *n, const PetscReal **K, const PetscReal **M);
+/* the n x (nb+nq) dense basis on c's communicator (recovery u = T q). */
+PetscErrorCode DRReductionGetBasis(DRReduction r, Mat *T);
+PetscErrorCode DRReductionView(DRReduction r, PetscViewer viewer);
+PetscErrorCode DRReductionDestroy(DRReduction *r);
+
+/* free-interface: node set of a statically determinate support for floating
+ * parts ("" or NULL: chosen automatically); also -<prefix>reduction_fi_support.
+ * No effect on other types. */
+PetscErrorCode DRReductionFreeInterfaceSetSupport(DRReduction r, const char set[]);
+
+/* A^T B of two dense matrices with equal row layout, on rank 0 (column-major). */
+PetscErrorCode DRDenseTransposeProduct(Mat A, Mat B, PetscReal **out);
+
+/* ---------------------------------------------------------------------
+ * DEPRECATED entry points, thin wrappers over DRReduction, kept for the
+ * callers not yet switched (src/couple/cms.c, tests/unit/test_hybrid.c).
+ * Delete them, and move the DRSuperelement layout into
+ * src/reduce/reduceimpl.h, once those use the DRReduction API above.
+ * --------------------------------------------------------------------- */
 typedef struct {
   PetscInt  nmodes;   /* component modes to keep (count), used when cutoff_hz = 0 */
   PetscReal cutoff_hz;/* keep every component mode below this frequency when > 0 */
@@ -30,39 +105,14 @@ typedef struct {
   PetscReal *K, *M;     /* (nb+nq)^2 reduced matrices, column-major; on rank 0 of the component comm only */
   PetscBool  K_formed;  /* the method formed K itself (same on every rank): projection skips K */
   Mat        T;         /* n x (nb+nq) dense basis on the component comm (recovery) */
-  PetscLogDouble t_eig, t_static, t_project; /* phase times, s */
+  PetscLogDouble t_eig, t_static, t_project; /* phase times, s (read from the reduction's log events) */
 } DRSuperelement;
 
-/* isboundary[i] (replicated, one per DOF of c) marks the boundary DOFs. */
-typedef PetscErrorCode (*DRReduceFn)(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);
-
-PetscErrorCode DRReduceRegister(const char name[], DRReduceFn fn);
-/* Registers the built-in methods (once). */
+/* Registers the built-in methods (= DRReductionRegisterAll). */
 PetscErrorCode DRReduceRegisterAll(void);
-/* Reduce c with the named method; errors name the method when unknown. */
+/* Reduce c with the named method into se (ownership of T, K, M, labels moves
+ * to se); errors name the method when unknown. */
 PetscErrorCode DRReduce(const char method[], DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);
 PetscErrorCode DRSuperelementDestroy(DRSuperelement *se);
-/* Shared by the methods: se->blabels (sorted boundary labels, the order of
- * T's first nb columns), se->nb, and bcol[i] = column of boundary DOF i or -1. */
-PetscErrorCode DRSuperelementSetBoundary(DRComponent c, const PetscBool isboundary[], DRSuperelement *se, PetscInt **bcol);
-
-/* Craig-Bampton (fixed interface): T = [I 0; Phi_c Phi_n]. */
-PetscErrorCode DRReduceCraigBampton(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);
-
-/* Guyan (static condensation): T = [I; Phi_c]. */
-PetscErrorCode DRReduceGuyan(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);
-/* IRS (O'Callahan): T = T_G + S M T_G M_G^{-1} K_G. */
-PetscErrorCode DRReduceIRS(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);
-/* SEREP: T = Phi Phi_B^{-1} with the nb lowest component modes. */
-PetscErrorCode DRReduceSEREP(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);
-
-/* Free interface, residual-flexibility form (METHODS.md 1.3). */
-PetscErrorCode DRReduceFreeInterface(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);
-
-/* Shared by the methods: project (K, M) on se->T into se->K, se->M (rank 0);
- * K is left alone when the method has set se->K already. */
-PetscErrorCode DRSuperelementProject(DRComponent c, DRSuperelement *se);
-/* A^T B of two dense matrices with equal row layout, on rank 0 (column-major). */
-PetscErrorCode DRDenseTransposeProduct(Mat A, Mat B, PetscReal **out);
 
 #endif

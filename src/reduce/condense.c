@@ -1,6 +1,7 @@
 /* Condensation onto master sets with one shared factorization of K0
  * (condense.h; METHODS.md 1.4 and 4). */
 #include <dynred/condense.h>
+#include "reduceimpl.h" /* the package's log events */
 #include <petscblaslapack.h>
 #include <string.h>
 
@@ -13,16 +14,36 @@ struct _p_DRCondense {
   Mat              K, M, F;
   Vec              vx, vy; /* column wrappers for K and M products */
   PetscInt         n, nloc, rstart;
-  DRCondenseMethod method;
+  char             type[32];
+  DRCondenseFn     reduce; /* the method (registry) */
   PetscInt         inner, outer, ntrack, dense_max;
   PetscReal        tol;
   PetscBool        dense, setup;
+  PetscBool        formed; /* the method reached K_R, M_R, lam (in B, C, lam) */
   PetscReal       *Kd, *Md, *Fd, *Qd; /* dense mode: K0, M, K0^{-1}, K0^{-1} M (n x n) */
   PetscInt         cap;                /* work arrays sized for cap columns */
   PetscReal       *T, *X, *Y, *W, *A, *B, *C, *Rf, *G, *lam, *lamprev, *work;
   PetscBLASInt    *ipiv, *iwork, lwork;
   PetscInt         rlast;
 };
+
+static PetscFunctionList DRCondenseList              = NULL;
+static PetscBool         DRCondenseRegisterAllCalled = PETSC_FALSE;
+
+static PetscErrorCode DRCondenseFinalizeRegistry(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFunctionListDestroy(&DRCondenseList));
+  DRCondenseRegisterAllCalled = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRCondenseRegister(const char name[], DRCondenseFn fn)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFunctionListAdd(&DRCondenseList, name, fn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscBool DRCondenseMethodFromString(const char *s, DRCondenseMethod *m)
 {
@@ -55,6 +76,8 @@ PetscErrorCode DRCondenseCreate(Mat K0, Mat M, DRCondense *c)
   PetscInt   re;
 
   PetscFunctionBeginUser;
+  PetscCall(DRReductionInitializePackage());
+  PetscCall(DRCondenseRegisterAll());
   PetscCall(PetscNew(&d));
   PetscCall(PetscObjectGetComm((PetscObject)K0, &d->comm));
   PetscCallMPI(MPI_Comm_size(d->comm, &d->size));
@@ -65,12 +88,12 @@ PetscErrorCode DRCondenseCreate(Mat K0, Mat M, DRCondense *c)
   PetscCall(MatGetSize(K0, &d->n, NULL));
   PetscCall(MatGetOwnershipRange(K0, &d->rstart, &re));
   d->nloc      = re - d->rstart;
-  d->method    = DR_CONDENSE_IDC;
   d->inner     = 1;
   d->outer     = 50;
   d->tol       = 1e-8;
   d->dense_max = 4000;
-  *c           = d;
+  PetscCall(DRCondenseSetType(d, DRCONDENSE_IDC));
+  *c = d;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -95,10 +118,28 @@ PetscErrorCode DRCondenseDestroy(DRCondense *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRCondenseSetType(DRCondense c, const char type[])
+{
+  DRCondenseFn fn = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRRegistryFind(c->comm, DRCondenseList, "condensation method", type, NULL, &fn));
+  PetscCall(PetscStrncpy(c->type, type, sizeof(c->type)));
+  c->reduce = fn;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRCondenseGetType(DRCondense c, const char **type)
+{
+  PetscFunctionBeginUser;
+  *type = c->type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRCondenseSetMethod(DRCondense c, DRCondenseMethod m)
 {
   PetscFunctionBeginUser;
-  c->method = m;
+  PetscCall(DRCondenseSetType(c, DRCondenseMethodName(m)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -165,6 +206,7 @@ PetscErrorCode DRCondenseSetUp(DRCondense c)
 
   PetscFunctionBeginUser;
   if (c->setup) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventBegin(DRCOND_Factor, 0, 0, 0, 0));
   PetscCall(MatSetOption(c->K, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(c->K, MAT_SPD, PETSC_TRUE));
   PetscCall(MatGetFactor(c->K, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &c->F));
@@ -203,6 +245,7 @@ PetscErrorCode DRCondenseSetUp(DRCondense c)
     PetscCall(MatDestroy(&X));
     PetscCall(Gemm("N", "N", n, n, n, 1.0, c->Fd, n, c->Md, n, 0.0, c->Qd, n));
   }
+  PetscCall(PetscLogEventEnd(DRCOND_Factor, 0, 0, 0, 0));
   c->setup = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -443,6 +486,8 @@ static PetscErrorCode SubspaceStep(DRCondense c, PetscInt r, PetscBool *ok)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* LAPACK dsygv (Cholesky of M): kept instead of DRDenseEigen, which moved
+ * the GA front's dt_critical by up to 7e-12 relative (bicycle_frame_ga). */
 PetscErrorCode DRCondenseEigenvalues(PetscInt r, const PetscReal *K, const PetscReal *M, PetscReal *lam, DRCondenseStatus *status)
 {
   PetscBLASInt n, itype = 1, lwork, info;
@@ -475,102 +520,149 @@ static PetscReal FreqChange(PetscInt nt, const PetscReal *lam, const PetscReal *
   return d;
 }
 
-PetscErrorCode DRCondenseReduce(DRCondense c, PetscInt r, const PetscInt masters[], PetscReal *KR, PetscReal *MR, PetscReal *lam, DRCondenseInfo *info)
+/* IDC (Qu-Fu) on an orthonormal subspace basis; see condense.h. */
+static PetscErrorCode DRCondenseReduce_IDC(DRCondense c, PetscInt r, const PetscInt masters[], DRCondenseInfo *info)
 {
   PetscBool ok;
-  PetscInt  nt;
+  PetscInt  nt = c->ntrack > 0 ? PetscMin(c->ntrack, r) : r;
 
+  PetscFunctionBeginUser;
+  /* R0 = Q_sm Q_mm^{-1}: the subspace span(Q E_m); then T <- Q T.  The
+   * iteration runs on an orthonormal basis of the same subspaces (the
+   * printed master-row normalization T = Y Y_mm^{-1} loses the low modes
+   * to round-off once Q^k has compressed them: METHODS.md 4) and returns
+   * to master coordinates T = Z Z_mm^{-1} at the end. */
+  PetscCall(UnitBlock(c, r, masters, c->X));
+  if (c->dense)
+    for (PetscInt j = 0; j < r; j++) PetscCall(PetscArraycpy(c->Y + j * c->n, c->Qd + masters[j] * c->n, c->n));
+  else PetscCall(OpApplyQ(c, r, c->X, c->Y));
+  PetscCall(SubspaceStep(c, r, &ok));
+  if (!ok) {
+    info->status = DR_CONDENSE_SINGULAR_MASTERS;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DRCondenseEigenvalues(r, c->B, c->C, c->lam, &info->status));
+  info->converged = (PetscBool)(c->outer == 0);
+  for (PetscInt o = 1; o <= c->outer && info->status == DR_CONDENSE_OK; o++) {
+    PetscCall(PetscLogEventBegin(DRCOND_IDCIter, 0, 0, 0, 0));
+    PetscCall(PetscArraycpy(c->lamprev, c->lam, r));
+    for (PetscInt k = 0; k < c->inner && ok; k++) {
+      PetscCall(OpApplyQ(c, r, c->X, c->Y));
+      PetscCall(SubspaceStep(c, r, &ok));
+    }
+    if (ok) PetscCall(DRCondenseEigenvalues(r, c->B, c->C, c->lam, &info->status));
+    PetscCall(PetscLogEventEnd(DRCOND_IDCIter, 0, 0, 0, 0));
+    if (!ok) {
+      info->status = DR_CONDENSE_SINGULAR_MASTERS;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    info->outer = o;
+    if (info->status != DR_CONDENSE_OK) break;
+    info->change = FreqChange(nt, c->lam, c->lamprev);
+    if (info->change <= c->tol) {
+      info->converged = PETSC_TRUE;
+      break;
+    }
+  }
+  if (info->status != DR_CONDENSE_OK) PetscFunctionReturn(PETSC_SUCCESS);
+  /* master coordinates: T = Z A, A = Z_mm^{-1}; K_R = A^T K_Z A, M_R = A^T M_Z A */
+  PetscCall(Normalize(c, r, masters, c->X, c->T, &ok));
+  if (!ok) {
+    info->status = DR_CONDENSE_SINGULAR_MASTERS;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(Gemm("N", "N", r, r, r, 1.0, c->B, r, c->A, r, 0.0, c->G, r));
+  PetscCall(Gemm("T", "N", r, r, r, 1.0, c->A, r, c->G, r, 0.0, c->B, r));
+  PetscCall(Gemm("N", "N", r, r, r, 1.0, c->C, r, c->A, r, 0.0, c->G, r));
+  PetscCall(Gemm("T", "N", r, r, r, 1.0, c->A, r, c->G, r, 0.0, c->C, r));
+  for (PetscInt j = 0; j < r; j++)
+    for (PetscInt i = 0; i < j; i++) {
+      PetscReal k = 0.5 * (c->B[i + j * r] + c->B[j + i * r]), m = 0.5 * (c->C[i + j * r] + c->C[j + i * r]);
+      c->B[i + j * r] = c->B[j + i * r] = k;
+      c->C[i + j * r] = c->C[j + i * r] = m;
+    }
+  c->formed = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Guyan (irs = PETSC_FALSE) or IRS from the flexibility of the full model. */
+static PetscErrorCode CondenseStatic(DRCondense c, PetscInt r, const PetscInt masters[], PetscBool irs, DRCondenseInfo *info)
+{
+  PetscBool ok;
+
+  PetscFunctionBeginUser;
+  /* Guyan: X = K0^{-1} E_m, T_G = X X_mm^{-1} */
+  PetscCall(UnitBlock(c, r, masters, c->Y));
+  if (c->dense)
+    for (PetscInt j = 0; j < r; j++) PetscCall(PetscArraycpy(c->X + j * c->n, c->Fd + masters[j] * c->n, c->n));
+  else PetscCall(OpSolve(c, r, c->Y, c->X));
+  PetscCall(Normalize(c, r, masters, c->X, c->T, &ok));
+  if (!ok) {
+    info->status = DR_CONDENSE_SINGULAR_MASTERS;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (irs) {
+    /* T = T_G + (Q T_G - T_G (Q T_G)_mm) M_G^{-1} K_G */
+    PetscBLASInt n, nrhs, pinfo;
+    PetscCall(Project(c, r, c->T, c->B, c->C)); /* B = K_G, C = M_G */
+    PetscCall(OpApplyQ(c, r, c->T, c->Y));       /* Y = Q T_G */
+    PetscCall(MasterRows(c, r, masters, c->Y, c->A));
+    PetscCall(Gemm("N", "N", c->nloc, r, r, -1.0, c->T, c->nloc, c->A, r, 1.0, c->Y, c->nloc));
+    PetscCall(PetscBLASIntCast(r, &n));
+    nrhs = n;
+    LAPACKpotrf_("L", &n, c->C, &n, &pinfo);
+    if (pinfo != 0) {
+      info->status = DR_CONDENSE_MASS_NOT_PD;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    LAPACKpotrs_("L", &n, &nrhs, c->C, &n, c->B, &n, &pinfo); /* B = M_G^{-1} K_G */
+    PetscCall(Gemm("N", "N", c->nloc, r, r, 1.0, c->Y, c->nloc, c->B, r, 1.0, c->T, c->nloc));
+  }
+  PetscCall(Project(c, r, c->T, c->B, c->C));
+  PetscCall(DRCondenseEigenvalues(r, c->B, c->C, c->lam, &info->status));
+  c->formed = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DRCondenseReduce_Guyan(DRCondense c, PetscInt r, const PetscInt masters[], DRCondenseInfo *info)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CondenseStatic(c, r, masters, PETSC_FALSE, info));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DRCondenseReduce_IRS(DRCondense c, PetscInt r, const PetscInt masters[], DRCondenseInfo *info)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CondenseStatic(c, r, masters, PETSC_TRUE, info));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRCondenseRegisterAll(void)
+{
+  PetscFunctionBeginUser;
+  if (DRCondenseRegisterAllCalled) PetscFunctionReturn(PETSC_SUCCESS);
+  DRCondenseRegisterAllCalled = PETSC_TRUE;
+  PetscCall(PetscRegisterFinalize(DRCondenseFinalizeRegistry));
+  PetscCall(DRCondenseRegister(DRCONDENSE_GUYAN, DRCondenseReduce_Guyan));
+  PetscCall(DRCondenseRegister(DRCONDENSE_IRS, DRCondenseReduce_IRS));
+  PetscCall(DRCondenseRegister(DRCONDENSE_IDC, DRCondenseReduce_IDC));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRCondenseReduce(DRCondense c, PetscInt r, const PetscInt masters[], PetscReal *KR, PetscReal *MR, PetscReal *lam, DRCondenseInfo *info)
+{
   PetscFunctionBeginUser;
   PetscCheck(c->setup, c->comm, PETSC_ERR_ORDER, "call DRCondenseSetUp first");
   PetscCheck(r >= 1 && r <= c->n, c->comm, PETSC_ERR_ARG_OUTOFRANGE, "condensation onto %" PetscInt_FMT " masters of %" PetscInt_FMT " DOFs", r, c->n);
+  PetscCall(PetscLogEventBegin(DRCOND_Reduce, 0, 0, 0, 0));
   PetscCall(EnsureWork(c, r));
   PetscCall(PetscMemzero(info, sizeof(*info)));
   c->rlast = r;
-  nt       = c->ntrack > 0 ? PetscMin(c->ntrack, r) : r;
-  if (c->method == DR_CONDENSE_IDC) {
-    /* R0 = Q_sm Q_mm^{-1}: the subspace span(Q E_m); then T <- Q T.  The
-     * iteration runs on an orthonormal basis of the same subspaces (the
-     * printed master-row normalization T = Y Y_mm^{-1} loses the low modes
-     * to round-off once Q^k has compressed them: METHODS.md 4) and returns
-     * to master coordinates T = Z Z_mm^{-1} at the end. */
-    PetscCall(UnitBlock(c, r, masters, c->X));
-    if (c->dense)
-      for (PetscInt j = 0; j < r; j++) PetscCall(PetscArraycpy(c->Y + j * c->n, c->Qd + masters[j] * c->n, c->n));
-    else PetscCall(OpApplyQ(c, r, c->X, c->Y));
-    PetscCall(SubspaceStep(c, r, &ok));
-    if (!ok) {
-      info->status = DR_CONDENSE_SINGULAR_MASTERS;
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-    PetscCall(DRCondenseEigenvalues(r, c->B, c->C, c->lam, &info->status));
-    info->converged = (PetscBool)(c->outer == 0);
-    for (PetscInt o = 1; o <= c->outer && info->status == DR_CONDENSE_OK; o++) {
-      PetscCall(PetscArraycpy(c->lamprev, c->lam, r));
-      for (PetscInt k = 0; k < c->inner; k++) {
-        PetscCall(OpApplyQ(c, r, c->X, c->Y));
-        PetscCall(SubspaceStep(c, r, &ok));
-        if (!ok) {
-          info->status = DR_CONDENSE_SINGULAR_MASTERS;
-          PetscFunctionReturn(PETSC_SUCCESS);
-        }
-      }
-      PetscCall(DRCondenseEigenvalues(r, c->B, c->C, c->lam, &info->status));
-      info->outer = o;
-      if (info->status != DR_CONDENSE_OK) break;
-      info->change = FreqChange(nt, c->lam, c->lamprev);
-      if (info->change <= c->tol) {
-        info->converged = PETSC_TRUE;
-        break;
-      }
-    }
-    if (info->status != DR_CONDENSE_OK) PetscFunctionReturn(PETSC_SUCCESS);
-    /* master coordinates: T = Z A, A = Z_mm^{-1}; K_R = A^T K_Z A, M_R = A^T M_Z A */
-    PetscCall(Normalize(c, r, masters, c->X, c->T, &ok));
-    if (!ok) {
-      info->status = DR_CONDENSE_SINGULAR_MASTERS;
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-    PetscCall(Gemm("N", "N", r, r, r, 1.0, c->B, r, c->A, r, 0.0, c->G, r));
-    PetscCall(Gemm("T", "N", r, r, r, 1.0, c->A, r, c->G, r, 0.0, c->B, r));
-    PetscCall(Gemm("N", "N", r, r, r, 1.0, c->C, r, c->A, r, 0.0, c->G, r));
-    PetscCall(Gemm("T", "N", r, r, r, 1.0, c->A, r, c->G, r, 0.0, c->C, r));
-    for (PetscInt j = 0; j < r; j++)
-      for (PetscInt i = 0; i < j; i++) {
-        PetscReal k = 0.5 * (c->B[i + j * r] + c->B[j + i * r]), m = 0.5 * (c->C[i + j * r] + c->C[j + i * r]);
-        c->B[i + j * r] = c->B[j + i * r] = k;
-        c->C[i + j * r] = c->C[j + i * r] = m;
-      }
-  } else {
-    /* Guyan: X = K0^{-1} E_m, T_G = X X_mm^{-1} */
-    PetscCall(UnitBlock(c, r, masters, c->Y));
-    if (c->dense)
-      for (PetscInt j = 0; j < r; j++) PetscCall(PetscArraycpy(c->X + j * c->n, c->Fd + masters[j] * c->n, c->n));
-    else PetscCall(OpSolve(c, r, c->Y, c->X));
-    PetscCall(Normalize(c, r, masters, c->X, c->T, &ok));
-    if (!ok) {
-      info->status = DR_CONDENSE_SINGULAR_MASTERS;
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-    if (c->method == DR_CONDENSE_IRS) {
-      /* T = T_G + (Q T_G - T_G (Q T_G)_mm) M_G^{-1} K_G */
-      PetscBLASInt n, nrhs, pinfo;
-      PetscCall(Project(c, r, c->T, c->B, c->C)); /* B = K_G, C = M_G */
-      PetscCall(OpApplyQ(c, r, c->T, c->Y));       /* Y = Q T_G */
-      PetscCall(MasterRows(c, r, masters, c->Y, c->A));
-      PetscCall(Gemm("N", "N", c->nloc, r, r, -1.0, c->T, c->nloc, c->A, r, 1.0, c->Y, c->nloc));
-      PetscCall(PetscBLASIntCast(r, &n));
-      nrhs = n;
-      LAPACKpotrf_("L", &n, c->C, &n, &pinfo);
-      if (pinfo != 0) {
-        info->status = DR_CONDENSE_MASS_NOT_PD;
-        PetscFunctionReturn(PETSC_SUCCESS);
-      }
-      LAPACKpotrs_("L", &n, &nrhs, c->C, &n, c->B, &n, &pinfo); /* B = M_G^{-1} K_G */
-      PetscCall(Gemm("N", "N", c->nloc, r, r, 1.0, c->Y, c->nloc, c->B, r, 1.0, c->T, c->nloc));
-    }
-    PetscCall(Project(c, r, c->T, c->B, c->C));
-    PetscCall(DRCondenseEigenvalues(r, c->B, c->C, c->lam, &info->status));
-  }
+  c->formed = PETSC_FALSE;
+  PetscCall((*c->reduce)(c, r, masters, info));
+  PetscCall(PetscLogEventEnd(DRCOND_Reduce, 0, 0, 0, 0));
+  if (!c->formed) PetscFunctionReturn(PETSC_SUCCESS); /* infeasible set: status says why */
   if (KR) PetscCall(PetscArraycpy(KR, c->B, r * r));
   if (MR) PetscCall(PetscArraycpy(MR, c->C, r * r));
   if (lam) PetscCall(PetscArraycpy(lam, c->lam, r));

@@ -7,17 +7,16 @@
  * nmodes or all below the cutoff, mass-normalized. */
 #include "fixed_interface.h"
 
-PetscErrorCode DRReduceCraigBampton(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se)
+static PetscErrorCode DRReductionApply_CraigBampton(DRReduction r, DRComponent c, const PetscBool isboundary[], DRSuperelement *se)
 {
-  DRFixedInterface fi;
-
   PetscFunctionBeginUser;
-  PetscCall(DRFixedInterfaceSetUp(c, isboundary, se, &fi));
-  PetscCall(DRFixedInterfaceModes(&fi, opt, PETSC_TRUE, se));
-  PetscCall(DRFixedInterfaceConstraintModes(&fi, se));
-  PetscCall(DRFixedInterfaceBuildT(&fi, se));
-  PetscCall(DRFixedInterfaceReducedStiffness(&fi, se));
-  PetscCall(DRSuperelementProject(c, se));
-  PetscCall(DRFixedInterfaceDestroy(&fi));
+  PetscCall(DRFixedInterfaceBasis(r, c, isboundary, PETSC_TRUE, se));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionCreate_CraigBampton(DRReduction r)
+{
+  PetscFunctionBeginUser;
+  r->ops->apply = DRReductionApply_CraigBampton;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,5 +1,6 @@
 /* Fixed-interface family kit (see fixed_interface.h), METHODS.md 1.1, 1.4. */
 #include "fixed_interface.h"
+#include <dynred/modal.h>
 
 /* Floating interior: the fixed-interface problem has a (near-)zero mode.
  * Name the DOFs that move most in it. */
@@ -71,13 +72,12 @@ PetscErrorCode DRFixedInterfaceSetUp(DRComponent c, const PetscBool isboundary[]
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, const DRReduceOptions *opt, PetscBool keep, DRSuperelement *se)
+PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscBool keep, DRSuperelement *se)
 {
   DRComponent      c = fi->c;
   PetscInt         nm;
   const PetscReal *f, *lam;
   PetscReal        sigma;
-  PetscLogDouble   t0 = DRTime();
 
   PetscFunctionBeginUser;
   fi->nq = 0;
@@ -85,36 +85,35 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, const DRReduceOptions
     PetscCall(PetscMalloc1(1, &se->qfreq_hz));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscLogEventBegin(DR_EVENT_CompEig, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(DRRED_CompEig, 0, 0, 0, 0));
   PetscCall(DRModalCreate(c->comm, &fi->modal));
-  PetscCall(DRModalSetOptionsPrefix(fi->modal, opt->prefix));
+  PetscCall(DRModalSetOptionsPrefix(fi->modal, DRReductionPrefix(r)));
   PetscCall(DRModalSetOperators(fi->modal, fi->KII, fi->MII, c->source));
   /* at least one mode: it proves K_II regular (no floating interior) */
-  if (keep && opt->cutoff_hz > 0) PetscCall(DRModalSetRange(fi->modal, 0, opt->cutoff_hz));
-  else PetscCall(DRModalSetRange(fi->modal, keep ? PetscMax(1, PetscMin(opt->nmodes, fi->nI)) : 1, 0));
+  if (keep && r->cutoff_hz > 0) PetscCall(DRModalSetRange(fi->modal, 0, r->cutoff_hz));
+  else PetscCall(DRModalSetRange(fi->modal, keep ? PetscMax(1, PetscMin(r->nmodes, fi->nI)) : 1, 0));
   PetscCall(DRModalSetSlicing(fi->modal, PETSC_FALSE));
   PetscCall(DRModalSetFromOptions(fi->modal));
   PetscCall(DRModalSolve(fi->modal));
   PetscCall(DRModalGetModes(fi->modal, &nm, &f, &lam, &fi->modes, NULL));
   PetscCall(DRModalGetScale(fi->modal, &sigma));
   if (nm > 0 && PetscAbsReal(lam[0]) < 1e-6 * PetscAbsReal(sigma)) PetscCall(ReportFloating(c, fi->interior, fi->modes[0], f[0]));
-  fi->nq = !keep ? 0 : opt->cutoff_hz > 0 ? nm : PetscMin(nm, opt->nmodes);
+  fi->nq = !keep ? 0 : r->cutoff_hz > 0 ? nm : PetscMin(nm, r->nmodes);
   PetscCall(PetscMalloc1(fi->nq + 1, &se->qfreq_hz));
   for (PetscInt k = 0; k < fi->nq; k++) se->qfreq_hz[k] = f[k];
   se->nq = fi->nq;
-  PetscCall(PetscLogEventEnd(DR_EVENT_CompEig, 0, 0, 0, 0));
-  se->t_eig += DRTime() - t0;
+  PetscCall(PetscLogEventEnd(DRRED_CompEig, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRSuperelement *se)
+PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRReduction r)
 {
-  DRComponent    c = fi->c;
-  PetscLogDouble t0 = DRTime();
+  DRComponent c = fi->c;
+  char        prefix[256];
 
   PetscFunctionBeginUser;
   if (fi->nI == 0 || fi->nb == 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscLogEventBegin(DR_EVENT_Constraint, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(DRRED_Constraint, 0, 0, 0, 0));
   {
     Mat           KIB;
     MatFactorInfo info;
@@ -122,17 +121,19 @@ PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRSuperelem
     PetscCall(MatConvert(KIB, MATDENSE, MAT_INITIAL_MATRIX, &fi->B));
     PetscCall(MatDestroy(&KIB));
     PetscCall(MatDuplicate(fi->B, MAT_DO_NOT_COPY_VALUES, &fi->X));
+    PetscCall(PetscLogEventBegin(DRRED_Factor, 0, 0, 0, 0));
+    PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sstatic_", DRReductionPrefix(r)));
     PetscCall(MatGetFactor(fi->KII, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &fi->F));
-    PetscCall(MatSetOptionsPrefix(fi->F, "cms_comp_static_"));
+    PetscCall(MatSetOptionsPrefix(fi->F, prefix));
     PetscCall(MatSetFromOptions(fi->F));
     PetscCall(MatFactorInfoInitialize(&info));
     PetscCall(MatCholeskyFactorSymbolic(fi->F, fi->KII, NULL, &info));
     PetscCall(MatCholeskyFactorNumeric(fi->F, fi->KII, &info));
+    PetscCall(PetscLogEventEnd(DRRED_Factor, 0, 0, 0, 0));
     PetscCall(MatMatSolve(fi->F, fi->B, fi->X));
     PetscCall(MatScale(fi->X, -1.0));
   }
-  PetscCall(PetscLogEventEnd(DR_EVENT_Constraint, 0, 0, 0, 0));
-  se->t_static += DRTime() - t0;
+  PetscCall(PetscLogEventEnd(DRRED_Constraint, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -240,5 +241,19 @@ PetscErrorCode DRFixedInterfaceReducedStiffness(DRFixedInterface *fi, DRSuperele
   se->K_formed = PETSC_TRUE;
   PetscCall(PetscFree(kbb));
   PetscCall(PetscFree(XtB));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFixedInterfaceBasis(DRReduction r, DRComponent c, const PetscBool isboundary[], PetscBool keep, DRSuperelement *se)
+{
+  DRFixedInterface fi;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRFixedInterfaceSetUp(c, isboundary, se, &fi));
+  PetscCall(DRFixedInterfaceModes(&fi, r, keep, se));
+  PetscCall(DRFixedInterfaceConstraintModes(&fi, r));
+  PetscCall(DRFixedInterfaceBuildT(&fi, se));
+  PetscCall(DRFixedInterfaceReducedStiffness(&fi, se));
+  PetscCall(DRFixedInterfaceDestroy(&fi));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -5,7 +5,7 @@
 #ifndef DYNRED_FIXED_INTERFACE_H
 #define DYNRED_FIXED_INTERFACE_H
 
-#include <dynred/reduce.h>
+#include "reduceimpl.h"
 #include <dynred/modal.h>
 
 typedef struct {
@@ -26,14 +26,19 @@ typedef struct {
 PetscErrorCode DRFixedInterfaceSetUp(DRComponent c, const PetscBool isboundary[], DRSuperelement *se, DRFixedInterface *fi);
 /* Fixed-interface modes (nmodes or below cutoff; nkeep_max caps them, 0 keeps
  * none but still proves K_II regular). */
-PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, const DRReduceOptions *opt, PetscBool keep, DRSuperelement *se);
-/* Factor K_II (once) and solve Phi_c = -K_II^{-1} K_IB in one block solve. */
-PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRSuperelement *se);
+PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscBool keep, DRSuperelement *se);
+/* Factor K_II (once; options prefix "<prefix>static_") and solve
+ * Phi_c = -K_II^{-1} K_IB in one block solve. */
+PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRReduction r);
 /* se->T = [I 0; Phi_c Phi_n] over the component's rows. */
 PetscErrorCode DRFixedInterfaceBuildT(DRFixedInterface *fi, DRSuperelement *se);
 /* se->K on rank 0 without projection (METHODS.md 1.1): [K_BB + K_BI Phi_c, 0;
  * 0, diag(omega^2)] -- no cancellation, exact zero coupling. */
 PetscErrorCode DRFixedInterfaceReducedStiffness(DRFixedInterface *fi, DRSuperelement *se);
 PetscErrorCode DRFixedInterfaceDestroy(DRFixedInterface *fi);
+
+/* The Craig-Bampton step sequence (keep: fixed-interface modes kept, else
+ * only K_II proven regular, as Guyan and IRS); everything but the projection. */
+PetscErrorCode DRFixedInterfaceBasis(DRReduction r, DRComponent c, const PetscBool isboundary[], PetscBool keep, DRSuperelement *se);
 
 #endif

@@ -9,7 +9,7 @@
  *   Psi_B = G (G_BB)^{-1};  T = [Psi_B, Phi - Psi_B Phi_B]   coordinates (u_B, eta).
  * Boundary rows of T are [I 0], so assembly by boundary label is the same as
  * for Craig-Bampton.  One MUMPS factorization of K_O, one block solve. */
-#include <dynred/reduce.h>
+#include "reduceimpl.h"
 #include <dynred/modal.h>
 #include <petscblaslapack.h>
 
@@ -95,7 +95,11 @@ static PetscErrorCode ChooseSupport(DRComponent c, PetscInt r, Vec phir[], const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRReduceFreeInterface(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se)
+typedef struct {
+  char support[64]; /* node set of a statically determinate support ("" automatic) */
+} DRReduction_FreeInterface;
+
+static PetscErrorCode DRReductionApply_FreeInterface(DRReduction r, DRComponent c, const PetscBool isboundary[], DRSuperelement *se)
 {
   PetscInt         nb = 0, rs, re, nloc, *bcol, nm, nr = 0, nk, nq, O[6] = {0};
   DRModal          modal;
@@ -104,7 +108,8 @@ PetscErrorCode DRReduceFreeInterface(DRComponent c, const PetscBool isboundary[]
   Vec             *phi;
   Mat              KO, F, Y, MY, Fac;
   PetscMPIInt      rank;
-  PetscLogDouble   t0 = DRTime();
+  DRReduction_FreeInterface *fi = (DRReduction_FreeInterface *)r->data;
+  char             prefix[256];
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
@@ -115,23 +120,22 @@ PetscErrorCode DRReduceFreeInterface(DRComponent c, const PetscBool isboundary[]
   PetscCall(DRSuperelementSetBoundary(c, isboundary, se, &bcol));
 
   /* 1. free modes of the whole component; rigid-body ones by tolerance */
-  PetscCall(PetscLogEventBegin(DR_EVENT_CompEig, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(DRRED_CompEig, 0, 0, 0, 0));
   PetscCall(DRModalCreate(c->comm, &modal));
-  PetscCall(DRModalSetOptionsPrefix(modal, opt->prefix));
+  PetscCall(DRModalSetOptionsPrefix(modal, DRReductionPrefix(r)));
   PetscCall(DRModalSetOperators(modal, c->K, c->M, c->source));
-  if (opt->cutoff_hz > 0) PetscCall(DRModalSetRange(modal, 0, opt->cutoff_hz));
-  else PetscCall(DRModalSetRange(modal, opt->nmodes, 0));
+  if (r->cutoff_hz > 0) PetscCall(DRModalSetRange(modal, 0, r->cutoff_hz));
+  else PetscCall(DRModalSetRange(modal, r->nmodes, 0));
   PetscCall(DRModalSetSlicing(modal, PETSC_FALSE));
   PetscCall(DRModalSetFromOptions(modal));
   PetscCall(DRModalSolve(modal));
   PetscCall(DRModalGetModes(modal, &nm, &f, &lam, &phi, NULL));
   PetscCall(DRModalGetScale(modal, &sigma));
-  PetscCall(PetscLogEventEnd(DR_EVENT_CompEig, 0, 0, 0, 0));
-  se->t_eig += DRTime() - t0;
-  t0 = DRTime();
+  PetscCall(PetscLogEventEnd(DRRED_CompEig, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(DRRED_Constraint, 0, 0, 0, 0));
   while (nr < nm && PetscAbsReal(lam[nr]) < 1e-6 * PetscAbsReal(sigma)) nr++;
   PetscCheck(nr <= 6, c->comm, DR_ERR_INPUT, "%s: component '%s' has %" PetscInt_FMT " zero-frequency modes, expected at most 6 rigid-body modes (mechanism or disconnected parts?)", c->source, c->name, nr);
-  PetscCheck(nr < nm || nm == 0 || opt->cutoff_hz > 0, c->comm, DR_ERR_INPUT, "%s: component '%s': all %" PetscInt_FMT " requested modes are rigid-body modes; request more modes (cms.component_modes) so flexible ones are kept", c->source, c->name, nm);
+  PetscCheck(nr < nm || nm == 0 || r->cutoff_hz > 0, c->comm, DR_ERR_INPUT, "%s: component '%s': all %" PetscInt_FMT " requested modes are rigid-body modes; request more modes (cms.component_modes) so flexible ones are kept", c->source, c->name, nm);
   nk = nm - nr;
   nq = nm;
   se->nq = nq;
@@ -142,9 +146,9 @@ PetscErrorCode DRReduceFreeInterface(DRComponent c, const PetscBool isboundary[]
   PetscCall(MatDuplicate(c->K, MAT_COPY_VALUES, &KO));
   if (nr > 0) {
     PetscBool *allowed = NULL;
-    if (opt->support[0]) {
+    if (fi->support[0]) {
       DRNodeSet *set;
-      PetscCall(DRComponentGetNodeSet(c, opt->support, &set));
+      PetscCall(DRComponentGetNodeSet(c, fi->support, &set));
       if (set) {
         PetscCall(PetscCalloc1(c->n, &allowed));
         for (PetscInt i = 0; i < c->n; i++) {
@@ -154,7 +158,7 @@ PetscErrorCode DRReduceFreeInterface(DRComponent c, const PetscBool isboundary[]
         }
       }
     }
-    PetscCall(ChooseSupport(c, nr, phi, allowed, allowed ? opt->support : NULL, O));
+    PetscCall(ChooseSupport(c, nr, phi, allowed, allowed ? fi->support : NULL, O));
     PetscCall(PetscFree(allowed));
     PetscCall(MatZeroRowsColumns(KO, nr, O, 1.0, NULL, NULL));
   }
@@ -194,11 +198,12 @@ PetscErrorCode DRReduceFreeInterface(DRComponent c, const PetscBool isboundary[]
   }
 
   /* 4. Y = G_c F: one factorization, one block solve */
-  PetscCall(PetscLogEventBegin(DR_EVENT_Constraint, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(DRRED_Factor, 0, 0, 0, 0));
   {
     MatFactorInfo info;
+    PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sstatic_", DRReductionPrefix(r)));
     PetscCall(MatGetFactor(KO, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &Fac));
-    PetscCall(MatSetOptionsPrefix(Fac, "cms_comp_static_"));
+    PetscCall(MatSetOptionsPrefix(Fac, prefix));
     PetscCall(MatSetFromOptions(Fac));
     PetscCall(MatFactorInfoInitialize(&info));
     PetscCall(MatCholeskyFactorSymbolic(Fac, KO, NULL, &info));
@@ -207,7 +212,7 @@ PetscErrorCode DRReduceFreeInterface(DRComponent c, const PetscBool isboundary[]
     PetscCall(MatMatSolve(Fac, F, Y));
     PetscCall(MatDestroy(&Fac));
   }
-  PetscCall(PetscLogEventEnd(DR_EVENT_Constraint, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(DRRED_Factor, 0, 0, 0, 0));
 
   /* 5. G = P^T Y - Phi_k Lambda_k^{-1} Phi_k[B,:]^T, with P^T = I - Phi_r Phi_r^T M */
   {
@@ -333,8 +338,7 @@ PetscErrorCode DRReduceFreeInterface(DRComponent c, const PetscBool isboundary[]
     PetscCall(MatAssemblyBegin(se->T, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(se->T, MAT_FINAL_ASSEMBLY));
   }
-  se->t_static += DRTime() - t0;
-  PetscCall(DRSuperelementProject(c, se));
+  PetscCall(PetscLogEventEnd(DRRED_Constraint, 0, 0, 0, 0));
 
   PetscCall(PetscFree(PhiB));
   PetscCall(PetscFree(Ginv));
@@ -343,5 +347,56 @@ PetscErrorCode DRReduceFreeInterface(DRComponent c, const PetscBool isboundary[]
   PetscCall(MatDestroy(&Y));
   PetscCall(DRModalDestroy(&modal));
   PetscCall(PetscFree(bcol));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DRReductionSetFromOptions_FreeInterface(DRReduction r, PetscOptionItems *PetscOptionsObject)
+{
+  DRReduction_FreeInterface *fi = (DRReduction_FreeInterface *)r->data;
+
+  PetscFunctionBeginUser;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Free-interface reduction options");
+  PetscCall(PetscOptionsString("-reduction_fi_support", "Node set of a statically determinate support for floating parts (empty: chosen automatically)", "DRReductionFreeInterfaceSetSupport", fi->support, fi->support, sizeof(fi->support), NULL));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DRReductionView_FreeInterface(DRReduction r, PetscViewer viewer)
+{
+  DRReduction_FreeInterface *fi = (DRReduction_FreeInterface *)r->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "support of floating parts: %s\n", fi->support[0] ? fi->support : "(automatic)"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DRReductionDestroy_FreeInterface(DRReduction r)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(r->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionFreeInterfaceSetSupport(DRReduction r, const char set[])
+{
+  DRReduction_FreeInterface *fi = (DRReduction_FreeInterface *)r->data;
+
+  PetscFunctionBeginUser;
+  if (r->ops->apply != DRReductionApply_FreeInterface) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscStrncpy(fi->support, set ? set : "", sizeof(fi->support)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionCreate_FreeInterface(DRReduction r)
+{
+  DRReduction_FreeInterface *fi;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&fi));
+  r->data                = fi;
+  r->ops->apply          = DRReductionApply_FreeInterface;
+  r->ops->setfromoptions = DRReductionSetFromOptions_FreeInterface;
+  r->ops->view           = DRReductionView_FreeInterface;
+  r->ops->destroy        = DRReductionDestroy_FreeInterface;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -3,17 +3,17 @@
  * applied at the boundary (master) DOFs. */
 #include "fixed_interface.h"
 
-PetscErrorCode DRReduceGuyan(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se)
+static PetscErrorCode DRReductionApply_Guyan(DRReduction r, DRComponent c, const PetscBool isboundary[], DRSuperelement *se)
 {
-  DRFixedInterface fi;
-
   PetscFunctionBeginUser;
-  PetscCall(DRFixedInterfaceSetUp(c, isboundary, se, &fi));
-  PetscCall(DRFixedInterfaceModes(&fi, opt, PETSC_FALSE, se)); /* only proves K_II regular */
-  PetscCall(DRFixedInterfaceConstraintModes(&fi, se));
-  PetscCall(DRFixedInterfaceBuildT(&fi, se));
-  PetscCall(DRFixedInterfaceReducedStiffness(&fi, se));
-  PetscCall(DRSuperelementProject(c, se));
-  PetscCall(DRFixedInterfaceDestroy(&fi));
+  /* no fixed-interface modes kept: the one computed only proves K_II regular */
+  PetscCall(DRFixedInterfaceBasis(r, c, isboundary, PETSC_FALSE, se));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionCreate_Guyan(DRReduction r)
+{
+  PetscFunctionBeginUser;
+  r->ops->apply = DRReductionApply_Guyan;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

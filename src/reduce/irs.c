@@ -6,7 +6,7 @@
 #include "fixed_interface.h"
 #include <petscblaslapack.h>
 
-PetscErrorCode DRReduceIRS(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se)
+static PetscErrorCode DRReductionApply_IRS(DRReduction r, DRComponent c, const PetscBool isboundary[], DRSuperelement *se)
 {
   DRFixedInterface fi;
   PetscInt         nb;
@@ -15,14 +15,14 @@ PetscErrorCode DRReduceIRS(DRComponent c, const PetscBool isboundary[], const DR
 
   PetscFunctionBeginUser;
   PetscCall(DRFixedInterfaceSetUp(c, isboundary, se, &fi));
-  PetscCall(DRFixedInterfaceModes(&fi, opt, PETSC_FALSE, se));
-  PetscCall(DRFixedInterfaceConstraintModes(&fi, se));
+  PetscCall(DRFixedInterfaceModes(&fi, r, PETSC_FALSE, se));
+  PetscCall(DRFixedInterfaceConstraintModes(&fi, r));
   PetscCall(DRFixedInterfaceBuildT(&fi, se));
   PetscCall(DRSuperelementProject(c, se)); /* K_G, M_G on rank 0 */
   nb = fi.nb;
   PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
   if (fi.nI > 0 && nb > 0) {
-    PetscLogDouble t0 = DRTime();
+    PetscCall(PetscLogEventBegin(DRRED_Constraint, 0, 0, 0, 0));
     /* Z = M_G^{-1} K_G on every rank of the component */
     PetscCall(PetscMalloc1(nb * nb, &Z));
     if (!rank) {
@@ -97,12 +97,19 @@ PetscErrorCode DRReduceIRS(DRComponent c, const PetscBool isboundary[], const DR
       PetscCall(MatDestroy(&Y));
     }
     PetscCall(PetscFree(Z));
-    se->t_static += DRTime() - t0;
-    PetscCall(PetscFree(se->K));
-    PetscCall(PetscFree(se->M));
-    se->K_formed = PETSC_FALSE;
-    PetscCall(DRSuperelementProject(c, se));
+    PetscCall(PetscLogEventEnd(DRRED_Constraint, 0, 0, 0, 0));
   }
+  /* DRReductionApply projects on the final T */
+  PetscCall(PetscFree(se->K));
+  PetscCall(PetscFree(se->M));
+  se->K_formed = PETSC_FALSE;
   PetscCall(DRFixedInterfaceDestroy(&fi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionCreate_IRS(DRReduction r)
+{
+  PetscFunctionBeginUser;
+  r->ops->apply = DRReductionApply_IRS;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

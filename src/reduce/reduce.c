@@ -1,154 +1,259 @@
-/* Reduction registry and the shared projection T^T K T. */
-#include <dynred/reduce.h>
-#include <petscblaslapack.h>
-#include <string.h>
+/* DRReduction: the component-reduction object, its registry (a
+ * PetscFunctionList) and its logging package. */
+#include "reduceimpl.h"
 
-#define MAXMETHODS 16
-static struct {
-  char       name[32];
-  DRReduceFn fn;
-} methods[MAXMETHODS];
-static int nmethods = 0;
+PetscClassId  DR_REDUCTION_CLASSID;
+PetscLogEvent DRRED_Apply, DRRED_Factor, DRRED_CompEig, DRRED_Constraint, DRRED_Project;
+PetscLogEvent DRCOND_Factor, DRCOND_Reduce, DRCOND_IDCIter;
 
-PetscErrorCode DRReduceRegister(const char name[], DRReduceFn fn)
+static PetscFunctionList DRReductionList           = NULL;
+static PetscBool         DRReductionPackageInitialized = PETSC_FALSE;
+static PetscBool         DRReductionRegisterAllCalled  = PETSC_FALSE;
+
+static PetscErrorCode DRReductionFinalizePackage(void)
 {
   PetscFunctionBeginUser;
-  for (int i = 0; i < nmethods; i++)
-    if (!strcmp(methods[i].name, name)) {
-      methods[i].fn = fn;
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-  PetscCheck(nmethods < MAXMETHODS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "too many reductions");
-  PetscCall(PetscStrncpy(methods[nmethods].name, name, sizeof(methods[nmethods].name)));
-  methods[nmethods++].fn = fn;
+  PetscCall(PetscFunctionListDestroy(&DRReductionList));
+  DRReductionPackageInitialized = PETSC_FALSE;
+  DRReductionRegisterAllCalled  = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRReduceRegisterAll(void)
+PetscErrorCode DRReductionInitializePackage(void)
 {
   PetscFunctionBeginUser;
-  if (nmethods) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(DRReduceRegister("craig-bampton", DRReduceCraigBampton));
-  PetscCall(DRReduceRegister("guyan", DRReduceGuyan));
-  PetscCall(DRReduceRegister("irs", DRReduceIRS));
-  PetscCall(DRReduceRegister("serep", DRReduceSEREP));
-  PetscCall(DRReduceRegister("free-interface", DRReduceFreeInterface));
+  if (DRReductionPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
+  DRReductionPackageInitialized = PETSC_TRUE;
+  PetscCall(PetscClassIdRegister("DR Reduction", &DR_REDUCTION_CLASSID));
+  PetscCall(PetscLogEventRegister("DRRedApply", DR_REDUCTION_CLASSID, &DRRED_Apply));
+  PetscCall(PetscLogEventRegister("DRRedFactorKII", DR_REDUCTION_CLASSID, &DRRED_Factor));
+  PetscCall(PetscLogEventRegister("DRRedCompEig", DR_REDUCTION_CLASSID, &DRRED_CompEig));
+  PetscCall(PetscLogEventRegister("DRRedConstraint", DR_REDUCTION_CLASSID, &DRRED_Constraint));
+  PetscCall(PetscLogEventRegister("DRRedProject", DR_REDUCTION_CLASSID, &DRRED_Project));
+  PetscCall(PetscLogEventRegister("DRCondFactorK0", DR_REDUCTION_CLASSID, &DRCOND_Factor));
+  PetscCall(PetscLogEventRegister("DRCondReduce", DR_REDUCTION_CLASSID, &DRCOND_Reduce));
+  PetscCall(PetscLogEventRegister("DRCondIDCIter", DR_REDUCTION_CLASSID, &DRCOND_IDCIter));
+  PetscCall(DRReductionRegisterAll());
+  PetscCall(PetscRegisterFinalize(DRReductionFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRReduce(const char method[], DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se)
+PetscErrorCode DRReductionRegister(const char name[], PetscErrorCode (*create)(DRReduction))
 {
   PetscFunctionBeginUser;
-  PetscCall(DRReduceRegisterAll());
-  for (int i = 0; i < nmethods; i++)
-    if (!strcmp(methods[i].name, method)) {
-      PetscCall(PetscMemzero(se, sizeof(*se)));
-      PetscCall(PetscStrncpy(se->name, c->name, sizeof(se->name)));
-      PetscCall(PetscStrncpy(se->method, method, sizeof(se->method)));
-      se->n = c->n;
-      PetscCall(methods[i].fn(c, isboundary, opt, se));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-  {
-    char known[256] = "";
-    for (int i = 0; i < nmethods; i++) {
-      if (i) PetscCall(PetscStrlcat(known, ", ", sizeof(known)));
-      PetscCall(PetscStrlcat(known, methods[i].name, sizeof(known)));
-    }
-    SETERRQ(c->comm, DR_ERR_INPUT, "component '%s': reduction method '%s' is not available, expected one of: %s", c->name, method, known);
+  PetscCall(PetscFunctionListAdd(&DRReductionList, name, create));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionRegisterAll(void)
+{
+  PetscFunctionBeginUser;
+  if (DRReductionRegisterAllCalled) PetscFunctionReturn(PETSC_SUCCESS);
+  DRReductionRegisterAllCalled = PETSC_TRUE;
+  PetscCall(DRReductionRegister(DRREDUCTION_CRAIG_BAMPTON, DRReductionCreate_CraigBampton));
+  PetscCall(DRReductionRegister(DRREDUCTION_GUYAN, DRReductionCreate_Guyan));
+  PetscCall(DRReductionRegister(DRREDUCTION_IRS, DRReductionCreate_IRS));
+  PetscCall(DRReductionRegister(DRREDUCTION_SEREP, DRReductionCreate_SEREP));
+  PetscCall(DRReductionRegister(DRREDUCTION_FREE_INTERFACE, DRReductionCreate_FreeInterface));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionFindCreate(const char name[], PetscErrorCode (**create)(DRReduction))
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRReductionRegisterAll());
+  PetscCall(PetscFunctionListFind(DRReductionList, name, create));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionKnownNames(char *buf, size_t len)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRRegistryNames(DRReductionList, buf, len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionCreate(MPI_Comm comm, DRReduction *r)
+{
+  DRReduction d;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRReductionInitializePackage());
+  PetscCall(PetscNew(&d));
+  d->comm   = comm;
+  d->nmodes = 20;
+  *r        = d;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DRReductionResetType(DRReduction r)
+{
+  PetscFunctionBeginUser;
+  if (r->ops->destroy) PetscCall((*r->ops->destroy)(r));
+  PetscCall(PetscMemzero(r->ops, sizeof(r->ops)));
+  r->data        = NULL;
+  r->type[0]     = 0;
+  r->setupcalled = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionSetType(DRReduction r, const char type[])
+{
+  PetscErrorCode (*create)(DRReduction) = NULL;
+  PetscBool same;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrcmp(r->type, type, &same));
+  if (same) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DRRegistryFind(r->comm, DRReductionList, "reduction method", type, NULL, &create));
+  PetscCall(DRReductionResetType(r));
+  PetscCall(PetscStrncpy(r->type, type, sizeof(r->type)));
+  PetscCall((*create)(r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionGetType(DRReduction r, const char **type)
+{
+  PetscFunctionBeginUser;
+  *type = r->type[0] ? r->type : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionSetOptionsPrefix(DRReduction r, const char prefix[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(r->prefix));
+  if (prefix && prefix[0]) PetscCall(PetscStrallocpy(prefix, &r->prefix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const char *DRReductionPrefix(DRReduction r)
+{
+  return r->prefix ? r->prefix : "";
+}
+
+PetscErrorCode DRReductionSetModes(DRReduction r, PetscInt nmodes, PetscReal cutoff_hz)
+{
+  PetscFunctionBeginUser;
+  r->nmodes    = nmodes;
+  r->cutoff_hz = cutoff_hz;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionSetFromOptions(DRReduction r)
+{
+  char      type[64];
+  PetscBool set;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRReductionRegisterAll());
+  PetscCall(PetscStrncpy(type, r->type[0] ? r->type : DRREDUCTION_CRAIG_BAMPTON, sizeof(type)));
+  PetscOptionsBegin(r->comm, r->prefix, "Component reduction (superelement) options", "DRReduction");
+  PetscCall(PetscOptionsFList("-reduction_type", "Reduction method", "DRReductionSetType", DRReductionList, type, type, sizeof(type), &set));
+  if (set || !r->type[0]) PetscCall(DRReductionSetType(r, type));
+  PetscCall(PetscOptionsInt("-reduction_nmodes", "Component modes kept (when no cutoff)", "DRReductionSetModes", r->nmodes, &r->nmodes, NULL));
+  PetscCall(PetscOptionsReal("-reduction_cutoff_hz", "Keep every component mode below this frequency (Hz) when > 0", "DRReductionSetModes", r->cutoff_hz, &r->cutoff_hz, NULL));
+  if (r->ops->setfromoptions) PetscCall((*r->ops->setfromoptions)(r, PetscOptionsObject));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionSetUp(DRReduction r)
+{
+  PetscFunctionBeginUser;
+  if (r->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!r->type[0]) PetscCall(DRReductionSetType(r, DRREDUCTION_CRAIG_BAMPTON));
+  if (r->ops->setup) PetscCall((*r->ops->setup)(r));
+  r->setupcalled = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionApply(DRReduction r, DRComponent c, const PetscBool isboundary[])
+{
+  DRSuperelement *se = &r->se;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRReductionSetUp(r));
+  PetscCall(DRSuperelementReset(se));
+  r->applied = PETSC_FALSE;
+  PetscCall(PetscLogEventBegin(DRRED_Apply, 0, 0, 0, 0));
+  PetscCall(PetscStrncpy(se->name, c->name, sizeof(se->name)));
+  PetscCall(PetscStrncpy(se->method, r->type, sizeof(se->method)));
+  se->n = c->n;
+  PetscCall((*r->ops->apply)(r, c, isboundary, se));
+  PetscCall(DRSuperelementProject(c, se));
+  PetscCall(PetscLogEventEnd(DRRED_Apply, 0, 0, 0, 0));
+  r->applied = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#define CHECK_APPLIED(r) PetscCheck((r)->applied, (r)->comm, PETSC_ERR_ORDER, "call DRReductionApply first")
+
+PetscErrorCode DRReductionGetBoundary(DRReduction r, PetscInt *nb, const DRLabel **labels)
+{
+  PetscFunctionBeginUser;
+  CHECK_APPLIED(r);
+  if (nb) *nb = r->se.nb;
+  if (labels) *labels = r->se.blabels;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionGetModes(DRReduction r, PetscInt *nq, const PetscReal **freq_hz)
+{
+  PetscFunctionBeginUser;
+  CHECK_APPLIED(r);
+  if (nq) *nq = r->se.nq;
+  if (freq_hz) *freq_hz = r->se.qfreq_hz;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionGetReducedMatrices(DRReduction r, PetscInt *n, const PetscReal **K, const PetscReal **M)
+{
+  PetscFunctionBeginUser;
+  CHECK_APPLIED(r);
+  if (n) *n = r->se.nb + r->se.nq;
+  if (K) *K = r->se.K;
+  if (M) *M = r->se.M;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionGetBasis(DRReduction r, Mat *T)
+{
+  PetscFunctionBeginUser;
+  CHECK_APPLIED(r);
+  *T = r->se.T;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionView(DRReduction r, PetscViewer viewer)
+{
+  PetscBool ascii;
+
+  PetscFunctionBeginUser;
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(r->comm, &viewer));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "DRReduction Object: (%s) type %s\n", DRReductionPrefix(r), r->type[0] ? r->type : "(not set)"));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  if (r->cutoff_hz > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "component modes: every mode below %g Hz\n", (double)r->cutoff_hz));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "component modes: the %" PetscInt_FMT " lowest\n", r->nmodes));
+  if (r->ops->view) PetscCall((*r->ops->view)(r, viewer));
+  if (r->applied) {
+    const DRSuperelement *se = &r->se;
+    PetscCall(PetscViewerASCIIPrintf(viewer, "component '%s': %" PetscInt_FMT " DOFs -> %" PetscInt_FMT " boundary + %" PetscInt_FMT " modal coordinates\n", se->name, se->n, se->nb, se->nq));
+    if (se->nq > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "component modes %.6g .. %.6g Hz\n", (double)se->qfreq_hz[0], (double)se->qfreq_hz[se->nq - 1]));
   }
-}
-
-PetscErrorCode DRSuperelementSetBoundary(DRComponent c, const PetscBool isboundary[], DRSuperelement *se, PetscInt **bcol)
-{
-  PetscInt nb = 0, k = 0;
-
-  PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < c->n; i++) nb += isboundary[i] ? 1 : 0;
-  PetscCall(PetscMalloc1(nb + 1, &se->blabels));
-  PetscCall(PetscMalloc1(c->n + 1, bcol));
-  for (PetscInt i = 0; i < c->n; i++)
-    if (isboundary[i]) se->blabels[k++] = c->labels[i];
-  PetscCall(PetscSortInt64(nb, se->blabels));
-  for (PetscInt i = 0; i < c->n; i++) (*bcol)[i] = isboundary[i] ? DRLabelsFind(nb, se->blabels, c->labels[i]) : -1;
-  se->nb = nb;
+  PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRSuperelementDestroy(DRSuperelement *se)
+PetscErrorCode DRReductionDestroy(DRReduction *r)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscFree(se->blabels));
-  PetscCall(PetscFree(se->qfreq_hz));
-  PetscCall(PetscFree(se->K));
-  PetscCall(PetscFree(se->M));
-  PetscCall(MatDestroy(&se->T));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* A^T B for two dense matrices with the same row distribution, summed on
- * rank 0 of their communicator: one local GEMM per rank and one reduction
- * (the result is small: (nb+nq)^2), column-major, symmetrized. */
-PetscErrorCode DRDenseTransposeProduct(Mat A, Mat B, PetscReal **out)
-{
-  PetscInt           m, N, rs, re, lda, ldb;
-  const PetscScalar *a, *b;
-  PetscReal         *loc, *all = NULL;
-  PetscMPIInt        rank;
-  MPI_Comm           comm;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscObjectGetComm((PetscObject)A, &comm));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(MatGetSize(A, &m, &N));
-  PetscCall(MatGetOwnershipRange(A, &rs, &re));
-  PetscCall(MatDenseGetLDA(A, &lda));
-  PetscCall(MatDenseGetLDA(B, &ldb));
-  PetscCall(PetscCalloc1(N * N + 1, &loc));
-  PetscCall(MatDenseGetArrayRead(A, &a));
-  PetscCall(MatDenseGetArrayRead(B, &b));
-  if (re > rs && N > 0) {
-    PetscBLASInt n, k, la, lb, ln;
-    PetscScalar  one = 1, zero = 0;
-    PetscCall(PetscBLASIntCast(N, &n));
-    PetscCall(PetscBLASIntCast(re - rs, &k));
-    PetscCall(PetscBLASIntCast(lda, &la));
-    PetscCall(PetscBLASIntCast(ldb, &lb));
-    ln = n;
-    BLASgemm_("T", "N", &n, &n, &k, &one, a, &la, b, &lb, &zero, loc, &ln);
-  }
-  PetscCall(MatDenseRestoreArrayRead(A, &a));
-  PetscCall(MatDenseRestoreArrayRead(B, &b));
-  if (!rank) PetscCall(PetscMalloc1(N * N + 1, &all));
-  PetscCallMPI(MPI_Reduce(loc, all, (PetscMPIInt)(N * N), MPIU_REAL, MPIU_SUM, 0, comm));
-  PetscCall(PetscFree(loc));
-  if (!rank)
-    for (PetscInt i = 0; i < N; i++)
-      for (PetscInt j = i + 1; j < N; j++) {
-        PetscReal v    = 0.5 * (all[i + j * N] + all[j + i * N]);
-        all[i + j * N] = v;
-        all[j + i * N] = v;
-      }
-  *out = all;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRSuperelementProject(DRComponent c, DRSuperelement *se)
-{
-  Mat            KT, MT;
-  PetscLogDouble t0 = DRTime();
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscLogEventBegin(DR_EVENT_Project, 0, 0, 0, 0));
-  if (!se->K_formed) { /* a method may have formed K_r more accurately itself (flag set on every rank) */
-    PetscCall(MatMatMult(c->K, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &KT));
-    PetscCall(DRDenseTransposeProduct(se->T, KT, &se->K));
-    PetscCall(MatDestroy(&KT));
-  }
-  PetscCall(MatMatMult(c->M, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MT));
-  PetscCall(DRDenseTransposeProduct(se->T, MT, &se->M));
-  PetscCall(MatDestroy(&MT));
-  PetscCall(PetscLogEventEnd(DR_EVENT_Project, 0, 0, 0, 0));
-  se->t_project += DRTime() - t0;
+  if (!*r) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DRReductionResetType(*r));
+  PetscCall(DRSuperelementReset(&(*r)->se));
+  PetscCall(PetscFree((*r)->prefix));
+  PetscCall(PetscFree(*r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -3,11 +3,11 @@
  * (free modes, rigid-body ones included) and Phi_B their boundary (master)
  * rows.  With as many modes as masters, Phi_B is square and the reduced
  * model reproduces exactly those nb modes; boundary rows of T are [I]. */
-#include <dynred/reduce.h>
+#include "reduceimpl.h"
 #include <dynred/modal.h>
 #include <petscblaslapack.h>
 
-PetscErrorCode DRReduceSEREP(DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se)
+static PetscErrorCode DRReductionApply_SEREP(DRReduction r, DRComponent c, const PetscBool isboundary[], DRSuperelement *se)
 {
   PetscInt         nb = 0, rs, re, *bcol, nm, ldt;
   DRModal          modal;
@@ -16,7 +16,6 @@ PetscErrorCode DRReduceSEREP(DRComponent c, const PetscBool isboundary[], const 
   PetscReal       *PB, *loc, *Pinv;
   PetscScalar     *t;
   char             b[32];
-  PetscLogDouble   t0 = DRTime();
 
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < c->n; i++) nb += isboundary[i] ? 1 : 0;
@@ -25,17 +24,16 @@ PetscErrorCode DRReduceSEREP(DRComponent c, const PetscBool isboundary[], const 
   se->nq = 0;
   PetscCall(PetscMalloc1(1, &se->qfreq_hz));
   /* the nb lowest modes of the whole component */
-  PetscCall(PetscLogEventBegin(DR_EVENT_CompEig, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(DRRED_CompEig, 0, 0, 0, 0));
   PetscCall(DRModalCreate(c->comm, &modal));
-  PetscCall(DRModalSetOptionsPrefix(modal, opt->prefix));
+  PetscCall(DRModalSetOptionsPrefix(modal, DRReductionPrefix(r)));
   PetscCall(DRModalSetOperators(modal, c->K, c->M, c->source));
   PetscCall(DRModalSetRange(modal, nb, 0));
   PetscCall(DRModalSetFromOptions(modal));
   PetscCall(DRModalSolve(modal));
   PetscCall(DRModalGetModes(modal, &nm, &f, NULL, &phi, NULL));
-  PetscCall(PetscLogEventEnd(DR_EVENT_CompEig, 0, 0, 0, 0));
-  se->t_eig += DRTime() - t0;
-  t0 = DRTime();
+  PetscCall(PetscLogEventEnd(DRRED_CompEig, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(DRRED_Constraint, 0, 0, 0, 0));
   /* Phi_B (nb x nb, column-major) on every rank */
   PetscCall(MatGetOwnershipRange(c->K, &rs, &re));
   PetscCall(PetscCalloc1(nb * nb, &loc));
@@ -105,11 +103,17 @@ PetscErrorCode DRReduceSEREP(DRComponent c, const PetscBool isboundary[], const 
   PetscCall(MatDenseRestoreArray(se->T, &t));
   PetscCall(MatAssemblyBegin(se->T, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(se->T, MAT_FINAL_ASSEMBLY));
-  se->t_static += DRTime() - t0;
-  PetscCall(DRSuperelementProject(c, se));
+  PetscCall(PetscLogEventEnd(DRRED_Constraint, 0, 0, 0, 0));
   PetscCall(DRModalDestroy(&modal));
   PetscCall(PetscFree(loc));
   PetscCall(PetscFree(PB));
   PetscCall(PetscFree(bcol));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionCreate_SEREP(DRReduction r)
+{
+  PetscFunctionBeginUser;
+  r->ops->apply = DRReductionApply_SEREP;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -88,8 +88,8 @@ int main(int argc, char **argv)
   DRBeamSection   sec = {210e9, 80e9, 7850, 1e-4, 8.333e-10, 8.333e-10, 1.4e-9};
   PetscBool      *isb;
   PetscInt        r = 0, masters[8], perm[8], dense_max = 4000;
-  DRReduceOptions opt;
-  DRSuperelement  g, irs;
+  DRReduction     rg, ri;
+  struct { PetscReal *K, *M; } g, irs; /* the reductions' K_R, M_R on every rank */
   DRCondense      cd;
   DRCondenseInfo  info;
   PetscReal       KR[64], MR[64], lam[8], lamg[8], *Kf, *Mf, *lamf;
@@ -112,21 +112,33 @@ int main(int argc, char **argv)
   DRTEST_TRUE(r == 5, "5 masters: %d", (int)r);
 
   /* references: the registry's Guyan and IRS (K_ss factored), full spectrum */
-  PetscCall(PetscMemzero(&opt, sizeof(opt)));
-  PetscCall(PetscStrncpy(opt.prefix, "test_", sizeof(opt.prefix)));
-  PetscCall(DRReduce("guyan", c, isb, &opt, &g));
-  PetscCall(DRReduce("irs", c, isb, &opt, &irs));
-  for (PetscInt i = 0; i < r; i++) perm[i] = DRLabelsFind(g.nb, g.blabels, c->labels[masters[i]]);
-#define BCAST(p)                                                                     \
-  do {                                                                               \
-    if (rank) PetscCall(PetscMalloc1(r * r, &(p)));                                   \
+  PetscCall(DRReductionCreate(PETSC_COMM_WORLD, &rg));
+  PetscCall(DRReductionSetType(rg, DRREDUCTION_GUYAN));
+  PetscCall(DRReductionSetOptionsPrefix(rg, "test_"));
+  PetscCall(DRReductionApply(rg, c, isb));
+  PetscCall(DRReductionCreate(PETSC_COMM_WORLD, &ri));
+  PetscCall(DRReductionSetType(ri, DRREDUCTION_IRS));
+  PetscCall(DRReductionSetOptionsPrefix(ri, "test_"));
+  PetscCall(DRReductionApply(ri, c, isb));
+  {
+    PetscInt       nbg;
+    const DRLabel *bl;
+    PetscCall(DRReductionGetBoundary(rg, &nbg, &bl));
+    for (PetscInt i = 0; i < r; i++) perm[i] = DRLabelsFind(nbg, bl, c->labels[masters[i]]);
+  }
+#define BCAST(red, p, q)                                                              \
+  do {                                                                                \
+    const PetscReal *k_, *m_;                                                         \
+    PetscCall(DRReductionGetReducedMatrices((red), NULL, &k_, &m_));                  \
+    PetscCall(PetscMalloc2(r * r, &(p), r * r, &(q)));                                \
+    if (!rank) PetscCall(PetscArraycpy((p), k_, r * r));                              \
+    if (!rank) PetscCall(PetscArraycpy((q), m_, r * r));                              \
     PetscCallMPI(MPI_Bcast((p), (PetscMPIInt)(r * r), MPIU_REAL, 0, PETSC_COMM_WORLD)); \
+    PetscCallMPI(MPI_Bcast((q), (PetscMPIInt)(r * r), MPIU_REAL, 0, PETSC_COMM_WORLD)); \
   } while (0)
-  /* the registry leaves K, M on rank 0 only */
-  BCAST(g.K);
-  BCAST(g.M);
-  BCAST(irs.K);
-  BCAST(irs.M);
+  /* the reduction leaves K, M on rank 0 only */
+  BCAST(rg, g.K, g.M);
+  BCAST(ri, irs.K, irs.M);
   PetscCall(PetscMalloc3(c->n * c->n, &Kf, c->n * c->n, &Mf, c->n, &lamf));
   PetscCall(DenseOf(c->K, Kf));
   PetscCall(DenseOf(c->M, Mf));
@@ -136,13 +148,20 @@ int main(int argc, char **argv)
   PetscCall(DRCondenseSetDenseMax(cd, dense_max));
   PetscCall(DRCondenseSetUp(cd));
 
-  PetscCall(DRCondenseSetMethod(cd, DR_CONDENSE_GUYAN));
+  {
+    PetscErrorCode ierr;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = DRCondenseSetType(cd, "xyz");
+    PetscCall(PetscPopErrorHandler());
+    DRTEST_TRUE(ierr == DR_ERR_INPUT, "unknown condensation method is an input error (%d)", (int)ierr);
+  }
+  PetscCall(DRCondenseSetType(cd, DRCONDENSE_GUYAN));
   PetscCall(DRCondenseReduce(cd, r, masters, KR, MR, lamg, &info));
   DRTEST_TRUE(info.status == DR_CONDENSE_OK, "guyan status ok");
   DRTEST_CLOSE(RelDiff(r, KR, g.K, perm), 0, 0, 1e-9, "guyan K_R = registry guyan (K_ss factored)");
   DRTEST_CLOSE(RelDiff(r, MR, g.M, perm), 0, 0, 1e-9, "guyan M_R = registry guyan");
 
-  PetscCall(DRCondenseSetMethod(cd, DR_CONDENSE_IRS));
+  PetscCall(DRCondenseSetType(cd, DRCONDENSE_IRS));
   PetscCall(DRCondenseReduce(cd, r, masters, KR, MR, lam, &info));
   DRTEST_TRUE(info.status == DR_CONDENSE_OK, "irs status ok");
   DRTEST_CLOSE(RelDiff(r, KR, irs.K, perm), 0, 0, 1e-9, "irs K_R = registry irs");
@@ -150,7 +169,7 @@ int main(int argc, char **argv)
   for (PetscInt k = 0; k < r; k++) DRTEST_TRUE(lam[k] >= lamf[k] * (1 - 1e-10), "irs mode %d: full %.10g <= irs %.10g (guyan %.10g)", (int)k + 1, (double)lamf[k], (double)lam[k], (double)lamg[k]);
 
   /* IDC, no outer step: R0 = Q_sm Q_mm^{-1} is Guyan for lumped mass */
-  PetscCall(DRCondenseSetMethod(cd, DR_CONDENSE_IDC));
+  PetscCall(DRCondenseSetType(cd, DRCONDENSE_IDC));
   PetscCall(DRCondenseSetIDC(cd, 1, 0, 0, 0));
   PetscCall(DRCondenseReduce(cd, r, masters, KR, MR, lam, &info));
   DRTEST_CLOSE(RelDiff(r, KR, g.K, perm), 0, 0, 1e-12, "idc start K_R = guyan");
@@ -181,7 +200,7 @@ int main(int argc, char **argv)
     PetscCall(DRCondenseSetIDC(cd, 1, 5, 1e-10, 0));
     PetscCall(DRCondenseReduce(cd, 2, ms1, NULL, NULL, lam, &info));
     DRTEST_TRUE(info.status == DR_CONDENSE_SINGULAR_MASTERS, "idc with a massless master: %s", DRCondenseStatusString(info.status));
-    PetscCall(DRCondenseSetMethod(cd, DR_CONDENSE_GUYAN));
+    PetscCall(DRCondenseSetType(cd, DRCONDENSE_GUYAN));
     PetscCall(DRCondenseReduce(cd, 2, ms1, NULL, NULL, lam, &info));
     DRTEST_TRUE(info.status == DR_CONDENSE_OK, "guyan with a massless master: %s", DRCondenseStatusString(info.status));
     PetscCall(DRCondenseDestroy(&cd));
@@ -191,22 +210,17 @@ int main(int argc, char **argv)
     PetscCall(DRCondenseCreate(K, M, &cd));
     PetscCall(DRCondenseSetDenseMax(cd, dense_max));
     PetscCall(DRCondenseSetUp(cd));
-    PetscCall(DRCondenseSetMethod(cd, DR_CONDENSE_GUYAN));
+    PetscCall(DRCondenseSetType(cd, DRCONDENSE_GUYAN));
     PetscCall(DRCondenseReduce(cd, 2, ms2, NULL, NULL, lam, &info));
     DRTEST_TRUE(info.status == DR_CONDENSE_MASS_NOT_PD, "guyan, one mass moved by both masters: %s", DRCondenseStatusString(info.status));
     PetscCall(DRCondenseDestroy(&cd));
     PetscCall(MatDestroy(&K));
     PetscCall(MatDestroy(&M));
   }
-  if (rank) {
-    PetscCall(PetscFree(g.K));
-    PetscCall(PetscFree(g.M));
-    PetscCall(PetscFree(irs.K));
-    PetscCall(PetscFree(irs.M));
-    g.K = g.M = irs.K = irs.M = NULL;
-  }
-  PetscCall(DRSuperelementDestroy(&g));
-  PetscCall(DRSuperelementDestroy(&irs));
+  PetscCall(PetscFree2(g.K, g.M));
+  PetscCall(PetscFree2(irs.K, irs.M));
+  PetscCall(DRReductionDestroy(&rg));
+  PetscCall(DRReductionDestroy(&ri));
   PetscCall(PetscFree3(Kf, Mf, lamf));
   PetscCall(PetscFree(isb));
   PetscCall(DRComponentDestroy(&c));

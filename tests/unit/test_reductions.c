@@ -33,8 +33,11 @@ int main(int argc, char **argv)
   DRCut           cut = {'x', 1};
   PetscBool      *isb;
   PetscInt        nb = 0, nfull = 16;
-  DRReduceOptions opt;
-  DRSuperelement  g, irs, serep, cb;
+  DRReduction     red[4]; /* guyan, irs, serep, craig-bampton */
+  const char     *types[4] = {DRREDUCTION_GUYAN, DRREDUCTION_IRS, DRREDUCTION_SEREP, DRREDUCTION_CRAIG_BAMPTON};
+  const DRLabel  *gbl;
+  const PetscReal *gK, *gM, *iK, *iM, *sK, *sM, *cK, *cM;
+  PetscInt        ncb;
   DRModal         modal;
   const PetscReal *lam_full;
   PetscMPIInt     rank;
@@ -54,8 +57,6 @@ int main(int argc, char **argv)
     }
   }
   DRTEST_TRUE(nb == 8, "8 masters (u_y, u_z at 4 stations): %d", (int)nb);
-  PetscCall(PetscMemzero(&opt, sizeof(opt)));
-  PetscCall(PetscStrncpy(opt.prefix, "test_", sizeof(opt.prefix)));
 
   /* full reference: the lowest modes */
   PetscCall(DRModalCreate(PETSC_COMM_WORLD, &modal));
@@ -65,11 +66,31 @@ int main(int argc, char **argv)
   PetscCall(DRModalSolve(modal));
   PetscCall(DRModalGetModes(modal, NULL, NULL, &lam_full, NULL, NULL));
 
-  PetscCall(DRReduce("guyan", c, isb, &opt, &g));
-  PetscCall(DRReduce("irs", c, isb, &opt, &irs));
-  PetscCall(DRReduce("serep", c, isb, &opt, &serep));
-  opt.nmodes = c->n; /* every interior mode */
-  PetscCall(DRReduce("craig-bampton", c, isb, &opt, &cb));
+  for (int k = 0; k < 4; k++) {
+    PetscCall(DRReductionCreate(PETSC_COMM_WORLD, &red[k]));
+    PetscCall(DRReductionSetType(red[k], types[k]));
+    PetscCall(DRReductionSetOptionsPrefix(red[k], "test_"));
+    PetscCall(DRReductionSetModes(red[k], k == 3 ? c->n : 0, 0)); /* craig-bampton: every interior mode */
+    PetscCall(DRReductionSetFromOptions(red[k]));
+    PetscCall(DRReductionSetUp(red[k]));
+    PetscCall(DRReductionApply(red[k], c, isb));
+  }
+  PetscCall(DRReductionGetBoundary(red[0], NULL, &gbl));
+  PetscCall(DRReductionGetReducedMatrices(red[0], NULL, &gK, &gM));
+  PetscCall(DRReductionGetReducedMatrices(red[1], NULL, &iK, &iM));
+  PetscCall(DRReductionGetReducedMatrices(red[2], NULL, &sK, &sM));
+  PetscCall(DRReductionGetReducedMatrices(red[3], &ncb, &cK, &cM));
+  PetscCall(DRReductionView(red[3], PETSC_VIEWER_STDOUT_WORLD));
+  { /* an unknown type is answered with the registered ones */
+    DRReduction    bad;
+    PetscErrorCode ierr;
+    PetscCall(DRReductionCreate(PETSC_COMM_WORLD, &bad));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = DRReductionSetType(bad, "xyz");
+    PetscCall(PetscPopErrorHandler());
+    DRTEST_TRUE(ierr == DR_ERR_INPUT, "unknown reduction type is an input error (%d)", (int)ierr);
+    PetscCall(DRReductionDestroy(&bad));
+  }
 
   /* Guyan static exactness: unit tip loads in y and z */
   {
@@ -81,11 +102,11 @@ int main(int argc, char **argv)
     PetscCall(VecSet(f, 0));
     PetscCall(PetscCalloc1(nb, &fm));
     for (PetscInt j = 0; j < nb; j++) {
-      PetscInt k = DRComponentFindNode(c, DRLabelNode(g.blabels[j]));
-      if (PetscAbsReal(c->xyz[3 * k] - 1.0) < 1e-12 && (DRLabelDir(g.blabels[j]) == 2 || DRLabelDir(g.blabels[j]) == 3)) {
+      PetscInt k = DRComponentFindNode(c, DRLabelNode(gbl[j]));
+      if (PetscAbsReal(c->xyz[3 * k] - 1.0) < 1e-12 && (DRLabelDir(gbl[j]) == 2 || DRLabelDir(gbl[j]) == 3)) {
         fm[j] = 1.0;
         for (PetscInt i = 0; i < c->n; i++)
-          if (c->labels[i] == g.blabels[j]) PetscCall(VecSetValue(f, i, 1.0, INSERT_VALUES));
+          if (c->labels[i] == gbl[j]) PetscCall(VecSetValue(f, i, 1.0, INSERT_VALUES));
       }
     }
     PetscCall(VecAssemblyBegin(f));
@@ -107,7 +128,7 @@ int main(int argc, char **argv)
       PetscCall(VecGetOwnershipRange(u, &rs, &re));
       PetscCall(VecGetArrayRead(u, &a));
       for (PetscInt i = rs; i < re; i++)
-        if (isb[i]) loc[DRLabelsFind(nb, g.blabels, c->labels[i])] = a[i - rs];
+        if (isb[i]) loc[DRLabelsFind(nb, gbl, c->labels[i])] = a[i - rs];
       PetscCall(VecRestoreArrayRead(u, &a));
       PetscCall(MPIU_Allreduce(loc, um, nb, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
       PetscCall(PetscFree(loc));
@@ -118,7 +139,7 @@ int main(int argc, char **argv)
       PetscReal   *A;
       PetscCall(PetscBLASIntCast(nb, &n));
       PetscCall(PetscMalloc1(nb * nb, &A));
-      PetscCall(PetscArraycpy(A, g.K, nb * nb));
+      PetscCall(PetscArraycpy(A, gK, nb * nb));
       PetscCall(PetscArraycpy(ug, fm, nb));
       LAPACKpotrf_("L", &n, A, &n, &info);
       LAPACKpotrs_("L", &n, &one, A, &n, ug, &n, &info);
@@ -144,13 +165,12 @@ int main(int argc, char **argv)
   /* eigenvalues of the reduced models (rank 0 holds the matrices) */
   {
     PetscReal *wg, *wi, *ws, *wc;
-    PetscInt   ncb = cb.nb + cb.nq;
     PetscCall(PetscCalloc4(nb, &wg, nb, &wi, nb, &ws, ncb, &wc));
     if (!rank) {
-      PetscCall(DenseEig(nb, g.K, g.M, wg));
-      PetscCall(DenseEig(nb, irs.K, irs.M, wi));
-      PetscCall(DenseEig(nb, serep.K, serep.M, ws));
-      PetscCall(DenseEig(ncb, cb.K, cb.M, wc));
+      PetscCall(DenseEig(nb, gK, gM, wg));
+      PetscCall(DenseEig(nb, iK, iM, wi));
+      PetscCall(DenseEig(nb, sK, sM, ws));
+      PetscCall(DenseEig(ncb, cK, cM, wc));
     }
     PetscCallMPI(MPI_Bcast(wg, (PetscMPIInt)nb, MPIU_REAL, 0, PETSC_COMM_WORLD));
     PetscCallMPI(MPI_Bcast(wi, (PetscMPIInt)nb, MPIU_REAL, 0, PETSC_COMM_WORLD));
@@ -166,10 +186,7 @@ int main(int argc, char **argv)
     for (PetscInt k = 0; k < nfull; k++) DRTEST_CLOSE(wc[k], lam_full[k], 1e-10, 0, "Craig-Bampton (all modes) eigenvalue %d", (int)k + 1);
     PetscCall(PetscFree4(wg, wi, ws, wc));
   }
-  PetscCall(DRSuperelementDestroy(&g));
-  PetscCall(DRSuperelementDestroy(&irs));
-  PetscCall(DRSuperelementDestroy(&serep));
-  PetscCall(DRSuperelementDestroy(&cb));
+  for (int k = 0; k < 4; k++) PetscCall(DRReductionDestroy(&red[k]));
   PetscCall(DRModalDestroy(&modal));
   PetscCall(PetscFree(isb));
   PetscCall(DRComponentDestroy(&c));

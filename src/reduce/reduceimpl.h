@@ -1,0 +1,62 @@
+/* Private layout of DRReduction (reduce.h) and the pieces its methods share:
+ * the ops table (as PETSc's _p_KSP/ops), the result held by the object, the
+ * log events, the boundary bookkeeping and the projection T^T K T. */
+#ifndef DYNRED_REDUCEIMPL_H
+#define DYNRED_REDUCEIMPL_H
+
+#include <dynred/reduce.h>
+
+typedef struct _DRReductionOps *DRReductionOps;
+struct _DRReductionOps {
+  PetscErrorCode (*setfromoptions)(DRReduction, PetscOptionItems *);
+  PetscErrorCode (*setup)(DRReduction);
+  /* build se->T (and se->K when the method forms it; se->K_formed), se->nb,
+   * se->blabels, se->nq, se->qfreq_hz; the projection follows in Apply */
+  PetscErrorCode (*apply)(DRReduction, DRComponent, const PetscBool[], DRSuperelement *);
+  PetscErrorCode (*view)(DRReduction, PetscViewer);
+  PetscErrorCode (*destroy)(DRReduction);
+};
+
+struct _p_DRReduction {
+  MPI_Comm                comm;
+  char                   *prefix;
+  char                    type[64];
+  struct _DRReductionOps  ops[1];
+  void                   *data; /* method data, owned by ops->destroy */
+  PetscInt                nmodes;
+  PetscReal               cutoff_hz;
+  PetscBool               setupcalled;
+  PetscBool               applied;
+  DRSuperelement          se; /* result of the last Apply */
+};
+
+/* Log events of the reduction package (DRReductionInitializePackage). */
+extern PetscClassId  DR_REDUCTION_CLASSID;
+extern PetscLogEvent DRRED_Apply, DRRED_Factor, DRRED_CompEig, DRRED_Constraint, DRRED_Project;
+/* condensation (condense.c): factor K0, one condensation, one IDC outer step */
+extern PetscLogEvent DRCOND_Factor, DRCOND_Reduce, DRCOND_IDCIter;
+
+/* Registry lookups without an error (NULL / the names joined by ", "). */
+PetscErrorCode DRReductionFindCreate(const char name[], PetscErrorCode (**create)(DRReduction));
+PetscErrorCode DRReductionKnownNames(char *buf, size_t len);
+
+/* Options prefix of the component eigensolver and of the K_II factor. */
+const char *DRReductionPrefix(DRReduction r);
+
+/* se->blabels (sorted boundary labels, the order of T's first nb columns),
+ * se->nb, and bcol[i] = column of boundary DOF i or -1. */
+PetscErrorCode DRSuperelementSetBoundary(DRComponent c, const PetscBool isboundary[], DRSuperelement *se, PetscInt **bcol);
+/* Project (K, M) on se->T into se->K, se->M (rank 0); K is left alone when
+ * the method has set se->K already. */
+PetscErrorCode DRSuperelementProject(DRComponent c, DRSuperelement *se);
+/* Free the arrays and T of a superelement. */
+PetscErrorCode DRSuperelementReset(DRSuperelement *se);
+
+/* Create functions of the built-in methods (one file each). */
+PetscErrorCode DRReductionCreate_CraigBampton(DRReduction);
+PetscErrorCode DRReductionCreate_Guyan(DRReduction);
+PetscErrorCode DRReductionCreate_IRS(DRReduction);
+PetscErrorCode DRReductionCreate_SEREP(DRReduction);
+PetscErrorCode DRReductionCreate_FreeInterface(DRReduction);
+
+#endif

@@ -1,0 +1,99 @@
+/* The pieces every reduction method shares: the boundary bookkeeping, the
+ * projection T^T K T, T^T M T (rank 0) and the superelement's storage. */
+#include "reduceimpl.h"
+#include <petscblaslapack.h>
+
+PetscErrorCode DRSuperelementSetBoundary(DRComponent c, const PetscBool isboundary[], DRSuperelement *se, PetscInt **bcol)
+{
+  PetscInt nb = 0, k = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < c->n; i++) nb += isboundary[i] ? 1 : 0;
+  PetscCall(PetscMalloc1(nb + 1, &se->blabels));
+  PetscCall(PetscMalloc1(c->n + 1, bcol));
+  for (PetscInt i = 0; i < c->n; i++)
+    if (isboundary[i]) se->blabels[k++] = c->labels[i];
+  PetscCall(PetscSortInt64(nb, se->blabels));
+  for (PetscInt i = 0; i < c->n; i++) (*bcol)[i] = isboundary[i] ? DRLabelsFind(nb, se->blabels, c->labels[i]) : -1;
+  se->nb = nb;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSuperelementReset(DRSuperelement *se)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(se->blabels));
+  PetscCall(PetscFree(se->qfreq_hz));
+  PetscCall(PetscFree(se->K));
+  PetscCall(PetscFree(se->M));
+  PetscCall(MatDestroy(&se->T));
+  PetscCall(PetscMemzero(se, sizeof(*se)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A^T B for two dense matrices with the same row distribution, summed on
+ * rank 0 of their communicator: one local GEMM per rank and one reduction
+ * (the result is small: (nb+nq)^2), column-major, symmetrized. */
+PetscErrorCode DRDenseTransposeProduct(Mat A, Mat B, PetscReal **out)
+{
+  PetscInt           m, N, rs, re, lda, ldb;
+  const PetscScalar *a, *b;
+  PetscReal         *loc, *all = NULL;
+  PetscMPIInt        rank;
+  MPI_Comm           comm;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectGetComm((PetscObject)A, &comm));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(MatGetSize(A, &m, &N));
+  PetscCall(MatGetOwnershipRange(A, &rs, &re));
+  PetscCall(MatDenseGetLDA(A, &lda));
+  PetscCall(MatDenseGetLDA(B, &ldb));
+  PetscCall(PetscCalloc1(N * N + 1, &loc));
+  PetscCall(MatDenseGetArrayRead(A, &a));
+  PetscCall(MatDenseGetArrayRead(B, &b));
+  if (re > rs && N > 0) {
+    PetscBLASInt n, k, la, lb, ln;
+    PetscScalar  one = 1, zero = 0;
+    PetscCall(PetscBLASIntCast(N, &n));
+    PetscCall(PetscBLASIntCast(re - rs, &k));
+    PetscCall(PetscBLASIntCast(lda, &la));
+    PetscCall(PetscBLASIntCast(ldb, &lb));
+    ln = n;
+    BLASgemm_("T", "N", &n, &n, &k, &one, a, &la, b, &lb, &zero, loc, &ln);
+  }
+  PetscCall(MatDenseRestoreArrayRead(A, &a));
+  PetscCall(MatDenseRestoreArrayRead(B, &b));
+  if (!rank) PetscCall(PetscMalloc1(N * N + 1, &all));
+  PetscCallMPI(MPI_Reduce(loc, all, (PetscMPIInt)(N * N), MPIU_REAL, MPIU_SUM, 0, comm));
+  PetscCall(PetscFree(loc));
+  if (!rank)
+    for (PetscInt i = 0; i < N; i++)
+      for (PetscInt j = i + 1; j < N; j++) {
+        PetscReal v    = 0.5 * (all[i + j * N] + all[j + i * N]);
+        all[i + j * N] = v;
+        all[j + i * N] = v;
+      }
+  *out = all;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSuperelementProject(DRComponent c, DRSuperelement *se)
+{
+  Mat KT, MT;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(DRRED_Project, 0, 0, 0, 0));
+  if (!se->K_formed) { /* a method may have formed K_r more accurately itself (flag set on every rank) */
+    PetscCall(PetscFree(se->K));
+    PetscCall(MatMatMult(c->K, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &KT));
+    PetscCall(DRDenseTransposeProduct(se->T, KT, &se->K));
+    PetscCall(MatDestroy(&KT));
+  }
+  PetscCall(PetscFree(se->M));
+  PetscCall(MatMatMult(c->M, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MT));
+  PetscCall(DRDenseTransposeProduct(se->T, MT, &se->M));
+  PetscCall(MatDestroy(&MT));
+  PetscCall(PetscLogEventEnd(DRRED_Project, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
