@@ -16,6 +16,9 @@
 #   --keep    keep the reference worktree /tmp/dynred-ref-HASH (a later run
 #             reuses its build) and the run directory
 #   --np N    ranks per run (default 2)
+#   --runs DIR  reuse the run directory of an earlier --keep run: jobs whose
+#             two result files exist there are compared again, not rerun
+#             (after a change of the comparator's tolerances)
 #
 # Run plan (timings on the 2-core machine, one binary, 2 ranks):
 #   demo 43 s, slider_crank_gmp 26 s, bicycle_frame_ga 18 s, plate_cms 16 s,
@@ -30,12 +33,13 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 REV=6d9d0d86f5140beb11ebef51690c3a4574c36743
-QUICK=0; KEEP=0; NP=2
+QUICK=0; KEEP=0; NP=2; RUNS=
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1;;
     --keep) KEEP=1;;
     --np) NP=$2; shift;;
+    --runs) RUNS=$2; shift;;
     -h|--help) sed -n '2,30p' "$0"; exit 0;;
     -*) echo "compare-results: unknown option $1" >&2; exit 2;;
     *) REV=$1;;
@@ -59,7 +63,7 @@ if [ ! -x "$REF/bin/dynred" ] || [ "$(git -C "$REF" rev-parse HEAD 2>/dev/null)"
 else
   echo "reusing the build in $REF"
 fi
-OUT=$(mktemp -d /tmp/dynred-compare.XXXXXX)
+if [ -n "$RUNS" ]; then OUT=$(cd "$RUNS" && pwd) || exit 2; KEEP=1; else OUT=$(mktemp -d /tmp/dynred-compare.XXXXXX); fi
 cleanup() {
   if [ $KEEP -eq 0 ]; then
     git worktree remove --force "$REF" 2>/dev/null; rm -f "$REF.build.log"; rm -rf "$OUT"
@@ -102,7 +106,9 @@ for j in "${jobs[@]}"; do
   n=${j%%|*}; args=${j#*|}
   declare -A t=()
   ok=1
+  h5=$n.h5; [ "$n" = demo ] && h5=dynred_demo.h5
   for side in before after; do
+    if [ -n "$RUNS" ] && [ -s "$OUT/$side/$n/$h5" ]; then t[$side]=-; continue; fi
     a=${args//@frame_cms/$OUT/$side/frame_cms/frame_cms.h5}
     # shellcheck disable=SC2086
     t[$side]=$(run $side "$n" $a) || ok=0
@@ -112,7 +118,6 @@ for j in "${jobs[@]}"; do
     tail -3 "$OUT"/*/"$n"/log | sed 's/^/    /'
     fail=1; KEEP=1; continue
   fi
-  h5=$n.h5; [ "$n" = demo ] && h5=dynred_demo.h5
   res=$(/usr/bin/python3 scripts/compare_results.py "$OUT/before/$n/$h5" "$OUT/after/$n/$h5" 2>&1); rc=$?
   verdict=$(printf '%s\n' "$res" | tail -1)
   printf '%-22s %9s %9s  %s\n' "$n" "${t[before]}" "${t[after]}" "$verdict"

@@ -20,6 +20,7 @@ Classes (first match wins):
   basis_sign matrices in modal coordinates (reduced K/M, cross-orthogonality,
              state-space A/B/C): equal up to a sign per row and per column
              (the mode sign convention), then as `other`
+  residual   residual norms: same magnitude (within a factor 10)
   error      errors and deviations (names with "error"): absolute
   mac        MAC values: 1e-6 absolute
   other      float: 1e-10 relative to the dataset's max |value|; integers and
@@ -60,6 +61,13 @@ TOL_ERROR = 2 * TOL_FREQ
 # MAC and cross-orthogonality values are products of two shapes, each within
 # TOL_SHAPE: absolute TOL_SHAPE.
 TOL_MAC = TOL_SHAPE
+# Residual norms of converged eigenpairs (/modal/residuals: ||K x - lambda M
+# x|| / (||K x|| + |lambda| ||M x||)) are round-off, u times a condition
+# factor: only their magnitude is reproducible (a different summation order or
+# rank layout moves them by tens of percent).  Within RESIDUAL_FACTOR, or both
+# below the solver tolerance 1e-12.
+RESIDUAL_FACTOR = 10.0
+RESIDUAL_FLOOR = 1e-12
 # Entries below this fraction of a matrix's max |value| carry no reliable
 # sign in the row/column sign matching (basis_sign).
 SIGN_FLOOR = 1e-6
@@ -68,7 +76,7 @@ IGNORED_GROUPS = ("timing",)
 IGNORED_ATTRS = {
     "dynred_version", "version", "nranks", "config", "rank_group", "farm_groups",
     "group_size", "wall_s", "real_time_factor", "evaluations_per_s", "units_timing",
-    "peak_rss_mib_per_rank", "source",  # source: the path of the input file (differs per run directory)
+    "peak_rss_mib_per_rank", "seconds", "source",  # source: the path of the input file (differs per run directory)
 }
 BASIS_SIGN = ("cross_orthogonality", "cms/reduced/K", "cms/reduced/M", "ss/A", "ss/B", "ss/C",
               "ss/second_order/K", "ss/second_order/M", "ss/second_order/D",
@@ -90,6 +98,8 @@ def classify(path):
         return "shapes"
     if any(path.endswith(s) for s in BASIS_SIGN):
         return "basis_sign"
+    if "residual" in base:
+        return "residual"
     if "error" in base:
         return "error"
     if "mac" in base:
@@ -258,6 +268,10 @@ def compare_values(rep, cls, what, a, b):
     elif cls == "error":
         tol = 100 * TOL_ERROR if "pct" in what else TOL_ERROR
         rep.add("error", maxabs(a - b) if a.size else 0.0, tol, what)
+    elif cls == "residual":
+        lo = np.maximum(np.minimum(np.abs(a), np.abs(b)), RESIDUAL_FLOOR)
+        hi = np.maximum(np.maximum(np.abs(a), np.abs(b)), RESIDUAL_FLOOR)
+        rep.add("residual", float(np.max(hi / lo)) if a.size else 1.0, RESIDUAL_FACTOR, what)
     elif cls == "mac":
         rep.add("mac", maxabs(a - b) if a.size else 0.0, TOL_MAC, what)
     elif cls == "basis_sign" and a.ndim == 2 and a.size:
