@@ -20,15 +20,16 @@
 #             two result files exist there are compared again, not rerun
 #             (after a change of the comparator's tolerances)
 #
-# Run plan (timings on the 2-core machine, one binary, 2 ranks):
-#   demo 43 s, slider_crank_gmp 26 s, bicycle_frame_ga 18 s, plate_cms 16 s,
-#   frame_modal 9 s, plate_modal 7 s, frame_ss 3 s (with its CMS source
-#   bench/ss/frame_cms.yaml, both compared), arm3d_gmp 1 s;
-#   arm3d_lattice_gmp: 100 224 DOFs per grid point, ~20 s a point, 25
-#   points = ~10 min per binary.  Reduced here to a 3 x 3 grid with
-#   -gmp_theta1_stop 0.8 -gmp_theta2_stop 0.4 (same model, same step; ~3.5
-#   min per binary) so the full run fits in ~15 min.  LATTICE_FULL=1 runs
-#   the whole grid.
+# Run plan (one binary, 2 ranks, idle 2-core machine): slider_crank_gmp
+#   26 s, bicycle_frame_ga 18 s, plate_cms 16 s, frame_modal 9 s, demo 9 s,
+#   plate_modal 7 s, frame_ss 3 s (with its CMS source bench/ss/frame_cms.yaml,
+#   both compared), arm3d_gmp 1 s: ~90 s.  arm3d_lattice_gmp has 100 224 DOFs
+#   per grid point, ~20 s a point: its 25 points would take ~8 min per binary.
+#   Reduced here to a 3 x 3 grid with -gmp_theta1_stop 0.8
+#   -gmp_theta2_stop 0.4 (same model, same steps; ~3 min per binary), so
+#   the whole run takes ~10 min idle plus the reference build (1.5 min);
+#   LATTICE_FULL=1 runs the whole grid.  With the machine shared (load 15)
+#   it took 40 min.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
