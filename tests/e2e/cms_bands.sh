@@ -34,10 +34,11 @@ for path, fmax_cfg in (("a.h5", 1200.0), ("b.h5", 0.0)):
     assert nb == 6 and len(lo) == len(nm) == len(mx) == len(mn) == 6, nb
     assert fmax_attr == fmax, (fmax_attr, fmax)
     assert lo[0] == 0 and up[-1] == fmax, (lo, up)
+    # edges k fmax / 6 in double: a few ulps of fmax (2e-16 each), 1e-12 is far above
     assert np.allclose(lo[1:], up[:-1], rtol=0, atol=1e-12 * fmax), (lo, up)
     assert np.allclose(up - lo, fmax / 6, rtol=1e-12), up - lo
     fref = ff[pair]
-    rigid = 1e-4 * ff[ff > 1e-3][0]
+    rigid = 1e-4 * ff[ff > 1e-3][0]   # dynred's own rigid-body threshold (src/app/job_cms.c: 1e-4 of the first flexible mode)
     below = (fref <= fmax) & (np.abs(fref) >= rigid)
     assert nm.sum() == below.sum(), f"{path}: band counts {nm} add up to {nm.sum()}, paired modes below fmax {below.sum()}"
     for k in range(nb):
@@ -46,6 +47,7 @@ for path, fmax_cfg in (("a.h5", 1200.0), ("b.h5", 0.0)):
         if inb.any():
             e = np.abs(err[inb])
             assert mx[k] == e.max(), (path, k, mx[k], e.max())
+            # a mean of <= 30 values summed in another order: <= 30 u = 3e-15 relative
             assert abs(mn[k] - e.mean()) <= 1e-12 * max(e.mean(), 1e-300), (path, k, mn[k], e.mean())
         else:
             assert np.isnan(mx[k]) and np.isnan(mn[k]), (path, k, mx[k], mn[k])

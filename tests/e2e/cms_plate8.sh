@@ -30,8 +30,13 @@ assert nbg == 7 * 41 * 3 * 3, f"{nbg} boundary DOFs, expected 7 interfaces of 41
 d = (fc - ff[:30]) / ff[:30] * 100
 print(f"index-wise deviation: min {d.min():.2e} %, max {d.max():.4f} %, mean {d.mean():.4f} %; "
       f"/verify max_error_pct {va['max_error_pct']:.4f}, mean {va['mean_error_pct']:.4f}")
+# -1e-7 % = 1e-9 relative Rayleigh-Ritz slack: below the worst-case round-off bound of two solves (sqrt(n) u kappa_1 ~
+# 1e-5, kappa_1 ~ 4e8 estimated from plate4/plate5 of the same plate; cms_exact_beam.sh); the sign of d is decided
+# by the truncation error of 30 modes per part, orders above round-off (a regression limit)
 assert d.min() > -1e-7, f"mode {d.argmin() + 1} below the full model by {-d.min():.2e} % (Rayleigh-Ritz)"
+# 0.5 %: the project's CMS accuracy target (the job's cms.verify_tol_pct), a truncation claim
 assert d.max() < 0.5, f"mode {d.argmax() + 1} deviates {d.max():.3f} %"
+# the same 0.5 % target, on dynred's MAC-paired deviation
 assert va["max_error_pct"] < 0.5 and va["rayleigh_ritz_bound_ok"] == 1, va
 assert sorted(pair) == list(range(1, 31)), f"pairing is not a permutation of 1..30: {pair}"
 print("ok")
