@@ -4,6 +4,7 @@
 #include <dynred/model.h>
 #include <dynred/reduce.h>
 #include <dynred/modal.h>
+#include <dynred/componentstore.h>
 #include <petscblaslapack.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -1103,13 +1104,13 @@ PetscErrorCode DRCMSWrite(DRCMS c, DRStore s)
   if (!c->geom) PetscCall(GatherGeometry(c));
   if (c->geom->nnodes && c->nm) {
     char **names;
-    PetscCall(DRStoreWriteMesh(s, c->geom));
+    PetscCall(DRComponentWriteMesh(c->geom, s));
     PetscCall(PetscMalloc1(c->nm, &names));
     for (PetscInt k = 0; k < c->nm; k++) {
       PetscCall(PetscMalloc1(64, &names[k]));
       PetscCall(PetscSNPrintf(names[k], 64, "cms mode %03" PetscInt_FMT " (%.4g Hz)", k + 1, (double)c->freq[k]));
     }
-    PetscCall(DRStoreWriteShapes(s, "/cms", c->geom, c->nm, c->modes, (const char *const *)names));
+    PetscCall(DRComponentWriteShapes(c->geom, s, "/cms", c->nm, c->modes, (const char *const *)names));
     for (PetscInt k = 0; k < c->nm; k++) PetscCall(PetscFree(names[k]));
     PetscCall(PetscFree(names));
   }

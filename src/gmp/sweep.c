@@ -4,6 +4,7 @@
 #include "gmp_impl.h"
 #include <dynred/gmpsweep.h>
 #include <dynred/farm.h>
+#include <dynred/componentstore.h>
 #include <string.h>
 
 static const DRConfigKey gmp_keys[] = {
@@ -148,7 +149,7 @@ static PetscErrorCode WriteExportShapes(DRStore store, DRMechanism mech, const P
   PetscCall(PetscMalloc1(2 * ne, &c->cells));
   for (PetscInt e = 0; e < 2 * ne; e++) c->cells[e] = conn[e] + 1;
   PetscCall(PetscFree(xyz));
-  PetscCall(DRStoreWriteMesh(store, c));
+  PetscCall(DRComponentWriteMesh(c, store));
   PetscCall(PetscMalloc2(n, &v, n, &names));
   for (PetscInt k = 0; k < n; k++) {
     char name[64];
@@ -162,7 +163,7 @@ static PetscErrorCode WriteExportShapes(DRStore store, DRMechanism mech, const P
     PetscCall(PetscSNPrintf(name, sizeof(name), "mode %02d (%.6g Hz)", (int)(k + 1), rank ? 0.0 : (double)freq[k]));
     PetscCall(PetscStrallocpy(name, &names[k]));
   }
-  PetscCall(DRStoreWriteShapes(store, "/gmp/export", c, n, v, (const char *const *)names));
+  PetscCall(DRComponentWriteShapes(c, store, "/gmp/export", n, v, (const char *const *)names));
   for (PetscInt k = 0; k < n; k++) {
     PetscCall(VecDestroy(&v[k]));
     PetscCall(PetscFree(names[k]));
