@@ -39,6 +39,7 @@ PetscErrorCode DRFarmCreate(MPI_Comm comm, DRFarm *farm)
   DRFarm f;
 
   PetscFunctionBeginUser;
+  PetscCall(DRSysInitializePackage());
   PetscCall(PetscNew(&f));
   f->comm           = comm;
   f->group          = MPI_COMM_NULL;
@@ -225,6 +226,7 @@ static PetscErrorCode Arrived(DRFarm f, PetscInt task, Progress *p)
 static PetscErrorCode Drain(DRFarm f, PetscBool wait, Progress *p)
 {
   PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(DR_EVENT_FarmDrain, 0, 0, 0, 0));
   for (;;) {
     int        flag = 0;
     MPI_Status st;
@@ -251,6 +253,7 @@ static PetscErrorCode Drain(DRFarm f, PetscBool wait, Progress *p)
     }
     if (wait) break;
   }
+  PetscCall(PetscLogEventEnd(DR_EVENT_FarmDrain, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -279,7 +282,9 @@ PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
   if (f->rank == 0 && f->ckpt[0]) {
     if (f->file >= 0) H5Fclose(f->file); /* reopen: restore what the previous run wrote */
     f->file = -1;
+    PetscCall(PetscLogEventBegin(DR_EVENT_FarmCheckpoint, 0, 0, 0, 0));
     PetscCall(CheckpointOpen(f, ntasks, msg, sizeof(msg)));
+    PetscCall(PetscLogEventEnd(DR_EVENT_FarmCheckpoint, 0, 0, 0, 0));
     for (PetscInt i = 0; i < ntasks; i++) flags[i] = f->res[i] ? 1 : 0;
   }
   {
@@ -314,7 +319,9 @@ PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
     PetscCallMPI(MPI_Bcast(&next, 1, MPI_LONG, 0, f->group));
     if (next >= npending) break;
     task = pending[next];
+    PetscCall(PetscLogEventBegin(DR_EVENT_FarmTask, 0, 0, 0, 0));
     PetscCall(fn(f->group, task, ctx, &n, &r));
+    PetscCall(PetscLogEventEnd(DR_EVENT_FarmTask, 0, 0, 0, 0));
     if (f->grank == 0) {
       PetscCheck(r || n == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "farm: task %" PetscInt_FMT " returned no result", task);
       if (f->rank == 0) {
