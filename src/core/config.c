@@ -10,6 +10,7 @@
 typedef struct {
   char  path[256]; /* components[1].name */
   char  norm[256]; /* components[].name  */
+  char  given[256]; /* the key as written (a deprecated alias of path) */
   char *value;     /* scalar text, or a list joined by ',' */
   int   line;
 } Leaf;
@@ -26,9 +27,29 @@ struct _p_DRConfig {
 static const DRConfigKey *tables[MAX_TABLES];
 static int                ntables = 0;
 
+/* Keys shared by several subcommands: one name and one meaning each.  The
+ * subcommands' own former names are `replaced_by` aliases in their tables
+ * (e.g. {"ga.group_size", ..., "ranks_per_group"}). */
+static const DRConfigKey shared_keys[] = {
+  {"ranks_per_group", DR_CFG_INT, "0", "MPI ranks per rank group: a task-farm task (gmp grid point, ga individual) or a cms component group runs on one group; 0: the subcommand's choice", "0..", NULL, NULL},
+  {"dense_max", DR_CFG_INT, NULL, "largest system (DOFs) solved with dense LAPACK, sparse solvers beyond; unset: the subcommand's default (cms 4000, gmp 2000, ga 4000)", "0..", NULL, NULL},
+  {"farm.progress", DR_CFG_REAL, "5", "task farm: seconds between progress lines (0: every task)", "0..", "s", NULL},
+  {"farm.stop_after", DR_CFG_INT, "-1", "task farm, testing: abort the job after this many results were checkpointed (simulates a killed sweep); -1: never", "-1..", NULL, NULL},
+  {"farm.group_size", DR_CFG_INT, NULL, "deprecated", NULL, NULL, "ranks_per_group"},
+  {NULL, 0, NULL, NULL, NULL, NULL, NULL},
+};
+
+static PetscErrorCode RegisterShared(void)
+{
+  PetscFunctionBeginUser;
+  if (!ntables) tables[ntables++] = shared_keys;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRConfigRegisterKeys(const DRConfigKey keys[])
 {
   PetscFunctionBeginUser;
+  PetscCall(RegisterShared());
   for (int t = 0; t < ntables; t++)
     if (tables[t] == keys) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(ntables < MAX_TABLES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "too many schema tables");
@@ -52,6 +73,28 @@ static PetscBool SchemaIsSection(const char *norm)
     for (const DRConfigKey *k = tables[t]; k->key; k++)
       if (!strncmp(k->key, norm, l) && (k->key[l] == '.' || k->key[l] == '[')) return PETSC_TRUE;
   return PETSC_FALSE;
+}
+
+/* Fill the "[]" of a normalized key `norm` with the indices of `path`, in
+ * order: ("ranks_per_group", x) -> itself; ("components[].fmt",
+ * "components[2].format") -> "components[2].fmt". */
+static void FillIndices(const char *norm, const char *path, char *out, size_t len)
+{
+  const char *q = path;
+  size_t      j = 0;
+  for (const char *p = norm; *p && j + 1 < len; p++) {
+    if (p[0] == '[' && p[1] == ']') {
+      const char *b = strchr(q, '['), *e = b ? strchr(b, ']') : NULL;
+      if (b && e) {
+        for (const char *c = b; c <= e && j + 1 < len; c++) out[j++] = *c;
+        q = e + 1;
+        p++;
+        continue;
+      }
+    }
+    out[j++] = *p;
+  }
+  out[j] = 0;
 }
 
 /* components[1].name -> components[].name */
@@ -92,15 +135,32 @@ static const char *TypeName(DRConfigType t)
   return "?";
 }
 
+/* " [0..1] (Hz)" for help texts: the range and units of a key. */
+static void RangeUnits(const DRConfigKey *k, char *buf, size_t len)
+{
+  buf[0] = 0;
+  if (k->range && k->range[0]) snprintf(buf + strlen(buf), len - strlen(buf), " [%s]", k->range);
+  if (k->units && k->units[0]) snprintf(buf + strlen(buf), len - strlen(buf), " (%s)", k->units);
+}
+
 PetscErrorCode DRConfigPrintSchema(MPI_Comm comm)
 {
   PetscFunctionBeginUser;
+  PetscCall(RegisterShared());
   PetscCall(PetscPrintf(comm, "Job-file keys (YAML) and their command-line options; precedence: option > file > default\n"));
+  PetscCall(PetscPrintf(comm, "  [range]: allowed values, MIN..MAX inclusive (either end may be open) or a|b|c; (units)\n"));
   for (int t = 0; t < ntables; t++)
     for (const DRConfigKey *k = tables[t]; k->key; k++) {
-      char opt[300];
+      char opt[300], ru[256];
       OptionName(k->key, opt, sizeof(opt));
-      PetscCall(PetscPrintf(comm, "  %-28s %-30s <%s> %s (%s)\n", k->key, opt, k->def ? k->def : "", k->help, TypeName(k->type)));
+      if (k->replaced_by) {
+        char nopt[300];
+        OptionName(k->replaced_by, nopt, sizeof(nopt));
+        PetscCall(PetscPrintf(comm, "  %-28s %-30s deprecated: read as %s (%s)\n", k->key, opt, k->replaced_by, nopt));
+        continue;
+      }
+      RangeUnits(k, ru, sizeof(ru));
+      PetscCall(PetscPrintf(comm, "  %-28s %-30s <%s> %s (%s)%s\n", k->key, opt, k->def ? k->def : "", k->help, TypeName(k->type), ru));
     }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -108,6 +168,7 @@ PetscErrorCode DRConfigPrintSchema(MPI_Comm comm)
 PetscErrorCode DRConfigCreate(MPI_Comm comm, DRConfig *cfg)
 {
   PetscFunctionBeginUser;
+  PetscCall(RegisterShared());
   PetscCall(PetscNew(cfg));
   (*cfg)->comm = comm;
   PetscCall(PetscStrncpy((*cfg)->origin, "<command line>", sizeof((*cfg)->origin)));
@@ -126,13 +187,18 @@ PetscErrorCode DRConfigDestroy(DRConfig *cfg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode AddLeaf(DRConfig cfg, const char *path, const char *value, int line)
+/* `given`: the key as written when it is a deprecated alias of `path`. */
+static PetscErrorCode AddLeaf(DRConfig cfg, const char *path, const char *given, const char *value, int line)
 {
   Leaf *l;
 
   PetscFunctionBeginUser;
-  for (int i = 0; i < cfg->nleaves; i++)
-    PetscCheck(strcmp(cfg->leaves[i].path, path), cfg->comm, DR_ERR_INPUT, "%s:%d: key '%s' given twice (first on line %d)", cfg->origin, line, path, cfg->leaves[i].line);
+  for (int i = 0; i < cfg->nleaves; i++) {
+    Leaf *o = &cfg->leaves[i];
+    if (strcmp(o->path, path)) continue;
+    PetscCheck(!strcmp(o->given, given), cfg->comm, DR_ERR_INPUT, "%s:%d: both '%s' and '%s' (line %d) given; expected only '%s' ('%s' is its deprecated name)", cfg->origin, line, given, o->given, o->line, path, strcmp(given, path) ? given : o->given);
+    SETERRQ(cfg->comm, DR_ERR_INPUT, "%s:%d: key '%s' given twice (first on line %d)", cfg->origin, line, path, o->line);
+  }
   if (cfg->nleaves == cfg->cap) {
     cfg->cap    = cfg->cap ? 2 * cfg->cap : 64;
     cfg->leaves = (Leaf *)realloc(cfg->leaves, (size_t)cfg->cap * sizeof(Leaf));
@@ -140,9 +206,29 @@ static PetscErrorCode AddLeaf(DRConfig cfg, const char *path, const char *value,
   }
   l = &cfg->leaves[cfg->nleaves++];
   PetscCall(PetscStrncpy(l->path, path, sizeof(l->path)));
+  PetscCall(PetscStrncpy(l->given, given, sizeof(l->given)));
   Normalize(path, l->norm, sizeof(l->norm));
   l->value = strdup(value);
   l->line  = line;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A scalar or list leaf of the file: a deprecated key is stored under its
+ * replacement, with one warning line naming both. */
+static PetscErrorCode AddKeyLeaf(DRConfig cfg, const char *path, const char *norm, const char *value, int line)
+{
+  const DRConfigKey *sk = SchemaFind(norm);
+  char               np[256];
+
+  PetscFunctionBeginUser;
+  if (!sk || !sk->replaced_by) {
+    PetscCall(AddLeaf(cfg, path, path, value, line));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(SchemaFind(sk->replaced_by), PETSC_COMM_SELF, PETSC_ERR_PLIB, "deprecated key '%s' is replaced by '%s', which is not in the schema", sk->key, sk->replaced_by);
+  FillIndices(sk->replaced_by, path, np, sizeof(np));
+  PetscCall(PetscFPrintf(cfg->comm, PETSC_STDERR, "dynred: warning: %s:%d: '%s' is deprecated, read as '%s'\n", cfg->origin, line, path, np));
+  PetscCall(AddLeaf(cfg, np, path, value, line));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -162,6 +248,7 @@ static PetscErrorCode UnknownKey(DRConfig cfg, const char *path, const char *nor
   for (int t = 0; t < ntables; t++)
     for (const DRConfigKey *k = tables[t]; k->key; k++) {
       const char *rest;
+      if (k->replaced_by) continue;
       if (sl && (strncmp(k->key, sect, sl) || k->key[sl] != '.')) continue;
       rest = sl ? k->key + sl + 1 : k->key;
       if (!sl && (strchr(rest, '.') || strchr(rest, '['))) {
@@ -218,7 +305,7 @@ static PetscErrorCode Walk(DRConfig cfg, yaml_document_t *doc, yaml_node_t *node
           PetscCall(Walk(cfg, doc, item, ip));
         }
         snprintf(cnt, sizeof(cnt), "%d", n);
-        PetscCall(AddLeaf(cfg, path, cnt, line)); /* list length */
+        PetscCall(AddLeaf(cfg, path, path, cnt, line)); /* list length */
       } else {
         /* list of scalars: joined by ',' */
         size_t total = 1;
@@ -235,12 +322,12 @@ static PetscErrorCode Walk(DRConfig cfg, yaml_document_t *doc, yaml_node_t *node
           if (i) strcat(joined, ",");
           strcat(joined, (char *)s->data.scalar.value);
         }
-        PetscCall(AddLeaf(cfg, path, joined, line));
+        PetscCall(AddKeyLeaf(cfg, path, norm, joined, line));
         free(joined);
       }
     } else {
       if (!SchemaFind(norm)) PetscCall(UnknownKey(cfg, path, norm, line));
-      PetscCall(AddLeaf(cfg, path, (char *)v->data.scalar.value, line));
+      PetscCall(AddKeyLeaf(cfg, path, norm, (char *)v->data.scalar.value, line));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -334,165 +421,272 @@ PetscErrorCode DRConfigWhere(DRConfig cfg, const char *key, char *buf, size_t le
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The value before command-line override: YAML, else schema default. */
-static PetscErrorCode Lookup(DRConfig cfg, const char *key, DRConfigType type, const DRConfigKey **sk, const char **val, PetscBool *inyaml)
-{
-  char  norm[256];
-  Leaf *l;
+/* One getter's state: the schema entry, the value before the command line
+ * (YAML or default) and where it came from, the option name and help text. */
+typedef struct {
+  const DRConfigKey *sk;
+  const char        *val;     /* text: YAML, a deprecated option, or the default; NULL: none */
+  PetscBool          iny;     /* YAML gave it */
+  PetscBool          byalias; /* a deprecated command-line option gave it */
+  char               opt[300], help[1024], where[PETSC_MAX_PATH_LEN + 64];
+  char               abuf[1024]; /* the deprecated option's value */
+} Getter;
 
+/* Deprecated options already warned about (one warning each per run). */
+static char warned[16][300];
+static int  nwarned = 0;
+
+/* A command-line option under a deprecated name of `key`: read as `key`,
+ * with one warning naming both; giving both names is an error. */
+static PetscErrorCode AliasOption(DRConfig cfg, const char *key, const char *norm, Getter *g)
+{
   PetscFunctionBeginUser;
-  Normalize(key, norm, sizeof(norm));
-  *sk = SchemaFind(norm);
-  PetscCheck(*sk, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key '%s' is not in the schema (register it)", key);
-  PetscCheck((*sk)->type == type, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key '%s' is a %s, read as %s", key, TypeName((*sk)->type), TypeName(type));
-  l       = FindLeaf(cfg, key);
-  *inyaml = l ? PETSC_TRUE : PETSC_FALSE;
-  *val    = l ? l->value : (*sk)->def;
+  for (int t = 0; t < ntables; t++)
+    for (const DRConfigKey *k = tables[t]; k->key; k++) {
+      char      ap[256], aopt[300];
+      PetscBool flg, both, seen = PETSC_FALSE;
+      if (!k->replaced_by || strcmp(k->replaced_by, norm)) continue;
+      FillIndices(k->key, key, ap, sizeof(ap));
+      OptionName(ap, aopt, sizeof(aopt));
+      PetscCall(PetscOptionsGetString(NULL, NULL, aopt, g->abuf, sizeof(g->abuf), &flg));
+      if (!flg) continue;
+      PetscCall(PetscOptionsHasName(NULL, NULL, g->opt, &both));
+      PetscCheck(!both && !g->byalias, cfg->comm, DR_ERR_INPUT, "command line: both %s and %s given; expected only %s (%s is its deprecated name)", aopt, both ? g->opt : g->where + strlen("command line "), g->opt, aopt);
+      g->val     = g->abuf;
+      g->byalias = PETSC_TRUE;
+      snprintf(g->where, sizeof(g->where), "command line %s", aopt);
+      for (int i = 0; i < nwarned; i++) seen = (PetscBool)(seen || !strcmp(warned[i], aopt));
+      if (!seen) {
+        PetscCall(PetscFPrintf(cfg->comm, PETSC_STDERR, "dynred: warning: option %s is deprecated, read as %s (%s)\n", aopt, g->opt, key));
+        if (nwarned < 16) PetscCall(PetscStrncpy(warned[nwarned++], aopt, sizeof(warned[0])));
+      }
+    }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ParseReal(DRConfig cfg, const char *key, const char *s, PetscReal *v)
+/* The value before the command-line option of `key` itself: a deprecated
+ * option, else YAML, else the schema default. */
+static PetscErrorCode GetterBegin(DRConfig cfg, const char *key, DRConfigType type, Getter *g)
+{
+  char  norm[256], ru[256];
+  Leaf *l;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(g, sizeof(*g)));
+  Normalize(key, norm, sizeof(norm));
+  g->sk = SchemaFind(norm);
+  PetscCheck(g->sk, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key '%s' is not in the schema (register it)", key);
+  PetscCheck(!g->sk->replaced_by, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key '%s' is deprecated: read '%s'", key, g->sk->replaced_by);
+  PetscCheck(g->sk->type == type, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key '%s' is a %s, read as %s", key, TypeName(g->sk->type), TypeName(type));
+  l      = FindLeaf(cfg, key);
+  g->iny = l ? PETSC_TRUE : PETSC_FALSE;
+  g->val = l ? l->value : g->sk->def;
+  PetscCall(DRConfigWhere(cfg, key, g->where, sizeof(g->where)));
+  OptionName(key, g->opt, sizeof(g->opt));
+  RangeUnits(g->sk, ru, sizeof(ru));
+  snprintf(g->help, sizeof(g->help), "%s%s", g->sk->help, ru);
+  PetscCall(AliasOption(cfg, key, norm, g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After the option: where the final value came from. */
+static void GetterFromOption(Getter *g, PetscBool flg)
+{
+  if (flg) snprintf(g->where, sizeof(g->where), "command line %s", g->opt);
+}
+
+/* "expected 1..64 Hz" etc. into buf. */
+static void Expected(const DRConfigKey *k, const char *lo, const char *hi, char *buf, size_t len)
+{
+  const char *u = k->units && k->units[0] ? k->units : NULL;
+  if (lo[0] && hi[0]) snprintf(buf, len, "expected %s..%s%s%s", lo, hi, u ? " " : "", u ? u : "");
+  else if (lo[0]) snprintf(buf, len, "expected >= %s%s%s", lo, u ? " " : "", u ? u : "");
+  else snprintf(buf, len, "expected <= %s%s%s", hi, u ? " " : "", u ? u : "");
+}
+
+/* A number against the key's range "MIN..MAX" (inclusive, either end open). */
+static PetscErrorCode CheckNumber(DRConfig cfg, const char *key, Getter *g, PetscReal v, const char *vtext)
+{
+  const char *r = g->sk->range, *dots;
+  char        lo[64] = "", hi[64] = "", exp[200];
+  PetscBool   ok = PETSC_TRUE;
+
+  PetscFunctionBeginUser;
+  if (!r || !r[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  dots = strstr(r, "..");
+  PetscCheck(dots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key '%s': range '%s' is not MIN..MAX", key, r);
+  snprintf(lo, sizeof(lo), "%.*s", (int)(dots - r), r);
+  snprintf(hi, sizeof(hi), "%s", dots + 2);
+  if (lo[0] && v < strtod(lo, NULL)) ok = PETSC_FALSE;
+  if (hi[0] && v > strtod(hi, NULL)) ok = PETSC_FALSE;
+  if (ok) PetscFunctionReturn(PETSC_SUCCESS);
+  Expected(g->sk, lo, hi, exp, sizeof(exp));
+  SETERRQ(cfg->comm, DR_ERR_INPUT, "%s: %s = %s, %s", g->where, key, vtext, exp);
+}
+
+/* A string against the allowed strings "a|b|c". */
+static PetscErrorCode CheckString(DRConfig cfg, const char *key, Getter *g, const char *v)
+{
+  const char *r = g->sk->range;
+  char        exp[1024] = "", tok[256];
+  int         n = 0, i = 0;
+
+  PetscFunctionBeginUser;
+  if (!r || !r[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  for (const char *p = r;; p = strchr(p, '|') + 1) {
+    size_t l = strcspn(p, "|");
+    if (l == strlen(v) && !strncmp(p, v, l)) PetscFunctionReturn(PETSC_SUCCESS);
+    n++;
+    if (!strchr(p, '|')) break;
+  }
+  /* "a, b or c" */
+  for (const char *p = r;; p = strchr(p, '|') + 1, i++) {
+    size_t l = strcspn(p, "|");
+    snprintf(tok, sizeof(tok), "%.*s", (int)l, p);
+    if (i) PetscCall(PetscStrlcat(exp, i == n - 1 ? " or " : ", ", sizeof(exp)));
+    PetscCall(PetscStrlcat(exp, tok, sizeof(exp)));
+    if (!strchr(p, '|')) break;
+  }
+  SETERRQ(cfg->comm, DR_ERR_INPUT, "%s: %s = '%s', expected %s", g->where, key, v, exp);
+}
+
+static PetscErrorCode ParseReal(DRConfig cfg, const char *key, const char *where, const char *s, PetscReal *v)
 {
   char *end;
-  char  where[PETSC_MAX_PATH_LEN + 32];
 
   PetscFunctionBeginUser;
   errno = 0;
   *v    = strtod(s, &end);
   while (*end && isspace((unsigned char)*end)) end++;
-  PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
   PetscCheck(*s && !*end && !errno && isfinite(*v), cfg->comm, DR_ERR_INPUT, "%s: %s = '%s' is not a number", where, key, s);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRConfigGetReal(DRConfig cfg, const char *key, PetscReal *v, PetscBool *set)
 {
-  const DRConfigKey *sk;
-  const char        *val;
-  PetscBool          iny, flg = PETSC_FALSE;
-  char               opt[300];
+  Getter    g;
+  PetscBool flg = PETSC_FALSE;
+  char      txt[64];
 
   PetscFunctionBeginUser;
-  PetscCall(Lookup(cfg, key, DR_CFG_REAL, &sk, &val, &iny));
+  PetscCall(GetterBegin(cfg, key, DR_CFG_REAL, &g));
   *v = 0;
-  if (val) PetscCall(ParseReal(cfg, key, val, v));
-  OptionName(key, opt, sizeof(opt));
+  if (g.val) PetscCall(ParseReal(cfg, key, g.where, g.val, v));
   PetscOptionsBegin(cfg->comm, NULL, key, NULL); /* title per key: PETSc prints help once per title */
-  PetscCall(PetscOptionsReal(opt, sk->help, NULL, *v, v, &flg));
+  PetscCall(PetscOptionsReal(g.opt, g.help, NULL, *v, v, &flg));
   PetscOptionsEnd();
-  if (set) *set = (PetscBool)(iny || flg);
+  GetterFromOption(&g, flg);
+  snprintf(txt, sizeof(txt), "%g", (double)*v);
+  if (g.val || flg) PetscCall(CheckNumber(cfg, key, &g, *v, txt));
+  if (set) *set = (PetscBool)(g.iny || g.byalias || flg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRConfigGetInt(DRConfig cfg, const char *key, PetscInt *v, PetscBool *set)
 {
-  const DRConfigKey *sk;
-  const char        *val;
-  PetscBool          iny, flg = PETSC_FALSE;
-  char               opt[300], where[PETSC_MAX_PATH_LEN + 32];
+  Getter    g;
+  PetscBool flg = PETSC_FALSE;
+  char      txt[64];
 
   PetscFunctionBeginUser;
-  PetscCall(Lookup(cfg, key, DR_CFG_INT, &sk, &val, &iny));
+  PetscCall(GetterBegin(cfg, key, DR_CFG_INT, &g));
   *v = 0;
-  if (val) {
+  if (g.val) {
     char *end;
     long  x;
     errno = 0;
-    x     = strtol(val, &end, 10);
+    x     = strtol(g.val, &end, 10);
     while (*end && isspace((unsigned char)*end)) end++;
-    PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
-    PetscCheck(*val && !*end && !errno && x >= PETSC_MIN_INT && x <= PETSC_MAX_INT, cfg->comm, DR_ERR_INPUT, "%s: %s = '%s' is not an integer", where, key, val);
+    PetscCheck(*g.val && !*end && !errno && x >= PETSC_MIN_INT && x <= PETSC_MAX_INT, cfg->comm, DR_ERR_INPUT, "%s: %s = '%s' is not an integer", g.where, key, g.val);
     *v = (PetscInt)x;
   }
-  OptionName(key, opt, sizeof(opt));
   PetscOptionsBegin(cfg->comm, NULL, key, NULL); /* title per key: PETSc prints help once per title */
-  PetscCall(PetscOptionsInt(opt, sk->help, NULL, *v, v, &flg));
+  PetscCall(PetscOptionsInt(g.opt, g.help, NULL, *v, v, &flg));
   PetscOptionsEnd();
-  if (set) *set = (PetscBool)(iny || flg);
+  GetterFromOption(&g, flg);
+  snprintf(txt, sizeof(txt), "%" PetscInt_FMT, *v);
+  if (g.val || flg) PetscCall(CheckNumber(cfg, key, &g, (PetscReal)*v, txt));
+  if (set) *set = (PetscBool)(g.iny || g.byalias || flg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRConfigGetBool(DRConfig cfg, const char *key, PetscBool *v, PetscBool *set)
 {
-  const DRConfigKey *sk;
-  const char        *val;
-  PetscBool          iny, flg = PETSC_FALSE;
-  char               opt[300], where[PETSC_MAX_PATH_LEN + 32];
+  Getter    g;
+  PetscBool flg = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  PetscCall(Lookup(cfg, key, DR_CFG_BOOL, &sk, &val, &iny));
+  PetscCall(GetterBegin(cfg, key, DR_CFG_BOOL, &g));
   *v = PETSC_FALSE;
-  if (val) {
+  if (g.val) {
     PetscBool t1, t2, t3, t4, f1, f2, f3, f4;
-    PetscCall(PetscStrcasecmp(val, "true", &t1));
-    PetscCall(PetscStrcasecmp(val, "yes", &t2));
-    PetscCall(PetscStrcasecmp(val, "on", &t3));
-    PetscCall(PetscStrcasecmp(val, "1", &t4));
-    PetscCall(PetscStrcasecmp(val, "false", &f1));
-    PetscCall(PetscStrcasecmp(val, "no", &f2));
-    PetscCall(PetscStrcasecmp(val, "off", &f3));
-    PetscCall(PetscStrcasecmp(val, "0", &f4));
-    PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
-    PetscCheck(t1 || t2 || t3 || t4 || f1 || f2 || f3 || f4, cfg->comm, DR_ERR_INPUT, "%s: %s = '%s' is not true or false", where, key, val);
+    PetscCall(PetscStrcasecmp(g.val, "true", &t1));
+    PetscCall(PetscStrcasecmp(g.val, "yes", &t2));
+    PetscCall(PetscStrcasecmp(g.val, "on", &t3));
+    PetscCall(PetscStrcasecmp(g.val, "1", &t4));
+    PetscCall(PetscStrcasecmp(g.val, "false", &f1));
+    PetscCall(PetscStrcasecmp(g.val, "no", &f2));
+    PetscCall(PetscStrcasecmp(g.val, "off", &f3));
+    PetscCall(PetscStrcasecmp(g.val, "0", &f4));
+    PetscCheck(t1 || t2 || t3 || t4 || f1 || f2 || f3 || f4, cfg->comm, DR_ERR_INPUT, "%s: %s = '%s' is not true or false", g.where, key, g.val);
     *v = (PetscBool)(t1 || t2 || t3 || t4);
   }
-  OptionName(key, opt, sizeof(opt));
   PetscOptionsBegin(cfg->comm, NULL, key, NULL); /* title per key: PETSc prints help once per title */
-  PetscCall(PetscOptionsBool(opt, sk->help, NULL, *v, v, &flg));
+  PetscCall(PetscOptionsBool(g.opt, g.help, NULL, *v, v, &flg));
   PetscOptionsEnd();
-  if (set) *set = (PetscBool)(iny || flg);
+  if (set) *set = (PetscBool)(g.iny || g.byalias || flg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRConfigGetString(DRConfig cfg, const char *key, char *buf, size_t len, PetscBool *set)
 {
-  const DRConfigKey *sk;
-  const char        *val;
-  PetscBool          iny, flg = PETSC_FALSE;
-  char               opt[300];
+  Getter    g;
+  PetscBool flg = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  PetscCall(Lookup(cfg, key, DR_CFG_STRING, &sk, &val, &iny));
-  PetscCall(PetscStrncpy(buf, val ? val : "", len));
-  OptionName(key, opt, sizeof(opt));
+  PetscCall(GetterBegin(cfg, key, DR_CFG_STRING, &g));
+  PetscCall(PetscStrncpy(buf, g.val ? g.val : "", len));
   PetscOptionsBegin(cfg->comm, NULL, key, NULL); /* title per key: PETSc prints help once per title */
-  PetscCall(PetscOptionsString(opt, sk->help, NULL, buf, buf, len, &flg));
+  PetscCall(PetscOptionsString(g.opt, g.help, NULL, buf, buf, len, &flg));
   PetscOptionsEnd();
-  if (set) *set = (PetscBool)(iny || flg);
+  GetterFromOption(&g, flg);
+  if (g.val || flg) PetscCall(CheckString(cfg, key, &g, buf));
+  if (set) *set = (PetscBool)(g.iny || g.byalias || flg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRConfigGetRealArray(DRConfig cfg, const char *key, PetscReal v[], PetscInt *n, PetscBool *set)
 {
-  const DRConfigKey *sk;
-  const char        *val;
-  PetscBool          iny, flg = PETSC_FALSE;
-  PetscInt           cap = *n, cnt = 0;
-  char               opt[300];
+  Getter    g;
+  PetscBool flg = PETSC_FALSE;
+  PetscInt  cap = *n, cnt = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(Lookup(cfg, key, DR_CFG_LIST, &sk, &val, &iny));
-  if (val && *val) {
-    char *copy = strdup(val), *save = NULL;
+  PetscCall(GetterBegin(cfg, key, DR_CFG_LIST, &g));
+  if (g.val && *g.val) {
+    char *copy = strdup(g.val), *save = NULL;
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-      char where[PETSC_MAX_PATH_LEN + 32];
-      PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
-      PetscCheck(cnt < cap, cfg->comm, DR_ERR_INPUT, "%s: %s has more than %" PetscInt_FMT " values", where, key, cap);
-      PetscCall(ParseReal(cfg, key, tok, &v[cnt]));
+      PetscCheck(cnt < cap, cfg->comm, DR_ERR_INPUT, "%s: %s has more than %" PetscInt_FMT " values", g.where, key, cap);
+      PetscCall(ParseReal(cfg, key, g.where, tok, &v[cnt]));
       cnt++;
     }
     free(copy);
   }
-  OptionName(key, opt, sizeof(opt));
   PetscOptionsBegin(cfg->comm, NULL, key, NULL); /* title per key: PETSc prints help once per title */
   {
     PetscInt m = cap;
-    PetscCall(PetscOptionsRealArray(opt, sk->help, NULL, v, &m, &flg));
+    PetscCall(PetscOptionsRealArray(g.opt, g.help, NULL, v, &m, &flg));
     if (flg) cnt = m;
   }
   PetscOptionsEnd();
+  GetterFromOption(&g, flg);
+  for (PetscInt i = 0; i < cnt; i++) {
+    char txt[64];
+    snprintf(txt, sizeof(txt), "%g", (double)v[i]);
+    PetscCall(CheckNumber(cfg, key, &g, v[i], txt));
+  }
   *n = cnt;
-  if (set) *set = (PetscBool)(iny || flg);
+  if (set) *set = (PetscBool)(g.iny || g.byalias || flg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -12,6 +12,7 @@
  * each to the checkpoint (serial HDF5, only rank 0 opens it) and flushes.
  */
 #include <dynred/farm.h>
+#include <dynred/config.h>
 #include <dynred/h5.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,6 +24,7 @@ struct _p_DRFarm {
   PetscMPIInt rank, size, grank, gsize;
   PetscInt   group_size, igroup, ngroups;
   PetscBool  setup;
+  DRConfig   cfg;            /* the job (optional; NULL: options only) */
   char       ckpt[PETSC_MAX_PATH_LEN], signature[256], label[64];
   hid_t      file;           /* checkpoint, rank 0 */
   PetscReal  progress_every; /* seconds */
@@ -63,18 +65,28 @@ PetscErrorCode DRFarmSetGroupSize(DRFarm f, PetscInt n)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRFarmSetConfig(DRFarm f, DRConfig cfg)
+{
+  PetscFunctionBeginUser;
+  f->cfg = cfg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRFarmSetFromOptions(DRFarm f)
 {
-  PetscInt  n = f->group_size;
+  DRConfig  cfg = f->cfg;
+  PetscInt  n;
   PetscBool set;
 
   PetscFunctionBeginUser;
-  PetscOptionsBegin(f->comm, NULL, "Task farm (GMP grid points, GA individuals)", "DRFarm");
-  PetscCall(PetscOptionsInt("-farm_group_size", "MPI ranks per group; each task runs on one group", "DRFarmSetGroupSize", n, &n, &set));
-  if (set) PetscCall(DRFarmSetGroupSize(f, n));
-  PetscCall(PetscOptionsReal("-farm_progress", "seconds between progress lines (0: every task)", "DRFarm", f->progress_every, &f->progress_every, NULL));
-  PetscCall(PetscOptionsInt("-farm_stop_after", "testing: abort the job after this many results were checkpointed (simulates a killed sweep)", "DRFarm", f->stop_after, &f->stop_after, NULL));
-  PetscOptionsEnd();
+  /* Through the config getters (option > job file > default); without a job
+   * an empty one, so the options and defaults still apply. */
+  if (!cfg) PetscCall(DRConfigCreate(f->comm, &cfg));
+  PetscCall(DRConfigGetInt(cfg, "ranks_per_group", &n, &set));
+  if (set && n > 0) PetscCall(DRFarmSetGroupSize(f, n));
+  PetscCall(DRConfigGetReal(cfg, "farm.progress", &f->progress_every, NULL));
+  PetscCall(DRConfigGetInt(cfg, "farm.stop_after", &f->stop_after, NULL));
+  if (cfg != f->cfg) PetscCall(DRConfigDestroy(&cfg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
