@@ -421,6 +421,8 @@ PetscErrorCode DRConfigWhere(DRConfig cfg, const char *key, char *buf, size_t le
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Ranges are checked on the values a user gave (file or command line), not
+ * on schema defaults. */
 /* One getter's state: the schema entry, the value before the command line
  * (YAML or default) and where it came from, the option name and help text. */
 typedef struct {
@@ -577,7 +579,7 @@ PetscErrorCode DRConfigGetReal(DRConfig cfg, const char *key, PetscReal *v, Pets
   PetscOptionsEnd();
   GetterFromOption(&g, flg);
   snprintf(txt, sizeof(txt), "%g", (double)*v);
-  if (g.val || flg) PetscCall(CheckNumber(cfg, key, &g, *v, txt));
+  if (g.iny || g.byalias || flg) PetscCall(CheckNumber(cfg, key, &g, *v, txt));
   if (set) *set = (PetscBool)(g.iny || g.byalias || flg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -605,7 +607,7 @@ PetscErrorCode DRConfigGetInt(DRConfig cfg, const char *key, PetscInt *v, PetscB
   PetscOptionsEnd();
   GetterFromOption(&g, flg);
   snprintf(txt, sizeof(txt), "%" PetscInt_FMT, *v);
-  if (g.val || flg) PetscCall(CheckNumber(cfg, key, &g, (PetscReal)*v, txt));
+  if (g.iny || g.byalias || flg) PetscCall(CheckNumber(cfg, key, &g, (PetscReal)*v, txt));
   if (set) *set = (PetscBool)(g.iny || g.byalias || flg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -650,7 +652,7 @@ PetscErrorCode DRConfigGetString(DRConfig cfg, const char *key, char *buf, size_
   PetscCall(PetscOptionsString(g.opt, g.help, NULL, buf, buf, len, &flg));
   PetscOptionsEnd();
   GetterFromOption(&g, flg);
-  if (g.val || flg) PetscCall(CheckString(cfg, key, &g, buf));
+  if (g.iny || g.byalias || flg) PetscCall(CheckString(cfg, key, &g, buf));
   if (set) *set = (PetscBool)(g.iny || g.byalias || flg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -680,7 +682,7 @@ PetscErrorCode DRConfigGetRealArray(DRConfig cfg, const char *key, PetscReal v[]
   }
   PetscOptionsEnd();
   GetterFromOption(&g, flg);
-  for (PetscInt i = 0; i < cnt; i++) {
+  for (PetscInt i = 0; i < cnt && (g.iny || g.byalias || flg); i++) {
     char txt[64];
     snprintf(txt, sizeof(txt), "%g", (double)v[i]);
     PetscCall(CheckNumber(cfg, key, &g, v[i], txt));
