@@ -1,5 +1,6 @@
-/* Job configuration: YAML (libyaml) + PETSc options, against one schema. */
-#include <dynred/config.h>
+/* Job configuration: YAML (libyaml) + PETSc options, against one schema
+ * (configschema.c): loading, locations, and the typed getters. */
+#include "configimpl.h"
 #include <yaml.h>
 #include <ctype.h>
 #include <errno.h>
@@ -7,168 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-  char  path[256]; /* components[1].name */
-  char  norm[256]; /* components[].name  */
-  char  given[256]; /* the key as written (a deprecated alias of path) */
-  char *value;     /* scalar text, or a list joined by ',' */
-  int   line;
-} Leaf;
-
-struct _p_DRConfig {
-  MPI_Comm comm;
-  char     origin[PETSC_MAX_PATH_LEN];
-  char    *text;
-  Leaf    *leaves;
-  int      nleaves, cap;
-};
-
-#define MAX_TABLES 32
-static const DRConfigKey *tables[MAX_TABLES];
-static int                ntables = 0;
-
-/* Keys shared by several subcommands: one name and one meaning each.  The
- * subcommands' own former names are `replaced_by` aliases in their tables
- * (e.g. {"ga.group_size", ..., "ranks_per_group"}). */
-static const DRConfigKey shared_keys[] = {
-  {"ranks_per_group", DR_CFG_INT, "0", "MPI ranks per rank group: a task-farm task (gmp grid point, ga individual) or a cms component group runs on one group; 0: the subcommand's choice", "0..", NULL, NULL},
-  {"dense_max", DR_CFG_INT, NULL, "largest system (DOFs) solved with dense LAPACK, sparse solvers beyond; unset: the subcommand's default (cms 4000, gmp 2000, ga 4000)", "0..", NULL, NULL},
-  {"farm.progress", DR_CFG_REAL, "5", "task farm: seconds between progress lines (0: every task)", "0..", "s", NULL},
-  {"farm.stop_after", DR_CFG_INT, "-1", "task farm, testing: abort the job after this many results were checkpointed (simulates a killed sweep); -1: never", "-1..", NULL, NULL},
-  {"farm.group_size", DR_CFG_INT, NULL, "deprecated", NULL, NULL, "ranks_per_group"},
-  {NULL, 0, NULL, NULL, NULL, NULL, NULL},
-};
-
-static PetscErrorCode RegisterShared(void)
-{
-  PetscFunctionBeginUser;
-  if (!ntables) tables[ntables++] = shared_keys;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRConfigRegisterKeys(const DRConfigKey keys[])
-{
-  PetscFunctionBeginUser;
-  PetscCall(RegisterShared());
-  for (int t = 0; t < ntables; t++)
-    if (tables[t] == keys) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(ntables < MAX_TABLES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "too many schema tables");
-  tables[ntables++] = keys;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static const DRConfigKey *SchemaFind(const char *norm)
-{
-  for (int t = 0; t < ntables; t++)
-    for (const DRConfigKey *k = tables[t]; k->key; k++)
-      if (!strcmp(k->key, norm)) return k;
-  return NULL;
-}
-
-/* Is `norm` a section (a proper prefix of some key followed by '.' or '[')? */
-static PetscBool SchemaIsSection(const char *norm)
-{
-  size_t l = strlen(norm);
-  for (int t = 0; t < ntables; t++)
-    for (const DRConfigKey *k = tables[t]; k->key; k++)
-      if (!strncmp(k->key, norm, l) && (k->key[l] == '.' || k->key[l] == '[')) return PETSC_TRUE;
-  return PETSC_FALSE;
-}
-
-/* Fill the "[]" of a normalized key `norm` with the indices of `path`, in
- * order: ("ranks_per_group", x) -> itself; ("components[].fmt",
- * "components[2].format") -> "components[2].fmt". */
-static void FillIndices(const char *norm, const char *path, char *out, size_t len)
-{
-  const char *q = path;
-  size_t      j = 0;
-  for (const char *p = norm; *p && j + 1 < len; p++) {
-    if (p[0] == '[' && p[1] == ']') {
-      const char *b = strchr(q, '['), *e = b ? strchr(b, ']') : NULL;
-      if (b && e) {
-        for (const char *c = b; c <= e && j + 1 < len; c++) out[j++] = *c;
-        q = e + 1;
-        p++;
-        continue;
-      }
-    }
-    out[j++] = *p;
-  }
-  out[j] = 0;
-}
-
-/* components[1].name -> components[].name */
-static void Normalize(const char *path, char *norm, size_t len)
-{
-  size_t j = 0;
-  int    inbr = 0;
-  for (const char *p = path; *p && j + 1 < len; p++) {
-    if (*p == '[') inbr = 1;
-    else if (*p == ']') inbr = 0;
-    else if (inbr) continue;
-    norm[j++] = *p;
-  }
-  norm[j] = 0;
-}
-
-/* components[1].name -> -components_1_name */
-static void OptionName(const char *path, char *opt, size_t len)
-{
-  size_t j = 0;
-  opt[j++] = '-';
-  for (const char *p = path; *p && j + 1 < len; p++) {
-    if (*p == ']') continue;
-    opt[j++] = (*p == '.' || *p == '[') ? '_' : *p;
-  }
-  opt[j] = 0;
-}
-
-static const char *TypeName(DRConfigType t)
-{
-  switch (t) {
-  case DR_CFG_STRING: return "string";
-  case DR_CFG_REAL: return "real";
-  case DR_CFG_INT: return "int";
-  case DR_CFG_BOOL: return "bool";
-  case DR_CFG_LIST: return "list";
-  }
-  return "?";
-}
-
-/* " [0..1] (Hz)" for help texts: the range and units of a key. */
-static void RangeUnits(const DRConfigKey *k, char *buf, size_t len)
-{
-  buf[0] = 0;
-  if (k->range && k->range[0]) snprintf(buf + strlen(buf), len - strlen(buf), " [%s]", k->range);
-  if (k->units && k->units[0]) snprintf(buf + strlen(buf), len - strlen(buf), " (%s)", k->units);
-}
-
-PetscErrorCode DRConfigPrintSchema(MPI_Comm comm)
-{
-  PetscFunctionBeginUser;
-  PetscCall(RegisterShared());
-  PetscCall(PetscPrintf(comm, "Job-file keys (YAML) and their command-line options; precedence: option > file > default\n"));
-  PetscCall(PetscPrintf(comm, "  [range]: allowed values, MIN..MAX inclusive (either end may be open) or a|b|c; (units)\n"));
-  for (int t = 0; t < ntables; t++)
-    for (const DRConfigKey *k = tables[t]; k->key; k++) {
-      char opt[300], ru[256];
-      OptionName(k->key, opt, sizeof(opt));
-      if (k->replaced_by) {
-        char nopt[300];
-        OptionName(k->replaced_by, nopt, sizeof(nopt));
-        PetscCall(PetscPrintf(comm, "  %-28s %-30s deprecated: read as %s (%s)\n", k->key, opt, k->replaced_by, nopt));
-        continue;
-      }
-      RangeUnits(k, ru, sizeof(ru));
-      PetscCall(PetscPrintf(comm, "  %-28s %-30s <%s> %s (%s)%s\n", k->key, opt, k->def ? k->def : "", k->help, TypeName(k->type), ru));
-    }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode DRConfigCreate(MPI_Comm comm, DRConfig *cfg)
 {
   PetscFunctionBeginUser;
-  PetscCall(RegisterShared());
+  PetscCall(DRCfgRegisterShared());
   PetscCall(PetscNew(cfg));
   (*cfg)->comm = comm;
   PetscCall(PetscStrncpy((*cfg)->origin, "<command line>", sizeof((*cfg)->origin)));
@@ -207,7 +50,7 @@ static PetscErrorCode AddLeaf(DRConfig cfg, const char *path, const char *given,
   l = &cfg->leaves[cfg->nleaves++];
   PetscCall(PetscStrncpy(l->path, path, sizeof(l->path)));
   PetscCall(PetscStrncpy(l->given, given, sizeof(l->given)));
-  Normalize(path, l->norm, sizeof(l->norm));
+  DRCfgNormalize(path, l->norm, sizeof(l->norm));
   l->value = strdup(value);
   l->line  = line;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -217,7 +60,7 @@ static PetscErrorCode AddLeaf(DRConfig cfg, const char *path, const char *given,
  * replacement, with one warning line naming both. */
 static PetscErrorCode AddKeyLeaf(DRConfig cfg, const char *path, const char *norm, const char *value, int line)
 {
-  const DRConfigKey *sk = SchemaFind(norm);
+  const DRConfigKey *sk = DRCfgSchemaFind(norm);
   char               np[256];
 
   PetscFunctionBeginUser;
@@ -225,8 +68,8 @@ static PetscErrorCode AddKeyLeaf(DRConfig cfg, const char *path, const char *nor
     PetscCall(AddLeaf(cfg, path, path, value, line));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCheck(SchemaFind(sk->replaced_by), PETSC_COMM_SELF, PETSC_ERR_PLIB, "deprecated key '%s' is replaced by '%s', which is not in the schema", sk->key, sk->replaced_by);
-  FillIndices(sk->replaced_by, path, np, sizeof(np));
+  PetscCheck(DRCfgSchemaFind(sk->replaced_by), PETSC_COMM_SELF, PETSC_ERR_PLIB, "deprecated key '%s' is replaced by '%s', which is not in the schema", sk->key, sk->replaced_by);
+  DRCfgFillIndices(sk->replaced_by, path, np, sizeof(np));
   PetscCall(PetscFPrintf(cfg->comm, PETSC_STDERR, "dynred: warning: %s:%d: '%s' is deprecated, read as '%s'\n", cfg->origin, line, path, np));
   PetscCall(AddLeaf(cfg, np, path, value, line));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -245,8 +88,8 @@ static PetscErrorCode UnknownKey(DRConfig cfg, const char *path, const char *nor
   if (dot) *dot = 0;
   else sect[0] = 0;
   sl = strlen(sect);
-  for (int t = 0; t < ntables; t++)
-    for (const DRConfigKey *k = tables[t]; k->key; k++) {
+  for (int t = 0; t < DRCfgNTables; t++)
+    for (const DRConfigKey *k = DRCfgTables[t]; k->key; k++) {
       const char *rest;
       if (k->replaced_by) continue;
       if (sl && (strncmp(k->key, sect, sl) || k->key[sl] != '.')) continue;
@@ -286,9 +129,9 @@ static PetscErrorCode Walk(DRConfig cfg, yaml_document_t *doc, yaml_node_t *node
     PetscCheck(k->type == YAML_SCALAR_NODE, cfg->comm, DR_ERR_INPUT, "%s:%d: keys must be plain names", cfg->origin, line);
     if (prefix[0]) snprintf(path, sizeof(path), "%s.%s", prefix, (char *)k->data.scalar.value);
     else snprintf(path, sizeof(path), "%s", (char *)k->data.scalar.value);
-    Normalize(path, norm, sizeof(norm));
+    DRCfgNormalize(path, norm, sizeof(norm));
     if (v->type == YAML_MAPPING_NODE) {
-      if (!SchemaIsSection(norm)) PetscCall(UnknownKey(cfg, path, norm, line));
+      if (!DRCfgIsSection(norm)) PetscCall(UnknownKey(cfg, path, norm, line));
       PetscCall(Walk(cfg, doc, v, path));
     } else if (v->type == YAML_SEQUENCE_NODE) {
       yaml_node_item_t *it = v->data.sequence.items.start;
@@ -297,7 +140,7 @@ static PetscErrorCode Walk(DRConfig cfg, yaml_document_t *doc, yaml_node_t *node
       if (first && first->type == YAML_MAPPING_NODE) {
         char secn[300], cnt[32];
         snprintf(secn, sizeof(secn), "%s[]", norm);
-        if (!SchemaIsSection(secn)) PetscCall(UnknownKey(cfg, path, norm, line));
+        if (!DRCfgIsSection(secn)) PetscCall(UnknownKey(cfg, path, norm, line));
         for (int i = 0; i < n; i++) {
           char         ip[300];
           yaml_node_t *item = yaml_document_get_node(doc, it[i]);
@@ -310,7 +153,7 @@ static PetscErrorCode Walk(DRConfig cfg, yaml_document_t *doc, yaml_node_t *node
         /* list of scalars: joined by ',' */
         size_t total = 1;
         char  *joined;
-        if (!SchemaFind(norm)) PetscCall(UnknownKey(cfg, path, norm, line));
+        if (!DRCfgSchemaFind(norm)) PetscCall(UnknownKey(cfg, path, norm, line));
         for (int i = 0; i < n; i++) {
           yaml_node_t *s = yaml_document_get_node(doc, it[i]);
           PetscCheck(s->type == YAML_SCALAR_NODE, cfg->comm, DR_ERR_INPUT, "%s:%d: '%s' must be a list of values", cfg->origin, (int)s->start_mark.line + 1, path);
@@ -326,7 +169,7 @@ static PetscErrorCode Walk(DRConfig cfg, yaml_document_t *doc, yaml_node_t *node
         free(joined);
       }
     } else {
-      if (!SchemaFind(norm)) PetscCall(UnknownKey(cfg, path, norm, line));
+      if (!DRCfgSchemaFind(norm)) PetscCall(UnknownKey(cfg, path, norm, line));
       PetscCall(AddKeyLeaf(cfg, path, norm, (char *)v->data.scalar.value, line));
     }
   }
@@ -443,13 +286,13 @@ static int  nwarned = 0;
 static PetscErrorCode AliasOption(DRConfig cfg, const char *key, const char *norm, Getter *g)
 {
   PetscFunctionBeginUser;
-  for (int t = 0; t < ntables; t++)
-    for (const DRConfigKey *k = tables[t]; k->key; k++) {
+  for (int t = 0; t < DRCfgNTables; t++)
+    for (const DRConfigKey *k = DRCfgTables[t]; k->key; k++) {
       char      ap[256], aopt[300];
       PetscBool flg, both, seen = PETSC_FALSE;
       if (!k->replaced_by || strcmp(k->replaced_by, norm)) continue;
-      FillIndices(k->key, key, ap, sizeof(ap));
-      OptionName(ap, aopt, sizeof(aopt));
+      DRCfgFillIndices(k->key, key, ap, sizeof(ap));
+      DRCfgOptionName(ap, aopt, sizeof(aopt));
       PetscCall(PetscOptionsGetString(NULL, NULL, aopt, g->abuf, sizeof(g->abuf), &flg));
       if (!flg) continue;
       PetscCall(PetscOptionsHasName(NULL, NULL, g->opt, &both));
@@ -475,17 +318,17 @@ static PetscErrorCode GetterBegin(DRConfig cfg, const char *key, DRConfigType ty
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(g, sizeof(*g)));
-  Normalize(key, norm, sizeof(norm));
-  g->sk = SchemaFind(norm);
+  DRCfgNormalize(key, norm, sizeof(norm));
+  g->sk = DRCfgSchemaFind(norm);
   PetscCheck(g->sk, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key '%s' is not in the schema (register it)", key);
   PetscCheck(!g->sk->replaced_by, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key '%s' is deprecated: read '%s'", key, g->sk->replaced_by);
-  PetscCheck(g->sk->type == type, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key '%s' is a %s, read as %s", key, TypeName(g->sk->type), TypeName(type));
+  PetscCheck(g->sk->type == type, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key '%s' is a %s, read as %s", key, DRCfgTypeName(g->sk->type), DRCfgTypeName(type));
   l      = FindLeaf(cfg, key);
   g->iny = l ? PETSC_TRUE : PETSC_FALSE;
   g->val = l ? l->value : g->sk->def;
   PetscCall(DRConfigWhere(cfg, key, g->where, sizeof(g->where)));
-  OptionName(key, g->opt, sizeof(g->opt));
-  RangeUnits(g->sk, ru, sizeof(ru));
+  DRCfgOptionName(key, g->opt, sizeof(g->opt));
+  DRCfgRangeUnits(g->sk, ru, sizeof(ru));
   snprintf(g->help, sizeof(g->help), "%s%s", g->sk->help, ru);
   PetscCall(AliasOption(cfg, key, norm, g));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -498,60 +341,6 @@ static void GetterFromOption(Getter *g, PetscBool flg)
 }
 
 /* "expected 1..64 Hz" etc. into buf. */
-static void Expected(const DRConfigKey *k, const char *lo, const char *hi, char *buf, size_t len)
-{
-  const char *u = k->units && k->units[0] ? k->units : NULL;
-  if (lo[0] && hi[0]) snprintf(buf, len, "expected %s..%s%s%s", lo, hi, u ? " " : "", u ? u : "");
-  else if (lo[0]) snprintf(buf, len, "expected >= %s%s%s", lo, u ? " " : "", u ? u : "");
-  else snprintf(buf, len, "expected <= %s%s%s", hi, u ? " " : "", u ? u : "");
-}
-
-/* A number against the key's range "MIN..MAX" (inclusive, either end open). */
-static PetscErrorCode CheckNumber(DRConfig cfg, const char *key, Getter *g, PetscReal v, const char *vtext)
-{
-  const char *r = g->sk->range, *dots;
-  char        lo[64] = "", hi[64] = "", exp[200];
-  PetscBool   ok = PETSC_TRUE;
-
-  PetscFunctionBeginUser;
-  if (!r || !r[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  dots = strstr(r, "..");
-  PetscCheck(dots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key '%s': range '%s' is not MIN..MAX", key, r);
-  snprintf(lo, sizeof(lo), "%.*s", (int)(dots - r), r);
-  snprintf(hi, sizeof(hi), "%s", dots + 2);
-  if (lo[0] && v < strtod(lo, NULL)) ok = PETSC_FALSE;
-  if (hi[0] && v > strtod(hi, NULL)) ok = PETSC_FALSE;
-  if (ok) PetscFunctionReturn(PETSC_SUCCESS);
-  Expected(g->sk, lo, hi, exp, sizeof(exp));
-  SETERRQ(cfg->comm, DR_ERR_INPUT, "%s: %s = %s, %s", g->where, key, vtext, exp);
-}
-
-/* A string against the allowed strings "a|b|c". */
-static PetscErrorCode CheckString(DRConfig cfg, const char *key, Getter *g, const char *v)
-{
-  const char *r = g->sk->range;
-  char        exp[1024] = "", tok[256];
-  int         n = 0, i = 0;
-
-  PetscFunctionBeginUser;
-  if (!r || !r[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  for (const char *p = r;; p = strchr(p, '|') + 1) {
-    size_t l = strcspn(p, "|");
-    if (l == strlen(v) && !strncmp(p, v, l)) PetscFunctionReturn(PETSC_SUCCESS);
-    n++;
-    if (!strchr(p, '|')) break;
-  }
-  /* "a, b or c" */
-  for (const char *p = r;; p = strchr(p, '|') + 1, i++) {
-    size_t l = strcspn(p, "|");
-    snprintf(tok, sizeof(tok), "%.*s", (int)l, p);
-    if (i) PetscCall(PetscStrlcat(exp, i == n - 1 ? " or " : ", ", sizeof(exp)));
-    PetscCall(PetscStrlcat(exp, tok, sizeof(exp)));
-    if (!strchr(p, '|')) break;
-  }
-  SETERRQ(cfg->comm, DR_ERR_INPUT, "%s: %s = '%s', expected %s", g->where, key, v, exp);
-}
-
 static PetscErrorCode ParseReal(DRConfig cfg, const char *key, const char *where, const char *s, PetscReal *v)
 {
   char *end;
@@ -579,7 +368,7 @@ PetscErrorCode DRConfigGetReal(DRConfig cfg, const char *key, PetscReal *v, Pets
   PetscOptionsEnd();
   GetterFromOption(&g, flg);
   snprintf(txt, sizeof(txt), "%g", (double)*v);
-  if (g.iny || g.byalias || flg) PetscCall(CheckNumber(cfg, key, &g, *v, txt));
+  if (g.iny || g.byalias || flg) PetscCall(DRCfgCheckNumber(cfg->comm, g.where, key, g.sk, *v, txt));
   if (set) *set = (PetscBool)(g.iny || g.byalias || flg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -607,7 +396,7 @@ PetscErrorCode DRConfigGetInt(DRConfig cfg, const char *key, PetscInt *v, PetscB
   PetscOptionsEnd();
   GetterFromOption(&g, flg);
   snprintf(txt, sizeof(txt), "%" PetscInt_FMT, *v);
-  if (g.iny || g.byalias || flg) PetscCall(CheckNumber(cfg, key, &g, (PetscReal)*v, txt));
+  if (g.iny || g.byalias || flg) PetscCall(DRCfgCheckNumber(cfg->comm, g.where, key, g.sk, (PetscReal)*v, txt));
   if (set) *set = (PetscBool)(g.iny || g.byalias || flg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -652,7 +441,7 @@ PetscErrorCode DRConfigGetString(DRConfig cfg, const char *key, char *buf, size_
   PetscCall(PetscOptionsString(g.opt, g.help, NULL, buf, buf, len, &flg));
   PetscOptionsEnd();
   GetterFromOption(&g, flg);
-  if (g.iny || g.byalias || flg) PetscCall(CheckString(cfg, key, &g, buf));
+  if (g.iny || g.byalias || flg) PetscCall(DRCfgCheckString(cfg->comm, g.where, key, g.sk, buf));
   if (set) *set = (PetscBool)(g.iny || g.byalias || flg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -685,7 +474,7 @@ PetscErrorCode DRConfigGetRealArray(DRConfig cfg, const char *key, PetscReal v[]
   for (PetscInt i = 0; i < cnt && (g.iny || g.byalias || flg); i++) {
     char txt[64];
     snprintf(txt, sizeof(txt), "%g", (double)v[i]);
-    PetscCall(CheckNumber(cfg, key, &g, v[i], txt));
+    PetscCall(DRCfgCheckNumber(cfg->comm, g.where, key, g.sk, v[i], txt));
   }
   *n = cnt;
   if (set) *set = (PetscBool)(g.iny || g.byalias || flg);

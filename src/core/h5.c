@@ -1,17 +1,24 @@
 /* The one HDF5 helper layer (include/dynred/h5.h). */
 #include <dynred/h5.h>
+#include <stdio.h>
 #include <string.h>
+
+/* The name of loc's file, for messages. */
+static const char *FName(hid_t loc, char *buf, size_t len)
+{
+  ssize_t n = -1;
+  H5E_BEGIN_TRY { n = H5Fget_name(loc, buf, len); }
+  H5E_END_TRY;
+  if (n < 0) snprintf(buf, len, "(HDF5 file)");
+  return buf;
+}
 
 PetscErrorCode DRH5Error_Private(int line, const char *func, const char *file, hid_t loc, const char *name, const char *expr)
 {
-  char    fname[PETSC_MAX_PATH_LEN] = "?";
-  ssize_t n                         = -1;
+  char fname[PETSC_MAX_PATH_LEN];
 
-  if (loc >= 0) {
-    H5E_BEGIN_TRY { n = H5Fget_name(loc, fname, sizeof(fname)); }
-    H5E_END_TRY;
-  }
-  if (n < 0) PetscStrncpy(fname, "(HDF5 file)", sizeof(fname));
+  if (loc >= 0) FName(loc, fname, sizeof(fname));
+  else snprintf(fname, sizeof(fname), "(HDF5 file)");
   return PetscError(PETSC_COMM_SELF, line, func, file, PETSC_ERR_LIB, PETSC_ERROR_INITIAL, "%s: %s: HDF5 call failed: %s", fname, name ? name : "", expr);
 }
 
@@ -348,9 +355,10 @@ PetscErrorCode DRH5WriteRows(hid_t loc, const char *name, hid_t ftype, hid_t mty
 {
   hid_t       g, fs, ms, d, x;
   const char *leaf;
+  char        fn[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBeginUser;
-  PetscCheck(ndims >= 1 && ndims <= 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: %d dimensions, expected 1..4", name, ndims);
+  PetscCheck(ndims >= 1 && ndims <= 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: %s: %d dimensions, expected 1..4", FName(loc, fn, sizeof(fn)), name, ndims);
   PetscCall(DRH5ParentGroup(loc, name, &g, &leaf));
   if (H5Lexists(g, leaf, H5P_DEFAULT) > 0) DRH5Call(loc, name, H5Ldelete(g, leaf, H5P_DEFAULT));
   DRH5Call(loc, name, fs = H5Screate_simple(ndims, dims, NULL));
@@ -378,12 +386,13 @@ PetscErrorCode DRH5ReadRows(hid_t loc, const char *name, hid_t mtype, hsize_t of
   hsize_t dims[4] = {0, 0, 0, 0};
   int     nd;
   hid_t   d, fs, ms, x;
+  char    fn[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBeginUser;
   DRH5Call(loc, name, d = H5Dopen2(loc, name, H5P_DEFAULT));
   DRH5Call(loc, name, fs = H5Dget_space(d));
   DRH5Call(loc, name, nd = H5Sget_simple_extent_ndims(fs));
-  PetscCheck(nd >= 1 && nd <= 4, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: %d dimensions, expected 1..4", name, nd);
+  PetscCheck(nd >= 1 && nd <= 4, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: %s has %d dimensions, expected 1..4", FName(loc, fn, sizeof(fn)), name, nd);
   DRH5Call(loc, name, H5Sget_simple_extent_dims(fs, dims, NULL));
   PetscCall(SelectRows(loc, name, fs, nd, dims, off, cnt, &ms));
   PetscCall(Transfer(loc, name, &x));
@@ -400,10 +409,11 @@ PetscErrorCode DRH5ReadAll(hid_t loc, const char *name, hid_t mtype, int *ndims,
   hsize_t d[4], n = 1;
   int     nd;
   size_t  sz = H5Tget_size(mtype);
+  char    fn[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBeginUser;
   PetscCall(DRH5Dims(loc, name, &nd, d));
-  PetscCheck(nd >= 1 && nd <= 4, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: %s, expected a dataset of 1..4 dimensions", name, nd ? "too many dimensions" : "missing");
+  PetscCheck(nd >= 1 && nd <= 4, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: %s is %s, expected a dataset of 1..4 dimensions", FName(loc, fn, sizeof(fn)), name, nd ? "of more dimensions" : "missing");
   for (int i = 0; i < nd; i++) n *= d[i];
   PetscCall(PetscMalloc(sz * (size_t)(n ? n : 1), buf));
   PetscCall(DRH5ReadRows(loc, name, mtype, 0, d[0], *buf));
@@ -441,10 +451,11 @@ PetscErrorCode DRH5ReadStrings(hid_t loc, const char *name, PetscInt *n, char **
   htri_t  vlen;
   hsize_t dims[4];
   int     nd;
+  char    fn[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBeginUser;
   PetscCall(DRH5Dims(loc, name, &nd, dims));
-  PetscCheck(nd == 1, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: %s, expected a 1-D list of strings", name, nd ? "not 1-D" : "missing");
+  PetscCheck(nd == 1, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: %s is %s, expected a 1-D list of strings", FName(loc, fn, sizeof(fn)), name, nd ? "not 1-D" : "missing");
   *n = (PetscInt)dims[0];
   PetscCall(PetscCalloc1(*n + 1, strs));
   DRH5Call(loc, name, d = H5Dopen2(loc, name, H5P_DEFAULT));
