@@ -309,13 +309,14 @@ PetscErrorCode DRH5Dims(hid_t loc, const char *name, int *ndims, hsize_t dims[4]
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Collective transfer on an MPI-IO file, the default otherwise. */
-static PetscErrorCode Transfer(hid_t loc, const char *name, hid_t *x)
+/* Collective transfer on an MPI-IO file when `collective`, the default
+ * (independent) otherwise. */
+static PetscErrorCode Transfer(hid_t loc, const char *name, PetscBool collective, hid_t *x)
 {
   PetscFunctionBeginUser;
   DRH5Call(loc, name, *x = H5Pcreate(H5P_DATASET_XFER));
 #if defined(H5_HAVE_PARALLEL)
-  {
+  if (collective) {
     hid_t f, fapl;
     DRH5Call(loc, name, f = H5Iget_file_id(loc));
     DRH5Call(loc, name, fapl = H5Fget_access_plist(f));
@@ -351,7 +352,7 @@ static PetscErrorCode SelectRows(hid_t loc, const char *name, hid_t fs, int nd, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRH5WriteRows(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int ndims, const hsize_t dims[], hsize_t off, hsize_t cnt, const void *buf)
+static PetscErrorCode WriteRows(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int ndims, const hsize_t dims[], hsize_t off, hsize_t cnt, PetscBool collective, const void *buf)
 {
   hid_t       g, fs, ms, d, x;
   const char *leaf;
@@ -364,7 +365,7 @@ PetscErrorCode DRH5WriteRows(hid_t loc, const char *name, hid_t ftype, hid_t mty
   DRH5Call(loc, name, fs = H5Screate_simple(ndims, dims, NULL));
   DRH5Call(loc, name, d = H5Dcreate2(g, leaf, ftype, fs, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   PetscCall(SelectRows(loc, name, fs, ndims, dims, off, cnt, &ms));
-  PetscCall(Transfer(loc, name, &x));
+  PetscCall(Transfer(loc, name, collective, &x));
   DRH5Call(loc, name, H5Dwrite(d, mtype, ms, fs, x, buf));
   DRH5Call(loc, name, H5Pclose(x));
   DRH5Call(loc, name, H5Sclose(ms));
@@ -374,10 +375,18 @@ PetscErrorCode DRH5WriteRows(hid_t loc, const char *name, hid_t ftype, hid_t mty
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRH5WriteRows(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int ndims, const hsize_t dims[], hsize_t off, hsize_t cnt, const void *buf)
+{
+  PetscFunctionBeginUser;
+  PetscCall(WriteRows(loc, name, ftype, mtype, ndims, dims, off, cnt, PETSC_TRUE, buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One writer: an independent transfer (as the store always did). */
 PetscErrorCode DRH5Write(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int ndims, const hsize_t dims[], PetscBool mine, const void *buf)
 {
   PetscFunctionBeginUser;
-  PetscCall(DRH5WriteRows(loc, name, ftype, mtype, ndims, dims, 0, mine ? dims[0] : 0, buf));
+  PetscCall(WriteRows(loc, name, ftype, mtype, ndims, dims, 0, mine ? dims[0] : 0, PETSC_FALSE, buf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -395,7 +404,7 @@ PetscErrorCode DRH5ReadRows(hid_t loc, const char *name, hid_t mtype, hsize_t of
   PetscCheck(nd >= 1 && nd <= 4, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: %s has %d dimensions, expected 1..4", FName(loc, fn, sizeof(fn)), name, nd);
   DRH5Call(loc, name, H5Sget_simple_extent_dims(fs, dims, NULL));
   PetscCall(SelectRows(loc, name, fs, nd, dims, off, cnt, &ms));
-  PetscCall(Transfer(loc, name, &x));
+  PetscCall(Transfer(loc, name, PETSC_TRUE, &x));
   DRH5Call(loc, name, H5Dread(d, mtype, ms, fs, x, buf));
   DRH5Call(loc, name, H5Pclose(x));
   DRH5Call(loc, name, H5Sclose(ms));
