@@ -21,6 +21,7 @@
 #define DYNRED_COMPARE_H
 
 #include <dynred/store.h>
+#include <petscmat.h>
 
 typedef struct {
   PetscInt   nref, ntest;

@@ -13,19 +13,9 @@
 
 #include <dynred/sys.h>
 #include <petscmat.h>
+#include <dynred/store.h>
 
-/* Element shapes known to the XDMF writer (values are XDMF topology codes'
- * names; node order is the VTK/XDMF order). */
-typedef enum {
-  DR_CELL_NONE = 0,
-  DR_CELL_LINE2,  /* 2-node beam */
-  DR_CELL_TET4,
-  DR_CELL_TET10,
-  DR_CELL_HEX8,
-  DR_CELL_HEX20
-} DRCellType;
-PetscInt    DRCellNodes(DRCellType t);   /* nodes per cell */
-const char *DRCellName(DRCellType t);    /* XDMF TopologyType */
+/* DRCellType, DRCellNodes and DRCellName live in the core (store.h). */
 
 typedef struct {
   char      name[64];

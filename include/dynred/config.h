@@ -23,19 +23,32 @@ typedef struct {
   DRConfigType type;
   const char  *def; /* default as text; NULL: no default (optional) */
   const char  *help;
-  /* Declared once here, checked by the config layer, shown by `dynred help`:
+  /* Declared once here, checked by the config layer, shown by `dynred help`
+   * and in the -help text of the key:
    * range: NULL (anything of the type), "MIN..MAX" with either end optional
-   *        ("0..", "..1", "1..64"; inclusive) for numbers, or the allowed
-   *        strings "a|b|c" for strings;
+   *        ("0..", "..1", "1..64"; inclusive) for numbers and each value of
+   *        a list, or the allowed strings "a|b|c" for strings.  The getters
+   *        check every value a user gave (file or command line; not the
+   *        default): a value outside is the one-line input error
+   *          "job.yaml:7: cms.fmax = -5, expected >= 0 Hz"
+   *          "command line -cms_method: cms.method = 'x', expected cb, mac or free";
    * units: NULL or the unit of the value ("Hz", "m", "s", "%");
-   * replaced_by: a deprecated key: its value is read as that key, with a
-   *        warning naming both. */
+   * replaced_by: this key is deprecated (type, def, help, range unused): in
+   *        the file it is stored as that key, on the command line its
+   *        option is read as that key's option, each with one warning line
+   *        naming both ("[]" indices carry over); giving both names in the
+   *        file, or both options, is an error.  Reading a deprecated key
+   *        with a getter is a programming error: read its replacement. */
   const char *range;
   const char *units;
   const char *replaced_by;
 } DRConfigKey;
 
-/* Add schema entries (a module's own section); the table must outlive the run. */
+/* Add schema entries (a module's own section); the table must outlive the run.
+ * The core's shared keys are always registered: ranks_per_group (MPI ranks
+ * per rank group, 0: the subcommand's choice), dense_max (largest system
+ * solved with dense LAPACK; unset: the subcommand's default), farm.progress,
+ * farm.stop_after, and farm.group_size (deprecated: ranks_per_group). */
 PetscErrorCode DRConfigRegisterKeys(const DRConfigKey keys[]);
 /* Print the whole schema: option, type, default, help (dynred -help). */
 PetscErrorCode DRConfigPrintSchema(MPI_Comm comm);

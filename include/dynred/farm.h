@@ -1,7 +1,7 @@
 /* dynred: the task farm for sweeps (GMP grid points, GA individuals).
  *
  * The communicator is split into rank groups of equal size (contiguous
- * ranks; -farm_group_size, default 1).  Tasks 0..ntasks-1 are handed out
+ * ranks; job key ranks_per_group / -ranks_per_group, default 1).  Tasks 0..ntasks-1 are handed out
  * dynamically: whenever a group is free its root takes the next unfinished
  * task from a shared counter (MPI-3 one-sided fetch-and-add on rank 0), so a
  * slow task never holds up the others.  The task function runs collectively
@@ -18,6 +18,7 @@
 #ifndef DYNRED_FARM_H
 #define DYNRED_FARM_H
 #include <dynred/sys.h>
+#include <dynred/config.h>
 
 typedef struct _p_DRFarm *DRFarm;
 
@@ -31,7 +32,12 @@ typedef PetscErrorCode (*DRFarmTaskFn)(MPI_Comm group, PetscInt task, void *ctx,
 PetscErrorCode DRFarmCreate(MPI_Comm comm, DRFarm *farm);
 /* Ranks per group (must divide the communicator size; it is capped at the size). */
 PetscErrorCode DRFarmSetGroupSize(DRFarm farm, PetscInt ranks_per_group);
-/* Reads -farm_group_size and -farm_progress (seconds between progress lines). */
+/* The job (optional): DRFarmSetFromOptions then reads its keys from it too. */
+PetscErrorCode DRFarmSetConfig(DRFarm farm, DRConfig cfg);
+/* Reads the job keys ranks_per_group (-ranks_per_group; 0 keeps the group
+ * size set by the caller; the deprecated -farm_group_size is read as it),
+ * farm.progress (-farm_progress, seconds between progress lines) and
+ * farm.stop_after (testing), through the config getters. */
 PetscErrorCode DRFarmSetFromOptions(DRFarm farm);
 PetscErrorCode DRFarmSetUp(DRFarm farm);
 /* The calling rank's group communicator (after SetUp); e.g. to build one

@@ -17,8 +17,21 @@
 #ifndef DYNRED_STORE_H
 #define DYNRED_STORE_H
 
-#include <dynred/component.h>
+#include <dynred/sys.h>
 #include <petscvec.h>
+
+/* Element shapes known to the XDMF writer (values are XDMF topology codes'
+ * names; node order is the VTK/XDMF order). */
+typedef enum {
+  DR_CELL_NONE = 0,
+  DR_CELL_LINE2, /* 2-node beam */
+  DR_CELL_TET4,
+  DR_CELL_TET10,
+  DR_CELL_HEX8,
+  DR_CELL_HEX20
+} DRCellType;
+PetscInt    DRCellNodes(DRCellType t); /* nodes per cell */
+const char *DRCellName(DRCellType t);  /* XDMF TopologyType */
 
 typedef struct _p_DRStore *DRStore;
 
@@ -41,11 +54,18 @@ PetscErrorCode DRStoreWriteLabels(DRStore s, const char *dset, PetscInt n, const
 /* nv distributed vectors of equal layout as the columns of dset [N, nv]. */
 PetscErrorCode DRStoreWriteVecs(DRStore s, const char *dset, PetscInt nv, Vec v[], const char *units);
 
-/* The component's nodes and cells under /mesh (coordinates, node_ids,
- * topology as 0-based node indices). */
-PetscErrorCode DRStoreWriteMesh(DRStore s, DRComponent c);
-/* Nodal displacement of each vector (DOF directions 1..3 of c's labels) as
- * GROUP/shapes/0001, 0002, ... [nnodes, 3]; listed in the XDMF file with `names`. */
-PetscErrorCode DRStoreWriteShapes(DRStore s, const char *group, DRComponent c, PetscInt nv, Vec v[], const char *const names[]);
+/* A mesh under /mesh: nnodes node ids (ascending) with coordinates xyz
+ * [nnodes, 3] (row-major), and ncells cells of `celltype` given as node IDS
+ * [ncells, DRCellNodes(celltype)] (row-major), stored as 0-based node
+ * indices (/mesh/topology).  Arrays replicated on every rank (rank 0's are
+ * written).  Nothing is written when nnodes = 0.  (A DRComponent is written
+ * with DRComponentWriteMesh, include/dynred/componentstore.h.) */
+PetscErrorCode DRStoreWriteMesh(DRStore s, PetscInt nnodes, const PetscInt node_ids[], const PetscReal xyz[], DRCellType celltype, PetscInt ncells, const PetscInt cells[]);
+/* Nodal displacement of each vector as GROUP/shapes/0001, 0002, ...
+ * [nnodes, 3]; listed in the XDMF file with `names`.  Row i of every vector
+ * is DOF labels[i] (n labels, replicated); directions 1..3 go to the node
+ * labels[i] names in node_ids (ascending, as given to DRStoreWriteMesh),
+ * rotations are left out.  Nothing is written when nnodes = 0. */
+PetscErrorCode DRStoreWriteShapes(DRStore s, const char *group, PetscInt nnodes, const PetscInt node_ids[], PetscInt n, const DRLabel labels[], PetscInt nv, Vec v[], const char *const names[]);
 
 #endif

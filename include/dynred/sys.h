@@ -35,14 +35,26 @@ PetscBool DRLabelParse(const char *s, DRLabel *l);
 /* A verification gate (verify_tol_pct) failed: also printed as one line. */
 #define DR_ERR_VERIFY PETSC_ERR_USER_INPUT
 
-/* Initialize dynred's log events and registries (called by DRInitialize). */
+/* SlepcInitialize and the core package (DRSysInitializePackage). */
 PetscErrorCode DRInitialize(int *argc, char ***argv, const char *help);
 PetscErrorCode DRFinalize(void);
 
-/* Log events: one per phase, so -log_view shows where the time goes. */
-extern PetscLogEvent DR_EVENT_Read, DR_EVENT_Generate, DR_EVENT_Assemble,
-  DR_EVENT_EigenSolve, DR_EVENT_Write, DR_EVENT_Validate;
-/* CMS phases */
+/* The core package: its class ("DR Core") and log events, registered once
+ * (again after PetscFinalize); called by DRInitialize and lazily by
+ * DRStoreCreate and DRFarmCreate.  Each module above registers its own
+ * class and events in its own ...InitializePackage. */
+PetscErrorCode DRSysInitializePackage(void);
+extern PetscClassId DR_CLASSID;
+/* Core events: the result store (DRWrite) and the task farm: one task
+ * (DRFarmTask), checkpoint I/O (DRFarmCheckpoint), receiving results on
+ * rank 0 (DRFarmDrain). */
+extern PetscLogEvent DR_EVENT_Write, DR_EVENT_FarmTask, DR_EVENT_FarmCheckpoint, DR_EVENT_FarmDrain;
+/* Model and eigen phases, registered here until those layers register their
+ * own (kept for now; used by model/ and eigen/). */
+extern PetscLogEvent DR_EVENT_Read, DR_EVENT_Generate, DR_EVENT_Assemble, DR_EVENT_EigenSolve, DR_EVENT_Validate;
+/* DEPRECATED: the seven CMS phases belong to the couple layer, which
+ * registers its own events; these stay declared (and registered) only until
+ * couple/ stops using them, then they are deleted. */
 extern PetscLogEvent DR_EVENT_CompEig, DR_EVENT_Constraint, DR_EVENT_Project,
   DR_EVENT_Gather, DR_EVENT_RedAssemble, DR_EVENT_Coupled, DR_EVENT_Recover;
 

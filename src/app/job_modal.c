@@ -1,5 +1,6 @@
 /* dynred modal: reference modal analysis of the assembled full model. */
 #include "app.h"
+#include <dynred/componentstore.h>
 
 const DRConfigKey DRJobModalKeys[] = {
   {"modal.nmodes", DR_CFG_INT, "20", "number of lowest modes (used when fmax = 0)", NULL, NULL, NULL},
@@ -63,14 +64,14 @@ PetscErrorCode DRJobModal(DRConfig cfg)
     char **names, *const *cnames;
     PetscCall(DRStoreWriteVecs(store, "/modal/modes", n, modes, NULL));
     PetscCall(DRStoreAttrString(store, "/modal", "modes_normalization", "mass: Phi^T M Phi = I; columns = modes, rows = /modal/labels"));
-    PetscCall(DRStoreWriteMesh(store, model));
+    PetscCall(DRComponentWriteMesh(model, store));
     PetscCall(PetscMalloc1(n, &names));
     for (PetscInt k = 0; k < n; k++) {
       PetscCall(PetscMalloc1(64, &names[k]));
       PetscCall(PetscSNPrintf(names[k], 64, "mode %03" PetscInt_FMT " (%.4g Hz)", k + 1, (double)freq[k]));
     }
     cnames = names;
-    PetscCall(DRStoreWriteShapes(store, "/modal", model, n, modes, (const char *const *)cnames));
+    PetscCall(DRComponentWriteShapes(model, store, "/modal", n, modes, (const char *const *)cnames));
     for (PetscInt k = 0; k < n; k++) PetscCall(PetscFree(names[k]));
     PetscCall(PetscFree(names));
   }

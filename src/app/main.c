@@ -62,7 +62,10 @@ static PetscErrorCode PrintHelp(void)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %s\n\n", "help", "this text"));
   PetscCall(DRConfigPrintSchema(PETSC_COMM_WORLD));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\nSolver options pass through with a prefix per stage, e.g. -modal_eps_type, -modal_st_pc_factor_mat_solver_type;\n"
-                                          "-log_view profiles every phase (events DRGenerate, DRAssemble, DREigenSolve, DRWrite, ...).\n"));
+                                          "-log_view profiles every phase: each package registers its class and events (core: DRWrite, DRFarmTask,\n"
+                                          "DRFarmCheckpoint, DRFarmDrain; model and eigen: DRGenerate, DRAssemble, DREigenSolve, ...).\n"
+                                          "Keys shown with [MIN..MAX] or [a|b|c] are checked against that range; a deprecated key is read as its\n"
+                                          "replacement with a warning (giving both is an error).\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

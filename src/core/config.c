@@ -1,5 +1,6 @@
-/* Job configuration: YAML (libyaml) + PETSc options, against one schema. */
-#include <dynred/config.h>
+/* Job configuration: YAML (libyaml) + PETSc options, against one schema
+ * (configschema.c): loading, locations, and the typed getters. */
+#include "configimpl.h"
 #include <yaml.h>
 #include <ctype.h>
 #include <errno.h>
@@ -7,107 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-  char  path[256]; /* components[1].name */
-  char  norm[256]; /* components[].name  */
-  char *value;     /* scalar text, or a list joined by ',' */
-  int   line;
-} Leaf;
-
-struct _p_DRConfig {
-  MPI_Comm comm;
-  char     origin[PETSC_MAX_PATH_LEN];
-  char    *text;
-  Leaf    *leaves;
-  int      nleaves, cap;
-};
-
-#define MAX_TABLES 32
-static const DRConfigKey *tables[MAX_TABLES];
-static int                ntables = 0;
-
-PetscErrorCode DRConfigRegisterKeys(const DRConfigKey keys[])
-{
-  PetscFunctionBeginUser;
-  for (int t = 0; t < ntables; t++)
-    if (tables[t] == keys) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(ntables < MAX_TABLES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "too many schema tables");
-  tables[ntables++] = keys;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static const DRConfigKey *SchemaFind(const char *norm)
-{
-  for (int t = 0; t < ntables; t++)
-    for (const DRConfigKey *k = tables[t]; k->key; k++)
-      if (!strcmp(k->key, norm)) return k;
-  return NULL;
-}
-
-/* Is `norm` a section (a proper prefix of some key followed by '.' or '[')? */
-static PetscBool SchemaIsSection(const char *norm)
-{
-  size_t l = strlen(norm);
-  for (int t = 0; t < ntables; t++)
-    for (const DRConfigKey *k = tables[t]; k->key; k++)
-      if (!strncmp(k->key, norm, l) && (k->key[l] == '.' || k->key[l] == '[')) return PETSC_TRUE;
-  return PETSC_FALSE;
-}
-
-/* components[1].name -> components[].name */
-static void Normalize(const char *path, char *norm, size_t len)
-{
-  size_t j = 0;
-  int    inbr = 0;
-  for (const char *p = path; *p && j + 1 < len; p++) {
-    if (*p == '[') inbr = 1;
-    else if (*p == ']') inbr = 0;
-    else if (inbr) continue;
-    norm[j++] = *p;
-  }
-  norm[j] = 0;
-}
-
-/* components[1].name -> -components_1_name */
-static void OptionName(const char *path, char *opt, size_t len)
-{
-  size_t j = 0;
-  opt[j++] = '-';
-  for (const char *p = path; *p && j + 1 < len; p++) {
-    if (*p == ']') continue;
-    opt[j++] = (*p == '.' || *p == '[') ? '_' : *p;
-  }
-  opt[j] = 0;
-}
-
-static const char *TypeName(DRConfigType t)
-{
-  switch (t) {
-  case DR_CFG_STRING: return "string";
-  case DR_CFG_REAL: return "real";
-  case DR_CFG_INT: return "int";
-  case DR_CFG_BOOL: return "bool";
-  case DR_CFG_LIST: return "list";
-  }
-  return "?";
-}
-
-PetscErrorCode DRConfigPrintSchema(MPI_Comm comm)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(comm, "Job-file keys (YAML) and their command-line options; precedence: option > file > default\n"));
-  for (int t = 0; t < ntables; t++)
-    for (const DRConfigKey *k = tables[t]; k->key; k++) {
-      char opt[300];
-      OptionName(k->key, opt, sizeof(opt));
-      PetscCall(PetscPrintf(comm, "  %-28s %-30s <%s> %s (%s)\n", k->key, opt, k->def ? k->def : "", k->help, TypeName(k->type)));
-    }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode DRConfigCreate(MPI_Comm comm, DRConfig *cfg)
 {
   PetscFunctionBeginUser;
+  PetscCall(DRCfgRegisterShared());
   PetscCall(PetscNew(cfg));
   (*cfg)->comm = comm;
   PetscCall(PetscStrncpy((*cfg)->origin, "<command line>", sizeof((*cfg)->origin)));
@@ -126,13 +30,18 @@ PetscErrorCode DRConfigDestroy(DRConfig *cfg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode AddLeaf(DRConfig cfg, const char *path, const char *value, int line)
+/* `given`: the key as written when it is a deprecated alias of `path`. */
+static PetscErrorCode AddLeaf(DRConfig cfg, const char *path, const char *given, const char *value, int line)
 {
   Leaf *l;
 
   PetscFunctionBeginUser;
-  for (int i = 0; i < cfg->nleaves; i++)
-    PetscCheck(strcmp(cfg->leaves[i].path, path), cfg->comm, DR_ERR_INPUT, "%s:%d: key '%s' given twice (first on line %d)", cfg->origin, line, path, cfg->leaves[i].line);
+  for (int i = 0; i < cfg->nleaves; i++) {
+    Leaf *o = &cfg->leaves[i];
+    if (strcmp(o->path, path)) continue;
+    PetscCheck(!strcmp(o->given, given), cfg->comm, DR_ERR_INPUT, "%s:%d: both '%s' and '%s' (line %d) given; expected only '%s' ('%s' is its deprecated name)", cfg->origin, line, given, o->given, o->line, path, strcmp(given, path) ? given : o->given);
+    SETERRQ(cfg->comm, DR_ERR_INPUT, "%s:%d: key '%s' given twice (first on line %d)", cfg->origin, line, path, o->line);
+  }
   if (cfg->nleaves == cfg->cap) {
     cfg->cap    = cfg->cap ? 2 * cfg->cap : 64;
     cfg->leaves = (Leaf *)realloc(cfg->leaves, (size_t)cfg->cap * sizeof(Leaf));
@@ -140,9 +49,29 @@ static PetscErrorCode AddLeaf(DRConfig cfg, const char *path, const char *value,
   }
   l = &cfg->leaves[cfg->nleaves++];
   PetscCall(PetscStrncpy(l->path, path, sizeof(l->path)));
-  Normalize(path, l->norm, sizeof(l->norm));
+  PetscCall(PetscStrncpy(l->given, given, sizeof(l->given)));
+  DRCfgNormalize(path, l->norm, sizeof(l->norm));
   l->value = strdup(value);
   l->line  = line;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A scalar or list leaf of the file: a deprecated key is stored under its
+ * replacement, with one warning line naming both. */
+static PetscErrorCode AddKeyLeaf(DRConfig cfg, const char *path, const char *norm, const char *value, int line)
+{
+  const DRConfigKey *sk = DRCfgSchemaFind(norm);
+  char               np[256];
+
+  PetscFunctionBeginUser;
+  if (!sk || !sk->replaced_by) {
+    PetscCall(AddLeaf(cfg, path, path, value, line));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(DRCfgSchemaFind(sk->replaced_by), PETSC_COMM_SELF, PETSC_ERR_PLIB, "deprecated key '%s' is replaced by '%s', which is not in the schema", sk->key, sk->replaced_by);
+  DRCfgFillIndices(sk->replaced_by, path, np, sizeof(np));
+  PetscCall(PetscFPrintf(cfg->comm, PETSC_STDERR, "dynred: warning: %s:%d: '%s' is deprecated, read as '%s'\n", cfg->origin, line, path, np));
+  PetscCall(AddLeaf(cfg, np, path, value, line));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -159,9 +88,10 @@ static PetscErrorCode UnknownKey(DRConfig cfg, const char *path, const char *nor
   if (dot) *dot = 0;
   else sect[0] = 0;
   sl = strlen(sect);
-  for (int t = 0; t < ntables; t++)
-    for (const DRConfigKey *k = tables[t]; k->key; k++) {
+  for (int t = 0; t < DRCfgNTables; t++)
+    for (const DRConfigKey *k = DRCfgTables[t]; k->key; k++) {
       const char *rest;
+      if (k->replaced_by) continue;
       if (sl && (strncmp(k->key, sect, sl) || k->key[sl] != '.')) continue;
       rest = sl ? k->key + sl + 1 : k->key;
       if (!sl && (strchr(rest, '.') || strchr(rest, '['))) {
@@ -199,9 +129,9 @@ static PetscErrorCode Walk(DRConfig cfg, yaml_document_t *doc, yaml_node_t *node
     PetscCheck(k->type == YAML_SCALAR_NODE, cfg->comm, DR_ERR_INPUT, "%s:%d: keys must be plain names", cfg->origin, line);
     if (prefix[0]) snprintf(path, sizeof(path), "%s.%s", prefix, (char *)k->data.scalar.value);
     else snprintf(path, sizeof(path), "%s", (char *)k->data.scalar.value);
-    Normalize(path, norm, sizeof(norm));
+    DRCfgNormalize(path, norm, sizeof(norm));
     if (v->type == YAML_MAPPING_NODE) {
-      if (!SchemaIsSection(norm)) PetscCall(UnknownKey(cfg, path, norm, line));
+      if (!DRCfgIsSection(norm)) PetscCall(UnknownKey(cfg, path, norm, line));
       PetscCall(Walk(cfg, doc, v, path));
     } else if (v->type == YAML_SEQUENCE_NODE) {
       yaml_node_item_t *it = v->data.sequence.items.start;
@@ -210,7 +140,7 @@ static PetscErrorCode Walk(DRConfig cfg, yaml_document_t *doc, yaml_node_t *node
       if (first && first->type == YAML_MAPPING_NODE) {
         char secn[300], cnt[32];
         snprintf(secn, sizeof(secn), "%s[]", norm);
-        if (!SchemaIsSection(secn)) PetscCall(UnknownKey(cfg, path, norm, line));
+        if (!DRCfgIsSection(secn)) PetscCall(UnknownKey(cfg, path, norm, line));
         for (int i = 0; i < n; i++) {
           char         ip[300];
           yaml_node_t *item = yaml_document_get_node(doc, it[i]);
@@ -218,12 +148,12 @@ static PetscErrorCode Walk(DRConfig cfg, yaml_document_t *doc, yaml_node_t *node
           PetscCall(Walk(cfg, doc, item, ip));
         }
         snprintf(cnt, sizeof(cnt), "%d", n);
-        PetscCall(AddLeaf(cfg, path, cnt, line)); /* list length */
+        PetscCall(AddLeaf(cfg, path, path, cnt, line)); /* list length */
       } else {
         /* list of scalars: joined by ',' */
         size_t total = 1;
         char  *joined;
-        if (!SchemaFind(norm)) PetscCall(UnknownKey(cfg, path, norm, line));
+        if (!DRCfgSchemaFind(norm)) PetscCall(UnknownKey(cfg, path, norm, line));
         for (int i = 0; i < n; i++) {
           yaml_node_t *s = yaml_document_get_node(doc, it[i]);
           PetscCheck(s->type == YAML_SCALAR_NODE, cfg->comm, DR_ERR_INPUT, "%s:%d: '%s' must be a list of values", cfg->origin, (int)s->start_mark.line + 1, path);
@@ -235,12 +165,12 @@ static PetscErrorCode Walk(DRConfig cfg, yaml_document_t *doc, yaml_node_t *node
           if (i) strcat(joined, ",");
           strcat(joined, (char *)s->data.scalar.value);
         }
-        PetscCall(AddLeaf(cfg, path, joined, line));
+        PetscCall(AddKeyLeaf(cfg, path, norm, joined, line));
         free(joined);
       }
     } else {
-      if (!SchemaFind(norm)) PetscCall(UnknownKey(cfg, path, norm, line));
-      PetscCall(AddLeaf(cfg, path, (char *)v->data.scalar.value, line));
+      if (!DRCfgSchemaFind(norm)) PetscCall(UnknownKey(cfg, path, norm, line));
+      PetscCall(AddKeyLeaf(cfg, path, norm, (char *)v->data.scalar.value, line));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -334,165 +264,220 @@ PetscErrorCode DRConfigWhere(DRConfig cfg, const char *key, char *buf, size_t le
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The value before command-line override: YAML, else schema default. */
-static PetscErrorCode Lookup(DRConfig cfg, const char *key, DRConfigType type, const DRConfigKey **sk, const char **val, PetscBool *inyaml)
-{
-  char  norm[256];
-  Leaf *l;
+/* Ranges are checked on the values a user gave (file or command line), not
+ * on schema defaults. */
+/* One getter's state: the schema entry, the value before the command line
+ * (YAML or default) and where it came from, the option name and help text. */
+typedef struct {
+  const DRConfigKey *sk;
+  const char        *val;     /* text: YAML, a deprecated option, or the default; NULL: none */
+  PetscBool          iny;     /* YAML gave it */
+  PetscBool          byalias; /* a deprecated command-line option gave it */
+  char               opt[300], help[1024], where[PETSC_MAX_PATH_LEN + 64];
+  char               abuf[1024]; /* the deprecated option's value */
+} Getter;
 
+/* Deprecated options already warned about (one warning each per run). */
+static char warned[16][300];
+static int  nwarned = 0;
+
+/* A command-line option under a deprecated name of `key`: read as `key`,
+ * with one warning naming both; giving both names is an error. */
+static PetscErrorCode AliasOption(DRConfig cfg, const char *key, const char *norm, Getter *g)
+{
   PetscFunctionBeginUser;
-  Normalize(key, norm, sizeof(norm));
-  *sk = SchemaFind(norm);
-  PetscCheck(*sk, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key '%s' is not in the schema (register it)", key);
-  PetscCheck((*sk)->type == type, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key '%s' is a %s, read as %s", key, TypeName((*sk)->type), TypeName(type));
-  l       = FindLeaf(cfg, key);
-  *inyaml = l ? PETSC_TRUE : PETSC_FALSE;
-  *val    = l ? l->value : (*sk)->def;
+  for (int t = 0; t < DRCfgNTables; t++)
+    for (const DRConfigKey *k = DRCfgTables[t]; k->key; k++) {
+      char      ap[256], aopt[300];
+      PetscBool flg, both, seen = PETSC_FALSE;
+      if (!k->replaced_by || strcmp(k->replaced_by, norm)) continue;
+      DRCfgFillIndices(k->key, key, ap, sizeof(ap));
+      DRCfgOptionName(ap, aopt, sizeof(aopt));
+      PetscCall(PetscOptionsGetString(NULL, NULL, aopt, g->abuf, sizeof(g->abuf), &flg));
+      if (!flg) continue;
+      PetscCall(PetscOptionsHasName(NULL, NULL, g->opt, &both));
+      PetscCheck(!both && !g->byalias, cfg->comm, DR_ERR_INPUT, "command line: both %s and %s given; expected only %s (%s is its deprecated name)", aopt, both ? g->opt : g->where + strlen("command line "), g->opt, aopt);
+      g->val     = g->abuf;
+      g->byalias = PETSC_TRUE;
+      snprintf(g->where, sizeof(g->where), "command line %s", aopt);
+      for (int i = 0; i < nwarned; i++) seen = (PetscBool)(seen || !strcmp(warned[i], aopt));
+      if (!seen) {
+        PetscCall(PetscFPrintf(cfg->comm, PETSC_STDERR, "dynred: warning: option %s is deprecated, read as %s (%s)\n", aopt, g->opt, key));
+        if (nwarned < 16) PetscCall(PetscStrncpy(warned[nwarned++], aopt, sizeof(warned[0])));
+      }
+    }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ParseReal(DRConfig cfg, const char *key, const char *s, PetscReal *v)
+/* The value before the command-line option of `key` itself: a deprecated
+ * option, else YAML, else the schema default. */
+static PetscErrorCode GetterBegin(DRConfig cfg, const char *key, DRConfigType type, Getter *g)
+{
+  char  norm[256], ru[256];
+  Leaf *l;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(g, sizeof(*g)));
+  DRCfgNormalize(key, norm, sizeof(norm));
+  g->sk = DRCfgSchemaFind(norm);
+  PetscCheck(g->sk, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key '%s' is not in the schema (register it)", key);
+  PetscCheck(!g->sk->replaced_by, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key '%s' is deprecated: read '%s'", key, g->sk->replaced_by);
+  PetscCheck(g->sk->type == type, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key '%s' is a %s, read as %s", key, DRCfgTypeName(g->sk->type), DRCfgTypeName(type));
+  l      = FindLeaf(cfg, key);
+  g->iny = l ? PETSC_TRUE : PETSC_FALSE;
+  g->val = l ? l->value : g->sk->def;
+  PetscCall(DRConfigWhere(cfg, key, g->where, sizeof(g->where)));
+  DRCfgOptionName(key, g->opt, sizeof(g->opt));
+  DRCfgRangeUnits(g->sk, ru, sizeof(ru));
+  snprintf(g->help, sizeof(g->help), "%s%s", g->sk->help, ru);
+  PetscCall(AliasOption(cfg, key, norm, g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After the option: where the final value came from. */
+static void GetterFromOption(Getter *g, PetscBool flg)
+{
+  if (flg) snprintf(g->where, sizeof(g->where), "command line %s", g->opt);
+}
+
+/* "expected 1..64 Hz" etc. into buf. */
+static PetscErrorCode ParseReal(DRConfig cfg, const char *key, const char *where, const char *s, PetscReal *v)
 {
   char *end;
-  char  where[PETSC_MAX_PATH_LEN + 32];
 
   PetscFunctionBeginUser;
   errno = 0;
   *v    = strtod(s, &end);
   while (*end && isspace((unsigned char)*end)) end++;
-  PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
   PetscCheck(*s && !*end && !errno && isfinite(*v), cfg->comm, DR_ERR_INPUT, "%s: %s = '%s' is not a number", where, key, s);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRConfigGetReal(DRConfig cfg, const char *key, PetscReal *v, PetscBool *set)
 {
-  const DRConfigKey *sk;
-  const char        *val;
-  PetscBool          iny, flg = PETSC_FALSE;
-  char               opt[300];
+  Getter    g;
+  PetscBool flg = PETSC_FALSE;
+  char      txt[64];
 
   PetscFunctionBeginUser;
-  PetscCall(Lookup(cfg, key, DR_CFG_REAL, &sk, &val, &iny));
+  PetscCall(GetterBegin(cfg, key, DR_CFG_REAL, &g));
   *v = 0;
-  if (val) PetscCall(ParseReal(cfg, key, val, v));
-  OptionName(key, opt, sizeof(opt));
+  if (g.val) PetscCall(ParseReal(cfg, key, g.where, g.val, v));
   PetscOptionsBegin(cfg->comm, NULL, key, NULL); /* title per key: PETSc prints help once per title */
-  PetscCall(PetscOptionsReal(opt, sk->help, NULL, *v, v, &flg));
+  PetscCall(PetscOptionsReal(g.opt, g.help, NULL, *v, v, &flg));
   PetscOptionsEnd();
-  if (set) *set = (PetscBool)(iny || flg);
+  GetterFromOption(&g, flg);
+  snprintf(txt, sizeof(txt), "%g", (double)*v);
+  if (g.iny || g.byalias || flg) PetscCall(DRCfgCheckNumber(cfg->comm, g.where, key, g.sk, *v, txt));
+  if (set) *set = (PetscBool)(g.iny || g.byalias || flg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRConfigGetInt(DRConfig cfg, const char *key, PetscInt *v, PetscBool *set)
 {
-  const DRConfigKey *sk;
-  const char        *val;
-  PetscBool          iny, flg = PETSC_FALSE;
-  char               opt[300], where[PETSC_MAX_PATH_LEN + 32];
+  Getter    g;
+  PetscBool flg = PETSC_FALSE;
+  char      txt[64];
 
   PetscFunctionBeginUser;
-  PetscCall(Lookup(cfg, key, DR_CFG_INT, &sk, &val, &iny));
+  PetscCall(GetterBegin(cfg, key, DR_CFG_INT, &g));
   *v = 0;
-  if (val) {
+  if (g.val) {
     char *end;
     long  x;
     errno = 0;
-    x     = strtol(val, &end, 10);
+    x     = strtol(g.val, &end, 10);
     while (*end && isspace((unsigned char)*end)) end++;
-    PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
-    PetscCheck(*val && !*end && !errno && x >= PETSC_MIN_INT && x <= PETSC_MAX_INT, cfg->comm, DR_ERR_INPUT, "%s: %s = '%s' is not an integer", where, key, val);
+    PetscCheck(*g.val && !*end && !errno && x >= PETSC_MIN_INT && x <= PETSC_MAX_INT, cfg->comm, DR_ERR_INPUT, "%s: %s = '%s' is not an integer", g.where, key, g.val);
     *v = (PetscInt)x;
   }
-  OptionName(key, opt, sizeof(opt));
   PetscOptionsBegin(cfg->comm, NULL, key, NULL); /* title per key: PETSc prints help once per title */
-  PetscCall(PetscOptionsInt(opt, sk->help, NULL, *v, v, &flg));
+  PetscCall(PetscOptionsInt(g.opt, g.help, NULL, *v, v, &flg));
   PetscOptionsEnd();
-  if (set) *set = (PetscBool)(iny || flg);
+  GetterFromOption(&g, flg);
+  snprintf(txt, sizeof(txt), "%" PetscInt_FMT, *v);
+  if (g.iny || g.byalias || flg) PetscCall(DRCfgCheckNumber(cfg->comm, g.where, key, g.sk, (PetscReal)*v, txt));
+  if (set) *set = (PetscBool)(g.iny || g.byalias || flg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRConfigGetBool(DRConfig cfg, const char *key, PetscBool *v, PetscBool *set)
 {
-  const DRConfigKey *sk;
-  const char        *val;
-  PetscBool          iny, flg = PETSC_FALSE;
-  char               opt[300], where[PETSC_MAX_PATH_LEN + 32];
+  Getter    g;
+  PetscBool flg = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  PetscCall(Lookup(cfg, key, DR_CFG_BOOL, &sk, &val, &iny));
+  PetscCall(GetterBegin(cfg, key, DR_CFG_BOOL, &g));
   *v = PETSC_FALSE;
-  if (val) {
+  if (g.val) {
     PetscBool t1, t2, t3, t4, f1, f2, f3, f4;
-    PetscCall(PetscStrcasecmp(val, "true", &t1));
-    PetscCall(PetscStrcasecmp(val, "yes", &t2));
-    PetscCall(PetscStrcasecmp(val, "on", &t3));
-    PetscCall(PetscStrcasecmp(val, "1", &t4));
-    PetscCall(PetscStrcasecmp(val, "false", &f1));
-    PetscCall(PetscStrcasecmp(val, "no", &f2));
-    PetscCall(PetscStrcasecmp(val, "off", &f3));
-    PetscCall(PetscStrcasecmp(val, "0", &f4));
-    PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
-    PetscCheck(t1 || t2 || t3 || t4 || f1 || f2 || f3 || f4, cfg->comm, DR_ERR_INPUT, "%s: %s = '%s' is not true or false", where, key, val);
+    PetscCall(PetscStrcasecmp(g.val, "true", &t1));
+    PetscCall(PetscStrcasecmp(g.val, "yes", &t2));
+    PetscCall(PetscStrcasecmp(g.val, "on", &t3));
+    PetscCall(PetscStrcasecmp(g.val, "1", &t4));
+    PetscCall(PetscStrcasecmp(g.val, "false", &f1));
+    PetscCall(PetscStrcasecmp(g.val, "no", &f2));
+    PetscCall(PetscStrcasecmp(g.val, "off", &f3));
+    PetscCall(PetscStrcasecmp(g.val, "0", &f4));
+    PetscCheck(t1 || t2 || t3 || t4 || f1 || f2 || f3 || f4, cfg->comm, DR_ERR_INPUT, "%s: %s = '%s' is not true or false", g.where, key, g.val);
     *v = (PetscBool)(t1 || t2 || t3 || t4);
   }
-  OptionName(key, opt, sizeof(opt));
   PetscOptionsBegin(cfg->comm, NULL, key, NULL); /* title per key: PETSc prints help once per title */
-  PetscCall(PetscOptionsBool(opt, sk->help, NULL, *v, v, &flg));
+  PetscCall(PetscOptionsBool(g.opt, g.help, NULL, *v, v, &flg));
   PetscOptionsEnd();
-  if (set) *set = (PetscBool)(iny || flg);
+  if (set) *set = (PetscBool)(g.iny || g.byalias || flg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRConfigGetString(DRConfig cfg, const char *key, char *buf, size_t len, PetscBool *set)
 {
-  const DRConfigKey *sk;
-  const char        *val;
-  PetscBool          iny, flg = PETSC_FALSE;
-  char               opt[300];
+  Getter    g;
+  PetscBool flg = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  PetscCall(Lookup(cfg, key, DR_CFG_STRING, &sk, &val, &iny));
-  PetscCall(PetscStrncpy(buf, val ? val : "", len));
-  OptionName(key, opt, sizeof(opt));
+  PetscCall(GetterBegin(cfg, key, DR_CFG_STRING, &g));
+  PetscCall(PetscStrncpy(buf, g.val ? g.val : "", len));
   PetscOptionsBegin(cfg->comm, NULL, key, NULL); /* title per key: PETSc prints help once per title */
-  PetscCall(PetscOptionsString(opt, sk->help, NULL, buf, buf, len, &flg));
+  PetscCall(PetscOptionsString(g.opt, g.help, NULL, buf, buf, len, &flg));
   PetscOptionsEnd();
-  if (set) *set = (PetscBool)(iny || flg);
+  GetterFromOption(&g, flg);
+  if (g.iny || g.byalias || flg) PetscCall(DRCfgCheckString(cfg->comm, g.where, key, g.sk, buf));
+  if (set) *set = (PetscBool)(g.iny || g.byalias || flg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRConfigGetRealArray(DRConfig cfg, const char *key, PetscReal v[], PetscInt *n, PetscBool *set)
 {
-  const DRConfigKey *sk;
-  const char        *val;
-  PetscBool          iny, flg = PETSC_FALSE;
-  PetscInt           cap = *n, cnt = 0;
-  char               opt[300];
+  Getter    g;
+  PetscBool flg = PETSC_FALSE;
+  PetscInt  cap = *n, cnt = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(Lookup(cfg, key, DR_CFG_LIST, &sk, &val, &iny));
-  if (val && *val) {
-    char *copy = strdup(val), *save = NULL;
+  PetscCall(GetterBegin(cfg, key, DR_CFG_LIST, &g));
+  if (g.val && *g.val) {
+    char *copy = strdup(g.val), *save = NULL;
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-      char where[PETSC_MAX_PATH_LEN + 32];
-      PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
-      PetscCheck(cnt < cap, cfg->comm, DR_ERR_INPUT, "%s: %s has more than %" PetscInt_FMT " values", where, key, cap);
-      PetscCall(ParseReal(cfg, key, tok, &v[cnt]));
+      PetscCheck(cnt < cap, cfg->comm, DR_ERR_INPUT, "%s: %s has more than %" PetscInt_FMT " values", g.where, key, cap);
+      PetscCall(ParseReal(cfg, key, g.where, tok, &v[cnt]));
       cnt++;
     }
     free(copy);
   }
-  OptionName(key, opt, sizeof(opt));
   PetscOptionsBegin(cfg->comm, NULL, key, NULL); /* title per key: PETSc prints help once per title */
   {
     PetscInt m = cap;
-    PetscCall(PetscOptionsRealArray(opt, sk->help, NULL, v, &m, &flg));
+    PetscCall(PetscOptionsRealArray(g.opt, g.help, NULL, v, &m, &flg));
     if (flg) cnt = m;
   }
   PetscOptionsEnd();
+  GetterFromOption(&g, flg);
+  for (PetscInt i = 0; i < cnt && (g.iny || g.byalias || flg); i++) {
+    char txt[64];
+    snprintf(txt, sizeof(txt), "%g", (double)v[i]);
+    PetscCall(DRCfgCheckNumber(cfg->comm, g.where, key, g.sk, v[i], txt));
+  }
   *n = cnt;
-  if (set) *set = (PetscBool)(iny || flg);
+  if (set) *set = (PetscBool)(g.iny || g.byalias || flg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

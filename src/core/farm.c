@@ -12,7 +12,8 @@
  * each to the checkpoint (serial HDF5, only rank 0 opens it) and flushes.
  */
 #include <dynred/farm.h>
-#include <hdf5.h>
+#include <dynred/config.h>
+#include <dynred/h5.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -23,6 +24,7 @@ struct _p_DRFarm {
   PetscMPIInt rank, size, grank, gsize;
   PetscInt   group_size, igroup, ngroups;
   PetscBool  setup;
+  DRConfig   cfg;            /* the job (optional; NULL: options only) */
   char       ckpt[PETSC_MAX_PATH_LEN], signature[256], label[64];
   hid_t      file;           /* checkpoint, rank 0 */
   PetscReal  progress_every; /* seconds */
@@ -39,6 +41,7 @@ PetscErrorCode DRFarmCreate(MPI_Comm comm, DRFarm *farm)
   DRFarm f;
 
   PetscFunctionBeginUser;
+  PetscCall(DRSysInitializePackage());
   PetscCall(PetscNew(&f));
   f->comm           = comm;
   f->group          = MPI_COMM_NULL;
@@ -62,18 +65,28 @@ PetscErrorCode DRFarmSetGroupSize(DRFarm f, PetscInt n)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRFarmSetConfig(DRFarm f, DRConfig cfg)
+{
+  PetscFunctionBeginUser;
+  f->cfg = cfg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRFarmSetFromOptions(DRFarm f)
 {
-  PetscInt  n = f->group_size;
+  DRConfig  cfg = f->cfg;
+  PetscInt  n;
   PetscBool set;
 
   PetscFunctionBeginUser;
-  PetscOptionsBegin(f->comm, NULL, "Task farm (GMP grid points, GA individuals)", "DRFarm");
-  PetscCall(PetscOptionsInt("-farm_group_size", "MPI ranks per group; each task runs on one group", "DRFarmSetGroupSize", n, &n, &set));
-  if (set) PetscCall(DRFarmSetGroupSize(f, n));
-  PetscCall(PetscOptionsReal("-farm_progress", "seconds between progress lines (0: every task)", "DRFarm", f->progress_every, &f->progress_every, NULL));
-  PetscCall(PetscOptionsInt("-farm_stop_after", "testing: abort the job after this many results were checkpointed (simulates a killed sweep)", "DRFarm", f->stop_after, &f->stop_after, NULL));
-  PetscOptionsEnd();
+  /* Through the config getters (option > job file > default); without a job
+   * an empty one, so the options and defaults still apply. */
+  if (!cfg) PetscCall(DRConfigCreate(f->comm, &cfg));
+  PetscCall(DRConfigGetInt(cfg, "ranks_per_group", &n, &set));
+  if (set && n > 0) PetscCall(DRFarmSetGroupSize(f, n));
+  PetscCall(DRConfigGetReal(cfg, "farm.progress", &f->progress_every, NULL));
+  PetscCall(DRConfigGetInt(cfg, "farm.stop_after", &f->stop_after, NULL));
+  if (cfg != f->cfg) PetscCall(DRConfigDestroy(&cfg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -129,79 +142,52 @@ static void FreeResults(DRFarm f)
  * sweep (signature or task count differ) likewise. */
 static PetscErrorCode CheckpointOpen(DRFarm f, PetscInt ntasks, char *msg, size_t msglen)
 {
-  hid_t   a, t, g;
-  char    sig[256] = "";
-  long long nt = -1;
+  char       sig[256] = "";
+  PetscInt64 nt       = -1;
+  PetscBool  has;
 
   PetscFunctionBeginUser;
   msg[0] = 0;
   if (access(f->ckpt, F_OK) == 0) {
-    H5E_BEGIN_TRY { f->file = H5Fopen(f->ckpt, H5F_ACC_RDWR, H5P_DEFAULT); }
-    H5E_END_TRY;
+    PetscCall(DRH5FileOpen(MPI_COMM_NULL, f->ckpt, DR_H5_UPDATE, &f->file));
     if (f->file < 0) {
       PetscCall(PetscSNPrintf(msg, msglen, "%s: cannot open the sweep checkpoint (corrupt?): expected an HDF5 file written by an earlier run of this job; delete it to start over", f->ckpt));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-    H5E_BEGIN_TRY
-    {
-      if ((a = H5Aopen(f->file, "signature", H5P_DEFAULT)) >= 0) {
-        t = H5Tcopy(H5T_C_S1);
-        H5Tset_size(t, sizeof(sig) - 1);
-        H5Aread(a, t, sig);
-        H5Tclose(t);
-        H5Aclose(a);
-      }
-      if ((a = H5Aopen(f->file, "ntasks", H5P_DEFAULT)) >= 0) {
-        H5Aread(a, H5T_NATIVE_LLONG, &nt);
-        H5Aclose(a);
-      }
-    }
-    H5E_END_TRY;
+    PetscCall(DRH5AttrReadString(f->file, "/", "signature", sig, sizeof(sig), NULL));
+    PetscCall(DRH5AttrReadInt(f->file, "/", "ntasks", &nt, NULL));
     if (strcmp(sig, f->signature) || nt != ntasks) {
-      PetscCall(PetscSNPrintf(msg, msglen, "%s: checkpoint of a different sweep (%lld tasks, signature '%s'): expected %" PetscInt_FMT " tasks, signature '%s'; delete it to start over", f->ckpt, nt, sig, ntasks, f->signature));
+      PetscCall(PetscSNPrintf(msg, msglen, "%s: checkpoint of a different sweep (%lld tasks, signature '%s'): expected %" PetscInt_FMT " tasks, signature '%s'; delete it to start over", f->ckpt, (long long)nt, sig, ntasks, f->signature));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     /* load the finished tasks */
-    g = H5Gopen2(f->file, "/farm", H5P_DEFAULT);
-    if (g >= 0) {
+    PetscCall(DRH5Exists(f->file, "/farm", &has));
+    if (has) {
       for (PetscInt i = 0; i < ntasks; i++) {
-        char  name[32];
-        hid_t d, sp;
-        snprintf(name, sizeof(name), "%07lld", (long long)i);
-        if (H5Lexists(g, name, H5P_DEFAULT) <= 0) continue;
-        d  = H5Dopen2(g, name, H5P_DEFAULT);
-        sp = H5Dget_space(d);
-        f->len[i] = (PetscInt)H5Sget_simple_extent_npoints(sp);
-        PetscCall(PetscMalloc1(PetscMax(f->len[i], 1), &f->res[i]));
-        PetscCheck(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, f->res[i]) >= 0, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: cannot read /farm/%s: expected a readable checkpoint; delete it to start over", f->ckpt, name);
-        H5Sclose(sp);
-        H5Dclose(d);
+        char    name[40];
+        hsize_t dims[4];
+        int     nd;
+        snprintf(name, sizeof(name), "/farm/%07lld", (long long)i);
+        PetscCall(DRH5Dims(f->file, name, &nd, dims));
+        if (!nd) continue;
+        PetscCheck(nd == 1, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: %s is not 1-D: expected a checkpoint written by dynred; delete it to start over", f->ckpt, name);
+        f->len[i] = (PetscInt)dims[0];
+        PetscCall(DRH5ReadAll(f->file, name, H5T_NATIVE_DOUBLE, NULL, NULL, (void **)&f->res[i]));
         f->nrestored++;
       }
-      H5Gclose(g);
     }
   } else {
-    hid_t s;
-    f->file = H5Fcreate(f->ckpt, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g;
+    PetscCall(DRH5FileOpen(MPI_COMM_NULL, f->ckpt, DR_H5_CREATE_EXCL, &f->file));
     if (f->file < 0) {
       PetscCall(PetscSNPrintf(msg, msglen, "%s: cannot create the sweep checkpoint: expected a writable location", f->ckpt));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-    s = H5Screate(H5S_SCALAR);
-    t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, strlen(f->signature) + 1);
-    a = H5Acreate2(f->file, "signature", t, s, H5P_DEFAULT, H5P_DEFAULT);
-    H5Awrite(a, t, f->signature);
-    H5Aclose(a);
-    H5Tclose(t);
-    nt = ntasks;
-    a  = H5Acreate2(f->file, "ntasks", H5T_NATIVE_LLONG, s, H5P_DEFAULT, H5P_DEFAULT);
-    H5Awrite(a, H5T_NATIVE_LLONG, &nt);
-    H5Aclose(a);
-    H5Sclose(s);
-    g = H5Gcreate2(f->file, "/farm", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    PetscCall(DRH5AttrWriteString(f->file, "/", "signature", f->signature));
+    PetscCall(DRH5AttrWriteInt(f->file, "/", "ntasks", H5T_NATIVE_LLONG, ntasks));
+    PetscCall(DRH5GroupOpen(f->file, "/farm", PETSC_TRUE, &g));
     H5Gclose(g);
-    H5Fflush(f->file, H5F_SCOPE_GLOBAL);
+    PetscCall(DRH5FileFlush(f->file));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -209,18 +195,15 @@ static PetscErrorCode CheckpointOpen(DRFarm f, PetscInt ntasks, char *msg, size_
 static PetscErrorCode CheckpointWrite(DRFarm f, PetscInt task)
 {
   char    name[40];
-  hid_t   sp, d;
   hsize_t n = (hsize_t)f->len[task];
 
   PetscFunctionBeginUser;
   if (f->file < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventBegin(DR_EVENT_FarmCheckpoint, 0, 0, 0, 0));
   snprintf(name, sizeof(name), "/farm/%07lld", (long long)task);
-  sp = H5Screate_simple(1, &n, NULL);
-  d  = H5Dcreate2(f->file, name, H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  PetscCheck(d >= 0 && H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, f->res[task]) >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: cannot write %s", f->ckpt, name);
-  H5Dclose(d);
-  H5Sclose(sp);
-  PetscCheck(H5Fflush(f->file, H5F_SCOPE_GLOBAL) >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: cannot flush", f->ckpt);
+  PetscCall(DRH5Write(f->file, name, H5T_NATIVE_DOUBLE, H5T_NATIVE_DOUBLE, 1, &n, PETSC_TRUE, f->res[task]));
+  PetscCall(DRH5FileFlush(f->file));
+  PetscCall(PetscLogEventEnd(DR_EVENT_FarmCheckpoint, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -255,6 +238,7 @@ static PetscErrorCode Arrived(DRFarm f, PetscInt task, Progress *p)
 static PetscErrorCode Drain(DRFarm f, PetscBool wait, Progress *p)
 {
   PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(DR_EVENT_FarmDrain, 0, 0, 0, 0));
   for (;;) {
     int        flag = 0;
     MPI_Status st;
@@ -281,6 +265,7 @@ static PetscErrorCode Drain(DRFarm f, PetscBool wait, Progress *p)
     }
     if (wait) break;
   }
+  PetscCall(PetscLogEventEnd(DR_EVENT_FarmDrain, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -309,7 +294,9 @@ PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
   if (f->rank == 0 && f->ckpt[0]) {
     if (f->file >= 0) H5Fclose(f->file); /* reopen: restore what the previous run wrote */
     f->file = -1;
+    PetscCall(PetscLogEventBegin(DR_EVENT_FarmCheckpoint, 0, 0, 0, 0));
     PetscCall(CheckpointOpen(f, ntasks, msg, sizeof(msg)));
+    PetscCall(PetscLogEventEnd(DR_EVENT_FarmCheckpoint, 0, 0, 0, 0));
     for (PetscInt i = 0; i < ntasks; i++) flags[i] = f->res[i] ? 1 : 0;
   }
   {
@@ -344,7 +331,9 @@ PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
     PetscCallMPI(MPI_Bcast(&next, 1, MPI_LONG, 0, f->group));
     if (next >= npending) break;
     task = pending[next];
+    PetscCall(PetscLogEventBegin(DR_EVENT_FarmTask, 0, 0, 0, 0));
     PetscCall(fn(f->group, task, ctx, &n, &r));
+    PetscCall(PetscLogEventEnd(DR_EVENT_FarmTask, 0, 0, 0, 0));
     if (f->grank == 0) {
       PetscCheck(r || n == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "farm: task %" PetscInt_FMT " returned no result", task);
       if (f->rank == 0) {

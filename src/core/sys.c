@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-PetscLogEvent DR_EVENT_Read, DR_EVENT_Generate, DR_EVENT_Assemble, DR_EVENT_EigenSolve, DR_EVENT_Write, DR_EVENT_Validate;
-PetscLogEvent DR_EVENT_CompEig, DR_EVENT_Constraint, DR_EVENT_Project, DR_EVENT_Gather, DR_EVENT_RedAssemble, DR_EVENT_Coupled, DR_EVENT_Recover;
-static PetscClassId   DR_CLASSID;
+PetscLogEvent DR_EVENT_Write, DR_EVENT_FarmTask, DR_EVENT_FarmCheckpoint, DR_EVENT_FarmDrain;
+PetscLogEvent DR_EVENT_Read, DR_EVENT_Generate, DR_EVENT_Assemble, DR_EVENT_EigenSolve, DR_EVENT_Validate;
+PetscLogEvent DR_EVENT_CompEig, DR_EVENT_Constraint, DR_EVENT_Project, DR_EVENT_Gather, DR_EVENT_RedAssemble, DR_EVENT_Coupled, DR_EVENT_Recover; /* deprecated */
+PetscClassId  DR_CLASSID;
+static PetscBool DRSysPackageInitialized = PETSC_FALSE;
 static PetscLogDouble dr_t0;
 
 const char *DRLabelString(DRLabel l, char buf[32])
@@ -50,18 +52,30 @@ PetscLogDouble DRTime(void)
   return t;
 }
 
-PetscErrorCode DRInitialize(int *argc, char ***argv, const char *help)
+static PetscErrorCode DRSysFinalizePackage(void)
 {
   PetscFunctionBeginUser;
-  PetscCall(SlepcInitialize(argc, argv, NULL, help));
-  dr_t0 = DRTime();
-  PetscCall(PetscClassIdRegister("dynred", &DR_CLASSID));
+  DRSysPackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSysInitializePackage(void)
+{
+  PetscFunctionBeginUser;
+  if (DRSysPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
+  DRSysPackageInitialized = PETSC_TRUE;
+  PetscCall(PetscClassIdRegister("DR Core", &DR_CLASSID));
+  PetscCall(PetscLogEventRegister("DRWrite", DR_CLASSID, &DR_EVENT_Write));
+  PetscCall(PetscLogEventRegister("DRFarmTask", DR_CLASSID, &DR_EVENT_FarmTask));
+  PetscCall(PetscLogEventRegister("DRFarmCheckpoint", DR_CLASSID, &DR_EVENT_FarmCheckpoint));
+  PetscCall(PetscLogEventRegister("DRFarmDrain", DR_CLASSID, &DR_EVENT_FarmDrain));
+  /* model and eigen phases (until those layers register their own) */
   PetscCall(PetscLogEventRegister("DRRead", DR_CLASSID, &DR_EVENT_Read));
   PetscCall(PetscLogEventRegister("DRGenerate", DR_CLASSID, &DR_EVENT_Generate));
   PetscCall(PetscLogEventRegister("DRAssemble", DR_CLASSID, &DR_EVENT_Assemble));
   PetscCall(PetscLogEventRegister("DRValidate", DR_CLASSID, &DR_EVENT_Validate));
   PetscCall(PetscLogEventRegister("DREigenSolve", DR_CLASSID, &DR_EVENT_EigenSolve));
-  PetscCall(PetscLogEventRegister("DRWrite", DR_CLASSID, &DR_EVENT_Write));
+  /* DEPRECATED: CMS phases, until couple/ registers its own */
   PetscCall(PetscLogEventRegister("DRCMSCompEig", DR_CLASSID, &DR_EVENT_CompEig));
   PetscCall(PetscLogEventRegister("DRCMSConstraint", DR_CLASSID, &DR_EVENT_Constraint));
   PetscCall(PetscLogEventRegister("DRCMSProject", DR_CLASSID, &DR_EVENT_Project));
@@ -69,6 +83,16 @@ PetscErrorCode DRInitialize(int *argc, char ***argv, const char *help)
   PetscCall(PetscLogEventRegister("DRCMSAssemble", DR_CLASSID, &DR_EVENT_RedAssemble));
   PetscCall(PetscLogEventRegister("DRCMSCoupled", DR_CLASSID, &DR_EVENT_Coupled));
   PetscCall(PetscLogEventRegister("DRCMSRecover", DR_CLASSID, &DR_EVENT_Recover));
+  PetscCall(PetscRegisterFinalize(DRSysFinalizePackage));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRInitialize(int *argc, char ***argv, const char *help)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SlepcInitialize(argc, argv, NULL, help));
+  dr_t0 = DRTime();
+  PetscCall(DRSysInitializePackage());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

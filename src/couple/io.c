@@ -1,5 +1,6 @@
 /* CMS results: the table (DRCMSView) and the store (DRCMSWrite: /cms
  * datasets, /timing, the merged mesh and the XDMF mode shapes). */
+#include <dynred/componentstore.h>
 #include "cmsimpl.h"
 
 static const char *const phase_names[DR_CMS_NPHASE] = {"component_eigensolve", "constraint_modes", "projection", "gather", "assembly", "interface_reduction", "coupled_solve", "recovery"};
@@ -230,13 +231,13 @@ static PetscErrorCode WriteShapes(DRCMS c, DRStore s)
   PetscFunctionBeginUser;
   if (!c->geom) PetscCall(GatherGeometry(c));
   if (!c->geom->nnodes || !c->nm) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(DRStoreWriteMesh(s, c->geom));
+  PetscCall(DRComponentWriteMesh(c->geom, s));
   PetscCall(PetscMalloc1(c->nm, &names));
   for (PetscInt k = 0; k < c->nm; k++) {
     PetscCall(PetscMalloc1(64, &names[k]));
     PetscCall(PetscSNPrintf(names[k], 64, "cms mode %03" PetscInt_FMT " (%.4g Hz)", k + 1, (double)c->freq[k]));
   }
-  PetscCall(DRStoreWriteShapes(s, "/cms", c->geom, c->nm, c->modes, (const char *const *)names));
+  PetscCall(DRComponentWriteShapes(c->geom, s, "/cms", c->nm, c->modes, (const char *const *)names));
   for (PetscInt k = 0; k < c->nm; k++) PetscCall(PetscFree(names[k]));
   PetscCall(PetscFree(names));
   PetscFunctionReturn(PETSC_SUCCESS);

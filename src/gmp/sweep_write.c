@@ -1,6 +1,7 @@
 /* The GMP sweep's datasets: /gmp/grid, /gmp/labels, /gmp/elements,
  * /gmp/export (a source for dynred ss, with its mesh and mode shapes) and
  * /gmp/track (include/dynred/gmpsweep.h). */
+#include <dynred/componentstore.h>
 #include "sweepimpl.h"
 
 /* Matrices are column-major in memory; datasets are row-major [.., row, col]. */
@@ -101,7 +102,7 @@ static PetscErrorCode WriteExportShapes(DRStore store, DRMechanism mech, const P
   PetscCall(PetscMalloc1(2 * ne, &c->cells));
   for (PetscInt e = 0; e < 2 * ne; e++) c->cells[e] = conn[e] + 1;
   PetscCall(PetscFree(xyz));
-  PetscCall(DRStoreWriteMesh(store, c));
+  PetscCall(DRComponentWriteMesh(c, store));
   PetscCall(PetscMalloc2(n, &v, n, &names));
   for (PetscInt k = 0; k < n; k++) {
     char name[64];
@@ -115,7 +116,7 @@ static PetscErrorCode WriteExportShapes(DRStore store, DRMechanism mech, const P
     PetscCall(PetscSNPrintf(name, sizeof(name), "mode %02d (%.6g Hz)", (int)(k + 1), rank ? 0.0 : (double)freq[k]));
     PetscCall(PetscStrallocpy(name, &names[k]));
   }
-  PetscCall(DRStoreWriteShapes(store, "/gmp/export", c, n, v, (const char *const *)names));
+  PetscCall(DRComponentWriteShapes(c, store, "/gmp/export", n, v, (const char *const *)names));
   for (PetscInt k = 0; k < n; k++) {
     PetscCall(VecDestroy(&v[k]));
     PetscCall(PetscFree(names[k]));

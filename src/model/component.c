@@ -4,30 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-PetscInt DRCellNodes(DRCellType t)
-{
-  switch (t) {
-  case DR_CELL_LINE2: return 2;
-  case DR_CELL_TET4: return 4;
-  case DR_CELL_TET10: return 10;
-  case DR_CELL_HEX8: return 8;
-  case DR_CELL_HEX20: return 20;
-  default: return 0;
-  }
-}
-
-const char *DRCellName(DRCellType t)
-{
-  switch (t) {
-  case DR_CELL_LINE2: return "Polyline";
-  case DR_CELL_TET4: return "Tetrahedron";
-  case DR_CELL_TET10: return "Tetrahedron_10";
-  case DR_CELL_HEX8: return "Hexahedron";
-  case DR_CELL_HEX20: return "Hexahedron_20";
-  default: return "None";
-  }
-}
-
 PetscErrorCode DRComponentCreate(MPI_Comm comm, const char *name, DRComponent *c)
 {
   PetscFunctionBeginUser;

@@ -1,5 +1,7 @@
 /* Job-file parsing: values, defaults, command-line overrides, lists of maps,
- * and the one-line errors for unknown keys, bad values and bad YAML. */
+ * and the one-line errors for unknown keys, bad values and bad YAML; the
+ * schema's ranges and allowed strings (from the file and the command line)
+ * and deprecated keys (replaced_by), each message checked word for word. */
 #include "drtest.h"
 #include <dynred/config.h>
 #include <dynred/model.h>
@@ -12,8 +14,144 @@ static const DRConfigKey keys[] = {
   {"modal.nmodes", DR_CFG_INT, "20", "modes", NULL, NULL, NULL},
   {"modal.fmax", DR_CFG_REAL, "0", "fmax", NULL, NULL, NULL},
   {"gmp.theta", DR_CFG_LIST, "", "grid", NULL, NULL, NULL},
+  {"t.fmax", DR_CFG_REAL, "100", "band", "0..1e6", "Hz", NULL},
+  {"t.parts", DR_CFG_INT, "2", "parts", "1..64", NULL, NULL},
+  {"t.tol", DR_CFG_REAL, NULL, "tolerance", "..1", NULL, NULL},
+  {"t.method", DR_CFG_STRING, "cb", "method", "cb|mac|free", NULL, NULL},
+  {"t.grid", DR_CFG_LIST, "", "grid", "0..", "rad", NULL},
+  {"t.old_parts", DR_CFG_INT, NULL, "deprecated", NULL, NULL, "t.parts"},
+  {"t.comps[].n", DR_CFG_INT, "1", "n", "1..", NULL, NULL},
+  {"t.comps[].old_n", DR_CFG_INT, NULL, "deprecated", NULL, NULL, "t.comps[].n"},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
+
+/* Everything printed to stderr (the warnings), for exact checks. */
+static char stderr_text[4096];
+static PetscErrorCode (*vfprintf_orig)(FILE *, const char[], va_list);
+static PetscErrorCode CaptureVFPrintf(FILE *fd, const char fmt[], va_list ap)
+{
+  if (fd != PETSC_STDERR) return vfprintf_orig(fd, fmt, ap);
+  size_t l = strlen(stderr_text);
+  vsnprintf(stderr_text + l, sizeof(stderr_text) - l, fmt, ap);
+  return PETSC_SUCCESS;
+}
+
+/* The one-line message of the last error, as the driver prints it. */
+static const char *LastMessage(PetscErrorCode ierr)
+{
+  char *spec = NULL;
+  (void)PetscErrorMessage(ierr, NULL, &spec);
+  return spec ? spec : "";
+}
+
+#define EXPECT_ERROR(ierr, msg)                                                                           \
+  DRTEST_TRUE((ierr) == DR_ERR_INPUT && !strcmp(LastMessage(ierr), (msg)), "error '%s' (got '%s')", (msg), LastMessage(ierr))
+
+/* A config from text (loads without error). */
+static PetscErrorCode Load(const char *origin, const char *text, DRConfig *cfg)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRConfigCreate(PETSC_COMM_WORLD, cfg));
+  PetscCall(DRConfigLoadString(*cfg, origin, text));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Ranges, allowed strings and deprecated keys. */
+static PetscErrorCode TestSchema(void)
+{
+  DRConfig       c;
+  PetscErrorCode ierr;
+  PetscInt       n;
+  PetscReal      r, v[4];
+  PetscBool      set;
+  char           s[64];
+
+  PetscFunctionBeginUser;
+  /* in range: accepted; defaults are not checked when unset */
+  PetscCall(Load("ok.yaml", "t:\n  fmax: 1e6\n  parts: 1\n  method: mac\n", &c));
+  PetscCall(DRConfigGetReal(c, "t.fmax", &r, NULL));
+  DRTEST_TRUE(r == 1e6, "t.fmax = 1e6 is inside 0..1e6");
+  PetscCall(DRConfigGetString(c, "t.method", s, sizeof(s), NULL));
+  DRTEST_TRUE(!strcmp(s, "mac"), "t.method = mac is allowed");
+  PetscCall(DRConfigGetReal(c, "t.tol", &r, &set));
+  DRTEST_TRUE(!set && r == 0, "t.tol unset: no value, no check");
+  PetscCall(DRConfigDestroy(&c));
+
+  /* out of range in the file */
+  PetscCall(Load("r.yaml", "t:\n  fmax: -5\n  parts: 65\n  tol: 2\n  method: foo\n  grid: [0, 1, -2]\n", &c));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = DRConfigGetReal(c, "t.fmax", &r, NULL);
+  EXPECT_ERROR(ierr, "r.yaml:2: t.fmax = -5, expected 0..1e6 Hz");
+  ierr = DRConfigGetInt(c, "t.parts", &n, NULL);
+  EXPECT_ERROR(ierr, "r.yaml:3: t.parts = 65, expected 1..64");
+  ierr = DRConfigGetReal(c, "t.tol", &r, NULL);
+  EXPECT_ERROR(ierr, "r.yaml:4: t.tol = 2, expected <= 1");
+  ierr = DRConfigGetString(c, "t.method", s, sizeof(s), NULL);
+  EXPECT_ERROR(ierr, "r.yaml:5: t.method = 'foo', expected cb, mac or free");
+  n    = 4;
+  ierr = DRConfigGetRealArray(c, "t.grid", v, &n, NULL);
+  EXPECT_ERROR(ierr, "r.yaml:6: t.grid = -2, expected >= 0 rad");
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(DRConfigDestroy(&c));
+
+  /* out of range on the command line (the file's value was fine) */
+  PetscCall(Load("ok.yaml", "t:\n  parts: 3\n", &c));
+  PetscCall(PetscOptionsSetValue(NULL, "-t_parts", "0"));
+  PetscCall(PetscOptionsSetValue(NULL, "-t_method", "bar"));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = DRConfigGetInt(c, "t.parts", &n, NULL);
+  EXPECT_ERROR(ierr, "command line -t_parts: t.parts = 0, expected 1..64");
+  ierr = DRConfigGetString(c, "t.method", s, sizeof(s), NULL);
+  EXPECT_ERROR(ierr, "command line -t_method: t.method = 'bar', expected cb, mac or free");
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscOptionsClearValue(NULL, "-t_parts"));
+  PetscCall(PetscOptionsClearValue(NULL, "-t_method"));
+  PetscCall(DRConfigDestroy(&c));
+
+  /* a deprecated key in the file: read as its replacement, one warning */
+  stderr_text[0] = 0;
+  PetscCall(Load("a.yaml", "t:\n  old_parts: 5\n  comps:\n    - n: 2\n    - old_n: 7\n", &c));
+  DRTEST_TRUE(!strcmp(stderr_text, "dynred: warning: a.yaml:2: 't.old_parts' is deprecated, read as 't.parts'\n"
+                                   "dynred: warning: a.yaml:5: 't.comps[1].old_n' is deprecated, read as 't.comps[1].n'\n"),
+              "deprecation warnings name both keys (got '%s')", stderr_text);
+  PetscCall(DRConfigGetInt(c, "t.parts", &n, &set));
+  DRTEST_TRUE(n == 5 && set, "t.old_parts: 5 is read as t.parts (%d)", (int)n);
+  PetscCall(DRConfigGetInt(c, "t.comps[1].n", &n, NULL));
+  DRTEST_TRUE(n == 7, "t.comps[1].old_n: 7 is read as t.comps[1].n (%d)", (int)n);
+  PetscCall(DRConfigWhere(c, "t.parts", s, sizeof(s)));
+  DRTEST_TRUE(!strcmp(s, "a.yaml:2"), "location of the deprecated key (%s)", s);
+  PetscCall(DRConfigDestroy(&c));
+
+  /* both names in the file: an error */
+  PetscCall(DRConfigCreate(PETSC_COMM_WORLD, &c));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = DRConfigLoadString(c, "b.yaml", "t:\n  parts: 2\n  old_parts: 3\n");
+  EXPECT_ERROR(ierr, "b.yaml:3: both 't.old_parts' and 't.parts' (line 2) given; expected only 't.parts' ('t.old_parts' is its deprecated name)");
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(DRConfigDestroy(&c));
+
+  /* a deprecated option: read as the new one (over the file), one warning;
+   * its value is range-checked under the new key */
+  PetscCall(Load("ok.yaml", "t:\n  parts: 3\n", &c));
+  stderr_text[0] = 0;
+  PetscCall(PetscOptionsSetValue(NULL, "-t_old_parts", "9"));
+  PetscCall(DRConfigGetInt(c, "t.parts", &n, &set));
+  DRTEST_TRUE(n == 9 && set, "-t_old_parts 9 is read as t.parts (%d)", (int)n);
+  PetscCall(DRConfigGetInt(c, "t.parts", &n, &set));
+  DRTEST_TRUE(!strcmp(stderr_text, "dynred: warning: option -t_old_parts is deprecated, read as -t_parts (t.parts)\n"), "one warning naming both options (got '%s')", stderr_text);
+  PetscCall(PetscOptionsSetValue(NULL, "-t_old_parts", "99"));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = DRConfigGetInt(c, "t.parts", &n, NULL);
+  EXPECT_ERROR(ierr, "command line -t_old_parts: t.parts = 99, expected 1..64");
+  PetscCall(PetscOptionsSetValue(NULL, "-t_parts", "4"));
+  ierr = DRConfigGetInt(c, "t.parts", &n, NULL);
+  EXPECT_ERROR(ierr, "command line: both -t_old_parts and -t_parts given; expected only -t_parts (-t_old_parts is its deprecated name)");
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscOptionsClearValue(NULL, "-t_old_parts"));
+  PetscCall(PetscOptionsClearValue(NULL, "-t_parts"));
+  PetscCall(DRConfigDestroy(&c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static const char job[] = "job: cms\n"
                           "output: out/plate.h5\n"
@@ -57,6 +195,8 @@ int main(int argc, char **argv)
   PetscErrorCode ierr;
 
   PetscCall(DRInitialize(&argc, &argv, NULL));
+  vfprintf_orig = PetscVFPrintf;
+  PetscVFPrintf = CaptureVFPrintf;
   PetscCall(DRConfigRegisterKeys(keys));
   PetscCall(DRModelRegisterKeys());
   PetscCall(DRConfigCreate(PETSC_COMM_WORLD, &cfg));
@@ -116,5 +256,6 @@ int main(int argc, char **argv)
     DRTEST_TRUE(ierr == DR_ERR_INPUT, "non-numeric value is an input error");
     PetscCall(DRConfigDestroy(&c2));
   }
+  PetscCall(TestSchema());
   DRTEST_END();
 }
