@@ -49,14 +49,12 @@ extern PetscClassId DR_CLASSID;
  * (DRFarmTask), checkpoint I/O (DRFarmCheckpoint), receiving results on
  * rank 0 (DRFarmDrain). */
 extern PetscLogEvent DR_EVENT_Write, DR_EVENT_FarmTask, DR_EVENT_FarmCheckpoint, DR_EVENT_FarmDrain;
-/* Model and eigen phases, registered here until those layers register their
- * own (kept for now; used by model/ and eigen/). */
-extern PetscLogEvent DR_EVENT_Read, DR_EVENT_Generate, DR_EVENT_Assemble, DR_EVENT_EigenSolve, DR_EVENT_Validate;
-/* DEPRECATED: the seven CMS phases belong to the couple layer, which
- * registers its own events; these stay declared (and registered) only until
- * couple/ stops using them, then they are deleted. */
-extern PetscLogEvent DR_EVENT_CompEig, DR_EVENT_Constraint, DR_EVENT_Project,
-  DR_EVENT_Gather, DR_EVENT_RedAssemble, DR_EVENT_Coupled, DR_EVENT_Recover;
+/* Event times are the one clock of /timing: DRLogEnable switches PETSc's
+ * default log on (it records nothing otherwise; DRSysInitializePackage calls
+ * it, so every dynred run records), DRLogEventSeconds reads the inclusive
+ * time of an event on this process so far. */
+PetscErrorCode DRLogEnable(void);
+PetscErrorCode DRLogEventSeconds(PetscLogEvent e, PetscLogDouble *seconds);
 
 /* Registries (PETSc's PetscFunctionList, one per method family): look up
  * `name`; an unknown name is a one-line input error on comm that names

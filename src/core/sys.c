@@ -6,8 +6,6 @@
 #include <string.h>
 
 PetscLogEvent DR_EVENT_Write, DR_EVENT_FarmTask, DR_EVENT_FarmCheckpoint, DR_EVENT_FarmDrain;
-PetscLogEvent DR_EVENT_Read, DR_EVENT_Generate, DR_EVENT_Assemble, DR_EVENT_EigenSolve, DR_EVENT_Validate;
-PetscLogEvent DR_EVENT_CompEig, DR_EVENT_Constraint, DR_EVENT_Project, DR_EVENT_Gather, DR_EVENT_RedAssemble, DR_EVENT_Coupled, DR_EVENT_Recover; /* deprecated */
 PetscClassId  DR_CLASSID;
 static PetscBool DRSysPackageInitialized = PETSC_FALSE;
 static PetscLogDouble dr_t0;
@@ -69,20 +67,7 @@ PetscErrorCode DRSysInitializePackage(void)
   PetscCall(PetscLogEventRegister("DRFarmTask", DR_CLASSID, &DR_EVENT_FarmTask));
   PetscCall(PetscLogEventRegister("DRFarmCheckpoint", DR_CLASSID, &DR_EVENT_FarmCheckpoint));
   PetscCall(PetscLogEventRegister("DRFarmDrain", DR_CLASSID, &DR_EVENT_FarmDrain));
-  /* model and eigen phases (until those layers register their own) */
-  PetscCall(PetscLogEventRegister("DRRead", DR_CLASSID, &DR_EVENT_Read));
-  PetscCall(PetscLogEventRegister("DRGenerate", DR_CLASSID, &DR_EVENT_Generate));
-  PetscCall(PetscLogEventRegister("DRAssemble", DR_CLASSID, &DR_EVENT_Assemble));
-  PetscCall(PetscLogEventRegister("DRValidate", DR_CLASSID, &DR_EVENT_Validate));
-  PetscCall(PetscLogEventRegister("DREigenSolve", DR_CLASSID, &DR_EVENT_EigenSolve));
-  /* DEPRECATED: CMS phases, until couple/ registers its own */
-  PetscCall(PetscLogEventRegister("DRCMSCompEig", DR_CLASSID, &DR_EVENT_CompEig));
-  PetscCall(PetscLogEventRegister("DRCMSConstraint", DR_CLASSID, &DR_EVENT_Constraint));
-  PetscCall(PetscLogEventRegister("DRCMSProject", DR_CLASSID, &DR_EVENT_Project));
-  PetscCall(PetscLogEventRegister("DRCMSGather", DR_CLASSID, &DR_EVENT_Gather));
-  PetscCall(PetscLogEventRegister("DRCMSAssemble", DR_CLASSID, &DR_EVENT_RedAssemble));
-  PetscCall(PetscLogEventRegister("DRCMSCoupled", DR_CLASSID, &DR_EVENT_Coupled));
-  PetscCall(PetscLogEventRegister("DRCMSRecover", DR_CLASSID, &DR_EVENT_Recover));
+  PetscCall(DRLogEnable());
   PetscCall(PetscRegisterFinalize(DRSysFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -164,4 +149,24 @@ PetscErrorCode DRRegistryFind_Private(MPI_Comm comm, PetscFunctionList list, con
   if (*fn) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DRRegistryNames(list, known, sizeof(known)));
   SETERRQ(comm, DR_ERR_INPUT, "%s%sunknown %s '%s'; known: %s", where ? where : "", where ? ": " : "", kind, name ? name : "(none)", known);
+}
+
+PetscErrorCode DRLogEnable(void)
+{
+  PetscBool active;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogIsActive(&active));
+  if (!active) PetscCall(PetscLogDefaultBegin());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRLogEventSeconds(PetscLogEvent e, PetscLogDouble *seconds)
+{
+  PetscEventPerfInfo info;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, e, &info));
+  *seconds = info.time;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
