@@ -48,12 +48,26 @@ PetscErrorCode DRJobStoreAbort(void)
 
 PetscErrorCode DRJobPrintModel(DRComponent c)
 {
-  MatInfo     info;
-  PetscMPIInt size;
+  MatInfo         info;
+  PetscMPIInt     size;
+  MPI_Comm        comm;
+  Mat             K;
+  const char     *name, *source;
+  PetscInt        n, nnodes, ncells;
+  DRCellType      ct;
+  const PetscInt *ids, *cells;
+  const PetscReal *xyz;
 
   PetscFunctionBeginUser;
-  PetscCall(MatGetInfo(c->K, MAT_GLOBAL_SUM, &info));
-  PetscCallMPI(MPI_Comm_size(c->comm, &size));
-  PetscCall(PetscPrintf(c->comm, "model %s (%s): %" PetscInt_FMT " DOFs, %.0f nonzeros in K, %" PetscInt_FMT " nodes, %" PetscInt_FMT " elements, %d rank(s)\n", c->name, c->source, c->n, (double)info.nz_used, c->nnodes, c->ncells, (int)size));
+  PetscCall(DRComponentGetComm(c, &comm));
+  PetscCall(DRComponentGetName(c, &name));
+  PetscCall(DRComponentGetSource(c, &source));
+  PetscCall(DRComponentGetSize(c, &n));
+  PetscCall(DRComponentGetOperators(c, &K, NULL, NULL));
+  PetscCall(DRComponentGetGeometry(c, &nnodes, &ids, &xyz));
+  PetscCall(DRComponentGetCells(c, &ct, &ncells, &cells));
+  PetscCall(MatGetInfo(K, MAT_GLOBAL_SUM, &info));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscPrintf(comm, "model %s (%s): %" PetscInt_FMT " DOFs, %.0f nonzeros in K, %" PetscInt_FMT " nodes, %" PetscInt_FMT " elements, %d rank(s)\n", name, source, n, (double)info.nz_used, nnodes, ncells, (int)size));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

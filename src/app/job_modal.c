@@ -21,6 +21,10 @@ PetscErrorCode DRJobModal(DRConfig cfg)
   const PetscReal *freq, *lambda, *resid;
   Vec           *modes;
   PetscLogDouble t0;
+  Mat            K, M;
+  const char    *source;
+  PetscInt       ndof;
+  const DRLabel *labels;
   const char    *phases[3] = {"model", "eigensolve", "output"};
 
   PetscFunctionBeginUser;
@@ -37,7 +41,10 @@ PetscErrorCode DRJobModal(DRConfig cfg)
   t0 = DRTime();
   PetscCall(DRModalCreate(PETSC_COMM_WORLD, &modal));
   PetscCall(DRModalSetOptionsPrefix(modal, "modal_"));
-  PetscCall(DRModalSetOperators(modal, model->K, model->M, model->source));
+  PetscCall(DRComponentGetOperators(model, &K, &M, NULL));
+  PetscCall(DRComponentGetSource(model, &source));
+  PetscCall(DRComponentGetLabels(model, &ndof, &labels));
+  PetscCall(DRModalSetOperators(modal, K, M, source));
   PetscCall(DRModalSetRange(modal, nmodes, fmax));
   PetscCall(DRModalSetTolerance(modal, tol));
   PetscCall(DRModalSetFromOptions(modal));
@@ -56,9 +63,9 @@ PetscErrorCode DRJobModal(DRConfig cfg)
     PetscCall(DRStoreWriteReal(store, "/modal/frequencies_hz", 1, dims, freq, "Hz"));
     PetscCall(DRStoreWriteReal(store, "/modal/eigenvalues", 1, dims, lambda, "rad^2/s^2"));
     PetscCall(DRStoreWriteReal(store, "/modal/residuals", 1, dims, resid, NULL));
-    PetscCall(DRStoreWriteLabels(store, "/modal/labels", model->n, model->labels));
-    PetscCall(DRStoreAttrInt(store, "/modal", "ndof", model->n));
-    PetscCall(DRStoreAttrString(store, "/modal", "model", model->source));
+    PetscCall(DRStoreWriteLabels(store, "/modal/labels", ndof, labels));
+    PetscCall(DRStoreAttrInt(store, "/modal", "ndof", ndof));
+    PetscCall(DRStoreAttrString(store, "/modal", "model", source));
   }
   if (write_modes && n) {
     char **names, *const *cnames;
