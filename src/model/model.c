@@ -220,6 +220,7 @@ PetscErrorCode DRModelCreateComponent(DRConfig cfg, PetscInt k, MPI_Comm comm, D
     DRBuiltinCreateFn create = NULL;
     DRCut             cut;
     PetscCall(GetCut(cfg, &cut));
+    PetscCall(DRBuiltinRegisterAll());
     PetscCall(PetscFunctionListFind(DRBuiltinList, b, &create));
     if (!create) {
       char known[512];
@@ -235,6 +236,7 @@ PetscErrorCode DRModelCreateComponent(DRConfig cfg, PetscInt k, MPI_Comm comm, D
     PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "].format", k));
     PetscCall(DRConfigGetString(cfg, key, fmt, sizeof(fmt), NULL));
     PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
+    PetscCall(DRReaderRegisterAll());
     PetscCall(DRRegistryFind(comm, DRReaderList, "format", fmt, where, &read));
     PetscCall((*read)(cfg, k, name, comm, c));
   }

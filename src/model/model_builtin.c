@@ -4,11 +4,20 @@
 #include <string.h>
 
 PetscFunctionList DRBuiltinList = NULL;
+static PetscBool  DRBuiltinRegistered = PETSC_FALSE;
+
+static PetscErrorCode DRBuiltinRegistryDestroy(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFunctionListDestroy(&DRBuiltinList));
+  DRBuiltinRegistered = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode DRBuiltinRegister(const char name[], DRBuiltinCreateFn fn)
 {
   PetscFunctionBeginUser;
-  PetscCall(DRModelInitializePackage());
+  PetscCall(DRBuiltinRegisterAll());
   PetscCall(PetscFunctionListAdd(&DRBuiltinList, name, fn));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -235,6 +244,9 @@ static PetscErrorCode CreateBeam2D(DRConfig cfg, const char *name, DRCut cut, Pe
 PetscErrorCode DRBuiltinRegisterAll(void)
 {
   PetscFunctionBeginUser;
+  if (DRBuiltinRegistered) PetscFunctionReturn(PETSC_SUCCESS);
+  DRBuiltinRegistered = PETSC_TRUE;
+  PetscCall(PetscRegisterFinalize(DRBuiltinRegistryDestroy));
   PetscCall(PetscFunctionListAdd(&DRBuiltinList, "plate", CreateSolid));
   PetscCall(PetscFunctionListAdd(&DRBuiltinList, "solid", CreateSolid));
   PetscCall(PetscFunctionListAdd(&DRBuiltinList, "frame3d", CreateFrame3D));

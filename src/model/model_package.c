@@ -1,5 +1,6 @@
-/* The model package: its log class and events, and the registries of
- * built-in models and component file formats (filled in model.c). */
+/* The model package: its log class and events.  The registries of built-in
+ * models and file formats fill themselves on first use (model_builtin.c,
+ * model_read.c). */
 #include "model_impl.h"
 
 PetscClassId  DR_MODEL_CLASSID;
@@ -11,8 +12,6 @@ static PetscBool DRModelPackageInitialized = PETSC_FALSE;
 static PetscErrorCode DRModelFinalizePackage(void)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscFunctionListDestroy(&DRBuiltinList));
-  PetscCall(PetscFunctionListDestroy(&DRReaderList));
   DRModelPackageInitialized = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -32,8 +31,6 @@ PetscErrorCode DRModelInitializePackage(void)
   PetscCall(PetscLogEventRegister("DRModelAssemble", DR_MODEL_CLASSID, &DR_MODEL_EVENT_Assemble));
   PetscCall(PetscLogEventRegister("DRModelValidate", DR_MODEL_CLASSID, &DR_MODEL_EVENT_Validate));
   PetscCall(PetscLogEventRegister("DRModelWrite", DR_MODEL_CLASSID, &DR_MODEL_EVENT_Write));
-  PetscCall(DRBuiltinRegisterAll());
-  PetscCall(DRReaderRegisterAll());
   PetscCall(PetscRegisterFinalize(DRModelFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -4,11 +4,20 @@
 #include <dynred/io.h>
 
 PetscFunctionList DRReaderList = NULL;
+static PetscBool  DRReaderRegistered = PETSC_FALSE;
+
+static PetscErrorCode DRReaderRegistryDestroy(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFunctionListDestroy(&DRReaderList));
+  DRReaderRegistered = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode DRReaderRegister(const char name[], DRReaderCreateFn fn)
 {
   PetscFunctionBeginUser;
-  PetscCall(DRModelInitializePackage());
+  PetscCall(DRReaderRegisterAll());
   PetscCall(PetscFunctionListAdd(&DRReaderList, name, fn));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -91,6 +100,9 @@ static PetscErrorCode ReadHDF5(DRConfig cfg, PetscInt k, const char *name, MPI_C
 PetscErrorCode DRReaderRegisterAll(void)
 {
   PetscFunctionBeginUser;
+  if (DRReaderRegistered) PetscFunctionReturn(PETSC_SUCCESS);
+  DRReaderRegistered = PETSC_TRUE;
+  PetscCall(PetscRegisterFinalize(DRReaderRegistryDestroy));
   PetscCall(PetscFunctionListAdd(&DRReaderList, "calculix", ReadCalculiX));
   PetscCall(PetscFunctionListAdd(&DRReaderList, "mtx", ReadMTX));
   PetscCall(PetscFunctionListAdd(&DRReaderList, "petsc", ReadPETSc));
