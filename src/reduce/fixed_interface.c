@@ -4,7 +4,7 @@
 
 /* Floating interior: the fixed-interface problem has a (near-)zero mode.
  * Name the DOFs that move most in it. */
-static PetscErrorCode ReportFloating(DRComponent c, const PetscInt interior[], Vec mode, PetscReal f)
+static PetscErrorCode ReportFloating(const DRFixedInterface *c, const PetscInt interior[], Vec mode, PetscReal f)
 {
   Vec                z;
   VecScatter         sc;
@@ -44,14 +44,19 @@ PetscErrorCode DRFixedInterfaceSetUp(DRComponent c, const PetscBool isboundary[]
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(fi, sizeof(*fi)));
   fi->c = c;
-  PetscCall(MatGetOwnershipRange(c->K, &fi->rs, &fi->re));
+  PetscCall(DRComponentGetComm(c, &fi->comm));
+  PetscCall(DRComponentGetOperators(c, &fi->K, &fi->M, NULL));
+  PetscCall(DRComponentGetLabels(c, &fi->n, &fi->labels));
+  PetscCall(DRComponentGetSource(c, &fi->source));
+  PetscCall(DRComponentGetName(c, &fi->name));
+  PetscCall(MatGetOwnershipRange(fi->K, &fi->rs, &fi->re));
   PetscCall(DRSuperelementSetBoundary(c, isboundary, se, &fi->bcol));
   fi->nb = se->nb;
-  fi->nI = c->n - fi->nb;
+  fi->nI = fi->n - fi->nb;
   PetscCall(PetscMalloc1(fi->nI + 1, &fi->interior));
   {
     PetscInt l = 0;
-    for (PetscInt i = 0; i < c->n; i++)
+    for (PetscInt i = 0; i < fi->n; i++)
       if (!isboundary[i]) fi->interior[l++] = i;
   }
   PetscCall(PetscMalloc1(fi->re - fi->rs + 1, &bidx));
@@ -60,11 +65,11 @@ PetscErrorCode DRFixedInterfaceSetUp(DRComponent c, const PetscBool isboundary[]
     if (isboundary[i]) bidx[nbl++] = i;
     else iidx[nil++] = i;
   }
-  PetscCall(ISCreateGeneral(c->comm, nbl, bidx, PETSC_OWN_POINTER, &fi->isB));
-  PetscCall(ISCreateGeneral(c->comm, nil, iidx, PETSC_OWN_POINTER, &fi->isI));
+  PetscCall(ISCreateGeneral(fi->comm, nbl, bidx, PETSC_OWN_POINTER, &fi->isB));
+  PetscCall(ISCreateGeneral(fi->comm, nil, iidx, PETSC_OWN_POINTER, &fi->isI));
   if (fi->nI > 0) {
-    PetscCall(MatCreateSubMatrix(c->K, fi->isI, fi->isI, MAT_INITIAL_MATRIX, &fi->KII));
-    PetscCall(MatCreateSubMatrix(c->M, fi->isI, fi->isI, MAT_INITIAL_MATRIX, &fi->MII));
+    PetscCall(MatCreateSubMatrix(fi->K, fi->isI, fi->isI, MAT_INITIAL_MATRIX, &fi->KII));
+    PetscCall(MatCreateSubMatrix(fi->M, fi->isI, fi->isI, MAT_INITIAL_MATRIX, &fi->MII));
     PetscCall(MatSetOption(fi->KII, MAT_SYMMETRIC, PETSC_TRUE));
     PetscCall(MatSetOption(fi->KII, MAT_SPD, PETSC_TRUE));
     PetscCall(MatSetOption(fi->MII, MAT_SYMMETRIC, PETSC_TRUE));
@@ -74,7 +79,7 @@ PetscErrorCode DRFixedInterfaceSetUp(DRComponent c, const PetscBool isboundary[]
 
 PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscBool keep, DRSuperelement *se)
 {
-  DRComponent      c = fi->c;
+  const DRFixedInterface *c = fi;
   PetscInt         nm;
   const PetscReal *f, *lam;
   PetscReal        sigma;
@@ -97,7 +102,7 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscB
   PetscCall(DRModalSolve(fi->modal));
   PetscCall(DRModalGetModes(fi->modal, &nm, &f, &lam, &fi->modes, NULL));
   PetscCall(DRModalGetScale(fi->modal, &sigma));
-  if (nm > 0 && PetscAbsReal(lam[0]) < 1e-6 * PetscAbsReal(sigma)) PetscCall(ReportFloating(c, fi->interior, fi->modes[0], f[0]));
+  if (nm > 0 && PetscAbsReal(lam[0]) < 1e-6 * PetscAbsReal(sigma)) PetscCall(ReportFloating(fi, fi->interior, fi->modes[0], f[0]));
   fi->nq = !keep ? 0 : r->cutoff_hz > 0 ? nm : PetscMin(nm, r->nmodes);
   PetscCall(PetscMalloc1(fi->nq + 1, &se->qfreq_hz));
   for (PetscInt k = 0; k < fi->nq; k++) se->qfreq_hz[k] = f[k];
@@ -108,7 +113,7 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscB
 
 PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRReduction r)
 {
-  DRComponent c = fi->c;
+  const DRFixedInterface *c = fi;
   char        prefix[256];
 
   PetscFunctionBeginUser;
@@ -139,7 +144,7 @@ PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRReduction
 
 PetscErrorCode DRFixedInterfaceBuildT(DRFixedInterface *fi, DRSuperelement *se)
 {
-  DRComponent         c = fi->c;
+  const DRFixedInterface *c = fi;
   PetscScalar        *t;
   const PetscScalar  *x = NULL, **ph;
   PetscInt            ldt, ldx = 0, nb = fi->nb, nq = fi->nq, N = nb + nq, li = 0;
@@ -192,7 +197,7 @@ PetscErrorCode DRFixedInterfaceDestroy(DRFixedInterface *fi)
 
 PetscErrorCode DRFixedInterfaceReducedStiffness(DRFixedInterface *fi, DRSuperelement *se)
 {
-  DRComponent      c = fi->c;
+  const DRFixedInterface *c = fi;
   PetscInt         nb = fi->nb, N = fi->nb + fi->nq;
   PetscReal       *XtB = NULL, *kbb = NULL;
   PetscMPIInt      rank;
