@@ -4,7 +4,7 @@
 
 /* Floating interior: the fixed-interface problem has a (near-)zero mode.
  * Name the DOFs that move most in it. */
-static PetscErrorCode ReportFloating(const DRFixedInterface *c, const PetscInt interior[], Vec mode, PetscReal f)
+static PetscErrorCode ReportFloating(const DRFixedInterface *fi, const PetscInt interior[], Vec mode, PetscReal f)
 {
   Vec                z;
   VecScatter         sc;
@@ -15,7 +15,7 @@ static PetscErrorCode ReportFloating(const DRFixedInterface *c, const PetscInt i
   PetscCall(VecScatterCreateToZero(mode, &sc, &z));
   PetscCall(VecScatterBegin(sc, mode, z, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(sc, mode, z, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
+  PetscCallMPI(MPI_Comm_rank(fi->comm, &rank));
   if (!rank) {
     const PetscScalar *a;
     PetscInt           nz;
@@ -26,15 +26,15 @@ static PetscErrorCode ReportFloating(const DRFixedInterface *c, const PetscInt i
     for (PetscInt i = 0, cnt = 0; i < nz && cnt < 8; i++)
       if (PetscAbsScalar(a[i]) > 0.5 * amax) {
         PetscCall(PetscStrlcat(list, cnt ? ", " : "", sizeof(list)));
-        PetscCall(PetscStrlcat(list, DRLabelString(c->labels[interior[i]], b), sizeof(list)));
+        PetscCall(PetscStrlcat(list, DRLabelString(fi->labels[interior[i]], b), sizeof(list)));
         cnt++;
       }
     PetscCall(VecRestoreArrayRead(z, &a));
   }
-  PetscCallMPI(MPI_Bcast(list, sizeof(list), MPI_CHAR, 0, c->comm));
+  PetscCallMPI(MPI_Bcast(list, sizeof(list), MPI_CHAR, 0, fi->comm));
   PetscCall(VecScatterDestroy(&sc));
   PetscCall(VecDestroy(&z));
-  SETERRQ(c->comm, DR_ERR_INPUT, "%s: component '%s': interior DOFs float when the boundary is fixed (fixed-interface mode at %.3g Hz, K_II singular); moving most: %s; expected every interior DOF held by the boundary or a support (add the part's support or its contact DOFs to the interface)", c->source, c->name, (double)f, list);
+  SETERRQ(fi->comm, DR_ERR_INPUT, "%s: component '%s': interior DOFs float when the boundary is fixed (fixed-interface mode at %.3g Hz, K_II singular); moving most: %s; expected every interior DOF held by the boundary or a support (add the part's support or its contact DOFs to the interface)", fi->source, fi->name, (double)f, list);
 }
 
 PetscErrorCode DRFixedInterfaceSetUp(DRComponent c, const PetscBool isboundary[], DRSuperelement *se, DRFixedInterface *fi)
@@ -79,7 +79,6 @@ PetscErrorCode DRFixedInterfaceSetUp(DRComponent c, const PetscBool isboundary[]
 
 PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscBool keep, DRSuperelement *se)
 {
-  const DRFixedInterface *c = fi;
   PetscInt         nm;
   const PetscReal *f, *lam;
   PetscReal        sigma;
@@ -91,9 +90,9 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscB
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(DRRED_CompEig, 0, 0, 0, 0));
-  PetscCall(DRModalCreate(c->comm, &fi->modal));
+  PetscCall(DRModalCreate(fi->comm, &fi->modal));
   PetscCall(DRModalSetOptionsPrefix(fi->modal, DRReductionPrefix(r)));
-  PetscCall(DRModalSetOperators(fi->modal, fi->KII, fi->MII, c->source));
+  PetscCall(DRModalSetOperators(fi->modal, fi->KII, fi->MII, fi->source));
   /* at least one mode: it proves K_II regular (no floating interior) */
   if (keep && r->cutoff_hz > 0) PetscCall(DRModalSetRange(fi->modal, 0, r->cutoff_hz));
   else PetscCall(DRModalSetRange(fi->modal, keep ? PetscMax(1, PetscMin(r->nmodes, fi->nI)) : 1, 0));
@@ -113,7 +112,6 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscB
 
 PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRReduction r)
 {
-  const DRFixedInterface *c = fi;
   char        prefix[256];
 
   PetscFunctionBeginUser;
@@ -122,7 +120,7 @@ PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRReduction
   {
     Mat           KIB;
     MatFactorInfo info;
-    PetscCall(MatCreateSubMatrix(c->K, fi->isI, fi->isB, MAT_INITIAL_MATRIX, &KIB));
+    PetscCall(MatCreateSubMatrix(fi->K, fi->isI, fi->isB, MAT_INITIAL_MATRIX, &KIB));
     PetscCall(MatConvert(KIB, MATDENSE, MAT_INITIAL_MATRIX, &fi->B));
     PetscCall(MatDestroy(&KIB));
     PetscCall(MatDuplicate(fi->B, MAT_DO_NOT_COPY_VALUES, &fi->X));
@@ -144,13 +142,12 @@ PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRReduction
 
 PetscErrorCode DRFixedInterfaceBuildT(DRFixedInterface *fi, DRSuperelement *se)
 {
-  const DRFixedInterface *c = fi;
   PetscScalar        *t;
   const PetscScalar  *x = NULL, **ph;
   PetscInt            ldt, ldx = 0, nb = fi->nb, nq = fi->nq, N = nb + nq, li = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(MatCreateDense(c->comm, fi->re - fi->rs, PETSC_DECIDE, c->n, N, NULL, &se->T));
+  PetscCall(MatCreateDense(fi->comm, fi->re - fi->rs, PETSC_DECIDE, fi->n, N, NULL, &se->T));
   PetscCall(MatDenseGetArray(se->T, &t));
   PetscCall(MatDenseGetLDA(se->T, &ldt));
   if (fi->X) {
@@ -197,14 +194,13 @@ PetscErrorCode DRFixedInterfaceDestroy(DRFixedInterface *fi)
 
 PetscErrorCode DRFixedInterfaceReducedStiffness(DRFixedInterface *fi, DRSuperelement *se)
 {
-  const DRFixedInterface *c = fi;
   PetscInt         nb = fi->nb, N = fi->nb + fi->nq;
   PetscReal       *XtB = NULL, *kbb = NULL;
   PetscMPIInt      rank;
   const PetscReal *lam = NULL;
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
+  PetscCallMPI(MPI_Comm_rank(fi->comm, &rank));
   /* Phi_c^T K_IB = (K_BI Phi_c)^T, summed on rank 0 */
   if (fi->X) PetscCall(DRDenseTransposeProduct(fi->X, fi->B, &XtB));
   /* K_BB on rank 0: the parallel submatrix (rows and columns in ascending
@@ -216,10 +212,10 @@ PetscErrorCode DRFixedInterfaceReducedStiffness(DRFixedInterface *fi, DRSuperele
     PetscCall(PetscMalloc1(nb + 1, &idx));
     {
       PetscInt k = 0;
-      for (PetscInt i = 0; i < c->n; i++)
+      for (PetscInt i = 0; i < fi->n; i++)
         if (fi->bcol[i] >= 0) idx[k++] = fi->bcol[i];
     }
-    PetscCall(MatCreateSubMatrix(c->K, fi->isB, fi->isB, MAT_INITIAL_MATRIX, &Kbb));
+    PetscCall(MatCreateSubMatrix(fi->K, fi->isB, fi->isB, MAT_INITIAL_MATRIX, &Kbb));
     PetscCall(MatGetOwnershipRange(Kbb, &rs, &re));
     PetscCall(PetscCalloc1(nb * nb, &loc));
     for (PetscInt r = rs; r < re; r++) {
@@ -231,7 +227,7 @@ PetscErrorCode DRFixedInterfaceReducedStiffness(DRFixedInterface *fi, DRSuperele
       PetscCall(MatRestoreRow(Kbb, r, &ncols, &cols, &vals));
     }
     if (!rank) PetscCall(PetscMalloc1(nb * nb, &kbb));
-    PetscCallMPI(MPI_Reduce(loc, kbb, (PetscMPIInt)(nb * nb), MPIU_REAL, MPIU_SUM, 0, c->comm));
+    PetscCallMPI(MPI_Reduce(loc, kbb, (PetscMPIInt)(nb * nb), MPIU_REAL, MPIU_SUM, 0, fi->comm));
     PetscCall(PetscFree(loc));
     PetscCall(PetscFree(idx));
     PetscCall(MatDestroy(&Kbb));
