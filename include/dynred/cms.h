@@ -3,7 +3,7 @@
  * Components are distributed over groups of ranks (MPI_COMM_WORLD split into
  * contiguous blocks; components assigned largest estimated cost first to the
  * least loaded group, deterministically).  Each group reduces its components
- * (DRReduce: the method per component) on its own communicator; the
+ * (a DRReduction each, the method per component) on its own communicator; the
  * superelements are gathered on world rank 0, assembled by boundary label
  * (shared boundary coordinates merged, generalized coordinates appended in
  * component order) and solved there: dense (DRDenseEigen) up to

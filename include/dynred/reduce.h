@@ -17,7 +17,7 @@
  *   DRReductionSetFromOptions(r);                (each method its own options)
  *   DRReductionSetUp(r);
  *   DRReductionApply(r, c, isboundary);          (component -> superelement)
- *   DRReductionGetBoundary / GetModes / GetReducedMatrices / GetBasis
+ *   DRReductionGetBoundary / GetModes / GetReducedMatrices / GetBasis / GetTimes
  *   DRReductionView(r, viewer); DRReductionDestroy(&r);
  *
  * Adding a method is adding one file with a create function that fills the
@@ -71,6 +71,11 @@ PetscErrorCode DRReductionGetModes(DRReduction r, PetscInt *nq, const PetscReal 
 PetscErrorCode DRReductionGetReducedMatrices(DRReduction r, PetscInt *n, const PetscReal **K, const PetscReal **M);
 /* the n x (nb+nq) dense basis on c's communicator (recovery u = T q). */
 PetscErrorCode DRReductionGetBasis(DRReduction r, Mat *T);
+/* Seconds the last Apply spent in its phases, read from the reduction's log
+ * events DRRedCompEig, DRRedConstraint, DRRedProject on this rank (0 when
+ * logging is off): component eigensolve, constraint (static) modes,
+ * projection. */
+PetscErrorCode DRReductionGetTimes(DRReduction r, PetscLogDouble *t_eig, PetscLogDouble *t_static, PetscLogDouble *t_project);
 PetscErrorCode DRReductionView(DRReduction r, PetscViewer viewer);
 PetscErrorCode DRReductionDestroy(DRReduction *r);
 
@@ -81,38 +86,5 @@ PetscErrorCode DRReductionFreeInterfaceSetSupport(DRReduction r, const char set[
 
 /* A^T B of two dense matrices with equal row layout, on rank 0 (column-major). */
 PetscErrorCode DRDenseTransposeProduct(Mat A, Mat B, PetscReal **out);
-
-/* ---------------------------------------------------------------------
- * DEPRECATED entry points, thin wrappers over DRReduction, kept for the
- * callers not yet switched (src/couple/cms.c, tests/unit/test_hybrid.c).
- * Delete them, and move the DRSuperelement layout into
- * src/reduce/reduceimpl.h, once those use the DRReduction API above.
- * --------------------------------------------------------------------- */
-typedef struct {
-  PetscInt  nmodes;   /* component modes to keep (count), used when cutoff_hz = 0 */
-  PetscReal cutoff_hz;/* keep every component mode below this frequency when > 0 */
-  char      prefix[64]; /* options prefix of the component eigensolver ("cms_comp_") */
-  char      support[64]; /* free-interface: node set of a statically determinate support (empty: automatic) */
-} DRReduceOptions;
-
-typedef struct {
-  char       name[64], method[32];
-  PetscInt   n;         /* component DOFs */
-  PetscInt   nb;        /* boundary (physical) coordinates */
-  DRLabel   *blabels;   /* nb boundary labels, in the order of T's first columns (sorted) */
-  PetscInt   nq;        /* generalized coordinates */
-  PetscReal *qfreq_hz;  /* nq frequencies of the component modes (Hz) */
-  PetscReal *K, *M;     /* (nb+nq)^2 reduced matrices, column-major; on rank 0 of the component comm only */
-  PetscBool  K_formed;  /* the method formed K itself (same on every rank): projection skips K */
-  Mat        T;         /* n x (nb+nq) dense basis on the component comm (recovery) */
-  PetscLogDouble t_eig, t_static, t_project; /* phase times, s (read from the reduction's log events) */
-} DRSuperelement;
-
-/* Registers the built-in methods (= DRReductionRegisterAll). */
-PetscErrorCode DRReduceRegisterAll(void);
-/* Reduce c with the named method into se (ownership of T, K, M, labels moves
- * to se); errors name the method when unknown. */
-PetscErrorCode DRReduce(const char method[], DRComponent c, const PetscBool isboundary[], const DRReduceOptions *opt, DRSuperelement *se);
-PetscErrorCode DRSuperelementDestroy(DRSuperelement *se);
 
 #endif

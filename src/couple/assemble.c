@@ -18,8 +18,8 @@ static PetscErrorCode ShareSizes(DRCMS c)
   PetscCall(PetscCalloc1(c->ncomp, &tq));
   if (!grank)
     for (PetscInt i = 0; i < c->nmine; i++) {
-      tb[c->mine[i]] = c->se[i].nb;
-      tq[c->mine[i]] = c->se[i].nq;
+      PetscCall(DRReductionGetBoundary(c->red[i], &tb[c->mine[i]], NULL));
+      PetscCall(DRReductionGetModes(c->red[i], &tq[c->mine[i]], NULL));
     }
   PetscCall(MPIU_Allreduce(tb, c->nb, c->ncomp, MPIU_INT, MPI_SUM, c->comm));
   PetscCall(MPIU_Allreduce(tq, c->nq, c->ncomp, MPIU_INT, MPI_SUM, c->comm));
@@ -43,19 +43,24 @@ static PetscErrorCode SendToRoot(DRCMS c, PetscInt k, DRLabel **bl, PetscReal **
     PetscCall(PetscMalloc1(c->nq[k] + 1, &c->qfreq[k]));
   }
   if (c->rank == src) {
-    DRSuperelement *se = NULL;
+    DRReduction      r = NULL;
+    const DRLabel   *sbl;
+    const PetscReal *sK, *sM, *sf;
     for (PetscInt i = 0; i < c->nmine; i++)
-      if (c->mine[i] == k) se = &c->se[i];
+      if (c->mine[i] == k) r = c->red[i];
+    PetscCall(DRReductionGetBoundary(r, NULL, &sbl));
+    PetscCall(DRReductionGetModes(r, NULL, &sf));
+    PetscCall(DRReductionGetReducedMatrices(r, NULL, &sK, &sM));
     if (!c->rank) {
-      PetscCall(PetscArraycpy(bl[k], se->blabels, c->nb[k]));
-      PetscCall(PetscArraycpy(K[k], se->K, nr * nr));
-      PetscCall(PetscArraycpy(M[k], se->M, nr * nr));
-      PetscCall(PetscArraycpy(c->qfreq[k], se->qfreq_hz, c->nq[k]));
+      PetscCall(PetscArraycpy(bl[k], sbl, c->nb[k]));
+      PetscCall(PetscArraycpy(K[k], sK, nr * nr));
+      PetscCall(PetscArraycpy(M[k], sM, nr * nr));
+      PetscCall(PetscArraycpy(c->qfreq[k], sf, c->nq[k]));
     } else {
-      PetscCallMPI(MPI_Send(se->blabels, (PetscMPIInt)c->nb[k], MPIU_INT64, 0, 1, c->comm));
-      PetscCallMPI(MPI_Send(se->K, (PetscMPIInt)(nr * nr), MPIU_REAL, 0, 2, c->comm));
-      PetscCallMPI(MPI_Send(se->M, (PetscMPIInt)(nr * nr), MPIU_REAL, 0, 3, c->comm));
-      PetscCallMPI(MPI_Send(se->qfreq_hz, (PetscMPIInt)c->nq[k], MPIU_REAL, 0, 4, c->comm));
+      PetscCallMPI(MPI_Send(sbl, (PetscMPIInt)c->nb[k], MPIU_INT64, 0, 1, c->comm));
+      PetscCallMPI(MPI_Send(sK, (PetscMPIInt)(nr * nr), MPIU_REAL, 0, 2, c->comm));
+      PetscCallMPI(MPI_Send(sM, (PetscMPIInt)(nr * nr), MPIU_REAL, 0, 3, c->comm));
+      PetscCallMPI(MPI_Send(sf, (PetscMPIInt)c->nq[k], MPIU_REAL, 0, 4, c->comm));
     }
   } else if (!c->rank) {
     PetscCallMPI(MPI_Recv(bl[k], (PetscMPIInt)c->nb[k], MPIU_INT64, src, 1, c->comm, MPI_STATUS_IGNORE));

@@ -86,7 +86,7 @@ PetscErrorCode DRCMSDestroy(DRCMS *cms)
   PetscFunctionBeginUser;
   if (!c) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt i = 0; i < c->nmine; i++) {
-    if (c->se) PetscCall(DRSuperelementDestroy(&c->se[i]));
+    if (c->red) PetscCall(DRReductionDestroy(&c->red[i]));
     if (c->comps) PetscCall(DRComponentDestroy(&c->comps[i]));
     if (c->isboundary) PetscCall(PetscFree(c->isboundary[i]));
   }
@@ -98,7 +98,7 @@ PetscErrorCode DRCMSDestroy(DRCMS *cms)
   PetscCall(PetscFree(c->names));
   PetscCall(PetscFree(c->methods));
   PetscCall(PetscFree(c->qfreq));
-  PetscCall(PetscFree(c->se));
+  PetscCall(PetscFree(c->red));
   PetscCall(PetscFree(c->comps));
   PetscCall(PetscFree(c->isboundary));
   PetscCall(PetscFree(c->group_of));
@@ -234,7 +234,7 @@ PetscErrorCode DRCMSComponentSize_Private(DRCMS c, PetscInt k, PetscInt *n)
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(c->gcomm, &grank));
   for (PetscInt i = 0; i < c->nmine; i++)
-    if (c->mine[i] == k && !grank) loc = c->comps[i]->n;
+    if (c->mine[i] == k && !grank) PetscCall(DRComponentGetSize(c->comps[i], &loc));
   PetscCall(MPIU_Allreduce(&loc, n, 1, MPIU_INT, MPI_SUM, c->comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -260,31 +260,52 @@ PetscErrorCode DRCMSSetUp(DRCMS c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Every group reduces its components (DRReduce, the method per component);
- * component phase times: the slowest group sets the pace. */
-static PetscErrorCode ReduceComponents(DRCMS c)
+/* My component i reduced by its method into c->red[i] (options prefix
+ * cms_comp_, also of the component eigensolver); t: its phase times. */
+static PetscErrorCode ReduceComponent(DRCMS c, PetscInt i, PetscLogDouble t[3])
 {
-  DRReduceOptions opt;
-  PetscErrorCode  ierr   = PETSC_SUCCESS;
-  PetscReal       loc[3] = {0, 0, 0}, mx[3];
+  DRReduction r;
+  MPI_Comm    comm;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMemzero(&opt, sizeof(opt)));
-  opt.nmodes    = c->comp_modes;
-  opt.cutoff_hz = c->fmax > 0 ? c->cutoff_factor * c->fmax : 0;
-  PetscCall(PetscStrncpy(opt.support, c->support, sizeof(opt.support)));
-  PetscCall(PetscStrncpy(opt.prefix, "cms_comp_", sizeof(opt.prefix)));
-  PetscCall(PetscCalloc1(c->nmine + 1, &c->se));
+  PetscCall(DRComponentGetComm(c->comps[i], &comm));
+  PetscCall(DRReductionCreate(comm, &c->red[i]));
+  r = c->red[i];
+  PetscCall(DRReductionSetType(r, c->methods[c->mine[i]]));
+  PetscCall(DRReductionSetOptionsPrefix(r, "cms_comp_"));
+  PetscCall(DRReductionSetModes(r, c->comp_modes, c->fmax > 0 ? c->cutoff_factor * c->fmax : 0));
+  PetscCall(DRReductionFreeInterfaceSetSupport(r, c->support));
+  PetscCall(DRReductionSetUp(r));
+  PetscCall(DRReductionApply(r, c->comps[i], c->isboundary[i]));
+  PetscCall(DRReductionGetTimes(r, &t[0], &t[1], &t[2]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every group reduces its components (a DRReduction each, the method per
+ * component); component phase times: the slowest group sets the pace. */
+static PetscErrorCode ReduceComponents(DRCMS c)
+{
+  PetscErrorCode ierr   = PETSC_SUCCESS;
+  PetscReal      loc[3] = {0, 0, 0}, mx[3];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc1(c->nmine + 1, &c->red));
   for (PetscInt i = 0; i < c->nmine && !ierr; i++) {
-    const char *m = c->methods[c->mine[i]];
+    PetscLogDouble t[3];
+    PetscInt       n, nb, nq;
+    const char    *name;
     PetscCall(PetscLogEventBegin(DRCMS_Reduce, 0, 0, 0, 0));
-    ierr = DRReduce(m, c->comps[i], c->isboundary[i], &opt, &c->se[i]);
+    ierr = ReduceComponent(c, i, t);
     PetscCall(PetscLogEventEnd(DRCMS_Reduce, 0, 0, 0, 0));
     if (ierr) break;
-    loc[0] += c->se[i].t_eig;
-    loc[1] += c->se[i].t_static;
-    loc[2] += c->se[i].t_project;
-    PetscCall(DRProgress(c->gcomm, "cms: group %" PetscInt_FMT " reduced '%s' (%s): %" PetscInt_FMT " DOFs -> %" PetscInt_FMT " boundary + %" PetscInt_FMT " modal", c->mygroup, c->comps[i]->name, m, c->comps[i]->n, c->se[i].nb, c->se[i].nq));
+    loc[0] += t[0];
+    loc[1] += t[1];
+    loc[2] += t[2];
+    PetscCall(DRComponentGetName(c->comps[i], &name));
+    PetscCall(DRComponentGetSize(c->comps[i], &n));
+    PetscCall(DRReductionGetBoundary(c->red[i], &nb, NULL));
+    PetscCall(DRReductionGetModes(c->red[i], &nq, NULL));
+    PetscCall(DRProgress(c->gcomm, "cms: group %" PetscInt_FMT " reduced '%s' (%s): %" PetscInt_FMT " DOFs -> %" PetscInt_FMT " boundary + %" PetscInt_FMT " modal", c->mygroup, name, c->methods[c->mine[i]], n, nb, nq));
   }
   /* one agreement point for all groups, whatever their component counts */
   ierr = DRCMSAllGroupsAgree_Private(c->comm, ierr);

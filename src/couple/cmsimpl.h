@@ -57,7 +57,7 @@ struct _p_DRCMS {
   DRLabel   *full;        /* sorted union of all labels */
   PetscBool **isboundary; /* nmine flag arrays */
   /* reduction */
-  DRSuperelement *se; /* nmine */
+  DRReduction *red; /* nmine: each holds its component's superelement */
   /* root: per component sizes (all ranks after Solve) */
   PetscInt   *nb, *nq, nbglob, nred;
   PetscReal  *Kred, *Mred; /* root only: nred^2, column-major */

@@ -19,13 +19,17 @@ static PetscErrorCode ExchangeLabels(DRCMS c, PetscInt **nlab_out, DRLabel ***la
   PetscCallMPI(MPI_Comm_rank(c->gcomm, &grank));
   PetscCall(PetscCalloc1(c->ncomp, &tmp));
   if (!grank)
-    for (PetscInt i = 0; i < c->nmine; i++) tmp[c->mine[i]] = c->comps[i]->n;
+    for (PetscInt i = 0; i < c->nmine; i++) PetscCall(DRComponentGetSize(c->comps[i], &tmp[c->mine[i]]));
   PetscCall(MPIU_Allreduce(tmp, nlab, c->ncomp, MPIU_INT, MPI_SUM, c->comm));
   PetscCall(PetscFree(tmp));
   for (PetscInt k = 0; k < c->ncomp; k++) {
     PetscCall(PetscMalloc1(nlab[k] + 1, &lab[k]));
     for (PetscInt i = 0; i < c->nmine; i++)
-      if (c->mine[i] == k) PetscCall(PetscArraycpy(lab[k], c->comps[i]->labels, nlab[k]));
+      if (c->mine[i] == k) {
+        const DRLabel *l;
+        PetscCall(DRComponentGetLabels(c->comps[i], NULL, &l));
+        PetscCall(PetscArraycpy(lab[k], l, nlab[k]));
+      }
     PetscCallMPI(MPI_Bcast(lab[k], (PetscMPIInt)nlab[k], MPIU_INT64, c->group_root[c->group_of[k]], c->comm));
   }
   *nlab_out = nlab;
@@ -95,17 +99,20 @@ static PetscErrorCode CheckCompatible(DRCMS c, PetscInt ntot, const LabComp all[
 /* Retained node sets (cms.retain, comma list) of my component i are boundary. */
 static PetscErrorCode MarkRetained(DRCMS c, PetscInt i)
 {
-  DRComponent comp = c->comps[i];
-  char       *copy, *save = NULL;
+  DRComponent    comp = c->comps[i];
+  char          *copy, *save = NULL;
+  PetscInt       n;
+  const DRLabel *labels;
 
   PetscFunctionBeginUser;
+  PetscCall(DRComponentGetLabels(comp, &n, &labels));
   PetscCall(PetscStrallocpy(c->retain, &copy));
   for (char *tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
     DRNodeSet *set;
     PetscCall(DRComponentGetNodeSet(comp, tok, &set));
     if (!set) continue;
-    for (PetscInt r = 0; r < comp->n; r++) {
-      PetscInt node = (PetscInt)DRLabelNode(comp->labels[r]), lo = 0, hi = set->n - 1;
+    for (PetscInt r = 0; r < n; r++) {
+      PetscInt node = (PetscInt)DRLabelNode(labels[r]), lo = 0, hi = set->n - 1;
       while (lo <= hi) {
         PetscInt mid = (lo + hi) / 2;
         if (set->nodes[mid] == node) {
@@ -128,17 +135,19 @@ static PetscErrorCode MarkBoundary(DRCMS c, PetscInt ntot, const LabComp all[])
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(c->nmine, &c->isboundary));
   for (PetscInt i = 0; i < c->nmine; i++) {
-    DRComponent comp = c->comps[i];
-    PetscCall(PetscCalloc1(comp->n + 1, &c->isboundary[i]));
-    for (PetscInt r = 0; r < comp->n; r++) {
+    PetscInt       n;
+    const DRLabel *labels;
+    PetscCall(DRComponentGetLabels(c->comps[i], &n, &labels));
+    PetscCall(PetscCalloc1(n + 1, &c->isboundary[i]));
+    for (PetscInt r = 0; r < n; r++) {
       /* shared when the label occurs more than once: find its first entry */
       PetscInt lo = 0, hi = ntot;
       while (lo < hi) {
         PetscInt mid = (lo + hi) / 2;
-        if (all[mid].l < comp->labels[r]) lo = mid + 1;
+        if (all[mid].l < labels[r]) lo = mid + 1;
         else hi = mid;
       }
-      c->isboundary[i][r] = (lo + 1 < ntot && all[lo + 1].l == comp->labels[r]) ? PETSC_TRUE : PETSC_FALSE;
+      c->isboundary[i][r] = (lo + 1 < ntot && all[lo + 1].l == labels[r]) ? PETSC_TRUE : PETSC_FALSE;
     }
     if (c->retain[0]) PetscCall(MarkRetained(c, i));
   }

@@ -62,17 +62,20 @@ typedef struct {
  * the root. */
 static PetscErrorCode GatherComponentGeometry(DRCMS c, PetscInt k, GeomAcc *a)
 {
-  PetscMPIInt src    = c->group_root[c->group_of[k]];
-  PetscInt    hdr[3] = {0, 0, 0}; /* nnodes, ncells, celltype */
-  DRComponent comp   = NULL;
+  PetscMPIInt      src    = c->group_root[c->group_of[k]];
+  PetscInt         hdr[3] = {0, 0, 0}; /* nnodes, ncells, celltype */
+  DRComponent      comp   = NULL;
+  const PetscInt  *ids = NULL, *cells = NULL;
+  const PetscReal *xyz = NULL;
 
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < c->nmine; i++)
     if (c->mine[i] == k) comp = c->comps[i];
   if (c->rank == src) {
-    hdr[0] = comp->nnodes;
-    hdr[1] = comp->ncells;
-    hdr[2] = (PetscInt)comp->celltype;
+    DRCellType ct;
+    PetscCall(DRComponentGetGeometry(comp, &hdr[0], &ids, &xyz));
+    PetscCall(DRComponentGetCells(comp, &ct, &hdr[1], &cells));
+    hdr[2] = (PetscInt)ct;
   }
   PetscCallMPI(MPI_Bcast(hdr, 3, MPIU_INT, src, c->comm));
   if (!hdr[0]) PetscFunctionReturn(PETSC_SUCCESS);
@@ -84,9 +87,9 @@ static PetscErrorCode GatherComponentGeometry(DRCMS c, PetscInt k, GeomAcc *a)
     PetscCall(PetscRealloc(sizeof(PetscReal) * 3 * (a->nn + hdr[0]), &a->xyz));
     PetscCall(PetscRealloc(sizeof(PetscInt) * (a->nc + hdr[1]) * PetscMax(knv, 1) + 1, &a->cells));
     if (src == 0) {
-      PetscCall(PetscArraycpy(a->ids + a->nn, comp->node_ids, hdr[0]));
-      PetscCall(PetscArraycpy(a->xyz + 3 * a->nn, comp->xyz, 3 * hdr[0]));
-      if (knv) PetscCall(PetscArraycpy(a->cells + a->nc * knv, comp->cells, hdr[1] * knv));
+      PetscCall(PetscArraycpy(a->ids + a->nn, ids, hdr[0]));
+      PetscCall(PetscArraycpy(a->xyz + 3 * a->nn, xyz, 3 * hdr[0]));
+      if (knv) PetscCall(PetscArraycpy(a->cells + a->nc * knv, cells, hdr[1] * knv));
     } else {
       PetscCallMPI(MPI_Recv(a->ids + a->nn, (PetscMPIInt)hdr[0], MPIU_INT, src, 11, c->comm, MPI_STATUS_IGNORE));
       PetscCallMPI(MPI_Recv(a->xyz + 3 * a->nn, (PetscMPIInt)(3 * hdr[0]), MPIU_REAL, src, 12, c->comm, MPI_STATUS_IGNORE));
@@ -96,10 +99,10 @@ static PetscErrorCode GatherComponentGeometry(DRCMS c, PetscInt k, GeomAcc *a)
     a->nc += hdr[1];
     a->nv = knv;
   } else if (c->rank == src) {
-    PetscInt knv = DRCellNodes(comp->celltype);
-    PetscCallMPI(MPI_Send(comp->node_ids, (PetscMPIInt)hdr[0], MPIU_INT, 0, 11, c->comm));
-    PetscCallMPI(MPI_Send(comp->xyz, (PetscMPIInt)(3 * hdr[0]), MPIU_REAL, 0, 12, c->comm));
-    if (knv) PetscCallMPI(MPI_Send(comp->cells, (PetscMPIInt)(hdr[1] * knv), MPIU_INT, 0, 13, c->comm));
+    PetscInt knv = DRCellNodes((DRCellType)hdr[2]);
+    PetscCallMPI(MPI_Send(ids, (PetscMPIInt)hdr[0], MPIU_INT, 0, 11, c->comm));
+    PetscCallMPI(MPI_Send(xyz, (PetscMPIInt)(3 * hdr[0]), MPIU_REAL, 0, 12, c->comm));
+    if (knv) PetscCallMPI(MPI_Send(cells, (PetscMPIInt)(hdr[1] * knv), MPIU_INT, 0, 13, c->comm));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -108,58 +111,63 @@ static PetscErrorCode GatherComponentGeometry(DRCMS c, PetscInt k, GeomAcc *a)
  * have one cell type. */
 static PetscErrorCode MergeGeometry(GeomAcc *a, DRComponent g)
 {
-  PetscInt *perm, k = 0, nn = a->nn;
+  PetscInt  *perm, *ids, k = 0, nn = a->nn;
+  PetscReal *xyz;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(nn, &perm));
   for (PetscInt i = 0; i < nn; i++) perm[i] = i;
   PetscCall(PetscSortIntWithArray(nn, a->ids, perm));
-  PetscCall(PetscMalloc1(nn, &g->node_ids));
-  PetscCall(PetscMalloc1(3 * nn, &g->xyz));
+  PetscCall(PetscMalloc1(nn, &ids));
+  PetscCall(PetscMalloc1(3 * nn, &xyz));
   for (PetscInt i = 0; i < nn; i++) {
-    if (k && g->node_ids[k - 1] == a->ids[i]) continue;
-    g->node_ids[k] = a->ids[i];
-    for (int d = 0; d < 3; d++) g->xyz[3 * k + d] = a->xyz[3 * perm[i] + d];
+    if (k && ids[k - 1] == a->ids[i]) continue;
+    ids[k] = a->ids[i];
+    for (int d = 0; d < 3; d++) xyz[3 * k + d] = a->xyz[3 * perm[i] + d];
     k++;
   }
-  g->nnodes = k;
+  PetscCall(DRComponentSetGeometry(g, k, ids, xyz));
+  PetscCall(PetscFree(ids));
+  PetscCall(PetscFree(xyz));
   PetscCall(PetscFree(perm));
-  if (a->same && a->nv) {
-    g->celltype = a->ct;
-    g->ncells   = a->nc;
-    g->cells    = a->cells;
-    a->cells    = NULL;
-  }
+  if (a->same && a->nv) PetscCall(DRComponentSetCells(g, a->ct, a->nc, a->cells));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Geometry of all components merged on world rank 0 (nodes by id, cells
  * when all parts have one cell type): a component with labels but no
- * matrices, for the mesh and the mode shapes in the XDMF file. */
+ * matrices, for the mesh and the mode shapes in the XDMF file.  The other
+ * ranks hold the sizes only (zero arrays): the store writes rank 0's data. */
 static PetscErrorCode GatherGeometry(DRCMS c)
 {
   DRComponent g;
   GeomAcc     a = {0, 0, 0, NULL, NULL, NULL, DR_CELL_NONE, PETSC_TRUE};
-  PetscInt    hdr[3];
+  PetscInt    hdr[3] = {0, 0, 0};
 
   PetscFunctionBeginUser;
   PetscCall(DRComponentCreate(c->comm, "cms", &g));
-  g->n = c->nfull;
-  PetscCall(PetscMalloc1(c->nfull + 1, &g->labels));
-  PetscCall(PetscArraycpy(g->labels, c->full, c->nfull));
+  PetscCall(DRComponentSetLabels(g, c->nfull, c->full));
   for (PetscInt k = 0; k < c->ncomp; k++) PetscCall(GatherComponentGeometry(c, k, &a));
   if (!c->rank && a.nn) PetscCall(MergeGeometry(&a, g));
   PetscCall(PetscFree(a.ids));
   PetscCall(PetscFree(a.xyz));
   PetscCall(PetscFree(a.cells));
-  hdr[0] = g->nnodes;
-  hdr[1] = g->ncells;
-  hdr[2] = (PetscInt)g->celltype;
+  if (!c->rank) {
+    DRCellType ct;
+    PetscCall(DRComponentGetGeometry(g, &hdr[0], NULL, NULL));
+    PetscCall(DRComponentGetCells(g, &ct, &hdr[1], NULL));
+    hdr[2] = (PetscInt)ct;
+  }
   PetscCallMPI(MPI_Bcast(hdr, 3, MPIU_INT, 0, c->comm)); /* the store's calls are collective */
-  g->nnodes   = hdr[0];
-  g->ncells   = hdr[1];
-  g->celltype = (DRCellType)hdr[2];
-  c->geom     = g;
+  if (c->rank && hdr[0]) {
+    PetscInt  *zi, nci = hdr[1] * DRCellNodes((DRCellType)hdr[2]);
+    PetscReal *zr;
+    PetscCall(PetscCalloc2(PetscMax(hdr[0], nci) + 1, &zi, 3 * hdr[0], &zr));
+    PetscCall(DRComponentSetGeometry(g, hdr[0], zi, zr));
+    PetscCall(DRComponentSetCells(g, (DRCellType)hdr[2], hdr[1], zi));
+    PetscCall(PetscFree2(zi, zr));
+  }
+  c->geom = g;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -230,7 +238,11 @@ static PetscErrorCode WriteShapes(DRCMS c, DRStore s)
 
   PetscFunctionBeginUser;
   if (!c->geom) PetscCall(GatherGeometry(c));
-  if (!c->geom->nnodes || !c->nm) PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    PetscInt nnodes;
+    PetscCall(DRComponentGetGeometry(c->geom, &nnodes, NULL, NULL));
+    if (!nnodes || !c->nm) PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(DRComponentWriteMesh(c->geom, s));
   PetscCall(PetscMalloc1(c->nm, &names));
   for (PetscInt k = 0; k < c->nm; k++) {

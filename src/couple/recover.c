@@ -8,21 +8,26 @@
  * inserted at the rows' full-label positions. */
 static PetscErrorCode RecoverComponent(DRCMS c, PetscInt i, const PetscReal *Q, PetscInt off)
 {
-  DRSuperelement    *se   = &c->se[i];
-  DRComponent        comp = c->comps[i];
-  PetscInt           N = c->nred, nr = se->nb + se->nq, rs, re, ldt, *grow;
+  PetscInt           N = c->nred, nb, nq, nr, rs, re, ldt, *grow;
   PetscReal         *Qc, *U;
   const PetscScalar *t;
+  const DRLabel     *bl, *labels;
+  Mat                T;
 
   PetscFunctionBeginUser;
+  PetscCall(DRReductionGetBoundary(c->red[i], &nb, &bl));
+  PetscCall(DRReductionGetModes(c->red[i], &nq, NULL));
+  PetscCall(DRReductionGetBasis(c->red[i], &T));
+  PetscCall(DRComponentGetLabels(c->comps[i], NULL, &labels));
+  nr = nb + nq;
   PetscCall(PetscMalloc1(nr * c->nm + 1, &Qc));
   for (PetscInt m = 0; m < c->nm; m++) {
-    for (PetscInt j = 0; j < se->nb; j++) Qc[j + m * nr] = Q[DRLabelsFind(c->nbglob, c->bglob, se->blabels[j]) + m * N];
-    for (PetscInt j = 0; j < se->nq; j++) Qc[se->nb + j + m * nr] = Q[off + j + m * N];
+    for (PetscInt j = 0; j < nb; j++) Qc[j + m * nr] = Q[DRLabelsFind(c->nbglob, c->bglob, bl[j]) + m * N];
+    for (PetscInt j = 0; j < nq; j++) Qc[nb + j + m * nr] = Q[off + j + m * N];
   }
-  PetscCall(MatGetOwnershipRange(se->T, &rs, &re));
-  PetscCall(MatDenseGetLDA(se->T, &ldt));
-  PetscCall(MatDenseGetArrayRead(se->T, &t));
+  PetscCall(MatGetOwnershipRange(T, &rs, &re));
+  PetscCall(MatDenseGetLDA(T, &ldt));
+  PetscCall(MatDenseGetArrayRead(T, &t));
   PetscCall(PetscMalloc1((re - rs) * c->nm + 1, &U));
   if (re > rs && c->nm > 0 && nr > 0) {
     PetscBLASInt mm, nn, kk, lda, ldb, ldc;
@@ -35,9 +40,9 @@ static PetscErrorCode RecoverComponent(DRCMS c, PetscInt i, const PetscReal *Q, 
     ldc = mm;
     BLASgemm_("N", "N", &mm, &nn, &kk, &one, t, &lda, Qc, &ldb, &zero, U, &ldc);
   } else PetscCall(PetscArrayzero(U, (re - rs) * c->nm));
-  PetscCall(MatDenseRestoreArrayRead(se->T, &t));
+  PetscCall(MatDenseRestoreArrayRead(T, &t));
   PetscCall(PetscMalloc1(re - rs + 1, &grow));
-  for (PetscInt r = rs; r < re; r++) grow[r - rs] = DRLabelsFind(c->nfull, c->full, comp->labels[r]);
+  for (PetscInt r = rs; r < re; r++) grow[r - rs] = DRLabelsFind(c->nfull, c->full, labels[r]);
   for (PetscInt m = 0; m < c->nm; m++) PetscCall(VecSetValues(c->modes[m], re - rs, grow, U + m * (re - rs), INSERT_VALUES));
   PetscCall(PetscFree(grow));
   PetscCall(PetscFree(U));

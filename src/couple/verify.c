@@ -12,10 +12,12 @@ PetscErrorCode DRCMSVerify(DRCMS cms, DRStore store, PetscReal *maxerr)
 {
   DRComponent      full;
   DRModal          modal;
-  PetscInt         nm, nf, nl;
+  PetscInt         nm, nf, nl, n;
   const PetscReal *fc, *ff;
   Vec             *pc, *pf;
-  const DRLabel   *labels;
+  const DRLabel   *labels, *flabels;
+  const char      *source;
+  Mat              K, M;
   DRComparison     cmp;
 
   PetscFunctionBeginUser;
@@ -23,15 +25,18 @@ PetscErrorCode DRCMSVerify(DRCMS cms, DRStore store, PetscReal *maxerr)
   PetscCall(PetscLogEventBegin(DRCMS_Verify, 0, 0, 0, 0));
   PetscCall(DRCMSGetModes(cms, &nm, &fc, &pc, &nl, &labels));
   PetscCall(DRModelCreateFull(cms->cfg, cms->comm, &full));
-  PetscCheck(full->n == nl, cms->comm, PETSC_ERR_PLIB, "full model has %" PetscInt_FMT " DOFs, CMS %" PetscInt_FMT, full->n, nl);
-  for (PetscInt i = 0; i < nl; i++) PetscCheck(full->labels[i] == labels[i], cms->comm, PETSC_ERR_PLIB, "label order differs between the full model and CMS");
+  PetscCall(DRComponentGetLabels(full, &n, &flabels));
+  PetscCall(DRComponentGetOperators(full, &K, &M, NULL));
+  PetscCall(DRComponentGetSource(full, &source));
+  PetscCheck(n == nl, cms->comm, PETSC_ERR_PLIB, "full model has %" PetscInt_FMT " DOFs, CMS %" PetscInt_FMT, n, nl);
+  for (PetscInt i = 0; i < nl; i++) PetscCheck(flabels[i] == labels[i], cms->comm, PETSC_ERR_PLIB, "label order differs between the full model and CMS");
   PetscCall(DRModalCreate(cms->comm, &modal));
   PetscCall(DRModalSetOptionsPrefix(modal, "modal_"));
-  PetscCall(DRModalSetOperators(modal, full->K, full->M, full->source));
+  PetscCall(DRModalSetOperators(modal, K, M, source));
   /* a few more reference modes than CMS modes, so pairing has a choice */
-  PetscCall(DRModalSetRange(modal, PetscMin(nm + 5, full->n), 0));
+  PetscCall(DRModalSetRange(modal, PetscMin(nm + 5, n), 0));
   PetscCall(DRModalSetFromOptions(modal));
-  PetscCall(DRProgress(cms->comm, "verify: full-model modal analysis, %" PetscInt_FMT " DOFs", full->n));
+  PetscCall(DRProgress(cms->comm, "verify: full-model modal analysis, %" PetscInt_FMT " DOFs", n));
   PetscCall(DRModalSolve(modal));
   PetscCall(DRModalGetModes(modal, &nf, &ff, NULL, &pf, NULL));
   {
@@ -47,11 +52,11 @@ PetscErrorCode DRCMSVerify(DRCMS cms, DRStore store, PetscReal *maxerr)
       Vec *pcf;
       PetscCall(VecDuplicateVecs(pf[0], nm, &pcf));
       for (PetscInt j = 0; j < nm; j++) PetscCall(VecCopy(pc[j], pcf[j]));
-      PetscCall(DRCompareModes(full->M, nf, ff, pf, nm, fc, pcf, rigid, &cmp));
+      PetscCall(DRCompareModes(M, nf, ff, pf, nm, fc, pcf, rigid, &cmp));
       PetscCall(VecDestroyVecs(nm, &pcf));
-    } else PetscCall(DRCompareModes(full->M, nf, ff, pf, 0, fc, NULL, rigid, &cmp));
+    } else PetscCall(DRCompareModes(M, nf, ff, pf, 0, fc, NULL, rigid, &cmp));
   }
-  PetscCall(PetscPrintf(cms->comm, "verification against the full model (%" PetscInt_FMT " DOFs):\n", full->n));
+  PetscCall(PetscPrintf(cms->comm, "verification against the full model (%" PetscInt_FMT " DOFs):\n", n));
   PetscCall(DRComparisonView(cms->comm, &cmp));
   PetscCall(DRComparisonWrite(store, "/verify", &cmp));
   {

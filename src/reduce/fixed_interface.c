@@ -4,7 +4,7 @@
 
 /* Floating interior: the fixed-interface problem has a (near-)zero mode.
  * Name the DOFs that move most in it. */
-static PetscErrorCode ReportFloating(DRComponent c, const PetscInt interior[], Vec mode, PetscReal f)
+static PetscErrorCode ReportFloating(const DRFixedInterface *fi, const PetscInt interior[], Vec mode, PetscReal f)
 {
   Vec                z;
   VecScatter         sc;
@@ -15,7 +15,7 @@ static PetscErrorCode ReportFloating(DRComponent c, const PetscInt interior[], V
   PetscCall(VecScatterCreateToZero(mode, &sc, &z));
   PetscCall(VecScatterBegin(sc, mode, z, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(sc, mode, z, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
+  PetscCallMPI(MPI_Comm_rank(fi->comm, &rank));
   if (!rank) {
     const PetscScalar *a;
     PetscInt           nz;
@@ -26,15 +26,15 @@ static PetscErrorCode ReportFloating(DRComponent c, const PetscInt interior[], V
     for (PetscInt i = 0, cnt = 0; i < nz && cnt < 8; i++)
       if (PetscAbsScalar(a[i]) > 0.5 * amax) {
         PetscCall(PetscStrlcat(list, cnt ? ", " : "", sizeof(list)));
-        PetscCall(PetscStrlcat(list, DRLabelString(c->labels[interior[i]], b), sizeof(list)));
+        PetscCall(PetscStrlcat(list, DRLabelString(fi->labels[interior[i]], b), sizeof(list)));
         cnt++;
       }
     PetscCall(VecRestoreArrayRead(z, &a));
   }
-  PetscCallMPI(MPI_Bcast(list, sizeof(list), MPI_CHAR, 0, c->comm));
+  PetscCallMPI(MPI_Bcast(list, sizeof(list), MPI_CHAR, 0, fi->comm));
   PetscCall(VecScatterDestroy(&sc));
   PetscCall(VecDestroy(&z));
-  SETERRQ(c->comm, DR_ERR_INPUT, "%s: component '%s': interior DOFs float when the boundary is fixed (fixed-interface mode at %.3g Hz, K_II singular); moving most: %s; expected every interior DOF held by the boundary or a support (add the part's support or its contact DOFs to the interface)", c->source, c->name, (double)f, list);
+  SETERRQ(fi->comm, DR_ERR_INPUT, "%s: component '%s': interior DOFs float when the boundary is fixed (fixed-interface mode at %.3g Hz, K_II singular); moving most: %s; expected every interior DOF held by the boundary or a support (add the part's support or its contact DOFs to the interface)", fi->source, fi->name, (double)f, list);
 }
 
 PetscErrorCode DRFixedInterfaceSetUp(DRComponent c, const PetscBool isboundary[], DRSuperelement *se, DRFixedInterface *fi)
@@ -44,14 +44,19 @@ PetscErrorCode DRFixedInterfaceSetUp(DRComponent c, const PetscBool isboundary[]
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(fi, sizeof(*fi)));
   fi->c = c;
-  PetscCall(MatGetOwnershipRange(c->K, &fi->rs, &fi->re));
+  PetscCall(DRComponentGetComm(c, &fi->comm));
+  PetscCall(DRComponentGetOperators(c, &fi->K, &fi->M, NULL));
+  PetscCall(DRComponentGetLabels(c, &fi->n, &fi->labels));
+  PetscCall(DRComponentGetSource(c, &fi->source));
+  PetscCall(DRComponentGetName(c, &fi->name));
+  PetscCall(MatGetOwnershipRange(fi->K, &fi->rs, &fi->re));
   PetscCall(DRSuperelementSetBoundary(c, isboundary, se, &fi->bcol));
   fi->nb = se->nb;
-  fi->nI = c->n - fi->nb;
+  fi->nI = fi->n - fi->nb;
   PetscCall(PetscMalloc1(fi->nI + 1, &fi->interior));
   {
     PetscInt l = 0;
-    for (PetscInt i = 0; i < c->n; i++)
+    for (PetscInt i = 0; i < fi->n; i++)
       if (!isboundary[i]) fi->interior[l++] = i;
   }
   PetscCall(PetscMalloc1(fi->re - fi->rs + 1, &bidx));
@@ -60,11 +65,11 @@ PetscErrorCode DRFixedInterfaceSetUp(DRComponent c, const PetscBool isboundary[]
     if (isboundary[i]) bidx[nbl++] = i;
     else iidx[nil++] = i;
   }
-  PetscCall(ISCreateGeneral(c->comm, nbl, bidx, PETSC_OWN_POINTER, &fi->isB));
-  PetscCall(ISCreateGeneral(c->comm, nil, iidx, PETSC_OWN_POINTER, &fi->isI));
+  PetscCall(ISCreateGeneral(fi->comm, nbl, bidx, PETSC_OWN_POINTER, &fi->isB));
+  PetscCall(ISCreateGeneral(fi->comm, nil, iidx, PETSC_OWN_POINTER, &fi->isI));
   if (fi->nI > 0) {
-    PetscCall(MatCreateSubMatrix(c->K, fi->isI, fi->isI, MAT_INITIAL_MATRIX, &fi->KII));
-    PetscCall(MatCreateSubMatrix(c->M, fi->isI, fi->isI, MAT_INITIAL_MATRIX, &fi->MII));
+    PetscCall(MatCreateSubMatrix(fi->K, fi->isI, fi->isI, MAT_INITIAL_MATRIX, &fi->KII));
+    PetscCall(MatCreateSubMatrix(fi->M, fi->isI, fi->isI, MAT_INITIAL_MATRIX, &fi->MII));
     PetscCall(MatSetOption(fi->KII, MAT_SYMMETRIC, PETSC_TRUE));
     PetscCall(MatSetOption(fi->KII, MAT_SPD, PETSC_TRUE));
     PetscCall(MatSetOption(fi->MII, MAT_SYMMETRIC, PETSC_TRUE));
@@ -74,7 +79,6 @@ PetscErrorCode DRFixedInterfaceSetUp(DRComponent c, const PetscBool isboundary[]
 
 PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscBool keep, DRSuperelement *se)
 {
-  DRComponent      c = fi->c;
   PetscInt         nm;
   const PetscReal *f, *lam;
   PetscReal        sigma;
@@ -86,9 +90,9 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscB
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(DRRED_CompEig, 0, 0, 0, 0));
-  PetscCall(DRModalCreate(c->comm, &fi->modal));
+  PetscCall(DRModalCreate(fi->comm, &fi->modal));
   PetscCall(DRModalSetOptionsPrefix(fi->modal, DRReductionPrefix(r)));
-  PetscCall(DRModalSetOperators(fi->modal, fi->KII, fi->MII, c->source));
+  PetscCall(DRModalSetOperators(fi->modal, fi->KII, fi->MII, fi->source));
   /* at least one mode: it proves K_II regular (no floating interior) */
   if (keep && r->cutoff_hz > 0) PetscCall(DRModalSetRange(fi->modal, 0, r->cutoff_hz));
   else PetscCall(DRModalSetRange(fi->modal, keep ? PetscMax(1, PetscMin(r->nmodes, fi->nI)) : 1, 0));
@@ -97,7 +101,7 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscB
   PetscCall(DRModalSolve(fi->modal));
   PetscCall(DRModalGetModes(fi->modal, &nm, &f, &lam, &fi->modes, NULL));
   PetscCall(DRModalGetScale(fi->modal, &sigma));
-  if (nm > 0 && PetscAbsReal(lam[0]) < 1e-6 * PetscAbsReal(sigma)) PetscCall(ReportFloating(c, fi->interior, fi->modes[0], f[0]));
+  if (nm > 0 && PetscAbsReal(lam[0]) < 1e-6 * PetscAbsReal(sigma)) PetscCall(ReportFloating(fi, fi->interior, fi->modes[0], f[0]));
   fi->nq = !keep ? 0 : r->cutoff_hz > 0 ? nm : PetscMin(nm, r->nmodes);
   PetscCall(PetscMalloc1(fi->nq + 1, &se->qfreq_hz));
   for (PetscInt k = 0; k < fi->nq; k++) se->qfreq_hz[k] = f[k];
@@ -108,7 +112,6 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscB
 
 PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRReduction r)
 {
-  DRComponent c = fi->c;
   char        prefix[256];
 
   PetscFunctionBeginUser;
@@ -117,7 +120,7 @@ PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRReduction
   {
     Mat           KIB;
     MatFactorInfo info;
-    PetscCall(MatCreateSubMatrix(c->K, fi->isI, fi->isB, MAT_INITIAL_MATRIX, &KIB));
+    PetscCall(MatCreateSubMatrix(fi->K, fi->isI, fi->isB, MAT_INITIAL_MATRIX, &KIB));
     PetscCall(MatConvert(KIB, MATDENSE, MAT_INITIAL_MATRIX, &fi->B));
     PetscCall(MatDestroy(&KIB));
     PetscCall(MatDuplicate(fi->B, MAT_DO_NOT_COPY_VALUES, &fi->X));
@@ -139,13 +142,12 @@ PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRReduction
 
 PetscErrorCode DRFixedInterfaceBuildT(DRFixedInterface *fi, DRSuperelement *se)
 {
-  DRComponent         c = fi->c;
   PetscScalar        *t;
   const PetscScalar  *x = NULL, **ph;
   PetscInt            ldt, ldx = 0, nb = fi->nb, nq = fi->nq, N = nb + nq, li = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(MatCreateDense(c->comm, fi->re - fi->rs, PETSC_DECIDE, c->n, N, NULL, &se->T));
+  PetscCall(MatCreateDense(fi->comm, fi->re - fi->rs, PETSC_DECIDE, fi->n, N, NULL, &se->T));
   PetscCall(MatDenseGetArray(se->T, &t));
   PetscCall(MatDenseGetLDA(se->T, &ldt));
   if (fi->X) {
@@ -192,14 +194,13 @@ PetscErrorCode DRFixedInterfaceDestroy(DRFixedInterface *fi)
 
 PetscErrorCode DRFixedInterfaceReducedStiffness(DRFixedInterface *fi, DRSuperelement *se)
 {
-  DRComponent      c = fi->c;
   PetscInt         nb = fi->nb, N = fi->nb + fi->nq;
   PetscReal       *XtB = NULL, *kbb = NULL;
   PetscMPIInt      rank;
   const PetscReal *lam = NULL;
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
+  PetscCallMPI(MPI_Comm_rank(fi->comm, &rank));
   /* Phi_c^T K_IB = (K_BI Phi_c)^T, summed on rank 0 */
   if (fi->X) PetscCall(DRDenseTransposeProduct(fi->X, fi->B, &XtB));
   /* K_BB on rank 0: the parallel submatrix (rows and columns in ascending
@@ -211,10 +212,10 @@ PetscErrorCode DRFixedInterfaceReducedStiffness(DRFixedInterface *fi, DRSuperele
     PetscCall(PetscMalloc1(nb + 1, &idx));
     {
       PetscInt k = 0;
-      for (PetscInt i = 0; i < c->n; i++)
+      for (PetscInt i = 0; i < fi->n; i++)
         if (fi->bcol[i] >= 0) idx[k++] = fi->bcol[i];
     }
-    PetscCall(MatCreateSubMatrix(c->K, fi->isB, fi->isB, MAT_INITIAL_MATRIX, &Kbb));
+    PetscCall(MatCreateSubMatrix(fi->K, fi->isB, fi->isB, MAT_INITIAL_MATRIX, &Kbb));
     PetscCall(MatGetOwnershipRange(Kbb, &rs, &re));
     PetscCall(PetscCalloc1(nb * nb, &loc));
     for (PetscInt r = rs; r < re; r++) {
@@ -226,7 +227,7 @@ PetscErrorCode DRFixedInterfaceReducedStiffness(DRFixedInterface *fi, DRSuperele
       PetscCall(MatRestoreRow(Kbb, r, &ncols, &cols, &vals));
     }
     if (!rank) PetscCall(PetscMalloc1(nb * nb, &kbb));
-    PetscCallMPI(MPI_Reduce(loc, kbb, (PetscMPIInt)(nb * nb), MPIU_REAL, MPIU_SUM, 0, c->comm));
+    PetscCallMPI(MPI_Reduce(loc, kbb, (PetscMPIInt)(nb * nb), MPIU_REAL, MPIU_SUM, 0, fi->comm));
     PetscCall(PetscFree(loc));
     PetscCall(PetscFree(idx));
     PetscCall(MatDestroy(&Kbb));

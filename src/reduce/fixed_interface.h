@@ -9,7 +9,12 @@
 #include <dynred/modal.h>
 
 typedef struct {
-  DRComponent c;
+  DRComponent    c;
+  MPI_Comm       comm;   /* what the steps read of c (its accessors) */
+  Mat            K, M;
+  PetscInt       n;
+  const DRLabel *labels;
+  const char    *source, *name;
   PetscInt    rs, re, nb, nI;
   PetscInt   *bcol;     /* DOF -> boundary column (sorted-label order), -1 interior */
   PetscInt   *interior; /* interior index -> DOF */

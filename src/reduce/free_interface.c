@@ -13,15 +13,37 @@
 #include <dynred/modal.h>
 #include <petscblaslapack.h>
 
+/* What the steps read of the component (through its accessors) and the
+ * rows this rank owns. */
+typedef struct {
+  MPI_Comm       comm;
+  Mat            K, M;
+  PetscInt       n, rs, re, nloc;
+  const DRLabel *labels;
+  const char    *source, *name;
+} Comp;
+
+static PetscErrorCode CompGet(DRComponent c, Comp *cc)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRComponentGetComm(c, &cc->comm));
+  PetscCall(DRComponentGetOperators(c, &cc->K, &cc->M, NULL));
+  PetscCall(DRComponentGetLabels(c, &cc->n, &cc->labels));
+  PetscCall(DRComponentGetSource(c, &cc->source));
+  PetscCall(DRComponentGetName(c, &cc->name));
+  PetscCall(MatGetOwnershipRange(cc->K, &cc->rs, &cc->re));
+  cc->nloc = cc->re - cc->rs;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Rows of the dense n x k "matrix" given by k Vecs at the boundary DOFs, as
  * a replicated nb x k column-major array. */
-static PetscErrorCode BoundaryRows(DRComponent c, const PetscInt bcol[], PetscInt nb, PetscInt k, Vec v[], PetscReal **out)
+static PetscErrorCode BoundaryRows(const Comp *c, const PetscInt bcol[], PetscInt nb, PetscInt k, Vec v[], PetscReal **out)
 {
-  PetscInt   rs, re;
+  PetscInt   rs = c->rs, re = c->re;
   PetscReal *loc;
 
   PetscFunctionBeginUser;
-  PetscCall(MatGetOwnershipRange(c->K, &rs, &re));
   PetscCall(PetscCalloc1(nb * k + 1, &loc));
   PetscCall(PetscMalloc1(nb * k + 1, out));
   for (PetscInt j = 0; j < k; j++) {
@@ -39,14 +61,12 @@ static PetscErrorCode BoundaryRows(DRComponent c, const PetscInt bcol[], PetscIn
 /* Statically determinate support: r DOFs whose rows of Phi_r are independent,
  * chosen greedily (column-pivoted QR of Phi_r^T), among `allowed` DOFs (all
  * when NULL).  Fails when fewer than r independent rows exist. */
-static PetscErrorCode ChooseSupport(DRComponent c, PetscInt r, Vec phir[], const PetscBool allowed[], const char *setname, PetscInt O[])
+static PetscErrorCode ChooseSupport(const Comp *c, PetscInt r, Vec phir[], const PetscBool allowed[], const char *setname, PetscInt O[])
 {
-  PetscInt   rs, re, nloc;
+  PetscInt   rs = c->rs, nloc = c->nloc;
   PetscReal *R, first = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(MatGetOwnershipRange(c->K, &rs, &re));
-  nloc = re - rs;
   PetscCall(PetscMalloc1(nloc * r + 1, &R));
   for (PetscInt j = 0; j < r; j++) {
     const PetscScalar *a;
@@ -99,56 +119,55 @@ typedef struct {
   char support[64]; /* node set of a statically determinate support ("" automatic) */
 } DRReduction_FreeInterface;
 
-static PetscErrorCode DRReductionApply_FreeInterface(DRReduction r, DRComponent c, const PetscBool isboundary[], DRSuperelement *se)
-{
-  PetscInt         nb = 0, rs, re, nloc, *bcol, nm, nr = 0, nk, nq, O[6] = {0};
+/* The free modes of a component and what the steps need of them. */
+typedef struct {
   DRModal          modal;
+  PetscInt         nm, nr, nk; /* modes; rigid-body (first nr); flexible */
   const PetscReal *f, *lam;
-  PetscReal        sigma, *PhiB, *Ginv;
   Vec             *phi;
-  Mat              KO, F, Y, MY, Fac;
-  PetscMPIInt      rank;
-  DRReduction_FreeInterface *fi = (DRReduction_FreeInterface *)r->data;
-  char             prefix[256];
+} FreeModes;
+
+/* 1. free modes of the whole component; rigid-body ones by tolerance
+ * (se->nq, se->qfreq_hz: every mode kept) */
+static PetscErrorCode ComputeFreeModes(DRReduction r, const Comp *c, FreeModes *fm, DRSuperelement *se)
+{
+  PetscReal sigma;
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
-  PetscCall(MatGetOwnershipRange(c->K, &rs, &re));
-  nloc = re - rs;
-  for (PetscInt i = 0; i < c->n; i++) nb += isboundary[i] ? 1 : 0;
-  PetscCheck(nb > 0, c->comm, DR_ERR_INPUT, "%s: free-interface reduction of '%s' needs boundary DOFs", c->source, c->name);
-  PetscCall(DRSuperelementSetBoundary(c, isboundary, se, &bcol));
-
-  /* 1. free modes of the whole component; rigid-body ones by tolerance */
   PetscCall(PetscLogEventBegin(DRRED_CompEig, 0, 0, 0, 0));
-  PetscCall(DRModalCreate(c->comm, &modal));
-  PetscCall(DRModalSetOptionsPrefix(modal, DRReductionPrefix(r)));
-  PetscCall(DRModalSetOperators(modal, c->K, c->M, c->source));
-  if (r->cutoff_hz > 0) PetscCall(DRModalSetRange(modal, 0, r->cutoff_hz));
-  else PetscCall(DRModalSetRange(modal, r->nmodes, 0));
-  PetscCall(DRModalSetSlicing(modal, PETSC_FALSE));
-  PetscCall(DRModalSetFromOptions(modal));
-  PetscCall(DRModalSolve(modal));
-  PetscCall(DRModalGetModes(modal, &nm, &f, &lam, &phi, NULL));
-  PetscCall(DRModalGetScale(modal, &sigma));
+  PetscCall(DRModalCreate(c->comm, &fm->modal));
+  PetscCall(DRModalSetOptionsPrefix(fm->modal, DRReductionPrefix(r)));
+  PetscCall(DRModalSetOperators(fm->modal, c->K, c->M, c->source));
+  if (r->cutoff_hz > 0) PetscCall(DRModalSetRange(fm->modal, 0, r->cutoff_hz));
+  else PetscCall(DRModalSetRange(fm->modal, r->nmodes, 0));
+  PetscCall(DRModalSetSlicing(fm->modal, PETSC_FALSE));
+  PetscCall(DRModalSetFromOptions(fm->modal));
+  PetscCall(DRModalSolve(fm->modal));
+  PetscCall(DRModalGetModes(fm->modal, &fm->nm, &fm->f, &fm->lam, &fm->phi, NULL));
+  PetscCall(DRModalGetScale(fm->modal, &sigma));
   PetscCall(PetscLogEventEnd(DRRED_CompEig, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(DRRED_Constraint, 0, 0, 0, 0));
-  while (nr < nm && PetscAbsReal(lam[nr]) < 1e-6 * PetscAbsReal(sigma)) nr++;
-  PetscCheck(nr <= 6, c->comm, DR_ERR_INPUT, "%s: component '%s' has %" PetscInt_FMT " zero-frequency modes, expected at most 6 rigid-body modes (mechanism or disconnected parts?)", c->source, c->name, nr);
-  PetscCheck(nr < nm || nm == 0 || r->cutoff_hz > 0, c->comm, DR_ERR_INPUT, "%s: component '%s': all %" PetscInt_FMT " requested modes are rigid-body modes; request more modes (cms.component_modes) so flexible ones are kept", c->source, c->name, nm);
-  nk = nm - nr;
-  nq = nm;
-  se->nq = nq;
-  PetscCall(PetscMalloc1(nq + 1, &se->qfreq_hz));
-  for (PetscInt k = 0; k < nq; k++) se->qfreq_hz[k] = f[k];
+  fm->nr = 0;
+  while (fm->nr < fm->nm && PetscAbsReal(fm->lam[fm->nr]) < 1e-6 * PetscAbsReal(sigma)) fm->nr++;
+  PetscCheck(fm->nr <= 6, c->comm, DR_ERR_INPUT, "%s: component '%s' has %" PetscInt_FMT " zero-frequency modes, expected at most 6 rigid-body modes (mechanism or disconnected parts?)", c->source, c->name, fm->nr);
+  PetscCheck(fm->nr < fm->nm || fm->nm == 0 || r->cutoff_hz > 0, c->comm, DR_ERR_INPUT, "%s: component '%s': all %" PetscInt_FMT " requested modes are rigid-body modes; request more modes (cms.component_modes) so flexible ones are kept", c->source, c->name, fm->nm);
+  fm->nk = fm->nm - fm->nr;
+  se->nq = fm->nm;
+  PetscCall(PetscMalloc1(se->nq + 1, &se->qfreq_hz));
+  for (PetscInt k = 0; k < se->nq; k++) se->qfreq_hz[k] = fm->f[k];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  /* 2. support O: user node set or automatic; K_O = K with O fixed */
-  PetscCall(MatDuplicate(c->K, MAT_COPY_VALUES, &KO));
-  if (nr > 0) {
+/* 2. support O: user node set or automatic; K_O = K with O fixed */
+static PetscErrorCode SupportedStiffness(DRComponent comp, const Comp *c, const char support[], const FreeModes *fm, PetscInt O[], Mat *KO)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MatDuplicate(c->K, MAT_COPY_VALUES, KO));
+  if (fm->nr > 0) {
     PetscBool *allowed = NULL;
-    if (fi->support[0]) {
+    if (support[0]) {
       DRNodeSet *set;
-      PetscCall(DRComponentGetNodeSet(c, fi->support, &set));
+      PetscCall(DRComponentGetNodeSet(comp, support, &set));
       if (set) {
         PetscCall(PetscCalloc1(c->n, &allowed));
         for (PetscInt i = 0; i < c->n; i++) {
@@ -158,194 +177,241 @@ static PetscErrorCode DRReductionApply_FreeInterface(DRReduction r, DRComponent 
         }
       }
     }
-    PetscCall(ChooseSupport(c, nr, phi, allowed, allowed ? fi->support : NULL, O));
+    PetscCall(ChooseSupport(c, fm->nr, fm->phi, allowed, allowed ? support : NULL, O));
     PetscCall(PetscFree(allowed));
-    PetscCall(MatZeroRowsColumns(KO, nr, O, 1.0, NULL, NULL));
+    PetscCall(MatZeroRowsColumns(*KO, fm->nr, O, 1.0, NULL, NULL));
   }
-  PetscCall(MatSetOption(KO, MAT_SPD, PETSC_TRUE));
+  PetscCall(MatSetOption(*KO, MAT_SPD, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  /* 3. F = P E_B = E_B - (M Phi_r) Phi_r[B,:]^T, zero at O */
+/* 3. F = P E_B = E_B - (M Phi_r) Phi_r[B,:]^T, zero at O */
+static PetscErrorCode InertiaReliefLoads(const Comp *c, const PetscInt bcol[], PetscInt nb, const FreeModes *fm, const PetscInt O[], Mat *Fout)
+{
+  PetscInt     rs = c->rs, re = c->re, nloc = c->nloc, nr = fm->nr, lda;
+  PetscScalar *a;
+  PetscReal   *PrB = NULL;
+  Vec          mphi;
+  Mat          F;
+
+  PetscFunctionBeginUser;
   PetscCall(MatCreateDense(c->comm, nloc, PETSC_DECIDE, c->n, nb, NULL, &F));
-  {
-    PetscScalar *a;
-    PetscInt     lda;
-    PetscReal   *PrB = NULL;
-    Vec          mphi;
-    PetscCall(MatDenseGetArray(F, &a));
-    PetscCall(MatDenseGetLDA(F, &lda));
-    for (PetscInt j = 0; j < nb; j++)
-      for (PetscInt i = 0; i < nloc; i++) a[i + j * lda] = (bcol[rs + i] == j) ? 1.0 : 0.0;
-    if (nr) {
-      PetscCall(BoundaryRows(c, bcol, nb, nr, phi, &PrB));
-      PetscCall(VecDuplicate(phi[0], &mphi));
-      for (PetscInt k = 0; k < nr; k++) {
-        const PetscScalar *m;
-        PetscCall(MatMult(c->M, phi[k], mphi));
-        PetscCall(VecGetArrayRead(mphi, &m));
-        for (PetscInt j = 0; j < nb; j++)
-          for (PetscInt i = 0; i < nloc; i++) a[i + j * lda] -= m[i] * PrB[j + k * nb];
-        PetscCall(VecRestoreArrayRead(mphi, &m));
-      }
-      PetscCall(VecDestroy(&mphi));
-      for (PetscInt s = 0; s < nr; s++)
-        if (O[s] >= rs && O[s] < re)
-          for (PetscInt j = 0; j < nb; j++) a[O[s] - rs + j * lda] = 0;
+  PetscCall(MatDenseGetArray(F, &a));
+  PetscCall(MatDenseGetLDA(F, &lda));
+  for (PetscInt j = 0; j < nb; j++)
+    for (PetscInt i = 0; i < nloc; i++) a[i + j * lda] = (bcol[rs + i] == j) ? 1.0 : 0.0;
+  if (nr) {
+    PetscCall(BoundaryRows(c, bcol, nb, nr, fm->phi, &PrB));
+    PetscCall(VecDuplicate(fm->phi[0], &mphi));
+    for (PetscInt k = 0; k < nr; k++) {
+      const PetscScalar *m;
+      PetscCall(MatMult(c->M, fm->phi[k], mphi));
+      PetscCall(VecGetArrayRead(mphi, &m));
+      for (PetscInt j = 0; j < nb; j++)
+        for (PetscInt i = 0; i < nloc; i++) a[i + j * lda] -= m[i] * PrB[j + k * nb];
+      PetscCall(VecRestoreArrayRead(mphi, &m));
     }
-    PetscCall(PetscFree(PrB));
-    PetscCall(MatDenseRestoreArray(F, &a));
-    PetscCall(MatAssemblyBegin(F, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(F, MAT_FINAL_ASSEMBLY));
+    PetscCall(VecDestroy(&mphi));
+    for (PetscInt s = 0; s < nr; s++)
+      if (O[s] >= rs && O[s] < re)
+        for (PetscInt j = 0; j < nb; j++) a[O[s] - rs + j * lda] = 0;
   }
+  PetscCall(PetscFree(PrB));
+  PetscCall(MatDenseRestoreArray(F, &a));
+  PetscCall(MatAssemblyBegin(F, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(F, MAT_FINAL_ASSEMBLY));
+  *Fout = F;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  /* 4. Y = G_c F: one factorization, one block solve */
+/* 4. Y = G_c F: one factorization, one block solve */
+static PetscErrorCode SupportedSolve(DRReduction r, Mat KO, Mat F, Mat *Y)
+{
+  MatFactorInfo info;
+  Mat           Fac;
+  char          prefix[256];
+
+  PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(DRRED_Factor, 0, 0, 0, 0));
-  {
-    MatFactorInfo info;
-    PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sstatic_", DRReductionPrefix(r)));
-    PetscCall(MatGetFactor(KO, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &Fac));
-    PetscCall(MatSetOptionsPrefix(Fac, prefix));
-    PetscCall(MatSetFromOptions(Fac));
-    PetscCall(MatFactorInfoInitialize(&info));
-    PetscCall(MatCholeskyFactorSymbolic(Fac, KO, NULL, &info));
-    PetscCall(MatCholeskyFactorNumeric(Fac, KO, &info));
-    PetscCall(MatDuplicate(F, MAT_DO_NOT_COPY_VALUES, &Y));
-    PetscCall(MatMatSolve(Fac, F, Y));
-    PetscCall(MatDestroy(&Fac));
-  }
+  PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sstatic_", DRReductionPrefix(r)));
+  PetscCall(MatGetFactor(KO, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &Fac));
+  PetscCall(MatSetOptionsPrefix(Fac, prefix));
+  PetscCall(MatSetFromOptions(Fac));
+  PetscCall(MatFactorInfoInitialize(&info));
+  PetscCall(MatCholeskyFactorSymbolic(Fac, KO, NULL, &info));
+  PetscCall(MatCholeskyFactorNumeric(Fac, KO, &info));
+  PetscCall(MatDuplicate(F, MAT_DO_NOT_COPY_VALUES, Y));
+  PetscCall(MatMatSolve(Fac, F, *Y));
+  PetscCall(MatDestroy(&Fac));
   PetscCall(PetscLogEventEnd(DRRED_Factor, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  /* 5. G = P^T Y - Phi_k Lambda_k^{-1} Phi_k[B,:]^T, with P^T = I - Phi_r Phi_r^T M */
-  {
-    PetscScalar *y;
-    PetscInt     ldy;
-    PetscReal   *W = NULL, *PkB = NULL;
-    if (nr) {
-      /* W = Phi_r^T M Y (nr x nb), replicated */
-      PetscReal *loc;
-      PetscCall(MatMatMult(c->M, Y, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MY));
-      PetscCall(PetscCalloc1(nr * nb, &loc));
-      PetscCall(PetscMalloc1(nr * nb, &W));
-      {
-        const PetscScalar *my;
-        PetscInt           ldm;
-        PetscCall(MatDenseGetArrayRead(MY, &my));
-        PetscCall(MatDenseGetLDA(MY, &ldm));
-        for (PetscInt k = 0; k < nr; k++) {
-          const PetscScalar *p;
-          PetscCall(VecGetArrayRead(phi[k], &p));
-          for (PetscInt j = 0; j < nb; j++)
-            for (PetscInt i = 0; i < nloc; i++) loc[k + j * nr] += PetscRealPart(p[i]) * PetscRealPart(my[i + j * ldm]);
-          PetscCall(VecRestoreArrayRead(phi[k], &p));
-        }
-        PetscCall(MatDenseRestoreArrayRead(MY, &my));
-      }
-      PetscCall(MPIU_Allreduce(loc, W, nr * nb, MPIU_REAL, MPIU_SUM, c->comm));
-      PetscCall(PetscFree(loc));
-      PetscCall(MatDestroy(&MY));
-    }
-    if (nk) PetscCall(BoundaryRows(c, bcol, nb, nk, phi + nr, &PkB));
-    PetscCall(MatDenseGetArray(Y, &y));
-    PetscCall(MatDenseGetLDA(Y, &ldy));
-    for (PetscInt k = 0; k < nr + nk; k++) {
-      const PetscScalar *p;
-      PetscCall(VecGetArrayRead(phi[k], &p));
-      for (PetscInt j = 0; j < nb; j++) {
-        PetscReal coef = k < nr ? W[k + j * nr] : PkB[j + (k - nr) * nb] / lam[k];
-        for (PetscInt i = 0; i < nloc; i++) y[i + j * ldy] -= PetscRealPart(p[i]) * coef;
-      }
-      PetscCall(VecRestoreArrayRead(phi[k], &p));
-    }
-    PetscCall(MatDenseRestoreArray(Y, &y));
-    PetscCall(PetscFree(W));
-    PetscCall(PetscFree(PkB));
-  }
+/* 5. G = P^T Y - Phi_k Lambda_k^{-1} Phi_k[B,:]^T, with P^T = I - Phi_r Phi_r^T M
+ * (in place in Y) */
+static PetscErrorCode ResidualFlexibility(const Comp *c, const PetscInt bcol[], PetscInt nb, const FreeModes *fm, Mat Y)
+{
+  PetscInt     nloc = c->nloc, nr = fm->nr, nk = fm->nk, ldy;
+  PetscScalar *y;
+  PetscReal   *W = NULL, *PkB = NULL;
+  Mat          MY;
 
-  /* 6. Ginv = (G_BB)^{-1}, replicated */
-  {
+  PetscFunctionBeginUser;
+  if (nr) {
+    /* W = Phi_r^T M Y (nr x nb), replicated */
     PetscReal         *loc;
-    const PetscScalar *y;
-    PetscInt           ldy;
-    PetscBLASInt       n, info, *ipiv, lwork;
-    PetscReal         *work, umin = PETSC_MAX_REAL, umax = 0;
-    char               b1[32];
-    PetscCall(PetscCalloc1(nb * nb, &loc));
-    PetscCall(PetscMalloc1(nb * nb, &Ginv));
-    PetscCall(MatDenseGetArrayRead(Y, &y));
-    PetscCall(MatDenseGetLDA(Y, &ldy));
-    for (PetscInt i = 0; i < nloc; i++)
-      if (bcol[rs + i] >= 0)
-        for (PetscInt j = 0; j < nb; j++) loc[bcol[rs + i] + j * nb] = PetscRealPart(y[i + j * ldy]);
-    PetscCall(MatDenseRestoreArrayRead(Y, &y));
-    PetscCall(MPIU_Allreduce(loc, Ginv, nb * nb, MPIU_REAL, MPIU_SUM, c->comm));
-    PetscCall(PetscFree(loc));
-    for (PetscInt i = 0; i < nb; i++)
-      for (PetscInt j = i + 1; j < nb; j++) Ginv[i + j * nb] = Ginv[j + i * nb] = 0.5 * (Ginv[i + j * nb] + Ginv[j + i * nb]);
-    PetscCall(PetscBLASIntCast(nb, &n));
-    lwork = 4 * n;
-    PetscCall(PetscMalloc2(nb, &ipiv, 4 * nb, &work));
-    LAPACKgetrf_(&n, &n, Ginv, &n, ipiv, &info);
-    for (PetscInt i = 0; i < nb; i++) {
-      umin = PetscMin(umin, PetscAbsReal(Ginv[i + i * nb]));
-      umax = PetscMax(umax, PetscAbsReal(Ginv[i + i * nb]));
-    }
-    PetscCheck(!info && umin > 1e-13 * umax, c->comm, DR_ERR_INPUT, "%s: free-interface reduction of '%s': the residual flexibility at its %" PetscInt_FMT " boundary DOFs (first %s) is singular (pivot ratio %.1e): too many component modes for this interface; keep fewer modes or use craig-bampton", c->source, c->name, nb, DRLabelString(se->blabels[0], b1), (double)(umax > 0 ? umin / umax : 0));
-    LAPACKgetri_(&n, Ginv, &n, ipiv, work, &lwork, &info);
-    PetscCall(PetscFree2(ipiv, work));
-  }
-
-  /* 7. T = [Psi_B, Phi - Psi_B Phi_B] with Psi_B = G Ginv; boundary rows [I 0] */
-  PetscCall(MatCreateDense(c->comm, nloc, PETSC_DECIDE, c->n, nb + nq, NULL, &se->T));
-  {
-    const PetscScalar *y;
-    PetscScalar       *t;
-    PetscInt           ldy, ldt;
-    PetscReal         *Psi;
-    PetscCall(BoundaryRows(c, bcol, nb, nq, phi, &PhiB));
-    PetscCall(MatDenseGetArrayRead(Y, &y));
-    PetscCall(MatDenseGetLDA(Y, &ldy));
-    PetscCall(MatDenseGetArray(se->T, &t));
-    PetscCall(MatDenseGetLDA(se->T, &ldt));
-    PetscCall(PetscMalloc1(nloc * nb + 1, &Psi));
-    if (nloc) {
-      PetscBLASInt m, n, ld, one = 1;
-      PetscScalar  alpha = 1, beta = 0;
-      PetscCall(PetscBLASIntCast(nloc, &m));
-      PetscCall(PetscBLASIntCast(nb, &n));
-      PetscCall(PetscBLASIntCast(ldy, &ld));
-      BLASgemm_("N", "N", &m, &n, &n, &alpha, y, &ld, Ginv, &n, &beta, Psi, &m);
-      (void)one;
-    }
-    for (PetscInt i = 0; i < nloc; i++) {
-      PetscInt bc = bcol[rs + i];
-      for (PetscInt j = 0; j < nb; j++) t[i + j * ldt] = bc >= 0 ? (bc == j ? 1.0 : 0.0) : Psi[i + j * nloc];
-    }
-    for (PetscInt k = 0; k < nq; k++) {
+    const PetscScalar *my;
+    PetscInt           ldm;
+    PetscCall(MatMatMult(c->M, Y, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MY));
+    PetscCall(PetscCalloc1(nr * nb, &loc));
+    PetscCall(PetscMalloc1(nr * nb, &W));
+    PetscCall(MatDenseGetArrayRead(MY, &my));
+    PetscCall(MatDenseGetLDA(MY, &ldm));
+    for (PetscInt k = 0; k < nr; k++) {
       const PetscScalar *p;
-      PetscCall(VecGetArrayRead(phi[k], &p));
-      for (PetscInt i = 0; i < nloc; i++) {
-        PetscReal v = 0;
-        if (bcol[rs + i] < 0) {
-          v = PetscRealPart(p[i]);
-          for (PetscInt j = 0; j < nb; j++) v -= Psi[i + j * nloc] * PhiB[j + k * nb];
-        }
-        t[i + (nb + k) * ldt] = v;
-      }
-      PetscCall(VecRestoreArrayRead(phi[k], &p));
+      PetscCall(VecGetArrayRead(fm->phi[k], &p));
+      for (PetscInt j = 0; j < nb; j++)
+        for (PetscInt i = 0; i < nloc; i++) loc[k + j * nr] += PetscRealPart(p[i]) * PetscRealPart(my[i + j * ldm]);
+      PetscCall(VecRestoreArrayRead(fm->phi[k], &p));
     }
-    PetscCall(PetscFree(Psi));
-    PetscCall(MatDenseRestoreArray(se->T, &t));
-    PetscCall(MatDenseRestoreArrayRead(Y, &y));
-    PetscCall(MatAssemblyBegin(se->T, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(se->T, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatDenseRestoreArrayRead(MY, &my));
+    PetscCall(MPIU_Allreduce(loc, W, nr * nb, MPIU_REAL, MPIU_SUM, c->comm));
+    PetscCall(PetscFree(loc));
+    PetscCall(MatDestroy(&MY));
   }
-  PetscCall(PetscLogEventEnd(DRRED_Constraint, 0, 0, 0, 0));
+  if (nk) PetscCall(BoundaryRows(c, bcol, nb, nk, fm->phi + nr, &PkB));
+  PetscCall(MatDenseGetArray(Y, &y));
+  PetscCall(MatDenseGetLDA(Y, &ldy));
+  for (PetscInt k = 0; k < nr + nk; k++) {
+    const PetscScalar *p;
+    PetscCall(VecGetArrayRead(fm->phi[k], &p));
+    for (PetscInt j = 0; j < nb; j++) {
+      PetscReal coef = k < nr ? W[k + j * nr] : PkB[j + (k - nr) * nb] / fm->lam[k];
+      for (PetscInt i = 0; i < nloc; i++) y[i + j * ldy] -= PetscRealPart(p[i]) * coef;
+    }
+    PetscCall(VecRestoreArrayRead(fm->phi[k], &p));
+  }
+  PetscCall(MatDenseRestoreArray(Y, &y));
+  PetscCall(PetscFree(W));
+  PetscCall(PetscFree(PkB));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
+/* 6. Ginv = (G_BB)^{-1}, replicated */
+static PetscErrorCode InvertBoundaryFlexibility(const Comp *c, const PetscInt bcol[], PetscInt nb, Mat Y, const DRSuperelement *se, PetscReal **Ginv_out)
+{
+  PetscInt           rs = c->rs, nloc = c->nloc, ldy;
+  PetscReal         *loc, *Ginv;
+  const PetscScalar *y;
+  PetscBLASInt       n, info, *ipiv, lwork;
+  PetscReal         *work, umin = PETSC_MAX_REAL, umax = 0;
+  char               b1[32];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc1(nb * nb, &loc));
+  PetscCall(PetscMalloc1(nb * nb, &Ginv));
+  PetscCall(MatDenseGetArrayRead(Y, &y));
+  PetscCall(MatDenseGetLDA(Y, &ldy));
+  for (PetscInt i = 0; i < nloc; i++)
+    if (bcol[rs + i] >= 0)
+      for (PetscInt j = 0; j < nb; j++) loc[bcol[rs + i] + j * nb] = PetscRealPart(y[i + j * ldy]);
+  PetscCall(MatDenseRestoreArrayRead(Y, &y));
+  PetscCall(MPIU_Allreduce(loc, Ginv, nb * nb, MPIU_REAL, MPIU_SUM, c->comm));
+  PetscCall(PetscFree(loc));
+  for (PetscInt i = 0; i < nb; i++)
+    for (PetscInt j = i + 1; j < nb; j++) Ginv[i + j * nb] = Ginv[j + i * nb] = 0.5 * (Ginv[i + j * nb] + Ginv[j + i * nb]);
+  PetscCall(PetscBLASIntCast(nb, &n));
+  lwork = 4 * n;
+  PetscCall(PetscMalloc2(nb, &ipiv, 4 * nb, &work));
+  LAPACKgetrf_(&n, &n, Ginv, &n, ipiv, &info);
+  for (PetscInt i = 0; i < nb; i++) {
+    umin = PetscMin(umin, PetscAbsReal(Ginv[i + i * nb]));
+    umax = PetscMax(umax, PetscAbsReal(Ginv[i + i * nb]));
+  }
+  PetscCheck(!info && umin > 1e-13 * umax, c->comm, DR_ERR_INPUT, "%s: free-interface reduction of '%s': the residual flexibility at its %" PetscInt_FMT " boundary DOFs (first %s) is singular (pivot ratio %.1e): too many component modes for this interface; keep fewer modes or use craig-bampton", c->source, c->name, nb, DRLabelString(se->blabels[0], b1), (double)(umax > 0 ? umin / umax : 0));
+  LAPACKgetri_(&n, Ginv, &n, ipiv, work, &lwork, &info);
+  PetscCall(PetscFree2(ipiv, work));
+  *Ginv_out = Ginv;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 7. T = [Psi_B, Phi - Psi_B Phi_B] with Psi_B = G Ginv; boundary rows [I 0] */
+static PetscErrorCode BuildBasis(const Comp *c, const PetscInt bcol[], PetscInt nb, const FreeModes *fm, Mat Y, const PetscReal Ginv[], DRSuperelement *se)
+{
+  PetscInt           rs = c->rs, nloc = c->nloc, nq = se->nq, ldy, ldt;
+  const PetscScalar *y;
+  PetscScalar       *t;
+  PetscReal         *Psi, *PhiB;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateDense(c->comm, nloc, PETSC_DECIDE, c->n, nb + nq, NULL, &se->T));
+  PetscCall(BoundaryRows(c, bcol, nb, nq, fm->phi, &PhiB));
+  PetscCall(MatDenseGetArrayRead(Y, &y));
+  PetscCall(MatDenseGetLDA(Y, &ldy));
+  PetscCall(MatDenseGetArray(se->T, &t));
+  PetscCall(MatDenseGetLDA(se->T, &ldt));
+  PetscCall(PetscMalloc1(nloc * nb + 1, &Psi));
+  if (nloc) {
+    PetscBLASInt m, n, ld;
+    PetscScalar  alpha = 1, beta = 0;
+    PetscCall(PetscBLASIntCast(nloc, &m));
+    PetscCall(PetscBLASIntCast(nb, &n));
+    PetscCall(PetscBLASIntCast(ldy, &ld));
+    BLASgemm_("N", "N", &m, &n, &n, &alpha, y, &ld, Ginv, &n, &beta, Psi, &m);
+  }
+  for (PetscInt i = 0; i < nloc; i++) {
+    PetscInt bc = bcol[rs + i];
+    for (PetscInt j = 0; j < nb; j++) t[i + j * ldt] = bc >= 0 ? (bc == j ? 1.0 : 0.0) : Psi[i + j * nloc];
+  }
+  for (PetscInt k = 0; k < nq; k++) {
+    const PetscScalar *p;
+    PetscCall(VecGetArrayRead(fm->phi[k], &p));
+    for (PetscInt i = 0; i < nloc; i++) {
+      PetscReal v = 0;
+      if (bcol[rs + i] < 0) {
+        v = PetscRealPart(p[i]);
+        for (PetscInt j = 0; j < nb; j++) v -= Psi[i + j * nloc] * PhiB[j + k * nb];
+      }
+      t[i + (nb + k) * ldt] = v;
+    }
+    PetscCall(VecRestoreArrayRead(fm->phi[k], &p));
+  }
+  PetscCall(PetscFree(Psi));
   PetscCall(PetscFree(PhiB));
+  PetscCall(MatDenseRestoreArray(se->T, &t));
+  PetscCall(MatDenseRestoreArrayRead(Y, &y));
+  PetscCall(MatAssemblyBegin(se->T, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(se->T, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DRReductionApply_FreeInterface(DRReduction r, DRComponent comp, const PetscBool isboundary[], DRSuperelement *se)
+{
+  DRReduction_FreeInterface *fi = (DRReduction_FreeInterface *)r->data;
+  Comp                       c;
+  FreeModes                  fm;
+  PetscInt                   nb = 0, *bcol, O[6] = {0};
+  PetscReal                 *Ginv = NULL;
+  Mat                        KO, F, Y;
+
+  PetscFunctionBeginUser;
+  PetscCall(CompGet(comp, &c));
+  for (PetscInt i = 0; i < c.n; i++) nb += isboundary[i] ? 1 : 0;
+  PetscCheck(nb > 0, c.comm, DR_ERR_INPUT, "%s: free-interface reduction of '%s' needs boundary DOFs", c.source, c.name);
+  PetscCall(DRSuperelementSetBoundary(comp, isboundary, se, &bcol));
+  PetscCall(ComputeFreeModes(r, &c, &fm, se));             /* 1 (opens DRRED_Constraint) */
+  PetscCall(SupportedStiffness(comp, &c, fi->support, &fm, O, &KO)); /* 2 */
+  PetscCall(InertiaReliefLoads(&c, bcol, nb, &fm, O, &F)); /* 3 */
+  PetscCall(SupportedSolve(r, KO, F, &Y));                 /* 4 */
+  PetscCall(ResidualFlexibility(&c, bcol, nb, &fm, Y));    /* 5 */
+  PetscCall(InvertBoundaryFlexibility(&c, bcol, nb, Y, se, &Ginv)); /* 6 */
+  PetscCall(BuildBasis(&c, bcol, nb, &fm, Y, Ginv, se));   /* 7 */
+  PetscCall(PetscLogEventEnd(DRRED_Constraint, 0, 0, 0, 0));
   PetscCall(PetscFree(Ginv));
   PetscCall(MatDestroy(&KO));
   PetscCall(MatDestroy(&F));
   PetscCall(MatDestroy(&Y));
-  PetscCall(DRModalDestroy(&modal));
+  PetscCall(DRModalDestroy(&fm.modal));
   PetscCall(PetscFree(bcol));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

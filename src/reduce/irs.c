@@ -20,7 +20,7 @@ static PetscErrorCode DRReductionApply_IRS(DRReduction r, DRComponent c, const P
   PetscCall(DRFixedInterfaceBuildT(&fi, se));
   PetscCall(DRSuperelementProject(c, se)); /* K_G, M_G on rank 0 */
   nb = fi.nb;
-  PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
+  PetscCallMPI(MPI_Comm_rank(fi.comm, &rank));
   if (fi.nI > 0 && nb > 0) {
     PetscCall(PetscLogEventBegin(DRRED_Constraint, 0, 0, 0, 0));
     /* Z = M_G^{-1} K_G on every rank of the component */
@@ -34,19 +34,19 @@ static PetscErrorCode DRReductionApply_IRS(DRReduction r, DRComponent c, const P
       PetscCall(PetscArraycpy(A, se->M, nb * nb));
       PetscCall(PetscArraycpy(Z, se->K, nb * nb));
       LAPACKpotrf_("L", &n, A, &ld, &info);
-      PetscCheck(!info, PETSC_COMM_SELF, PETSC_ERR_LIB, "IRS: Guyan mass matrix of '%s' not positive definite (LAPACK info %d)", c->name, (int)info);
+      PetscCheck(!info, PETSC_COMM_SELF, PETSC_ERR_LIB, "IRS: Guyan mass matrix of '%s' not positive definite (LAPACK info %d)", fi.name, (int)info);
       LAPACKpotrs_("L", &n, &n, A, &ld, Z, &ld, &info);
       PetscCall(PetscFree(A));
     }
-    PetscCallMPI(MPI_Bcast(Z, (PetscMPIInt)(nb * nb), MPIU_REAL, 0, c->comm));
+    PetscCallMPI(MPI_Bcast(Z, (PetscMPIInt)(nb * nb), MPIU_REAL, 0, fi.comm));
     {
       Mat                MT, W, Y;
       const PetscScalar *mt, *y;
       PetscScalar       *w, *t;
       PetscInt           ldmt, ldw, ldy, ldt, nil = 0, li;
-      PetscCall(MatMatMult(c->M, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MT));
+      PetscCall(MatMatMult(fi.M, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MT));
       for (PetscInt i = fi.rs; i < fi.re; i++) nil += fi.bcol[i] < 0 ? 1 : 0;
-      PetscCall(MatCreateDense(c->comm, nil, PETSC_DECIDE, fi.nI, nb, NULL, &W));
+      PetscCall(MatCreateDense(fi.comm, nil, PETSC_DECIDE, fi.nI, nb, NULL, &W));
       PetscCall(MatDenseGetArrayRead(MT, &mt));
       PetscCall(MatDenseGetLDA(MT, &ldmt));
       PetscCall(MatDenseGetArray(W, &w));

@@ -168,22 +168,47 @@ PetscErrorCode DRReductionSetUp(DRReduction r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Inclusive time of a log event so far on this rank (0 when logging is off). */
+static PetscErrorCode EventTime(PetscLogEvent e, PetscLogDouble *t)
+{
+  PetscEventPerfInfo info;
+  PetscBool          active;
+
+  PetscFunctionBeginUser;
+  *t = 0;
+  PetscCall(PetscLogIsActive(&active));
+  if (!active) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, e, &info));
+  *t = info.time;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRReductionApply(DRReduction r, DRComponent c, const PetscBool isboundary[])
 {
   DRSuperelement *se = &r->se;
+  const char     *name;
+  PetscLogEvent   ev[3] = {DRRED_CompEig, DRRED_Constraint, DRRED_Project};
+  PetscLogDouble  t0[3], t1[3];
 
   PetscFunctionBeginUser;
   PetscCall(DRReductionSetUp(r));
   PetscCall(DRSuperelementReset(se));
   r->applied = PETSC_FALSE;
+  r->t_eig = r->t_static = r->t_project = 0;
+  for (int k = 0; k < 3; k++) PetscCall(EventTime(ev[k], &t0[k]));
   PetscCall(PetscLogEventBegin(DRRED_Apply, 0, 0, 0, 0));
-  PetscCall(PetscStrncpy(se->name, c->name, sizeof(se->name)));
+  PetscCall(DRComponentGetName(c, &name));
+  PetscCall(PetscStrncpy(se->name, name, sizeof(se->name)));
   PetscCall(PetscStrncpy(se->method, r->type, sizeof(se->method)));
-  se->n = c->n;
+  PetscCall(DRComponentGetSize(c, &se->n));
   PetscCall((*r->ops->apply)(r, c, isboundary, se));
   PetscCall(DRSuperelementProject(c, se));
   PetscCall(PetscLogEventEnd(DRRED_Apply, 0, 0, 0, 0));
-  r->applied = PETSC_TRUE;
+  for (int k = 0; k < 3; k++) PetscCall(EventTime(ev[k], &t1[k]));
+  r->t_eig     = t1[0] - t0[0];
+  r->t_static  = t1[1] - t0[1];
+  r->t_project = t1[2] - t0[2];
+  r->applied   = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -222,6 +247,16 @@ PetscErrorCode DRReductionGetBasis(DRReduction r, Mat *T)
   PetscFunctionBeginUser;
   CHECK_APPLIED(r);
   *T = r->se.T;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionGetTimes(DRReduction r, PetscLogDouble *t_eig, PetscLogDouble *t_static, PetscLogDouble *t_project)
+{
+  PetscFunctionBeginUser;
+  CHECK_APPLIED(r);
+  if (t_eig) *t_eig = r->t_eig;
+  if (t_static) *t_static = r->t_static;
+  if (t_project) *t_project = r->t_project;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

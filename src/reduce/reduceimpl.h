@@ -6,6 +6,20 @@
 
 #include <dynred/reduce.h>
 
+/* The superelement a reduction builds (held by DRReduction, read through its
+ * getters). */
+typedef struct {
+  char       name[64], method[32];
+  PetscInt   n;         /* component DOFs */
+  PetscInt   nb;        /* boundary (physical) coordinates */
+  DRLabel   *blabels;   /* nb boundary labels, in the order of T's first columns (sorted) */
+  PetscInt   nq;        /* generalized coordinates */
+  PetscReal *qfreq_hz;  /* nq frequencies of the component modes (Hz) */
+  PetscReal *K, *M;     /* (nb+nq)^2 reduced matrices, column-major; on rank 0 of the component comm only */
+  PetscBool  K_formed;  /* the method formed K itself (same on every rank): projection skips K */
+  Mat        T;         /* n x (nb+nq) dense basis on the component comm (recovery) */
+} DRSuperelement;
+
 typedef struct _DRReductionOps *DRReductionOps;
 struct _DRReductionOps {
   PetscErrorCode (*setfromoptions)(DRReduction, PetscOptionItems *);
@@ -27,7 +41,8 @@ struct _p_DRReduction {
   PetscReal               cutoff_hz;
   PetscBool               setupcalled;
   PetscBool               applied;
-  DRSuperelement          se; /* result of the last Apply */
+  DRSuperelement          se;       /* result of the last Apply */
+  PetscLogDouble          t_eig, t_static, t_project; /* its phase times (log events), s */
 };
 
 /* Log events of the reduction package (DRReductionInitializePackage). */

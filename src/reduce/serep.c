@@ -7,8 +7,12 @@
 #include <dynred/modal.h>
 #include <petscblaslapack.h>
 
-static PetscErrorCode DRReductionApply_SEREP(DRReduction r, DRComponent c, const PetscBool isboundary[], DRSuperelement *se)
+static PetscErrorCode DRReductionApply_SEREP(DRReduction r, DRComponent comp, const PetscBool isboundary[], DRSuperelement *se)
 {
+  MPI_Comm         comm;
+  Mat              K, M;
+  PetscInt         n;
+  const char      *source, *name;
   PetscInt         nb = 0, rs, re, *bcol, nm, ldt;
   DRModal          modal;
   const PetscReal *f;
@@ -18,16 +22,21 @@ static PetscErrorCode DRReductionApply_SEREP(DRReduction r, DRComponent c, const
   char             b[32];
 
   PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < c->n; i++) nb += isboundary[i] ? 1 : 0;
-  PetscCheck(nb > 0 && nb < c->n, c->comm, DR_ERR_INPUT, "%s: SEREP of component '%s' needs 0 < masters < DOFs (got %" PetscInt_FMT " of %" PetscInt_FMT ")", c->source, c->name, nb, c->n);
-  PetscCall(DRSuperelementSetBoundary(c, isboundary, se, &bcol));
+  PetscCall(DRComponentGetComm(comp, &comm));
+  PetscCall(DRComponentGetOperators(comp, &K, &M, NULL));
+  PetscCall(DRComponentGetSize(comp, &n));
+  PetscCall(DRComponentGetSource(comp, &source));
+  PetscCall(DRComponentGetName(comp, &name));
+  for (PetscInt i = 0; i < n; i++) nb += isboundary[i] ? 1 : 0;
+  PetscCheck(nb > 0 && nb < n, comm, DR_ERR_INPUT, "%s: SEREP of component '%s' needs 0 < masters < DOFs (got %" PetscInt_FMT " of %" PetscInt_FMT ")", source, name, nb, n);
+  PetscCall(DRSuperelementSetBoundary(comp, isboundary, se, &bcol));
   se->nq = 0;
   PetscCall(PetscMalloc1(1, &se->qfreq_hz));
   /* the nb lowest modes of the whole component */
   PetscCall(PetscLogEventBegin(DRRED_CompEig, 0, 0, 0, 0));
-  PetscCall(DRModalCreate(c->comm, &modal));
+  PetscCall(DRModalCreate(comm, &modal));
   PetscCall(DRModalSetOptionsPrefix(modal, DRReductionPrefix(r)));
-  PetscCall(DRModalSetOperators(modal, c->K, c->M, c->source));
+  PetscCall(DRModalSetOperators(modal, K, M, source));
   PetscCall(DRModalSetRange(modal, nb, 0));
   PetscCall(DRModalSetFromOptions(modal));
   PetscCall(DRModalSolve(modal));
@@ -35,7 +44,7 @@ static PetscErrorCode DRReductionApply_SEREP(DRReduction r, DRComponent c, const
   PetscCall(PetscLogEventEnd(DRRED_CompEig, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(DRRED_Constraint, 0, 0, 0, 0));
   /* Phi_B (nb x nb, column-major) on every rank */
-  PetscCall(MatGetOwnershipRange(c->K, &rs, &re));
+  PetscCall(MatGetOwnershipRange(K, &rs, &re));
   PetscCall(PetscCalloc1(nb * nb, &loc));
   PetscCall(PetscMalloc1(nb * nb, &PB));
   for (PetscInt k = 0; k < nb; k++) {
@@ -45,7 +54,7 @@ static PetscErrorCode DRReductionApply_SEREP(DRReduction r, DRComponent c, const
       if (bcol[i] >= 0) loc[bcol[i] + k * nb] = PetscRealPart(a[i - rs]);
     PetscCall(VecRestoreArrayRead(phi[k], &a));
   }
-  PetscCall(MPIU_Allreduce(loc, PB, nb * nb, MPIU_REAL, MPIU_SUM, c->comm));
+  PetscCall(MPIU_Allreduce(loc, PB, nb * nb, MPIU_REAL, MPIU_SUM, comm));
   /* Phi_B^{-1}, with its conditioning checked */
   {
     PetscBLASInt n, info, *ipiv, lwork, *iwork;
@@ -74,7 +83,7 @@ static PetscErrorCode DRReductionApply_SEREP(DRReduction r, DRComponent c, const
       rcond = umax > 0 ? umin / umax : 0;
     }
     (void)anorm;
-    PetscCheck(rcond > 1e-12, c->comm, DR_ERR_INPUT, "%s: SEREP of component '%s': its %" PetscInt_FMT " boundary DOFs (first %s) cannot observe its %" PetscInt_FMT " lowest modes (Phi_B condition 1/%.1e); expected masters that distinguish the modes", c->source, c->name, nb, DRLabelString(se->blabels[0], b), nb, (double)rcond);
+    PetscCheck(rcond > 1e-12, comm, DR_ERR_INPUT, "%s: SEREP of component '%s': its %" PetscInt_FMT " boundary DOFs (first %s) cannot observe its %" PetscInt_FMT " lowest modes (Phi_B condition 1/%.1e); expected masters that distinguish the modes", source, name, nb, DRLabelString(se->blabels[0], b), nb, (double)rcond);
     LAPACKgetri_(&n, loc, &n, ipiv, work, &lwork, &info);
     Pinv = loc;
     PetscCall(PetscFree(ipiv));
@@ -82,7 +91,7 @@ static PetscErrorCode DRReductionApply_SEREP(DRReduction r, DRComponent c, const
     PetscCall(PetscFree(iwork));
   }
   /* T = Phi Phi_B^{-1}; boundary rows exactly [I] */
-  PetscCall(MatCreateDense(c->comm, re - rs, PETSC_DECIDE, c->n, nb, NULL, &se->T));
+  PetscCall(MatCreateDense(comm, re - rs, PETSC_DECIDE, n, nb, NULL, &se->T));
   PetscCall(MatDenseGetArray(se->T, &t));
   PetscCall(MatDenseGetLDA(se->T, &ldt));
   {

@@ -5,16 +5,18 @@
 
 PetscErrorCode DRSuperelementSetBoundary(DRComponent c, const PetscBool isboundary[], DRSuperelement *se, PetscInt **bcol)
 {
-  PetscInt nb = 0, k = 0;
+  PetscInt       nb = 0, k = 0, n;
+  const DRLabel *labels;
 
   PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < c->n; i++) nb += isboundary[i] ? 1 : 0;
+  PetscCall(DRComponentGetLabels(c, &n, &labels));
+  for (PetscInt i = 0; i < n; i++) nb += isboundary[i] ? 1 : 0;
   PetscCall(PetscMalloc1(nb + 1, &se->blabels));
-  PetscCall(PetscMalloc1(c->n + 1, bcol));
-  for (PetscInt i = 0; i < c->n; i++)
-    if (isboundary[i]) se->blabels[k++] = c->labels[i];
+  PetscCall(PetscMalloc1(n + 1, bcol));
+  for (PetscInt i = 0; i < n; i++)
+    if (isboundary[i]) se->blabels[k++] = labels[i];
   PetscCall(PetscSortInt64(nb, se->blabels));
-  for (PetscInt i = 0; i < c->n; i++) (*bcol)[i] = isboundary[i] ? DRLabelsFind(nb, se->blabels, c->labels[i]) : -1;
+  for (PetscInt i = 0; i < n; i++) (*bcol)[i] = isboundary[i] ? DRLabelsFind(nb, se->blabels, labels[i]) : -1;
   se->nb = nb;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -80,18 +82,19 @@ PetscErrorCode DRDenseTransposeProduct(Mat A, Mat B, PetscReal **out)
 
 PetscErrorCode DRSuperelementProject(DRComponent c, DRSuperelement *se)
 {
-  Mat KT, MT;
+  Mat KT, MT, K, M;
 
   PetscFunctionBeginUser;
+  PetscCall(DRComponentGetOperators(c, &K, &M, NULL));
   PetscCall(PetscLogEventBegin(DRRED_Project, 0, 0, 0, 0));
   if (!se->K_formed) { /* a method may have formed K_r more accurately itself (flag set on every rank) */
     PetscCall(PetscFree(se->K));
-    PetscCall(MatMatMult(c->K, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &KT));
+    PetscCall(MatMatMult(K, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &KT));
     PetscCall(DRDenseTransposeProduct(se->T, KT, &se->K));
     PetscCall(MatDestroy(&KT));
   }
   PetscCall(PetscFree(se->M));
-  PetscCall(MatMatMult(c->M, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MT));
+  PetscCall(MatMatMult(M, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MT));
   PetscCall(DRDenseTransposeProduct(se->T, MT, &se->M));
   PetscCall(MatDestroy(&MT));
   PetscCall(PetscLogEventEnd(DRRED_Project, 0, 0, 0, 0));

@@ -34,7 +34,7 @@ oneline -config constrained/job.yaml
 pat="b_K\.mtx: component 'b': interior DOFs float when the boundary is fixed .*K_II singular.*moving most: 16\.1, 17\.1, 18\.1, 19\.1, 20\.1;"
 $E "$pat" $DYNRED -config floating/job.yaml
 oneline -config floating/job.yaml
-$E "reduction method 'xyz' is not available, expected one of: .*craig-bampton" $DYNRED -config $D/bad_method.yaml -output m.h5
+$E "unknown reduction method 'xyz'; known: .*craig-bampton" $DYNRED -config $D/bad_method.yaml -output m.h5
 oneline -config $D/bad_method.yaml -output m.h5
 $E "bad_cutoff\.yaml:[0-9]+: cms\.cutoff_factor = 0\.5, expected >= 1" $DYNRED -config $D/bad_cutoff.yaml -output c.h5
 oneline -config $D/bad_cutoff.yaml -output c.h5

@@ -95,15 +95,22 @@ int main(int argc, char **argv)
   PetscReal       KR[64], MR[64], lam[8], lamg[8], *Kf, *Mf, *lamf;
   PetscInt        nf;
   PetscMPIInt     rank;
+  PetscInt         ndof;
+  const DRLabel   *labels;
+  const PetscReal *xyz;
+  Mat              compK, compM;
 
   PetscCall(DRInitialize(&argc, &argv, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-dense_max", &dense_max, NULL));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(DRBuiltinCantilever2D(PETSC_COMM_WORLD, 1.0, 20, &sec, PETSC_TRUE, &c));
-  PetscCall(PetscCalloc1(c->n, &isb));
-  for (PetscInt i = 0; i < c->n; i++) {
-    PetscInt  k = DRComponentFindNode(c, DRLabelNode(c->labels[i])), d = DRLabelDir(c->labels[i]);
-    PetscReal x = c->xyz[3 * k], q = 5 * x;
+  PetscCall(DRComponentGetLabels(c, &ndof, &labels));
+  PetscCall(DRComponentGetGeometry(c, NULL, NULL, &xyz));
+  PetscCall(DRComponentGetOperators(c, &compK, &compM, NULL));
+  PetscCall(PetscCalloc1(ndof, &isb));
+  for (PetscInt i = 0; i < ndof; i++) {
+    PetscInt  k = DRComponentFindNode(c, DRLabelNode(labels[i])), d = DRLabelDir(labels[i]);
+    PetscReal x = xyz[3 * k], q = 5 * x;
     if (d == 2 && x > 0.1 && PetscAbsReal(q - PetscFloorReal(q + 0.5)) < 1e-9) {
       isb[i]       = PETSC_TRUE;
       masters[r++] = i;
@@ -124,7 +131,7 @@ int main(int argc, char **argv)
     PetscInt       nbg;
     const DRLabel *bl;
     PetscCall(DRReductionGetBoundary(rg, &nbg, &bl));
-    for (PetscInt i = 0; i < r; i++) perm[i] = DRLabelsFind(nbg, bl, c->labels[masters[i]]);
+    for (PetscInt i = 0; i < r; i++) perm[i] = DRLabelsFind(nbg, bl, labels[masters[i]]);
   }
 #define BCAST(red, p, q)                                                              \
   do {                                                                                \
@@ -139,12 +146,12 @@ int main(int argc, char **argv)
   /* the reduction leaves K, M on rank 0 only */
   BCAST(rg, g.K, g.M);
   BCAST(ri, irs.K, irs.M);
-  PetscCall(PetscMalloc3(c->n * c->n, &Kf, c->n * c->n, &Mf, c->n, &lamf));
-  PetscCall(DenseOf(c->K, Kf));
-  PetscCall(DenseOf(c->M, Mf));
-  PetscCall(DRDenseEigen(c->n, Kf, Mf, c->n, 0, &nf, lamf, NULL));
+  PetscCall(PetscMalloc3(ndof * ndof, &Kf, ndof * ndof, &Mf, ndof, &lamf));
+  PetscCall(DenseOf(compK, Kf));
+  PetscCall(DenseOf(compM, Mf));
+  PetscCall(DRDenseEigen(ndof, Kf, Mf, ndof, 0, &nf, lamf, NULL));
 
-  PetscCall(DRCondenseCreate(c->K, c->M, &cd));
+  PetscCall(DRCondenseCreate(compK, compM, &cd));
   PetscCall(DRCondenseSetDenseMax(cd, dense_max));
   PetscCall(DRCondenseSetUp(cd));
 

@@ -46,8 +46,10 @@ static PetscErrorCode BuildFrame(PetscBool spring, Dense *f)
   PetscInt        spr[2]   = {7, 3};
   DRFrame2DParams p        = {0};
   DRComponent     c;
-  Mat             Kd, Md;
+  Mat             Kd, Md, K, M;
   PetscScalar    *a;
+  PetscInt        n;
+  const DRLabel  *labels;
 
   PetscFunctionBeginUser;
   sec.E   = 200000;
@@ -72,16 +74,18 @@ static PetscErrorCode BuildFrame(PetscBool spring, Dense *f)
   p.nfixed = 3;
   p.fixed = fixed;
   PetscCall(DRBuiltinFrame2D(PETSC_COMM_SELF, &p, &c));
-  f->n = c->n;
-  PetscCall(PetscMalloc3(c->n, &f->labels, c->n * c->n, &f->K, c->n * c->n, &f->M));
-  PetscCall(PetscArraycpy(f->labels, c->labels, c->n));
-  PetscCall(MatConvert(c->K, MATSEQDENSE, MAT_INITIAL_MATRIX, &Kd));
-  PetscCall(MatConvert(c->M, MATSEQDENSE, MAT_INITIAL_MATRIX, &Md));
+  PetscCall(DRComponentGetLabels(c, &n, &labels));
+  PetscCall(DRComponentGetOperators(c, &K, &M, NULL));
+  f->n = n;
+  PetscCall(PetscMalloc3(n, &f->labels, n * n, &f->K, n * n, &f->M));
+  PetscCall(PetscArraycpy(f->labels, labels, n));
+  PetscCall(MatConvert(K, MATSEQDENSE, MAT_INITIAL_MATRIX, &Kd));
+  PetscCall(MatConvert(M, MATSEQDENSE, MAT_INITIAL_MATRIX, &Md));
   PetscCall(MatDenseGetArray(Kd, &a)); /* column-major = row-major (symmetric) */
-  PetscCall(PetscArraycpy(f->K, a, c->n * c->n));
+  PetscCall(PetscArraycpy(f->K, a, n * n));
   PetscCall(MatDenseRestoreArray(Kd, &a));
   PetscCall(MatDenseGetArray(Md, &a));
-  PetscCall(PetscArraycpy(f->M, a, c->n * c->n));
+  PetscCall(PetscArraycpy(f->M, a, n * n));
   PetscCall(MatDenseRestoreArray(Md, &a));
   PetscCall(MatDestroy(&Kd));
   PetscCall(MatDestroy(&Md));
@@ -97,10 +101,11 @@ static PetscErrorCode Reduce(const char *method, PetscInt nm, const DRLabel mast
   DRLabel         fixed[3] = {DRLabelMake(1, 1), DRLabelMake(1, 2), DRLabelMake(6, 2)};
   DRFrame2DParams p        = {0};
   DRComponent     c;
-  PetscBool      *isb;
-  DRReduceOptions opt = {0};
-  DRSuperelement  se  = {0};
-  PetscInt        n;
+  PetscBool       *isb;
+  DRReduction      red;
+  PetscInt         nc, nb, nq, n;
+  const DRLabel   *labels, *bl;
+  const PetscReal *Kr, *Mr;
 
   PetscFunctionBeginUser;
   sec.E   = 200000;
@@ -122,25 +127,30 @@ static PetscErrorCode Reduce(const char *method, PetscInt nm, const DRLabel mast
   p.nfixed = 3;
   p.fixed = fixed;
   PetscCall(DRBuiltinFrame2D(PETSC_COMM_SELF, &p, &c));
-  PetscCall(PetscCalloc1(c->n, &isb));
-  for (PetscInt i = 0; i < c->n; i++)
+  PetscCall(DRComponentGetLabels(c, &nc, &labels));
+  PetscCall(PetscCalloc1(nc, &isb));
+  for (PetscInt i = 0; i < nc; i++)
     for (PetscInt k = 0; k < nm; k++)
-      if (c->labels[i] == masters[k]) isb[i] = PETSC_TRUE;
-  PetscCall(PetscStrncpy(opt.prefix, "hyb_", sizeof(opt.prefix)));
-  PetscCall(DRReduceRegisterAll());
-  PetscCall(DRReduce(method, c, isb, &opt, &se));
-  n = se.nb + se.nq;
-  PetscCheck(se.nq == 0 && n == nm, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s kept %" PetscInt_FMT " + %" PetscInt_FMT " coordinates, expected %" PetscInt_FMT " masters", method, se.nb, se.nq, nm);
+      if (labels[i] == masters[k]) isb[i] = PETSC_TRUE;
+  PetscCall(DRReductionCreate(PETSC_COMM_SELF, &red));
+  PetscCall(DRReductionSetType(red, method));
+  PetscCall(DRReductionSetOptionsPrefix(red, "hyb_"));
+  PetscCall(DRReductionSetModes(red, 0, 0));
+  PetscCall(DRReductionApply(red, c, isb));
+  PetscCall(DRReductionGetBoundary(red, &nb, &bl));
+  PetscCall(DRReductionGetModes(red, &nq, NULL));
+  PetscCall(DRReductionGetReducedMatrices(red, &n, &Kr, &Mr));
+  PetscCheck(nq == 0 && n == nm, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s kept %" PetscInt_FMT " + %" PetscInt_FMT " coordinates, expected %" PetscInt_FMT " masters", method, nb, nq, nm);
   r->n = n;
   PetscCall(PetscMalloc3(n, &r->labels, n * n, &r->K, n * n, &r->M));
-  PetscCall(PetscArraycpy(r->labels, se.blabels, n));
+  PetscCall(PetscArraycpy(r->labels, bl, n));
   /* symmetrize (column-major from the projection) */
   for (PetscInt i = 0; i < n; i++)
     for (PetscInt j = 0; j < n; j++) {
-      r->K[i * n + j] = 0.5 * (se.K[i * n + j] + se.K[j * n + i]);
-      r->M[i * n + j] = 0.5 * (se.M[i * n + j] + se.M[j * n + i]);
+      r->K[i * n + j] = 0.5 * (Kr[i * n + j] + Kr[j * n + i]);
+      r->M[i * n + j] = 0.5 * (Mr[i * n + j] + Mr[j * n + i]);
     }
-  PetscCall(DRSuperelementDestroy(&se));
+  PetscCall(DRReductionDestroy(&red));
   PetscCall(PetscFree(isb));
   PetscCall(DRComponentDestroy(&c));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -41,16 +41,23 @@ int main(int argc, char **argv)
   DRModal         modal;
   const PetscReal *lam_full;
   PetscMPIInt     rank;
+  PetscInt         ndof;
+  const DRLabel   *labels;
+  const PetscReal *xyz;
+  Mat              compK, compM;
 
   PetscCall(DRInitialize(&argc, &argv, NULL));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(DRFrame3DParamsDefault(&p));
   p.nel = 24;
   PetscCall(DRBuiltinFrame3D(PETSC_COMM_WORLD, &p, cut, 0, &c));
-  PetscCall(PetscCalloc1(c->n, &isb));
-  for (PetscInt i = 0; i < c->n; i++) {
-    PetscInt  k = DRComponentFindNode(c, DRLabelNode(c->labels[i])), d = DRLabelDir(c->labels[i]);
-    PetscReal x = c->xyz[3 * k], q = 4 * x;
+  PetscCall(DRComponentGetLabels(c, &ndof, &labels));
+  PetscCall(DRComponentGetGeometry(c, NULL, NULL, &xyz));
+  PetscCall(DRComponentGetOperators(c, &compK, &compM, NULL));
+  PetscCall(PetscCalloc1(ndof, &isb));
+  for (PetscInt i = 0; i < ndof; i++) {
+    PetscInt  k = DRComponentFindNode(c, DRLabelNode(labels[i])), d = DRLabelDir(labels[i]);
+    PetscReal x = xyz[3 * k], q = 4 * x;
     if ((d == 2 || d == 3) && x > 0.1 && PetscAbsReal(q - floor(q + 0.5)) < 1e-9) {
       isb[i] = PETSC_TRUE;
       nb++;
@@ -60,7 +67,7 @@ int main(int argc, char **argv)
 
   /* full reference: the lowest modes */
   PetscCall(DRModalCreate(PETSC_COMM_WORLD, &modal));
-  PetscCall(DRModalSetOperators(modal, c->K, c->M, "beam"));
+  PetscCall(DRModalSetOperators(modal, compK, compM, "beam"));
   PetscCall(DRModalSetRange(modal, nfull, 0));
   PetscCall(DRModalSetFromOptions(modal));
   PetscCall(DRModalSolve(modal));
@@ -70,7 +77,7 @@ int main(int argc, char **argv)
     PetscCall(DRReductionCreate(PETSC_COMM_WORLD, &red[k]));
     PetscCall(DRReductionSetType(red[k], types[k]));
     PetscCall(DRReductionSetOptionsPrefix(red[k], "test_"));
-    PetscCall(DRReductionSetModes(red[k], k == 3 ? c->n : 0, 0)); /* craig-bampton: every interior mode */
+    PetscCall(DRReductionSetModes(red[k], k == 3 ? ndof : 0, 0)); /* craig-bampton: every interior mode */
     PetscCall(DRReductionSetFromOptions(red[k]));
     PetscCall(DRReductionSetUp(red[k]));
     PetscCall(DRReductionApply(red[k], c, isb));
@@ -98,21 +105,21 @@ int main(int argc, char **argv)
     PC        pc;
     Vec       f, u;
     PetscReal *um = NULL, *fm = NULL, *ug;
-    PetscCall(MatCreateVecs(c->K, &u, &f));
+    PetscCall(MatCreateVecs(compK, &u, &f));
     PetscCall(VecSet(f, 0));
     PetscCall(PetscCalloc1(nb, &fm));
     for (PetscInt j = 0; j < nb; j++) {
       PetscInt k = DRComponentFindNode(c, DRLabelNode(gbl[j]));
-      if (PetscAbsReal(c->xyz[3 * k] - 1.0) < 1e-12 && (DRLabelDir(gbl[j]) == 2 || DRLabelDir(gbl[j]) == 3)) {
+      if (PetscAbsReal(xyz[3 * k] - 1.0) < 1e-12 && (DRLabelDir(gbl[j]) == 2 || DRLabelDir(gbl[j]) == 3)) {
         fm[j] = 1.0;
-        for (PetscInt i = 0; i < c->n; i++)
-          if (c->labels[i] == gbl[j]) PetscCall(VecSetValue(f, i, 1.0, INSERT_VALUES));
+        for (PetscInt i = 0; i < ndof; i++)
+          if (labels[i] == gbl[j]) PetscCall(VecSetValue(f, i, 1.0, INSERT_VALUES));
       }
     }
     PetscCall(VecAssemblyBegin(f));
     PetscCall(VecAssemblyEnd(f));
     PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-    PetscCall(KSPSetOperators(ksp, c->K, c->K));
+    PetscCall(KSPSetOperators(ksp, compK, compK));
     PetscCall(KSPSetType(ksp, KSPPREONLY));
     PetscCall(KSPGetPC(ksp, &pc));
     PetscCall(PCSetType(pc, PCCHOLESKY));
@@ -128,7 +135,7 @@ int main(int argc, char **argv)
       PetscCall(VecGetOwnershipRange(u, &rs, &re));
       PetscCall(VecGetArrayRead(u, &a));
       for (PetscInt i = rs; i < re; i++)
-        if (isb[i]) loc[DRLabelsFind(nb, gbl, c->labels[i])] = a[i - rs];
+        if (isb[i]) loc[DRLabelsFind(nb, gbl, labels[i])] = a[i - rs];
       PetscCall(VecRestoreArrayRead(u, &a));
       PetscCall(MPIU_Allreduce(loc, um, nb, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
       PetscCall(PetscFree(loc));
@@ -182,7 +189,7 @@ int main(int argc, char **argv)
       DRTEST_TRUE(ei < eg, "mode %d: IRS closer than Guyan (rel. eigenvalue error %.3e < %.3e)", (int)k + 1, ei, eg);
     }
     for (PetscInt k = 0; k < nb; k++) DRTEST_CLOSE(ws[k], lam_full[k], 1e-8, 0, "SEREP reproduces retained mode %d", (int)k + 1);
-    DRTEST_TRUE(ncb == c->n, "Craig-Bampton with every interior mode keeps %d = %d coordinates", (int)ncb, (int)c->n);
+    DRTEST_TRUE(ncb == ndof, "Craig-Bampton with every interior mode keeps %d = %d coordinates", (int)ncb, (int)ndof);
     for (PetscInt k = 0; k < nfull; k++) DRTEST_CLOSE(wc[k], lam_full[k], 1e-10, 0, "Craig-Bampton (all modes) eigenvalue %d", (int)k + 1);
     PetscCall(PetscFree4(wg, wi, ws, wc));
   }
