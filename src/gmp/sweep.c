@@ -112,7 +112,6 @@ static PetscErrorCode SweepMechanismFromOptions(DRGMPSweep s)
   PetscCall(DRConfigGetReal(cfg, "gmp.width", &p->width, NULL));
   PetscCall(DRConfigGetReal(cfg, "gmp.height", &p->height, NULL));
   PetscCall(DRConfigWhere(cfg, "gmp.lattice", where, sizeof(where)));
-  PetscCheck(p->lattice >= 0, s->comm, DR_ERR_INPUT, "%s: gmp.lattice = %" PetscInt_FMT ": expected 0 (beam chains) or the number of cells across a lattice link", where, p->lattice);
   PetscCheck(p->lattice == 0 || !strcmp(s->type, "arm3d"), s->comm, DR_ERR_INPUT, "%s: gmp.lattice = %" PetscInt_FMT ": lattice links exist for arm3d only, not for %s", where, p->lattice, s->type);
   PetscCall(DRConfigWhere(cfg, "gmp.width", where, sizeof(where)));
   snprintf(num, sizeof(num), "%g", (double)p->width);

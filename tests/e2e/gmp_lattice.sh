@@ -32,7 +32,7 @@ grep -q "726 DOFs" d.log
 E=$ROOT/tests/expect.sh
 bash $E 'arm3d_lattice_gmp.yaml.*gmp.width = 0: a lattice link needs its box width > 0' $DYNRED $C -gmp_width 0 -output x.h5
 bash $E 'slider_crank_gmp.yaml.*gmp.lattice = 2: lattice links exist for arm3d only' $DYNRED -config $ROOT/configs/slider_crank_gmp.yaml -gmp_lattice 2 -output x.h5
-bash $E 'gmp.lattice = -1: expected 0' $DYNRED $C -gmp_lattice -1 -output x.h5
+bash $E 'command line -gmp_lattice: gmp.lattice = -1, expected >= 0' $DYNRED $C -gmp_lattice -1 -output x.h5
 test ! -e x.h5
 # a misspelled command-line key is named after the run (it had no effect)
 $DYNRED $C -gmp_lattice 1 -gmp_nel1 2 -gmp_nel2 2 -gmp_widht 0.05 -output y.h5 > y.log 2> y.err
