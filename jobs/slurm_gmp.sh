@@ -1,6 +1,6 @@
 #!/bin/bash
 # Slurm: a GMP sweep (dynred gmp) on 2 nodes x 32 ranks.  Grid points are
-# handed out dynamically to rank groups (-farm_group_size, default 1 rank a
+# handed out dynamically to rank groups (-ranks_per_group, default 1 rank a
 # point; use a few ranks a group only when one point does not fit a rank's
 # memory: at 100k DOFs two 1-rank groups beat one 2-rank group, see
 # bench/README.md).  Every finished point is streamed to OUTPUT.sweep.h5, so
@@ -18,4 +18,4 @@ JOB=${1:-configs/arm3d_lattice_gmp.yaml}
 GROUP=${2:-1}
 mkdir -p results
 # a fixed output name (no job id): the rerun must find its checkpoint
-srun bin/dynred -config "$JOB" -output "results/$(basename "$JOB" .yaml).h5" -farm_group_size "$GROUP" -farm_progress 60
+srun bin/dynred -config "$JOB" -output "results/$(basename "$JOB" .yaml).h5" -ranks_per_group "$GROUP" -farm_progress 60

@@ -86,10 +86,6 @@ PetscErrorCode DRSSGetMatrices(DRSS ss, PetscReal **A, PetscReal **B, PetscReal 
  * errors. */
 PetscErrorCode DRSSModesFromKM(PetscInt n, const PetscReal K[], const PetscReal M[], PetscReal omega[], PetscReal Phi[], const char *what);
 
-/* Write a dense ROW-MAJOR r x c matrix as Matrix Market (coordinate real
- * general, nonzeros only, 17 significant digits). */
-PetscErrorCode DRWriteMatrixMarket(const char *path, PetscInt r, PetscInt c, const PetscReal a[], const char *comment);
-
 /* ---- inputs ------------------------------------------------------------ */
 
 /* An input history u(t) (nin values). */

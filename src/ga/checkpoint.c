@@ -4,83 +4,56 @@
  * run repeats exactly what the killed one would have done.  The signature
  * attribute names the optimisation; a checkpoint of another one is refused.
  *
- * Every HDF5 call of src/ga is in this file (H5CK, H5WriteArr, H5ReadArr):
- * the seam where the project's one HDF5 helper layer replaces them. */
+ * The file goes through the core HDF5 helper layer (dynred/h5.h): every
+ * HDF5 failure is one line naming the checkpoint and the object. */
 #include "gaimpl.h"
-#include <hdf5.h>
+#include <dynred/h5.h>
 #include <string.h>
 #include <unistd.h>
 #include <errno.h>
 
-#define H5CK(call) PetscCheck((call) >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "HDF5 error in %s (checkpoint %s)", #call, g->ckpt)
-
-static PetscErrorCode H5WriteArr(DRGA g, hid_t f, const char *name, hid_t type, int nd, const hsize_t *dims, const void *data)
+/* Read dataset `name` of exactly `count` values into buf. */
+static PetscErrorCode ReadArr(DRGA g, hid_t f, const char *name, hid_t mtype, hsize_t count, void *buf)
 {
-  hid_t sp, d;
+  int     nd;
+  hsize_t dims[4], n = 1;
 
   PetscFunctionBeginUser;
-  H5CK(sp = H5Screate_simple(nd, dims, NULL));
-  H5CK(d = H5Dcreate2(f, name, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  if (dims[0] > 0) H5CK(H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data));
-  H5Dclose(d);
-  H5Sclose(sp);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode H5ReadArr(DRGA g, hid_t f, const char *name, hid_t type, void *data)
-{
-  hid_t d;
-
-  PetscFunctionBeginUser;
-  H5CK(d = H5Dopen2(f, name, H5P_DEFAULT));
-  H5CK(H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data));
-  H5Dclose(d);
+  PetscCall(DRH5Dims(f, name, &nd, dims));
+  for (int i = 0; i < nd; i++) n *= dims[i];
+  PetscCheck(nd >= 1 && n == count, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: GA checkpoint dataset %s has %llu values%s, expected %llu (delete it to start afresh)", g->ckpt, name, (unsigned long long)(nd ? n : 0), nd ? "" : " (missing)", (unsigned long long)count);
+  PetscCall(DRH5ReadRows(f, name, mtype, 0, dims[0], buf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* rank 0: the GA state after generation g->gen, to CKPT.tmp then renamed */
 static PetscErrorCode CheckpointWrite(DRGA g)
 {
-  char     tmp[PETSC_MAX_PATH_LEN + 16];
-  hid_t    f, sp, a, t;
-  hsize_t  d2[2], d1[1];
-  PetscInt nc = g->cache.n, k = 0;
-  uint64_t *keys;
+  char       tmp[PETSC_MAX_PATH_LEN + 16];
+  hid_t      f;
+  hsize_t    d2[2], d1[1];
+  PetscInt   nc = g->cache.n, k = 0;
+  uint64_t  *keys;
   PetscReal *vals;
-  long long  i8;
   int       *pf;
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", g->ckpt));
-  H5CK(f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
-  H5CK(sp = H5Screate(H5S_SCALAR));
-  H5CK(t = H5Tcopy(H5T_C_S1));
-  H5CK(H5Tset_size(t, strlen(g->signature) + 1));
-  H5CK(a = H5Acreate2(f, "signature", t, sp, H5P_DEFAULT, H5P_DEFAULT));
-  H5CK(H5Awrite(a, t, g->signature));
-  H5Aclose(a);
-  H5Tclose(t);
-  i8 = g->gen;
-  H5CK(a = H5Acreate2(f, "generation", H5T_NATIVE_LLONG, sp, H5P_DEFAULT, H5P_DEFAULT));
-  H5CK(H5Awrite(a, H5T_NATIVE_LLONG, &i8));
-  H5Aclose(a);
-  i8 = g->nevals;
-  H5CK(a = H5Acreate2(f, "evaluations", H5T_NATIVE_LLONG, sp, H5P_DEFAULT, H5P_DEFAULT));
-  H5CK(H5Awrite(a, H5T_NATIVE_LLONG, &i8));
-  H5Aclose(a);
-  H5CK(a = H5Acreate2(f, "eref", H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, H5P_DEFAULT));
-  H5CK(H5Awrite(a, H5T_NATIVE_DOUBLE, &g->eref));
-  H5Aclose(a);
-  H5Sclose(sp);
+  PetscCall(DRH5FileOpen(MPI_COMM_NULL, tmp, DR_H5_CREATE, &f));
+  PetscCheck(f >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: cannot create the GA checkpoint as HDF5", tmp);
+  PetscCall(DRH5AttrWriteString(f, ".", "signature", g->signature));
+  PetscCall(DRH5AttrWriteInt(f, ".", "generation", H5T_NATIVE_LLONG, g->gen));
+  PetscCall(DRH5AttrWriteInt(f, ".", "evaluations", H5T_NATIVE_LLONG, g->nevals));
+  PetscCall(DRH5AttrWriteReal(f, ".", "eref", g->eref));
   d1[0] = 4;
-  PetscCall(H5WriteArr(g, f, "rng", H5T_NATIVE_UINT64, 1, d1, g->rng.s));
+  PetscCall(DRH5Write(f, "rng", H5T_NATIVE_UINT64, H5T_NATIVE_UINT64, 1, d1, PETSC_TRUE, g->rng.s));
   d2[0] = (hsize_t)g->pop;
   d2[1] = (hsize_t)g->nw;
-  PetscCall(H5WriteArr(g, f, "population", H5T_NATIVE_UINT64, 2, d2, g->P));
+  PetscCall(DRH5Write(f, "population", H5T_NATIVE_UINT64, H5T_NATIVE_UINT64, 2, d2, PETSC_TRUE, g->P));
   d1[0] = (hsize_t)g->pop;
-  PetscCall(H5WriteArr(g, f, "r", H5T_NATIVE_DOUBLE, 1, d1, g->Pr));
-  PetscCall(H5WriteArr(g, f, "e", H5T_NATIVE_DOUBLE, 1, d1, g->Pe));
-  PetscCall(H5WriteArr(g, f, "crowd", H5T_NATIVE_DOUBLE, 1, d1, g->Pcrowd));
+  PetscCall(DRH5Write(f, "r", H5T_NATIVE_DOUBLE, H5T_NATIVE_DOUBLE, 1, d1, PETSC_TRUE, g->Pr));
+  PetscCall(DRH5Write(f, "e", H5T_NATIVE_DOUBLE, H5T_NATIVE_DOUBLE, 1, d1, PETSC_TRUE, g->Pe));
+  PetscCall(DRH5Write(f, "crowd", H5T_NATIVE_DOUBLE, H5T_NATIVE_DOUBLE, 1, d1, PETSC_TRUE, g->Pcrowd));
   PetscCall(PetscMalloc1(2 * g->pop, &pf));
   for (PetscInt i = 0; i < g->pop; i++) {
     pf[i]          = (int)g->Pfeas[i];
@@ -88,10 +61,10 @@ static PetscErrorCode CheckpointWrite(DRGA g)
   }
   d2[0] = 2;
   d2[1] = (hsize_t)g->pop;
-  PetscCall(H5WriteArr(g, f, "feasible_front", H5T_NATIVE_INT, 2, d2, pf));
+  PetscCall(DRH5Write(f, "feasible_front", H5T_NATIVE_INT, H5T_NATIVE_INT, 2, d2, PETSC_TRUE, pf));
   PetscCall(PetscFree(pf));
   d1[0] = (hsize_t)(g->gen + 1);
-  PetscCall(H5WriteArr(g, f, "hypervolume", H5T_NATIVE_DOUBLE, 1, d1, g->hv));
+  PetscCall(DRH5Write(f, "hypervolume", H5T_NATIVE_DOUBLE, H5T_NATIVE_DOUBLE, 1, d1, PETSC_TRUE, g->hv));
   PetscCall(PetscMalloc2(nc * g->nw + 1, &keys, nc * NVAL + 1, &vals));
   for (PetscInt s = 0; s < g->cache.cap; s++)
     if (g->cache.used[s]) {
@@ -101,11 +74,11 @@ static PetscErrorCode CheckpointWrite(DRGA g)
     }
   d2[0] = (hsize_t)nc;
   d2[1] = (hsize_t)g->nw;
-  PetscCall(H5WriteArr(g, f, "cache_keys", H5T_NATIVE_UINT64, 2, d2, keys));
+  PetscCall(DRH5Write(f, "cache_keys", H5T_NATIVE_UINT64, H5T_NATIVE_UINT64, 2, d2, PETSC_TRUE, keys));
   d2[1] = NVAL;
-  PetscCall(H5WriteArr(g, f, "cache_values", H5T_NATIVE_DOUBLE, 2, d2, vals));
+  PetscCall(DRH5Write(f, "cache_values", H5T_NATIVE_DOUBLE, H5T_NATIVE_DOUBLE, 2, d2, PETSC_TRUE, vals));
   PetscCall(PetscFree2(keys, vals));
-  H5CK(H5Fclose(f));
+  PetscCall(DRH5FileClose(&f));
   PetscCheck(!rename(tmp, g->ckpt), PETSC_COMM_SELF, DR_ERR_INPUT, "%s: cannot rename the GA checkpoint %s (%s)", g->ckpt, tmp, strerror(errno));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -113,73 +86,62 @@ static PetscErrorCode CheckpointWrite(DRGA g)
 /* rank 0: restore the state if the checkpoint exists; msg says why not */
 static PetscErrorCode CheckpointRead(DRGA g, PetscBool *found, char *msg, size_t len)
 {
-  hid_t     f, a, t;
-  char      sig[sizeof(g->signature)] = "";
-  long long i8;
-  hsize_t   dims[2];
-  int      *pf;
+  hid_t      f;
+  char       sig[sizeof(g->signature)] = "";
+  PetscInt64 i8;
+  PetscBool  has[4];
+  int       *pf, nd;
+  hsize_t    dims[4];
 
   PetscFunctionBeginUser;
   *found = PETSC_FALSE;
   if (access(g->ckpt, F_OK)) PetscFunctionReturn(PETSC_SUCCESS);
-  f = H5Fopen(g->ckpt, H5F_ACC_RDONLY, H5P_DEFAULT);
+  PetscCall(DRH5FileOpen(MPI_COMM_NULL, g->ckpt, DR_H5_READ, &f));
   if (f < 0) {
     PetscCall(PetscSNPrintf(msg, len, "%s: cannot open the GA checkpoint as HDF5, expected a file written by dynred ga (delete it to start afresh)", g->ckpt));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  H5CK(a = H5Aopen(f, "signature", H5P_DEFAULT));
-  H5CK(t = H5Tcopy(H5T_C_S1));
-  H5CK(H5Tset_size(t, sizeof(sig)));
-  H5CK(H5Aread(a, t, sig));
-  H5Tclose(t);
-  H5Aclose(a);
+  PetscCall(DRH5AttrReadString(f, ".", "signature", sig, sizeof(sig), &has[0]));
+  PetscCheck(has[0], PETSC_COMM_SELF, DR_ERR_INPUT, "%s: GA checkpoint without a signature attribute, expected a file written by dynred ga (delete it to start afresh)", g->ckpt);
   if (strcmp(sig, g->signature)) {
     PetscCall(PetscSNPrintf(msg, len, "%s: GA checkpoint of a different optimisation (%s), expected %s; delete it or set ga.checkpoint", g->ckpt, sig, g->signature));
-    H5Fclose(f);
+    PetscCall(DRH5FileClose(&f));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  H5CK(a = H5Aopen(f, "generation", H5P_DEFAULT));
-  H5CK(H5Aread(a, H5T_NATIVE_LLONG, &i8));
-  H5Aclose(a);
+  PetscCall(DRH5AttrReadInt(f, ".", "generation", &i8, &has[1]));
   g->gen = (PetscInt)i8;
-  H5CK(a = H5Aopen(f, "evaluations", H5P_DEFAULT));
-  H5CK(H5Aread(a, H5T_NATIVE_LLONG, &i8));
-  H5Aclose(a);
+  PetscCall(DRH5AttrReadInt(f, ".", "evaluations", &i8, &has[2]));
   g->nevals = (PetscInt)i8;
-  H5CK(a = H5Aopen(f, "eref", H5P_DEFAULT));
-  H5CK(H5Aread(a, H5T_NATIVE_DOUBLE, &g->eref));
-  H5Aclose(a);
-  PetscCall(H5ReadArr(g, f, "rng", H5T_NATIVE_UINT64, g->rng.s));
-  PetscCall(H5ReadArr(g, f, "population", H5T_NATIVE_UINT64, g->P));
-  PetscCall(H5ReadArr(g, f, "r", H5T_NATIVE_DOUBLE, g->Pr));
-  PetscCall(H5ReadArr(g, f, "e", H5T_NATIVE_DOUBLE, g->Pe));
-  PetscCall(H5ReadArr(g, f, "crowd", H5T_NATIVE_DOUBLE, g->Pcrowd));
+  PetscCall(DRH5AttrReadReal(f, ".", "eref", &g->eref, &has[3]));
+  PetscCheck(has[1] && has[2] && has[3], PETSC_COMM_SELF, DR_ERR_INPUT, "%s: GA checkpoint without the generation, evaluations and eref attributes (delete it to start afresh)", g->ckpt);
+  PetscCheck(g->gen >= 0 && g->gen <= g->maxgen, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: GA checkpoint at generation %" PetscInt_FMT ", expected 0..%" PetscInt_FMT " (delete it to start afresh)", g->ckpt, g->gen, g->maxgen);
+  PetscCall(ReadArr(g, f, "rng", H5T_NATIVE_UINT64, 4, g->rng.s));
+  PetscCall(ReadArr(g, f, "population", H5T_NATIVE_UINT64, (hsize_t)(g->pop * g->nw), g->P));
+  PetscCall(ReadArr(g, f, "r", H5T_NATIVE_DOUBLE, (hsize_t)g->pop, g->Pr));
+  PetscCall(ReadArr(g, f, "e", H5T_NATIVE_DOUBLE, (hsize_t)g->pop, g->Pe));
+  PetscCall(ReadArr(g, f, "crowd", H5T_NATIVE_DOUBLE, (hsize_t)g->pop, g->Pcrowd));
   PetscCall(PetscMalloc1(2 * g->pop, &pf));
-  PetscCall(H5ReadArr(g, f, "feasible_front", H5T_NATIVE_INT, pf));
+  PetscCall(ReadArr(g, f, "feasible_front", H5T_NATIVE_INT, (hsize_t)(2 * g->pop), pf));
   for (PetscInt i = 0; i < g->pop; i++) {
     g->Pfeas[i]  = (PetscBool)pf[i];
     g->Pfront[i] = pf[g->pop + i] < 0 ? PETSC_MAX_INT : pf[g->pop + i];
   }
   PetscCall(PetscFree(pf));
-  PetscCall(H5ReadArr(g, f, "hypervolume", H5T_NATIVE_DOUBLE, g->hv));
+  PetscCall(ReadArr(g, f, "hypervolume", H5T_NATIVE_DOUBLE, (hsize_t)(g->gen + 1), g->hv));
   {
-    hid_t     d, sp;
-    uint64_t *keys;
+    uint64_t  *keys;
     PetscReal *vals;
-    H5CK(d = H5Dopen2(f, "cache_keys", H5P_DEFAULT));
-    H5CK(sp = H5Dget_space(d));
-    H5Sget_simple_extent_dims(sp, dims, NULL);
-    H5Sclose(sp);
-    H5Dclose(d);
+    PetscCall(DRH5Dims(f, "cache_keys", &nd, dims));
+    PetscCheck(nd == 2 && dims[1] == (hsize_t)g->nw, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: GA checkpoint dataset cache_keys is not [n, %" PetscInt_FMT "] (delete it to start afresh)", g->ckpt, g->nw);
     PetscCall(PetscMalloc2(dims[0] * g->nw + 1, &keys, dims[0] * NVAL + 1, &vals));
     if (dims[0]) {
-      PetscCall(H5ReadArr(g, f, "cache_keys", H5T_NATIVE_UINT64, keys));
-      PetscCall(H5ReadArr(g, f, "cache_values", H5T_NATIVE_DOUBLE, vals));
+      PetscCall(ReadArr(g, f, "cache_keys", H5T_NATIVE_UINT64, dims[0] * g->nw, keys));
+      PetscCall(ReadArr(g, f, "cache_values", H5T_NATIVE_DOUBLE, dims[0] * NVAL, vals));
     }
     for (hsize_t k = 0; k < dims[0]; k++) PetscCall(DRBitCacheInsert(&g->cache, keys + k * g->nw, vals + k * NVAL));
     PetscCall(PetscFree2(keys, vals));
   }
-  H5Fclose(f);
+  PetscCall(DRH5FileClose(&f));
   *found = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -35,9 +35,9 @@ static const DRConfigKey ga_keys[] = {
   {"ga.idc.outer", DR_CFG_INT, "1", "IDC: maximum outer steps (converged IDC reproduces the full frequencies for every master set that observes them, so e would only measure round-off: the GA compares master sets after a fixed number of steps)", "0..", NULL, NULL},
   {"ga.e_resolution", DR_CFG_REAL, "1e-10", "e is rounded to a multiple of this (differences below it are round-off, not a better master set)", "0..", NULL, NULL},
   {"ga.idc.tol", DR_CFG_REAL, "1e-6", "IDC: relative change of the lowest b reduced frequencies to stop at", "0..", NULL, NULL},
-  {"ga.group_size", DR_CFG_INT, "0", "ranks per farm group (0: 1, or all ranks when the model has >= ga.distributed_dofs DOFs); -farm_group_size overrides", "0..", "ranks", NULL},
+  {"ga.group_size", DR_CFG_INT, NULL, "deprecated", NULL, NULL, "ranks_per_group"},
   {"ga.distributed_dofs", DR_CFG_INT, "50000", "models this large get one distributed factorization per group", "1..", "DOFs", NULL},
-  {"ga.dense_max", DR_CFG_INT, "4000", "keep dense K0^{-1} and K0^{-1} M per group up to this many DOFs (1-rank groups)", "0..", "DOFs", NULL},
+  {"ga.dense_max", DR_CFG_INT, NULL, "deprecated", NULL, NULL, "dense_max"},
   {"ga.dt_safety", DR_CFG_REAL, "0.9", "suggested step = dt_safety x critical central-difference step 2/omega_max", "0..1", NULL, NULL},
   {"ga.progress_every", DR_CFG_INT, "1", "a progress line every k generations", "1..", "generations", NULL},
   {"ga.csv", DR_CFG_STRING, "", "front as CSV (default: OUTPUT with .csv)", NULL, NULL, NULL},
@@ -187,7 +187,8 @@ PetscErrorCode DRGASetFromOptions(DRGA g)
   PetscCall(DRConfigGetString(cfg, "output", g->output, sizeof(g->output), NULL));
   PetscCall(DRConfigGetString(cfg, "ga.method", mname, sizeof(mname), NULL));
   PetscCall(DRConfigWhere(cfg, "ga.method", where, sizeof(where)));
-  PetscCheck(DRCondenseMethodFromString(mname, &g->method), g->comm, DR_ERR_INPUT, "%s: ga.method = '%s', expected idc, irs or guyan", where, mname);
+  PetscCheck(!strcmp(mname, DRCONDENSE_IDC) || !strcmp(mname, DRCONDENSE_IRS) || !strcmp(mname, DRCONDENSE_GUYAN), g->comm, DR_ERR_INPUT, "%s: ga.method = '%s', expected idc, irs or guyan", where, mname);
+  PetscCall(PetscStrncpy(g->method, mname, sizeof(g->method)));
   /* the key table's ranges say the same; these checks stay until the config
    * layer enforces them (their messages are part of the tests) */
 #define GETI(k, v, cond, what)                                                                                     \
@@ -210,9 +211,15 @@ PetscErrorCode DRGASetFromOptions(DRGA g)
   GETI("ga.progress_every", g->progress_every, g->progress_every >= 1, ">= 1");
   GETI("ga.idc.inner", g->inner, g->inner >= 1, ">= 1");
   GETI("ga.idc.outer", g->outer, g->outer >= 0, ">= 0");
-  GETI("ga.group_size", g->group_size, g->group_size >= 0, ">= 0");
+  /* the shared keys: ranks per farm group (0: 1, or all ranks when the model
+   * has >= ga.distributed_dofs DOFs) and the dense limit (unset: 4000) */
+  GETI("ranks_per_group", g->group_size, g->group_size >= 0, ">= 0");
   GETI("ga.distributed_dofs", g->dist_dofs, g->dist_dofs >= 1, ">= 1");
-  GETI("ga.dense_max", g->dense_max, g->dense_max >= 0, ">= 0");
+  {
+    PetscBool set;
+    PetscCall(DRConfigGetInt(cfg, "dense_max", &g->dense_max, &set));
+    if (!set) g->dense_max = 4000;
+  }
   {
     PetscInt seed;
     GETI("ga.seed", seed, seed >= 0, ">= 0");

@@ -62,7 +62,7 @@ struct _p_DRGA {
   PetscBool   cfg_owned, optset, setup, solved;
   char        origin[PETSC_MAX_PATH_LEN], output[PETSC_MAX_PATH_LEN], ckpt[PETSC_MAX_PATH_LEN], csv[PETSC_MAX_PATH_LEN], signature[512];
   /* settings (DRGASetFromOptions) */
-  DRCondenseMethod method;
+  char             method[16]; /* the condensation type: DRCONDENSE_IDC, _IRS or _GUYAN */
   PetscInt         inner, outer, pop, maxgen, stall_gens, ckpt_every, stop_after, progress_every, group_size, dist_dofs, dense_max;
   PetscInt64       seed;
   PetscReal        e_res, idc_tol, fmax, time_unit, pc, pm, stall_tol, dt_safety;

@@ -158,7 +158,7 @@ PetscErrorCode DRGAWrite(DRGA g, DRStore s)
   PetscCall(DRStoreAttrInt(s, "/ga", "b", g->b));
   PetscCall(DRStoreAttrReal(s, "/ga", "fmax_hz", g->fmax));
   PetscCall(DRStoreAttrReal(s, "/ga", "time_unit_s", g->time_unit));
-  PetscCall(DRStoreAttrString(s, "/ga", "method", DRCondenseMethodName(g->method)));
+  PetscCall(DRStoreAttrString(s, "/ga", "method", g->method));
   PetscCall(DRStoreAttrInt(s, "/ga", "generations", g->gen));
   PetscCall(DRStoreAttrInt(s, "/ga", "evaluations", g->nevals));
   PetscCall(DRStoreAttrInt(s, "/ga", "population", g->pop));
@@ -181,11 +181,11 @@ PetscErrorCode DRGAView(DRGA g, PetscViewer v)
   PetscCall(PetscObjectTypeCompare((PetscObject)v, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   if (!g->solved) {
-    PetscCall(PetscViewerASCIIPrintf(v, "ga: NSGA-II, population %" PetscInt_FMT ", at most %" PetscInt_FMT " generations, crossover %g, mutation %g, seed %lld; %s condensation\n", g->pop, g->maxgen, (double)g->pc, (double)g->pm, (long long)g->seed, DRCondenseMethodName(g->method)));
+    PetscCall(PetscViewerASCIIPrintf(v, "ga: NSGA-II, population %" PetscInt_FMT ", at most %" PetscInt_FMT " generations, crossover %g, mutation %g, seed %lld; %s condensation\n", g->pop, g->maxgen, (double)g->pc, (double)g->pm, (long long)g->seed, g->method));
     if (g->setup) PetscCall(PetscViewerASCIIPrintf(v, "ga: %" PetscInt_FMT " DOFs, %" PetscInt_FMT " forced masters, %" PetscInt_FMT " candidate DOFs (genes); b = %" PetscInt_FMT "\n", g->n, g->nforced, g->nvar, g->b));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscViewerASCIIPrintf(v, "Pareto front (%s condensation, b = %" PetscInt_FMT "):\n  %3s %14s %12s  %s\n", DRCondenseMethodName(g->method), g->b, "r", "e", "dt_cr [s]", "masters"));
+  PetscCall(PetscViewerASCIIPrintf(v, "Pareto front (%s condensation, b = %" PetscInt_FMT "):\n  %3s %14s %12s  %s\n", g->method, g->b, "r", "e", "dt_cr [s]", "masters"));
   for (PetscInt k = 0; k < g->nfront; k++) PetscCall(PetscViewerASCIIPrintf(v, "  %3" PetscInt_FMT " %14.6e %12.4e  %s\n", g->fr[k], (double)g->fres[k][0], (double)DtCritical(g, k), g->ftxt[k]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -71,27 +71,34 @@ PetscErrorCode DRGAForcedString(DRGA g, char *fl, size_t len)
 /* Full eigenvalues (the lowest nfull, enough to pass 3 omega_max) on comm. */
 static PetscErrorCode FullEigenvalues(DRGA g, DRComponent c, PetscReal lmax)
 {
+  PetscInt    n;
+  Mat         K, M;
+  const char *source;
+
   PetscFunctionBeginUser;
-  if (c->n <= g->dense_max) {
+  PetscCall(DRComponentGetSize(c, &n));
+  PetscCall(DRComponentGetOperators(c, &K, &M, NULL));
+  PetscCall(DRComponentGetSource(c, &source));
+  if (n <= g->dense_max) {
     /* dense LAPACK on rank 0 (accurate low modes), then broadcast */
     Mat        Kr, Mr, Kd, Md;
     PetscReal *lam;
     PetscInt   nf = 0;
-    PetscCall(MatCreateRedundantMatrix(c->K, g->size, PETSC_COMM_SELF, MAT_INITIAL_MATRIX, &Kr));
-    PetscCall(MatCreateRedundantMatrix(c->M, g->size, PETSC_COMM_SELF, MAT_INITIAL_MATRIX, &Mr));
+    PetscCall(MatCreateRedundantMatrix(K, g->size, PETSC_COMM_SELF, MAT_INITIAL_MATRIX, &Kr));
+    PetscCall(MatCreateRedundantMatrix(M, g->size, PETSC_COMM_SELF, MAT_INITIAL_MATRIX, &Mr));
     PetscCall(MatConvert(Kr, MATSEQDENSE, MAT_INITIAL_MATRIX, &Kd));
     PetscCall(MatConvert(Mr, MATSEQDENSE, MAT_INITIAL_MATRIX, &Md));
-    PetscCall(PetscMalloc1(c->n, &lam));
+    PetscCall(PetscMalloc1(n, &lam));
     if (g->rank == 0) {
       const PetscScalar *k, *m;
       PetscCall(MatDenseGetArrayRead(Kd, &k));
       PetscCall(MatDenseGetArrayRead(Md, &m));
-      PetscCall(DRDenseEigen(c->n, k, m, c->n, 0, &nf, lam, NULL));
-      PetscCall(PetscMalloc2(c->n * c->n, &g->Kfull, c->n * c->n, &g->Mfull));
-      for (PetscInt j = 0; j < c->n; j++)
-        for (PetscInt i = 0; i < c->n; i++) {
-          g->Kfull[i + j * c->n] = k[i + j * c->n];
-          g->Mfull[i + j * c->n] = m[i + j * c->n];
+      PetscCall(DRDenseEigen(n, k, m, n, 0, &nf, lam, NULL));
+      PetscCall(PetscMalloc2(n * n, &g->Kfull, n * n, &g->Mfull));
+      for (PetscInt j = 0; j < n; j++)
+        for (PetscInt i = 0; i < n; i++) {
+          g->Kfull[i + j * n] = k[i + j * n];
+          g->Mfull[i + j * n] = m[i + j * n];
         }
       PetscCall(MatDenseRestoreArrayRead(Kd, &k));
       PetscCall(MatDenseRestoreArrayRead(Md, &m));
@@ -113,12 +120,12 @@ static PetscErrorCode FullEigenvalues(DRGA g, DRComponent c, PetscReal lmax)
       const PetscReal *lam;
       PetscCall(DRModalCreate(g->comm, &modal));
       PetscCall(DRModalSetOptionsPrefix(modal, "ga_full_"));
-      PetscCall(DRModalSetOperators(modal, c->K, c->M, c->source));
-      PetscCall(DRModalSetRange(modal, PetscMin(nev, c->n), 0));
+      PetscCall(DRModalSetOperators(modal, K, M, source));
+      PetscCall(DRModalSetRange(modal, PetscMin(nev, n), 0));
       PetscCall(DRModalSetFromOptions(modal));
       PetscCall(DRModalSolve(modal));
       PetscCall(DRModalGetModes(modal, &nm, NULL, &lam, NULL, NULL));
-      if ((nm > 0 && lam[nm - 1] >= lmax) || nm >= c->n || nev >= c->n) {
+      if ((nm > 0 && lam[nm - 1] >= lmax) || nm >= n || nev >= n) {
         PetscCall(PetscMalloc1(nm + 1, &g->lam_full));
         PetscCall(PetscArraycpy(g->lam_full, lam, nm));
         g->nfull = nm;
@@ -138,10 +145,12 @@ static PetscErrorCode MassDiagonal(DRGA g, DRComponent world, PetscReal **mdiag)
   Vec                d, dz;
   VecScatter         sc;
   const PetscScalar *a;
+  Mat                M;
 
   PetscFunctionBeginUser;
-  PetscCall(MatCreateVecs(world->M, &d, NULL));
-  PetscCall(MatGetDiagonal(world->M, d));
+  PetscCall(DRComponentGetOperators(world, NULL, &M, NULL));
+  PetscCall(MatCreateVecs(M, &d, NULL));
+  PetscCall(MatGetDiagonal(M, d));
   PetscCall(VecScatterCreateToAll(d, &sc, &dz));
   PetscCall(VecScatterBegin(sc, d, dz, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(sc, d, dz, INSERT_VALUES, SCATTER_FORWARD));
@@ -225,19 +234,28 @@ static PetscErrorCode Groups(DRGA g)
   g->gs = g->group_size ? g->group_size : (g->n >= g->dist_dofs ? g->size : 1);
   PetscCall(DRFarmCreate(g->comm, &g->farm));
   PetscCall(DRFarmSetGroupSize(g->farm, g->gs));
+  PetscCall(DRFarmSetConfig(g->farm, g->cfg));
   PetscCall(DRFarmSetLabel(g->farm, "individual"));
   PetscCall(DRFarmSetFromOptions(g->farm));
   PetscCall(DRFarmSetUp(g->farm));
   PetscCall(DRFarmGetGroup(g->farm, &g->group, NULL, &g->ngroups));
   PetscCall(DRModelCreateFull(g->cfg, g->group, &g->model));
   {
-    PetscBool same = (PetscBool)(g->model->n == g->n), all;
-    for (PetscInt i = 0; same && i < g->n; i++) same = (PetscBool)(g->model->labels[i] == g->labels[i]);
+    PetscInt       mn;
+    const DRLabel *ml;
+    PetscBool      same, all;
+    PetscCall(DRComponentGetLabels(g->model, &mn, &ml));
+    same = (PetscBool)(mn == g->n);
+    for (PetscInt i = 0; same && i < g->n; i++) same = (PetscBool)(ml[i] == g->labels[i]);
     PetscCall(MPIU_Allreduce(&same, &all, 1, MPIU_BOOL, MPI_LAND, g->comm));
     PetscCheck(all, g->comm, PETSC_ERR_PLIB, "ga: the model built on a rank group numbers its DOFs differently from the whole-communicator model");
   }
-  PetscCall(DRCondenseCreate(g->model->K, g->model->M, &g->cond));
-  PetscCall(DRCondenseSetMethod(g->cond, g->method));
+  {
+    Mat K, M;
+    PetscCall(DRComponentGetOperators(g->model, &K, &M, NULL));
+    PetscCall(DRCondenseCreate(K, M, &g->cond));
+  }
+  PetscCall(DRCondenseSetType(g->cond, g->method));
   PetscCall(DRCondenseSetIDC(g->cond, g->inner, g->outer, g->idc_tol, g->b));
   PetscCall(DRCondenseSetDenseMax(g->cond, g->dense_max));
   PetscCall(DRCondenseSetUp(g->cond));
@@ -248,18 +266,22 @@ static PetscErrorCode Groups(DRGA g)
 PetscErrorCode DRGAProblemSetUp(DRGA g)
 {
   char        where[PETSC_MAX_PATH_LEN + 32], fl[1024];
-  DRComponent world;
-  PetscReal  *mdiag, lmax;
+  DRComponent    world;
+  PetscReal     *mdiag, lmax;
+  const DRLabel *wlabels;
+  const char    *wname, *wsource;
 
   PetscFunctionBeginUser;
   /* the model on the whole communicator: labels, masses, full frequencies */
   PetscCall(DRModelCreateFull(g->cfg, g->comm, &world));
-  g->n = world->n;
+  PetscCall(DRComponentGetLabels(world, &g->n, &wlabels));
+  PetscCall(DRComponentGetName(world, &wname));
+  PetscCall(DRComponentGetSource(world, &wsource));
   PetscCall(PetscMalloc1(g->n, &g->labels));
-  PetscCall(PetscArraycpy(g->labels, world->labels, g->n));
+  PetscCall(PetscArraycpy(g->labels, wlabels, g->n));
   PetscCall(MassDiagonal(g, world, &mdiag));
   PetscCall(PetscMalloc2(g->n, &g->forced, g->n, &g->cand));
-  PetscCall(ForcedMasters(g, world->source));
+  PetscCall(ForcedMasters(g, wsource));
   PetscCall(Candidates(g, mdiag));
   PetscCall(PetscFree(mdiag));
 
@@ -274,14 +296,14 @@ PetscErrorCode DRGAProblemSetUp(DRGA g)
     }
   PetscCall(DRConfigWhere(g->cfg, "ga.fmax", where, sizeof(where)));
   PetscCheck(g->b > 0, g->comm, DR_ERR_INPUT, "%s: no mode of the model reaches 3 x ga.fmax = %g Hz (highest %g Hz), expected a smaller fmax or a finer model", where, (double)(3 * g->fmax), g->nfull ? (double)(PetscSqrtReal(g->lam_full[g->nfull - 1]) / (2 * PETSC_PI * g->time_unit)) : 0.0);
-  PetscCall(PetscPrintf(g->comm, "model %s (%s): %" PetscInt_FMT " DOFs\n", world->name, world->source, world->n));
+  PetscCall(PetscPrintf(g->comm, "model %s (%s): %" PetscInt_FMT " DOFs\n", wname, wsource, g->n));
   PetscCall(DRComponentDestroy(&world));
 
   PetscCall(Groups(g));
 
   /* what identifies this optimisation in a checkpoint */
-  PetscCall(PetscSNPrintf(g->signature, sizeof(g->signature), "n=%" PetscInt_FMT " nvar=%" PetscInt_FMT " nforced=%" PetscInt_FMT " b=%" PetscInt_FMT " method=%s inner=%" PetscInt_FMT " outer=%" PetscInt_FMT " tol=%g eres=%g pop=%" PetscInt_FMT " maxgen=%" PetscInt_FMT " pc=%g pm=%g seed=%lld stall=%" PetscInt_FMT "/%g", g->n, g->nvar, g->nforced, g->b, DRCondenseMethodName(g->method), g->inner, g->outer, (double)g->idc_tol, (double)g->e_res, g->pop, g->maxgen, (double)g->pc, (double)g->pm, (long long)g->seed, g->stall_gens, (double)g->stall_tol));
+  PetscCall(PetscSNPrintf(g->signature, sizeof(g->signature), "n=%" PetscInt_FMT " nvar=%" PetscInt_FMT " nforced=%" PetscInt_FMT " b=%" PetscInt_FMT " method=%s inner=%" PetscInt_FMT " outer=%" PetscInt_FMT " tol=%g eres=%g pop=%" PetscInt_FMT " maxgen=%" PetscInt_FMT " pc=%g pm=%g seed=%lld stall=%" PetscInt_FMT "/%g", g->n, g->nvar, g->nforced, g->b, g->method, g->inner, g->outer, (double)g->idc_tol, (double)g->e_res, g->pop, g->maxgen, (double)g->pc, (double)g->pm, (long long)g->seed, g->stall_gens, (double)g->stall_tol));
   PetscCall(DRGAForcedString(g, fl, sizeof(fl)));
-  PetscCall(PetscPrintf(g->comm, "ga: %" PetscInt_FMT " DOFs, %" PetscInt_FMT " forced masters (%s), %" PetscInt_FMT " candidate DOFs (genes); b = %" PetscInt_FMT " (f_b = %.4g Hz >= 3 x %g Hz); %s condensation; %" PetscInt_FMT " farm group(s) of %" PetscInt_FMT " rank(s)\n", g->n, g->nforced, fl, g->nvar, g->b, (double)(PetscSqrtReal(g->lam_full[g->b - 1]) / (2 * PETSC_PI * g->time_unit)), (double)g->fmax, DRCondenseMethodName(g->method), g->ngroups, g->gs));
+  PetscCall(PetscPrintf(g->comm, "ga: %" PetscInt_FMT " DOFs, %" PetscInt_FMT " forced masters (%s), %" PetscInt_FMT " candidate DOFs (genes); b = %" PetscInt_FMT " (f_b = %.4g Hz >= 3 x %g Hz); %s condensation; %" PetscInt_FMT " farm group(s) of %" PetscInt_FMT " rank(s)\n", g->n, g->nforced, fl, g->nvar, g->b, (double)(PetscSqrtReal(g->lam_full[g->b - 1]) / (2 * PETSC_PI * g->time_unit)), (double)g->fmax, g->method, g->ngroups, g->gs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

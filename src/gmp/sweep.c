@@ -23,7 +23,7 @@ static const DRConfigKey gmp_keys[] = {
   {"gmp.width", DR_CFG_REAL, "0", "arm3d lattice: box width across a link, along the elbow axis [m]", "0..", "m", NULL},
   {"gmp.height", DR_CFG_REAL, "0", "arm3d lattice: box height, normal to the width and the link [m]; 0: = width (a square box: bending pairs of the straight arm are degenerate)", "0..", "m", NULL},
   {"gmp.nmodes", DR_CFG_INT, "7", "deformation modes per configuration (plus one rigid mode per theta)", "1..", NULL, NULL},
-  {"gmp.dense_max", DR_CFG_INT, "2000", "constrained size up to which LAPACK solves the theta-fixed eigenproblem (SLEPc above)", "0..", NULL, NULL},
+  {"gmp.dense_max", DR_CFG_INT, NULL, "deprecated", NULL, NULL, "dense_max"},
   {"gmp.theta1.start", DR_CFG_REAL, "0", "first rigid DOF: grid start [rad]", NULL, "rad", NULL},
   {"gmp.theta1.stop", DR_CFG_REAL, "6.283185307179586", "first rigid DOF: grid end [rad]", NULL, "rad", NULL},
   {"gmp.theta1.step", DR_CFG_REAL, "0.1", "first rigid DOF: grid step [rad] (rounded so the intervals fit exactly)", "0..", "rad", NULL},
@@ -112,7 +112,6 @@ static PetscErrorCode SweepMechanismFromOptions(DRGMPSweep s)
   PetscCall(DRConfigGetReal(cfg, "gmp.width", &p->width, NULL));
   PetscCall(DRConfigGetReal(cfg, "gmp.height", &p->height, NULL));
   PetscCall(DRConfigWhere(cfg, "gmp.lattice", where, sizeof(where)));
-  PetscCheck(p->lattice >= 0, s->comm, DR_ERR_INPUT, "%s: gmp.lattice = %" PetscInt_FMT ": expected 0 (beam chains) or the number of cells across a lattice link", where, p->lattice);
   PetscCheck(p->lattice == 0 || !strcmp(s->type, "arm3d"), s->comm, DR_ERR_INPUT, "%s: gmp.lattice = %" PetscInt_FMT ": lattice links exist for arm3d only, not for %s", where, p->lattice, s->type);
   PetscCall(DRConfigWhere(cfg, "gmp.width", where, sizeof(where)));
   snprintf(num, sizeof(num), "%g", (double)p->width);
@@ -132,7 +131,11 @@ PetscErrorCode DRGMPSweepSetFromOptions(DRGMPSweep s)
   }
   PetscCall(SweepMechanismFromOptions(s));
   PetscCall(DRConfigGetInt(s->cfg, "gmp.nmodes", &s->opt.nmodes, NULL));
-  PetscCall(DRConfigGetInt(s->cfg, "gmp.dense_max", &s->opt.dense_max, NULL));
+  {
+    PetscBool set; /* the shared key; unset: 2000 */
+    PetscCall(DRConfigGetInt(s->cfg, "dense_max", &s->opt.dense_max, &set));
+    if (!set) s->opt.dense_max = 2000;
+  }
   PetscCall(PetscStrncpy(s->opt.prefix, "gmp_", sizeof(s->opt.prefix)));
   PetscCall(DRConfigGetBool(s->cfg, "gmp.write_shapes", &s->shapes, NULL));
   PetscCheck(s->opt.nmodes >= 1, s->comm, DR_ERR_INPUT, "gmp.nmodes = %" PetscInt_FMT ": expected at least 1 deformation mode", s->opt.nmodes);
@@ -294,6 +297,7 @@ static PetscErrorCode SweepFarm(DRGMPSweep s)
   PetscCallMPI(MPI_Comm_rank(s->comm, &rank));
   PetscCall(PetscLogEventBegin(DRGMP_Sweep, 0, 0, 0, 0));
   PetscCall(DRFarmCreate(s->comm, &farm));
+  PetscCall(DRFarmSetConfig(farm, s->cfg));
   PetscCall(DRFarmSetLabel(farm, "grid point"));
   PetscCall(DRFarmSetFromOptions(farm));
   PetscCall(DRFarmSetCheckpoint(farm, s->ckpt, s->sig));

@@ -90,17 +90,21 @@ static PetscErrorCode WriteExportShapes(DRStore store, DRMechanism mech, const P
   PetscCall(DRComponentCreate(PETSC_COMM_WORLD, "mechanism", &c));
   PetscCall(PetscMalloc1(nn * dim, &xyz));
   PetscCall(DRMechanismConfigure(mech, theta, xyz, NULL));
-  c->n = ndof, c->nnodes = nn, c->celltype = DR_CELL_LINE2, c->ncells = ne;
-  PetscCall(PetscMalloc1(ndof, &c->labels));
-  PetscCall(PetscArraycpy(c->labels, labels, ndof));
-  PetscCall(PetscMalloc1(nn, &c->node_ids));
-  PetscCall(PetscCalloc1(3 * nn, &c->xyz));
-  for (PetscInt i = 0; i < nn; i++) {
-    c->node_ids[i] = i + 1; /* the labels' node ids */
-    for (PetscInt d = 0; d < dim; d++) c->xyz[3 * i + d] = xyz[dim * i + d];
+  {
+    PetscInt  *ids, *cells;
+    PetscReal *x3;
+    PetscCall(PetscMalloc3(nn, &ids, 3 * nn, &x3, 2 * ne, &cells));
+    PetscCall(PetscArrayzero(x3, 3 * nn));
+    for (PetscInt i = 0; i < nn; i++) {
+      ids[i] = i + 1; /* the labels' node ids */
+      for (PetscInt d = 0; d < dim; d++) x3[3 * i + d] = xyz[dim * i + d];
+    }
+    for (PetscInt e = 0; e < 2 * ne; e++) cells[e] = conn[e] + 1;
+    PetscCall(DRComponentSetLabels(c, ndof, labels));
+    PetscCall(DRComponentSetGeometry(c, nn, ids, x3));
+    PetscCall(DRComponentSetCells(c, DR_CELL_LINE2, ne, cells));
+    PetscCall(PetscFree3(ids, x3, cells));
   }
-  PetscCall(PetscMalloc1(2 * ne, &c->cells));
-  for (PetscInt e = 0; e < 2 * ne; e++) c->cells[e] = conn[e] + 1;
   PetscCall(PetscFree(xyz));
   PetscCall(DRComponentWriteMesh(c, store));
   PetscCall(PetscMalloc2(n, &v, n, &names));

@@ -17,7 +17,7 @@
  * then T0; seed 004: T0 = 0.5 N m, f = 50 Hz, h = 0.05 ms. */
 #include "gmp_impl.h"
 #include <dynred/gmpsweep.h>
-#include <petscts.h>
+#include <dynred/ode.h>
 #include <string.h>
 
 static const DRConfigKey tr_keys[] = {
@@ -133,19 +133,13 @@ static PetscErrorCode ExactStep(TrCtx *c, PetscReal thpred)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode I2Function(TS ts, PetscReal t, Vec U, Vec V, Vec A, Vec F, void *ctx)
+static PetscErrorCode Residual(PetscReal t, const PetscReal u[], const PetscReal v[], const PetscReal a[], PetscReal f[], void *ctx)
 {
-  TrCtx             *c = (TrCtx *)ctx;
-  PetscInt           n = c->n;
-  const PetscScalar *u, *v, *a;
-  PetscScalar       *f;
-  PetscReal          qv = 0, qu = 0;
+  TrCtx    *c = (TrCtx *)ctx;
+  PetscInt  n = c->n;
+  PetscReal qv = 0, qu = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(U, &u));
-  PetscCall(VecGetArrayRead(V, &v));
-  PetscCall(VecGetArrayRead(A, &a));
-  PetscCall(VecGetArray(F, &f));
   PetscCall(Model(c, u[0], PETSC_FALSE));
   for (PetscInt i = 0; i < n; i++) {
     PetscReal s = 0;
@@ -157,83 +151,21 @@ static PetscErrorCode I2Function(TS ts, PetscReal t, Vec U, Vec V, Vec A, Vec F,
     f[i] = s;
   }
   f[0] += -0.5 * qv + 0.5 * qu - Torque(c, t);
-  PetscCall(VecRestoreArrayRead(U, &u));
-  PetscCall(VecRestoreArrayRead(V, &v));
-  PetscCall(VecRestoreArrayRead(A, &a));
-  PetscCall(VecRestoreArray(F, &f));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* J = dF/dU + shiftV dF/dV + shiftA dF/dA by forward differences of F
- * along (e_j, sv e_j, sa e_j): exact Newton for the full nonlinear
- * residual (the convective terms and the theta-dependence of M and K
- * matter once the crank spins fast). n is small (rigid + deformation). */
-static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec U, Vec V, Vec A, PetscReal sv, PetscReal sa, Mat J, Mat P, void *ctx)
-{
-  TrCtx       *c = (TrCtx *)ctx;
-  PetscInt     n = c->n;
-  Vec          F0, F1, Up, Vp, Ap;
-  PetscScalar *j;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecDuplicate(U, &F0));
-  PetscCall(VecDuplicate(U, &F1));
-  PetscCall(VecDuplicate(U, &Up));
-  PetscCall(VecDuplicate(U, &Vp));
-  PetscCall(VecDuplicate(U, &Ap));
-  PetscCall(I2Function(ts, t, U, V, A, F0, ctx));
-  PetscCall(MatDenseGetArray(P, &j));
-  for (PetscInt q = 0; q < n; q++) {
-    const PetscScalar *f0, *f1, *u;
-    PetscReal          eps;
-    PetscCall(VecGetArrayRead(U, &u));
-    eps = 1e-7 * PetscMax(1e-3, PetscAbsReal(u[q]));
-    PetscCall(VecRestoreArrayRead(U, &u));
-    PetscCall(VecCopy(U, Up));
-    PetscCall(VecCopy(V, Vp));
-    PetscCall(VecCopy(A, Ap));
-    PetscCall(VecSetValue(Up, q, eps, ADD_VALUES));
-    PetscCall(VecSetValue(Vp, q, sv * eps, ADD_VALUES));
-    PetscCall(VecSetValue(Ap, q, sa * eps, ADD_VALUES));
-    PetscCall(VecAssemblyBegin(Up));
-    PetscCall(VecAssemblyEnd(Up));
-    PetscCall(VecAssemblyBegin(Vp));
-    PetscCall(VecAssemblyEnd(Vp));
-    PetscCall(VecAssemblyBegin(Ap));
-    PetscCall(VecAssemblyEnd(Ap));
-    PetscCall(I2Function(ts, t, Up, Vp, Ap, F1, ctx));
-    PetscCall(VecGetArrayRead(F0, &f0));
-    PetscCall(VecGetArrayRead(F1, &f1));
-    for (PetscInt r = 0; r < n; r++) j[r + q * n] = (f1[r] - f0[r]) / eps;
-    PetscCall(VecRestoreArrayRead(F0, &f0));
-    PetscCall(VecRestoreArrayRead(F1, &f1));
-  }
-  PetscCall(MatDenseRestoreArray(P, &j));
-  PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
-  PetscCall(VecDestroy(&F0));
-  PetscCall(VecDestroy(&F1));
-  PetscCall(VecDestroy(&Up));
-  PetscCall(VecDestroy(&Vp));
-  PetscCall(VecDestroy(&Ap));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* record theta and the transverse flexible deflection of the crank end */
-static PetscErrorCode Record(TrCtx *c, PetscReal t, Vec U)
+static PetscErrorCode Record(TrCtx *c, PetscReal t, const PetscReal u[])
 {
-  const PetscScalar *u;
-  PetscReal          ux = 0, uy = 0, th;
+  PetscReal ux = 0, uy = 0, th;
 
   PetscFunctionBeginUser;
-  PetscCall(VecGetArrayRead(U, &u));
   th = u[0];
   PetscCall(Model(c, th, PETSC_TRUE));
   for (PetscInt k = c->grid[0].nt; k < c->n; k++) {
     ux += c->Psi[c->tipdof[0] + k * c->ndof] * u[k];
     uy += c->Psi[c->tipdof[1] + k * c->ndof] * u[k];
   }
-  PetscCall(VecRestoreArrayRead(U, &u));
   if (c->nrec == c->caprec) {
     PetscReal *a, *b, *d;
     c->caprec = 2 * c->caprec + 1024;
@@ -251,91 +183,52 @@ static PetscErrorCode Record(TrCtx *c, PetscReal t, Vec U)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PreStep(TS ts)
+static PetscErrorCode PreStep(PetscReal t, PetscReal h, const PetscReal u[], const PetscReal v[], void *ctx)
 {
-  TrCtx    *c;
-  Vec       U, V;
-  PetscReal h;
-
   PetscFunctionBeginUser;
-  PetscCall(TSGetApplicationContext(ts, &c));
-  if (c->method != 3) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(TS2GetSolution(ts, &U, &V));
-  PetscCall(TSGetTimeStep(ts, &h));
-  {
-    const PetscScalar *u, *v;
-    PetscCall(VecGetArrayRead(U, &u));
-    PetscCall(VecGetArrayRead(V, &v));
-    PetscCall(ExactStep(c, u[0] + 0.5 * h * v[0]));
-    PetscCall(VecRestoreArrayRead(U, &u));
-    PetscCall(VecRestoreArrayRead(V, &v));
-  }
+  PetscCall(ExactStep((TrCtx *)ctx, u[0] + 0.5 * h * v[0]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Monitor(TS ts, PetscInt step, PetscReal t, Vec U, void *ctx)
+static PetscErrorCode Monitor(PetscInt step, PetscReal t, const PetscReal u[], const PetscReal v[], void *ctx)
 {
   PetscFunctionBeginUser;
-  PetscCall(Record((TrCtx *)ctx, t, U));
+  PetscCall(Record((TrCtx *)ctx, t, u));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode Simulate(TrCtx *c, PetscReal theta0, PetscReal tend, PetscReal h)
 {
-  TS   ts;
-  Vec  U, V;
-  Mat  J;
-  SNES snes;
-  KSP  ksp;
-  PC   pc;
-  TSAdapt adapt;
+  DRODE2     ode;
+  TS         ts;
+  SNES       snes;
+  PetscReal *q, *v;
 
   PetscFunctionBeginUser;
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, c->n, &U));
-  PetscCall(VecDuplicate(U, &V));
-  PetscCall(VecZeroEntries(U));
-  PetscCall(VecZeroEntries(V));
-  PetscCall(VecSetValue(U, 0, theta0, INSERT_VALUES));
-  PetscCall(VecAssemblyBegin(U));
-  PetscCall(VecAssemblyEnd(U));
-  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, c->n, c->n, NULL, &J));
-  PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
-  PetscCall(TSSetOptionsPrefix(ts, "gmp_transient_"));
-  PetscCall(TSSetType(ts, TSALPHA2));
-  PetscCall(TSAlpha2SetRadius(ts, 1.0));
-  PetscCall(TSSetApplicationContext(ts, c));
-  PetscCall(TSSetI2Function(ts, NULL, I2Function, c));
-  PetscCall(TSSetI2Jacobian(ts, J, J, I2Jacobian, c));
-  PetscCall(TSSetTimeStep(ts, h));
-  PetscCall(TSSetMaxTime(ts, tend));
-  PetscCall(TSSetMaxSteps(ts, (PetscInt)PetscCeilReal(tend / h - 1e-9)));
-  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
-  PetscCall(TSGetAdapt(ts, &adapt));
-  PetscCall(TSAdaptSetType(adapt, TSADAPTNONE));
+  PetscCall(PetscCalloc2(c->n, &q, c->n, &v));
+  q[0] = theta0;
+  PetscCall(DRODE2Create(PETSC_COMM_SELF, &ode));
+  PetscCall(DRODE2SetSizes(ode, c->n));
+  PetscCall(DRODE2SetOptionsPrefix(ode, "gmp_transient_"));
+  PetscCall(DRODE2SetResidual(ode, Residual, c));
+  PetscCall(DRODE2SetJacobian(ode, NULL, NULL, NULL)); /* forward differences, dense */
+  PetscCall(DRODE2SetMonitor(ode, Monitor, c));
+  if (c->method == 3) PetscCall(DRODE2SetPreStep(ode, PreStep, c));
+  PetscCall(DRODE2SetRadius(ode, 1.0));
+  PetscCall(DRODE2SetTimeSpan(ode, 0.0, h, (PetscInt)PetscCeilReal(tend / h - 1e-9), tend));
+  PetscCall(DRODE2GetTS(ode, &ts));
   PetscCall(TSGetSNES(ts, &snes));
-  /* Newton with the approximate Jacobian, full steps */
   PetscCall(SNESSetTolerances(snes, 1e-10, 1e-9, 1e-16, 100, 10000));
   {
     SNESLineSearch ls;
     PetscCall(SNESGetLineSearch(snes, &ls));
     PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC));
   }
-  PetscCall(SNESGetKSP(snes, &ksp));
-  PetscCall(KSPSetType(ksp, KSPPREONLY));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCLU));
-  PetscCall(TSSetPreStep(ts, PreStep));
-  PetscCall(TSMonitorSet(ts, Monitor, c, NULL));
-  PetscCall(TSSetFromOptions(ts));
-  PetscCall(TS2SetSolution(ts, U, V));
-  if (c->method == 3) {
-    PetscCall(ExactStep(c, theta0));
-  }
-  PetscCall(TSSolve(ts, NULL));
-  PetscCall(TSDestroy(&ts));
-  PetscCall(MatDestroy(&J));
-  PetscCall(VecDestroy(&U));
-  PetscCall(VecDestroy(&V));
+  PetscCall(DRODE2SetUp(ode));
+  if (c->method == 3) PetscCall(ExactStep(c, theta0));
+  PetscCall(DRODE2Solve(ode, q, v, NULL));
+  PetscCall(DRODE2Destroy(&ode));
+  PetscCall(PetscFree2(q, v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

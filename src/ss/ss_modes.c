@@ -45,22 +45,3 @@ PetscErrorCode DRSSModesFromKM(PetscInt n, const PetscReal K[], const PetscReal 
   PetscCall(PetscLogEventEnd(DR_SS_ModalBasis, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-PetscErrorCode DRWriteMatrixMarket(const char *path, PetscInt r, PetscInt c, const PetscReal a[], const char *comment)
-{
-  FILE    *fp;
-  PetscInt nnz = 0;
-
-  PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < r * c; i++)
-    if (a[i] != 0) nnz++;
-  fp = fopen(path, "w");
-  PetscCheck(fp, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: cannot open for writing: %s", path, strerror(errno));
-  fprintf(fp, "%%%%MatrixMarket matrix coordinate real general\n%% %s\n", comment ? comment : "");
-  fprintf(fp, "%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT "\n", r, c, nnz);
-  for (PetscInt i = 0; i < r; i++)
-    for (PetscInt j = 0; j < c; j++)
-      if (a[i * c + j] != 0) fprintf(fp, "%" PetscInt_FMT " %" PetscInt_FMT " %.17g\n", i + 1, j + 1, (double)a[i * c + j]);
-  PetscCheck(fclose(fp) == 0, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: write failed", path);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}

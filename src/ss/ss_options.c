@@ -4,18 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-PetscErrorCode DRSSResolvePath(DRConfig cfg, const char *p, char *out, size_t len)
-{
-  const char *origin, *slash;
-
-  PetscFunctionBeginUser;
-  PetscCall(DRConfigGetOrigin(cfg, &origin));
-  slash = strrchr(origin, '/');
-  if (!p[0] || p[0] == '/' || origin[0] == '<' || !slash) PetscCall(PetscStrncpy(out, p, len));
-  else PetscCall(PetscSNPrintf(out, len, "%.*s/%s", (int)(slash - origin), origin, p));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode DRSSSetConfig(DRSS ss, DRConfig cfg)
 {
   PetscFunctionBeginUser;
@@ -74,10 +62,12 @@ static PetscErrorCode SetUpSignal(DRConfig cfg, PetscInt nin, DRSignal *sig)
     sig->type = DR_SIG_TRAPEZOID;
     PetscCheck(sig->t_rise > 0 && sig->t_fall > 0 && sig->t_hold >= 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: trapezoid needs t_rise > 0, t_fall > 0, t_hold >= 0", where);
   } else if (!strcmp(type, "file")) {
-    char file[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN];
+    char        file[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN];
+    const char *origin;
     PetscCall(DRConfigGetString(cfg, "ss.input.file", file, sizeof(file), NULL));
     PetscCheck(file[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: signal 'file' needs ss.input.file", where);
-    PetscCall(DRSSResolvePath(cfg, file, path, sizeof(path)));
+    PetscCall(DRConfigGetOrigin(cfg, &origin));
+    PetscCall(DRPathResolve(origin, file, path, sizeof(path)));
     PetscCall(DRSignalLoadTable(sig, path));
   } else SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: unknown ss.input.signal '%s'; expected step, ramp, sine, trapezoid, file or zero", where, type);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -125,7 +115,8 @@ static PetscErrorCode SimFromOptions(DRSS ss)
 PetscErrorCode DRSSSetFromOptions(DRSS ss)
 {
   DRConfig  cfg = ss->cfg;
-  char      file[PETSC_MAX_PATH_LEN], where[PETSC_MAX_PATH_LEN + 32];
+  char        file[PETSC_MAX_PATH_LEN], where[PETSC_MAX_PATH_LEN + 32];
+  const char *origin;
   PetscReal zeta[1024];
   PetscInt  nz = 1024;
 
@@ -136,7 +127,8 @@ PetscErrorCode DRSSSetFromOptions(DRSS ss)
   PetscCall(DRConfigGetString(cfg, "ss.source", file, sizeof(file), NULL));
   PetscCall(DRConfigWhere(cfg, "ss.source", where, sizeof(where)));
   PetscCheck(file[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: ss.source is missing: expected the result file of a reduced model", where);
-  PetscCall(DRSSResolvePath(cfg, file, ss->path, sizeof(ss->path)));
+  PetscCall(DRConfigGetOrigin(cfg, &origin));
+  PetscCall(DRPathResolve(origin, file, ss->path, sizeof(ss->path)));
   PetscCall(DRConfigGetString(cfg, "ss.group", ss->group, sizeof(ss->group), NULL));
   PetscCall(GetLabels(cfg, "ss.inputs", &ss->opt_nin, &ss->opt_in));
   PetscCall(GetLabels(cfg, "ss.outputs", &ss->opt_nout, &ss->opt_out));

@@ -1,6 +1,7 @@
 /* dynred ss: the simulations of a job (DRSSSolve), the results table
  * (DRSSView) and the output (DRSSWrite). */
 #include "ssimpl.h"
+#include <dynred/io.h>
 #include <string.h>
 
 PetscErrorCode DRSSSolve(DRSS ss)
@@ -96,13 +97,13 @@ static PetscErrorCode WriteMTX(DRSS ss, const PetscReal *A, const PetscReal *B, 
   l = strlen(stem);
   if (l > 3 && !strcmp(stem + l - 3, ".h5")) stem[l - 3] = 0;
   PetscCall(PetscSNPrintf(f, sizeof(f), "%s_A.mtx", stem));
-  PetscCall(DRWriteMatrixMarket(f, 2 * m, 2 * m, A, "dynred ss: A, state [eta_1, deta_1, ...]"));
+  PetscCall(DRDenseWriteMatrixMarket(f, 2 * m, 2 * m, A, PETSC_TRUE, "dynred ss: A, state [eta_1, deta_1, ...]"));
   PetscCall(PetscSNPrintf(f, sizeof(f), "%s_B.mtx", stem));
-  PetscCall(DRWriteMatrixMarket(f, 2 * m, nin, B, "dynred ss: B, columns = /ss/inputs"));
+  PetscCall(DRDenseWriteMatrixMarket(f, 2 * m, nin, B, PETSC_TRUE, "dynred ss: B, columns = /ss/inputs"));
   PetscCall(PetscSNPrintf(f, sizeof(f), "%s_C.mtx", stem));
-  PetscCall(DRWriteMatrixMarket(f, 2 * nout, 2 * m, C, "dynred ss: C, rows = [disp, vel] per /ss/outputs"));
+  PetscCall(DRDenseWriteMatrixMarket(f, 2 * nout, 2 * m, C, PETSC_TRUE, "dynred ss: C, rows = [disp, vel] per /ss/outputs"));
   PetscCall(PetscSNPrintf(f, sizeof(f), "%s_D.mtx", stem));
-  PetscCall(DRWriteMatrixMarket(f, 2 * nout, nin, D, "dynred ss: D = 0"));
+  PetscCall(DRDenseWriteMatrixMarket(f, 2 * nout, nin, D, PETSC_TRUE, "dynred ss: D = 0"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,58 +1,31 @@
 /* dynred ss: reading the reduced model a state-space export starts from.
- * Serial HDF5 reads (read-only, default property lists) on every rank. */
+ * Serial reads (read-only) on every rank through the core HDF5 helper layer
+ * (dynred/h5.h): a failing HDF5 call is one line naming file and dataset. */
 #include "ssimpl.h"
 #include <dynred/component.h>
-#include <hdf5.h>
+#include <dynred/h5.h>
 #include <string.h>
-
-#define H5Chk(expr, ...)                                                       \
-  do {                                                                         \
-    if ((expr) < 0) SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, __VA_ARGS__);       \
-  } while (0)
 
 static PetscBool Exists(hid_t f, const char *path)
 {
-  /* H5Lexists on every prefix: a missing intermediate group is not an error */
-  char   buf[512];
-  size_t n = strlen(path);
-  if (n >= sizeof(buf)) return PETSC_FALSE;
-  for (size_t i = 1; i <= n; i++) {
-    if (i == n || path[i] == '/') {
-      memcpy(buf, path, i);
-      buf[i] = 0;
-      if (H5Lexists(f, buf, H5P_DEFAULT) <= 0) return PETSC_FALSE;
-    }
-  }
-  return PETSC_TRUE;
+  PetscBool e = PETSC_FALSE;
+  if (DRH5Exists(f, path, &e)) return PETSC_FALSE;
+  return e;
 }
 
-/* Dataset dims (up to 2; a 1-D dataset has d[1] = 1). */
+/* Dataset dims (1 or 2; a 1-D dataset has d[1] = 1). */
 static PetscErrorCode Dims(hid_t f, const char *file, const char *dset, int *ndims, hsize_t d[2])
 {
-  hid_t ds, sp;
-  int   nd;
+  hsize_t dd[4];
+  int     nd;
 
   PetscFunctionBeginUser;
-  H5Chk(ds = H5Dopen2(f, dset, H5P_DEFAULT), "%s: cannot open dataset %s", file, dset);
-  H5Chk(sp = H5Dget_space(ds), "%s: %s: no dataspace", file, dset);
-  nd = H5Sget_simple_extent_ndims(sp);
+  PetscCall(DRH5Dims(f, dset, &nd, dd));
+  PetscCheck(nd, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: cannot open dataset %s", file, dset);
   PetscCheck(nd >= 1 && nd <= 2, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s has %d dimensions, expected 1 or 2", file, dset, nd);
-  d[1] = 1;
-  H5Sget_simple_extent_dims(sp, d, NULL);
+  d[0]   = dd[0];
+  d[1]   = nd == 2 ? dd[1] : 1;
   *ndims = nd;
-  H5Sclose(sp);
-  H5Dclose(ds);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode ReadAll(hid_t f, const char *file, const char *dset, hid_t mtype, void *buf)
-{
-  hid_t ds;
-
-  PetscFunctionBeginUser;
-  H5Chk(ds = H5Dopen2(f, dset, H5P_DEFAULT), "%s: cannot open dataset %s", file, dset);
-  H5Chk(H5Dread(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf), "%s: cannot read %s as numbers", file, dset);
-  H5Dclose(ds);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -66,8 +39,7 @@ static PetscErrorCode ReadLabels(hid_t f, const char *file, const char *dset, Pe
   PetscCall(Dims(f, file, dset, &nd, d));
   PetscCheck(nd == 2 && d[1] == 2, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s is not [n, 2] (node, direction)", file, dset);
   *n = (PetscInt)d[0];
-  PetscCall(PetscMalloc1(2 * d[0] + 1, &raw));
-  PetscCall(ReadAll(f, file, dset, H5T_NATIVE_INT64, raw));
+  PetscCall(DRH5ReadAll(f, dset, H5T_NATIVE_INT64, NULL, NULL, (void **)&raw));
   PetscCall(PetscMalloc1(*n + 1, labels));
   for (PetscInt i = 0; i < *n; i++) {
     PetscCheck(raw[2 * i] >= 0 && raw[2 * i + 1] >= 1 && raw[2 * i + 1] <= 6, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s row %" PetscInt_FMT " is (%" PetscInt64_FMT ", %" PetscInt64_FMT "), not a node and a direction 1..6", file, dset, i, raw[2 * i], raw[2 * i + 1]);
@@ -84,31 +56,24 @@ static PetscErrorCode SourceRead(const char *path, const char *group, DRSSSource
   PetscBool   km = PETSC_FALSE, md = PETSC_FALSE;
   int         nd;
   hsize_t     d[2];
-  H5E_auto2_t efn;
-  void       *edata;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(src, sizeof(*src)));
   PetscCall(PetscStrncpy(src->path, path, sizeof(src->path)));
-  H5Eget_auto2(H5E_DEFAULT, &efn, &edata);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* our messages, not HDF5's stack dumps */
-  f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  PetscCall(DRH5FileOpen(MPI_COMM_NULL, path, DR_H5_READ, &f));
   if (f < 0) {
-    H5Eset_auto2(H5E_DEFAULT, efn, edata);
     SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: cannot open as HDF5 (ss.source)", path);
   }
   if (group && group[0]) {
     PetscCall(PetscSNPrintf(g, sizeof(g), "%s%s", group[0] == '/' ? "" : "/", group));
     if (!Exists(f, g)) {
-      H5Fclose(f);
-      H5Eset_auto2(H5E_DEFAULT, efn, edata);
+      PetscCall(DRH5FileClose(&f));
       SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: no group %s (ss.group)", path, g);
     }
   } else if (Exists(f, "/cms/modes")) PetscCall(PetscStrncpy(g, "/cms", sizeof(g)));
   else if (Exists(f, "/modal/modes")) PetscCall(PetscStrncpy(g, "/modal", sizeof(g)));
   else {
-    H5Fclose(f);
-    H5Eset_auto2(H5E_DEFAULT, efn, edata);
+    PetscCall(DRH5FileClose(&f));
     SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: no /cms/modes or /modal/modes; name the group of the reduced model with ss.group", path);
   }
   PetscCall(PetscStrncpy(src->group, g, sizeof(src->group)));
@@ -121,8 +86,7 @@ static PetscErrorCode SourceRead(const char *path, const char *group, DRSSSource
   if (Exists(f, dK) && Exists(f, dM) && Exists(f, dL)) km = PETSC_TRUE;
   else if (Exists(f, dF) && Exists(f, dP) && Exists(f, dL)) md = PETSC_TRUE;
   if (!km && !md) {
-    H5Fclose(f);
-    H5Eset_auto2(H5E_DEFAULT, efn, edata);
+    PetscCall(DRH5FileClose(&f));
     SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: group %s holds neither K, M, labels (reduced matrices) nor frequencies_hz, modes, labels (modes)", path, g);
   }
   PetscCall(ReadLabels(f, path, dL, &src->ndof, &src->labels));
@@ -144,10 +108,9 @@ static PetscErrorCode SourceRead(const char *path, const char *group, DRSSSource
     PetscCall(Dims(f, path, dM, &nd, d));
     PetscCheck(nd == 2 && d[0] == (hsize_t)n && d[1] == (hsize_t)n, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s is %d-D %llu x %llu, expected %" PetscInt_FMT " x %" PetscInt_FMT " (one row per label)", path, dM, nd, (unsigned long long)d[0], (unsigned long long)d[1], n, n);
     PetscCall(PetscMalloc4(n * n, &src->K, n * n, &src->M, n * n, &src->Phi, n, &src->omega));
-    PetscCall(ReadAll(f, path, dK, H5T_NATIVE_DOUBLE, src->K));
-    PetscCall(ReadAll(f, path, dM, H5T_NATIVE_DOUBLE, src->M));
-    H5Fclose(f);
-    H5Eset_auto2(H5E_DEFAULT, efn, edata);
+    PetscCall(DRH5ReadRows(f, dK, H5T_NATIVE_DOUBLE, 0, (hsize_t)n, src->K));
+    PetscCall(DRH5ReadRows(f, dM, H5T_NATIVE_DOUBLE, 0, (hsize_t)n, src->M));
+    PetscCall(DRH5FileClose(&f));
     src->from_km = PETSC_TRUE;
     src->m       = n;
   } else {
@@ -156,11 +119,9 @@ static PetscErrorCode SourceRead(const char *path, const char *group, DRSSSource
     src->m = (PetscInt)d[0];
     PetscCall(Dims(f, path, dP, &nd, d));
     PetscCheck(nd == 2 && d[0] == (hsize_t)src->ndof && d[1] == (hsize_t)src->m, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s is %llu x %llu, expected %" PetscInt_FMT " x %" PetscInt_FMT " (labels x frequencies)", path, dP, (unsigned long long)d[0], (unsigned long long)d[1], src->ndof, src->m);
-    PetscCall(PetscMalloc1(src->m + 1, &hz));
     PetscCall(PetscMalloc1(src->m + 1, &src->omega));
-    PetscCall(ReadAll(f, path, dF, H5T_NATIVE_DOUBLE, hz));
-    H5Fclose(f);
-    H5Eset_auto2(H5E_DEFAULT, efn, edata);
+    PetscCall(DRH5ReadAll(f, dF, H5T_NATIVE_DOUBLE, NULL, NULL, (void **)&hz));
+    PetscCall(DRH5FileClose(&f));
     for (PetscInt k = 0; k < src->m; k++) {
       /* rigid-body modes may carry a tiny negative (signed) frequency */
       PetscCheck(PetscIsNormalReal(hz[k] + 1) && (k == 0 || hz[k] >= hz[k - 1]), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s[%" PetscInt_FMT "] = %g: expected finite, ascending frequencies", path, dF, k, (double)hz[k]);
@@ -215,43 +176,14 @@ PetscErrorCode DRSSSourceModeRows(DRSSSource *src, PetscInt nl, const DRLabel l[
     for (PetscInt i = 0; i < nl; i++)
       for (PetscInt k = 0; k < src->m; k++) rows[i * src->m + k] = src->Phi[idx[i] * src->m + k];
   } else if (nl && src->m) {
-    hid_t f, ds, fs, ms;
+    hid_t f;
     char  dP[300];
     PetscCall(PetscSNPrintf(dP, sizeof(dP), "%s/modes", src->group));
-    H5Chk(f = H5Fopen(src->path, H5F_ACC_RDONLY, H5P_DEFAULT), "%s: cannot open as HDF5", src->path);
-    H5Chk(ds = H5Dopen2(f, dP, H5P_DEFAULT), "%s: cannot open %s", src->path, dP);
-    H5Chk(fs = H5Dget_space(ds), "%s: %s", src->path, dP);
-    {
-      hsize_t cnt[2] = {1, (hsize_t)src->m}, mdims[2] = {(hsize_t)nl, (hsize_t)src->m};
-      H5Sselect_none(fs);
-      for (PetscInt i = 0; i < nl; i++) {
-        hsize_t st[2] = {(hsize_t)idx[i], 0};
-        H5Chk(H5Sselect_hyperslab(fs, H5S_SELECT_OR, st, NULL, cnt, NULL), "%s: %s: row selection", src->path, dP);
-      }
-      H5Chk(ms = H5Screate_simple(2, mdims, NULL), "%s: memory space", src->path);
-      /* an OR of hyperslabs is read in file order: read row by row instead when
-       * the requested rows are not ascending */
-      {
-        PetscBool asc = PETSC_TRUE;
-        for (PetscInt i = 1; i < nl; i++)
-          if (idx[i] <= idx[i - 1]) asc = PETSC_FALSE;
-        if (asc) H5Chk(H5Dread(ds, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, rows), "%s: cannot read %s", src->path, dP);
-        else {
-          hsize_t one[2] = {1, (hsize_t)src->m};
-          H5Sclose(ms);
-          H5Chk(ms = H5Screate_simple(2, one, NULL), "%s: memory space", src->path);
-          for (PetscInt i = 0; i < nl; i++) {
-            hsize_t st[2] = {(hsize_t)idx[i], 0};
-            H5Chk(H5Sselect_hyperslab(fs, H5S_SELECT_SET, st, NULL, cnt, NULL), "%s: %s: row selection", src->path, dP);
-            H5Chk(H5Dread(ds, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, rows + i * src->m), "%s: cannot read %s", src->path, dP);
-          }
-        }
-      }
-      H5Sclose(ms);
-    }
-    H5Sclose(fs);
-    H5Dclose(ds);
-    H5Fclose(f);
+    PetscCall(DRH5FileOpen(MPI_COMM_NULL, src->path, DR_H5_READ, &f));
+    PetscCheck(f >= 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: cannot open as HDF5", src->path);
+    /* the requested rows one at a time, in the order asked for */
+    for (PetscInt i = 0; i < nl; i++) PetscCall(DRH5ReadRows(f, dP, H5T_NATIVE_DOUBLE, (hsize_t)idx[i], 1, rows + i * src->m));
+    PetscCall(DRH5FileClose(&f));
   }
   PetscCall(PetscFree(idx));
   PetscFunctionReturn(PETSC_SUCCESS);

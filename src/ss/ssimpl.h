@@ -110,6 +110,5 @@ PetscErrorCode DRSSEventSeconds(PetscLogEvent e, PetscLogDouble *s);
 
 /* Path of a file named in the job file, relative to the job file's folder
  * (to be replaced by core's DRPathResolve). */
-PetscErrorCode DRSSResolvePath(DRConfig cfg, const char *p, char *out, size_t len);
 
 #endif

@@ -11,7 +11,7 @@ oneline ga -config $C -output o.h5 -ga_forced_masters 15H,99H
 $E "ga\.forced_masters entry '15Q' is not a DOF label, expected NODE followed by H, V" $DYNRED ga -config $C -output o.h5 -ga_forced_masters 15Q
 oneline ga -config $C -output o.h5 -ga_forced_masters 15Q
 $E "ga\.forced_masters lists '15H' twice" $DYNRED ga -config $C -output o.h5 -ga_forced_masters 15H,15H
-$E "bicycle_frame_ga\.yaml:[0-9]+: ga\.mutation = 2\.?, expected a probability 0\.\.1" $DYNRED ga -config $C -output o.h5 -ga_mutation 2
+$E "command line -ga_mutation: ga\.mutation = 2, expected 0\.\.1" $DYNRED ga -config $C -output o.h5 -ga_mutation 2
 $E "ga\.method = 'serep', expected idc, irs or guyan" $DYNRED ga -config $C -output o.h5 -ga_method serep
 $E "ga\.population = 7, expected an even number >= 4" $DYNRED ga -config $C -output o.h5 -ga_population 7
 $E "no mode of the model reaches 3 x ga\.fmax" $DYNRED ga -config $C -output o.h5 -ga_fmax 1e6

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The slider-crank sweep (coarse grid + verification grid) on 1 rank, on 3
 # ranks (3 groups, dynamic scheduling, oversubscribed) and on 3 ranks as one
-# group with the SLEPc path (-gmp_dense_max 0: distributed eigensolve and
-# MUMPS): the stored grid ROMs, tracking and verification errors agree with
+# group with the SLEPc path (dense_max 0: distributed eigensolve and
+# MUMPS; given by the deprecated names -farm_group_size and -gmp_dense_max,
+# each read as its replacement with one warning): the stored grid ROMs, tracking and verification errors agree with
 # the 1-rank run to 1e-9 (1e-7 for the SLEPc path, whose tolerance is 1e-12
 # on residuals).
 set -euo pipefail
@@ -10,7 +11,9 @@ cd "$T"
 C="-config $ROOT/configs/slider_crank_gmp.yaml -gmp_transient_enabled 0 -gmp_verify_step 0.05"
 $MPIEXEC -n 1 $DYNRED $C -output np1.h5 > np1.log
 $MPIEXEC -n 3 $DYNRED $C -output np3.h5 > np3.log
-$MPIEXEC -n 3 $DYNRED $C -output np3g.h5 -farm_group_size 3 -gmp_dense_max 0 > np3g.log
+$MPIEXEC -n 3 $DYNRED $C -output np3g.h5 -farm_group_size 3 -gmp_dense_max 0 > np3g.log 2> np3g.err
+grep -q "^dynred: warning: option -gmp_dense_max is deprecated, read as -dense_max (dense_max)$" np3g.err
+grep -q "^dynred: warning: option -farm_group_size is deprecated, read as -ranks_per_group (ranks_per_group)$" np3g.err
 grep -q "on 3 rank group(s)" np3.log
 grep -q "on 1 rank group(s)" np3g.log
 /usr/bin/python3 - <<'PY'

@@ -3,7 +3,7 @@
  * of very different cost (dynamic scheduling); results run collectively on
  * groups of several ranks; a checkpointed sweep restarted after an abort
  * skips the finished tasks and ends with the same results.
- *   test_farm [-farm_group_size g] [-ckpt FILE [-expect_restored n]]
+ *   test_farm [-ranks_per_group g] [-ckpt FILE [-expect_restored n]]
  * The reference result of task i is computed here independently: the sum
  * over the group of (i + 1) * (grank + 1) and a task-dependent length. */
 #include "drtest.h"

@@ -47,7 +47,11 @@ static PetscErrorCode FrameReference(const DRMechanismParams *p, const PetscReal
   fp.nfixed = clamp ? 4 : 3, fp.fixed = fixed;
   PetscCall(DRBuiltinFrame2D(PETSC_COMM_WORLD, &fp, &c));
   PetscCall(DRModalCreate(PETSC_COMM_WORLD, &md));
-  PetscCall(DRModalSetOperators(md, c->K, c->M, "reference frame"));
+  {
+    Mat K, M;
+    PetscCall(DRComponentGetOperators(c, &K, &M, NULL));
+    PetscCall(DRModalSetOperators(md, K, M, "reference frame"));
+  }
   PetscCall(DRModalSetRange(md, nwant, 0));
   PetscCall(DRModalSetFromOptions(md));
   PetscCall(DRModalSolve(md));
