@@ -24,31 +24,13 @@ typedef struct {
 } DRNodeSet;
 
 typedef struct _p_DRComponent *DRComponent;
-/* The layout is public only until every caller outside src/model uses the
- * accessors below; it then moves to src/model/componentimpl.h. */
-struct _p_DRComponent {
-  char       name[64];
-  char       source[PETSC_MAX_PATH_LEN]; /* file or "builtin:plate" for messages */
-  MPI_Comm   comm;                      /* PETSc-duplicated by the Mat objects */
-  Mat        K, M, D;                   /* D may be NULL */
-  PetscInt   n;                         /* number of (free) DOFs = rows of K */
-  DRLabel   *labels;                    /* n labels in row order, unique */
-  PetscInt   nnodes;                    /* optional geometry ... */
-  PetscInt  *node_ids;                  /* nnodes ids (sorted ascending) */
-  PetscReal *xyz;                       /* 3*nnodes coordinates */
-  DRCellType celltype;                  /* optional connectivity ... */
-  PetscInt   ncells;
-  PetscInt  *cells;                     /* ncells*DRCellNodes(celltype) node ids */
-  PetscInt   nsets;
-  DRNodeSet *sets;
-};
 
-/* Empty component on comm; fill the fields, then DRComponentValidate. */
+/* Empty component on comm; fill it with the setters, then DRComponentValidate.
+ * The layout is private (src/model/componentimpl.h). */
 PetscErrorCode DRComponentCreate(MPI_Comm comm, const char *name, DRComponent *c);
 PetscErrorCode DRComponentDestroy(DRComponent *c);
 
-/* Accessors: use these outside src/model, not the struct fields (the
- * layout moves into a private header).  Getters return borrowed pointers
+/* Accessors (the layout is private to src/model).  Getters return borrowed pointers
  * owned by the component; any output argument may be NULL.  Setters copy
  * their arrays (operators: take a reference; NULL clears).
  *   geometry: nnodes ids (ascending) and 3*nnodes coordinates (x, y, z per node)

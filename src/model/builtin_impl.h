@@ -5,6 +5,7 @@
 #define DYNRED_BUILTIN_IMPL_H
 
 #include <dynred/builtin.h>
+#include "componentimpl.h"
 #include "model_impl.h"
 
 /* Largest element DOF count the assembly loop accepts (hex8: 24). */

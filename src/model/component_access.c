@@ -2,6 +2,7 @@
  * instead of the struct's fields.  Getters return borrowed pointers (owned
  * by the component; valid until it changes or is destroyed); any output
  * argument may be NULL.  Setters copy their arrays. */
+#include "componentimpl.h"
 #include <dynred/component.h>
 
 PetscErrorCode DRComponentGetName(DRComponent c, const char **name)

@@ -1,5 +1,6 @@
 /* A component's mesh and mode shapes into the result store
  * (include/dynred/componentstore.h). */
+#include "componentimpl.h"
 #include <dynred/componentstore.h>
 
 PetscErrorCode DRComponentWriteMesh(DRComponent c, DRStore s)

@@ -16,6 +16,7 @@
  *    under refinement, so lumped models converge to the "massless rotation"
  *    model of codes that drop it.  Lumped matrices are block diagonal per
  *    node (diagonal for members along a global axis). */
+#include "componentimpl.h"
 #include <dynred/builtin.h>
 
 static PetscErrorCode CheckSection(const DRBeamSection *s, PetscBool spatial)

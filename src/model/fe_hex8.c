@@ -5,6 +5,7 @@
  * stiff in bending (shear locking): thin plates need several elements
  * through the thickness or many along the span, and frequencies converge
  * from above. */
+#include "componentimpl.h"
 #include <dynred/builtin.h>
 
 /* Natural coordinates of the nodes in VTK_HEXAHEDRON order: the bottom face

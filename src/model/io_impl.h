@@ -14,6 +14,7 @@
 #define DYNRED_IO_IMPL_H
 
 #include <dynred/io.h>
+#include "componentimpl.h"
 #include "model_impl.h"
 #include <stdio.h>
 

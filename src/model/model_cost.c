@@ -1,4 +1,5 @@
 /* Component cost estimates for rank-group scheduling (include/dynred/modelcost.h). */
+#include "componentimpl.h"
 #include <dynred/modelcost.h>
 #include <dynred/model.h>
 #include <string.h>

@@ -4,6 +4,7 @@
 #define DYNRED_MODEL_IMPL_H
 
 #include <dynred/model.h>
+#include "componentimpl.h"
 
 extern PetscClassId  DR_MODEL_CLASSID;
 /* Reading a component, one event per file format (nested: the label file
