@@ -96,21 +96,5 @@ PetscErrorCode DRCondenseGetBasis(DRCondense c, PetscInt *nloc, PetscInt *r, con
  * DR_CONDENSE_MASS_NOT_PD when M is not positive definite.  No error. */
 PetscErrorCode DRCondenseEigenvalues(PetscInt r, const PetscReal *K, const PetscReal *M, PetscReal *lam, DRCondenseStatus *status);
 
-/* ---------------------------------------------------------------------
- * DEPRECATED (thin wrappers over DRCondenseSetType) for src/ga/ until it
- * passes the method name (DRCondenseSetType / DRCondenseGetType): delete
- * after the switch.  The attribute is on with -DDR_DEPRECATION_WARNINGS
- * (off by default: the remaining callers build with -Werror).
- * --------------------------------------------------------------------- */
-#if defined(DR_DEPRECATION_WARNINGS)
-  #define DR_CONDENSE_DEPRECATED(why) PETSC_DEPRECATED_FUNCTION(why)
-#else
-  #define DR_CONDENSE_DEPRECATED(why)
-#endif
-typedef enum { DR_CONDENSE_GUYAN, DR_CONDENSE_IRS, DR_CONDENSE_IDC } DRCondenseMethod;
-/* Parse "guyan" | "irs" | "idc"; PETSC_FALSE when unknown. */
-DR_CONDENSE_DEPRECATED("Use DRCondenseSetType() with the method name (unknown names: its error lists the known ones)") PetscBool DRCondenseMethodFromString(const char *s, DRCondenseMethod *m);
-DR_CONDENSE_DEPRECATED("Use the method name (DRCondenseGetType())") const char *DRCondenseMethodName(DRCondenseMethod m);
-DR_CONDENSE_DEPRECATED("Use DRCondenseSetType()") PetscErrorCode DRCondenseSetMethod(DRCondense c, DRCondenseMethod m);
 
 #endif

@@ -45,20 +45,6 @@ PetscErrorCode DRCondenseRegister(const char name[], DRCondenseFn fn)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscBool DRCondenseMethodFromString(const char *s, DRCondenseMethod *m)
-{
-  if (!strcmp(s, "guyan")) *m = DR_CONDENSE_GUYAN;
-  else if (!strcmp(s, "irs")) *m = DR_CONDENSE_IRS;
-  else if (!strcmp(s, "idc")) *m = DR_CONDENSE_IDC;
-  else return PETSC_FALSE;
-  return PETSC_TRUE;
-}
-
-const char *DRCondenseMethodName(DRCondenseMethod m)
-{
-  return m == DR_CONDENSE_GUYAN ? "guyan" : m == DR_CONDENSE_IRS ? "irs" : "idc";
-}
-
 const char *DRCondenseStatusString(DRCondenseStatus s)
 {
   switch (s) {
@@ -133,13 +119,6 @@ PetscErrorCode DRCondenseGetType(DRCondense c, const char **type)
 {
   PetscFunctionBeginUser;
   *type = c->type;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRCondenseSetMethod(DRCondense c, DRCondenseMethod m)
-{
-  PetscFunctionBeginUser;
-  PetscCall(DRCondenseSetType(c, DRCondenseMethodName(m)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
