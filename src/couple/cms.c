@@ -12,53 +12,14 @@ static const DRConfigKey cms_keys[] = {
   {"cms.cutoff_factor", DR_CFG_REAL, "2.0", "component modes kept below cutoff_factor * fmax", "1..", NULL, NULL},
   {"cms.retain", DR_CFG_STRING, "", "node sets kept physical (loads, sensors), comma list", NULL, NULL, NULL},
   {"cms.support", DR_CFG_STRING, "", "free-interface: node set of a statically determinate support for floating parts (default: chosen automatically)", NULL, NULL, NULL},
-  {"cms.groups", DR_CFG_INT, "0", "rank groups (0: min(ranks, components)); at most the number of ranks", "0..", NULL, NULL},
-  {"cms.dense_max", DR_CFG_INT, "4000", "largest reduced system solved densely (LAPACK) on rank 0; SLEPc beyond", "0..", NULL, NULL},
+  {"cms.groups", DR_CFG_INT, NULL, "deprecated: the NUMBER of rank groups; use ranks_per_group (ranks in each group)", "0..", NULL, NULL},
+  {"cms.dense_max", DR_CFG_INT, NULL, "deprecated", NULL, NULL, "dense_max"},
   {"cms.verify_tol_pct", DR_CFG_REAL, "0", "with verify: fail (exit 1) when a paired mode deviates more; 0: report only", "0..", "%", NULL},
   {"cms.interface_modes", DR_CFG_INT, "0", "interface reduction: keep the lowest N characteristic constraint (CC) modes of the assembled boundary (0: off)", "0..", NULL, NULL},
   {"cms.interface_cutoff_factor", DR_CFG_REAL, "0", "interface reduction: keep the CC modes below interface_cutoff_factor * fmax (0: off, else >= 1; needs fmax)", "0..", NULL, NULL},
   {"components[].method", DR_CFG_STRING, "", "CMS reduction of this component (default cms.method)", NULL, NULL, NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
-
-PetscClassId  DRCMS_CLASSID;
-PetscLogEvent DRCMS_SetUp, DRCMS_Partition, DRCMS_Interfaces, DRCMS_Reduce, DRCMS_Gather, DRCMS_Assemble, DRCMS_IfaceReduce, DRCMS_Coupled, DRCMS_Recover, DRCMS_Verify, DRCMS_Write;
-static PetscBool DRCMSPackageInitialized = PETSC_FALSE;
-
-static PetscErrorCode DRCMSFinalizePackage(void)
-{
-  PetscFunctionBeginUser;
-  DRCMSPackageInitialized = PETSC_FALSE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Class "DR CMS" and one event per phase.  /timing is read from these
- * events, so logging is switched on (default handler, nothing printed
- * without -log_view) when nobody has done it. */
-PetscErrorCode DRCMSInitializePackage(void)
-{
-  PetscBool active;
-
-  PetscFunctionBeginUser;
-  if (DRCMSPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
-  DRCMSPackageInitialized = PETSC_TRUE;
-  PetscCall(PetscClassIdRegister("DR CMS", &DRCMS_CLASSID));
-  PetscCall(PetscLogEventRegister("CMSSetUp", DRCMS_CLASSID, &DRCMS_SetUp));
-  PetscCall(PetscLogEventRegister("CMSPartition", DRCMS_CLASSID, &DRCMS_Partition));
-  PetscCall(PetscLogEventRegister("CMSInterfaces", DRCMS_CLASSID, &DRCMS_Interfaces));
-  PetscCall(PetscLogEventRegister("CMSCompReduce", DRCMS_CLASSID, &DRCMS_Reduce));
-  PetscCall(PetscLogEventRegister("CMSGather", DRCMS_CLASSID, &DRCMS_Gather));
-  PetscCall(PetscLogEventRegister("CMSAssemble", DRCMS_CLASSID, &DRCMS_Assemble));
-  PetscCall(PetscLogEventRegister("CMSIfaceReduce", DRCMS_CLASSID, &DRCMS_IfaceReduce));
-  PetscCall(PetscLogEventRegister("CMSCoupledSolve", DRCMS_CLASSID, &DRCMS_Coupled));
-  PetscCall(PetscLogEventRegister("CMSRecover", DRCMS_CLASSID, &DRCMS_Recover));
-  PetscCall(PetscLogEventRegister("CMSVerify", DRCMS_CLASSID, &DRCMS_Verify));
-  PetscCall(PetscLogEventRegister("CMSWrite", DRCMS_CLASSID, &DRCMS_Write));
-  PetscCall(PetscLogIsActive(&active));
-  if (!active) PetscCall(PetscLogDefaultBegin());
-  PetscCall(PetscRegisterFinalize(DRCMSFinalizePackage));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 PetscErrorCode DRCMSRegisterKeys(void)
 {
@@ -139,14 +100,42 @@ static PetscErrorCode CheckOptions(DRCMS c)
   PetscCheck(c->fmax >= 0 && (c->fmax > 0 || c->nmodes > 0), c->comm, DR_ERR_INPUT, "%s: expected cms.fmax > 0 or cms.nmodes > 0", where);
   PetscCall(DRConfigWhere(cfg, "cms.cutoff_factor", where, sizeof(where)));
   PetscCheck(c->cutoff_factor >= 1, c->comm, DR_ERR_INPUT, "%s: cms.cutoff_factor = %g, expected >= 1 (the paper keeps 1.5-2 x fmax)", where, (double)c->cutoff_factor);
-  PetscCall(DRConfigWhere(cfg, "cms.groups", where, sizeof(where)));
-  PetscCheck(c->ngroups_opt >= 0 && c->ngroups_opt <= c->size, c->comm, DR_ERR_INPUT, "%s: cms.groups = %" PetscInt_FMT ", expected 0..%d (number of ranks)", where, c->ngroups_opt, (int)c->size);
   PetscCall(DRConfigWhere(cfg, "cms.interface_modes", where, sizeof(where)));
   PetscCheck(c->iface_modes >= 0, c->comm, DR_ERR_INPUT, "%s: cms.interface_modes = %" PetscInt_FMT ", expected >= 0 (0: no interface reduction)", where, c->iface_modes);
   PetscCall(DRConfigWhere(cfg, "cms.interface_cutoff_factor", where, sizeof(where)));
   PetscCheck(c->iface_factor == 0 || c->iface_factor >= 1, c->comm, DR_ERR_INPUT, "%s: cms.interface_cutoff_factor = %.6g, expected 0 (off) or >= 1", where, (double)c->iface_factor);
   PetscCheck(c->iface_factor == 0 || c->fmax > 0, c->comm, DR_ERR_INPUT, "%s: cms.interface_cutoff_factor = %.6g with cms.fmax = 0, expected cms.fmax > 0 (the cutoff is a multiple of fmax)", where, (double)c->iface_factor);
   PetscCheck(c->iface_factor == 0 || c->iface_modes == 0, c->comm, DR_ERR_INPUT, "%s: cms.interface_cutoff_factor = %.6g and cms.interface_modes = %" PetscInt_FMT ", expected only one of them", where, (double)c->iface_factor, c->iface_modes);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank groups: `ranks_per_group` (the one name across subcommands; 0: one
+ * group per component up to the number of ranks), or the deprecated
+ * `cms.groups`, a count of groups.  `dense_max` unset: 4000. */
+static PetscErrorCode ReadGroupsAndDenseMax(DRCMS c)
+{
+  DRConfig  cfg = c->cfg;
+  PetscInt  rpg = 0, ngroups = 0;
+  PetscBool rset, gset, dset;
+  char      where[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  PetscCall(DRConfigGetInt(cfg, "dense_max", &c->dense_max, &dset));
+  if (!dset) c->dense_max = 4000;
+  PetscCall(DRConfigGetInt(cfg, "ranks_per_group", &rpg, &rset));
+  PetscCall(DRConfigGetInt(cfg, "cms.groups", &ngroups, &gset));
+  rset = (PetscBool)(rset && rpg > 0);
+  gset = (PetscBool)(gset && ngroups > 0);
+  PetscCall(DRConfigWhere(cfg, gset ? "cms.groups" : "ranks_per_group", where, sizeof(where)));
+  PetscCheck(!(rset && gset), c->comm, DR_ERR_INPUT, "%s: both ranks_per_group and cms.groups given; expected only ranks_per_group (cms.groups is its deprecated form)", where);
+  if (gset) {
+    PetscCheck(ngroups <= c->size, c->comm, DR_ERR_INPUT, "%s: cms.groups = %" PetscInt_FMT ", expected 0..%d (number of ranks)", where, ngroups, (int)c->size);
+    PetscCall(PetscFPrintf(c->comm, PETSC_STDERR, "dynred: warning: %s: 'cms.groups' (a number of groups) is deprecated, use 'ranks_per_group' (ranks in each group)\n", where));
+    c->ngroups_opt = ngroups;
+  } else if (rset) {
+    PetscCheck(rpg <= c->size && c->size % rpg == 0, c->comm, DR_ERR_INPUT, "%s: ranks_per_group = %" PetscInt_FMT " does not divide the %d ranks; expected a divisor of the number of ranks", where, rpg, (int)c->size);
+    c->ngroups_opt = c->size / rpg;
+  } else c->ngroups_opt = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -193,36 +182,12 @@ PetscErrorCode DRCMSSetFromOptions(DRCMS c)
   PetscCall(DRConfigGetReal(cfg, "cms.cutoff_factor", &c->cutoff_factor, NULL));
   PetscCall(DRConfigGetString(cfg, "cms.retain", c->retain, sizeof(c->retain), NULL));
   PetscCall(DRConfigGetString(cfg, "cms.support", c->support, sizeof(c->support), NULL));
-  PetscCall(DRConfigGetInt(cfg, "cms.groups", &c->ngroups_opt, NULL));
-  PetscCall(DRConfigGetInt(cfg, "cms.dense_max", &c->dense_max, NULL));
+  PetscCall(ReadGroupsAndDenseMax(c));
   PetscCall(DRConfigGetInt(cfg, "cms.interface_modes", &c->iface_modes, NULL));
   PetscCall(DRConfigGetReal(cfg, "cms.interface_cutoff_factor", &c->iface_factor, NULL));
   PetscCall(CheckOptions(c));
   c->iface = (c->iface_modes > 0 || c->iface_factor > 0) ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(ReadComponents(c));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* A failure inside one rank group (bad file, floating part) must stop every
- * group, or the others would wait forever in the next world collective.  The
- * failing group has printed its one-line message; the others exit quietly. */
-PetscErrorCode DRCMSAllGroupsAgree_Private(MPI_Comm comm, PetscErrorCode ierr)
-{
-  int mine = (int)ierr, any = 0;
-  if (MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm)) return PETSC_ERR_MPI;
-  return (PetscErrorCode)any;
-}
-
-/* Work done by the root alone must not leave the other ranks waiting when
- * it fails: its error code is broadcast and every rank returns it (the root
- * has printed the message). */
-PetscErrorCode DRCMSRootAgrees_Private(DRCMS c, PetscErrorCode ierr)
-{
-  int e = (int)ierr;
-
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Bcast(&e, 1, MPI_INT, 0, c->comm));
-  if (e) PetscFunctionReturn((PetscErrorCode)e);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -317,27 +282,19 @@ static PetscErrorCode ReduceComponents(DRCMS c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Seconds this rank has spent in an event so far (its /timing source). */
-static PetscErrorCode EventSeconds(PetscLogEvent e, PetscReal *s)
-{
-  PetscEventPerfInfo info;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, e, &info));
-  *s = (PetscReal)info.time;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Times of this solve from the events (nested events subtracted: assembly
  * runs inside gather, interface reduction inside the coupled solve). */
 static PetscErrorCode EventTimes(PetscReal t[5])
 {
   PetscFunctionBeginUser;
-  PetscCall(EventSeconds(DRCMS_Gather, &t[0]));
-  PetscCall(EventSeconds(DRCMS_Assemble, &t[1]));
-  PetscCall(EventSeconds(DRCMS_IfaceReduce, &t[2]));
-  PetscCall(EventSeconds(DRCMS_Coupled, &t[3]));
-  PetscCall(EventSeconds(DRCMS_Recover, &t[4]));
+  PetscLogDouble s[5];
+
+  PetscCall(DRLogEventSeconds(DRCMS_Gather, &s[0]));
+  PetscCall(DRLogEventSeconds(DRCMS_Assemble, &s[1]));
+  PetscCall(DRLogEventSeconds(DRCMS_IfaceReduce, &s[2]));
+  PetscCall(DRLogEventSeconds(DRCMS_Coupled, &s[3]));
+  PetscCall(DRLogEventSeconds(DRCMS_Recover, &s[4]));
+  for (int i = 0; i < 5; i++) t[i] = (PetscReal)s[i];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

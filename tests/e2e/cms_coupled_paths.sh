@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The coupled reduced system solved densely on the root (LAPACK dsygvx) and
-# distributed (SLEPc, forced with -cms_dense_max 100) gives the same
+# distributed (SLEPc, forced with -dense_max 100) gives the same
 # frequencies (1e-8) and mode shapes (MAC > 1 - 1e-9), on 2 and 3 ranks.
 set -euo pipefail
 cd "$T"
 J=$ROOT/tests/data/cms/plate4.yaml
 $MPIEXEC -n 2 $DYNRED -config $J -output dense.h5 > dense.log
-$MPIEXEC -n 3 $DYNRED -config $J -cms_dense_max 100 -output slepc.h5 > slepc.log
+$MPIEXEC -n 3 $DYNRED -config $J -dense_max 100 -output slepc.h5 > slepc.log
 grep -q "reduced system: 570 coordinates" slepc.log
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np

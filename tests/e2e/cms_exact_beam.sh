@@ -8,7 +8,7 @@
 #     the derived round-off bound below; every component keeps n_modes = n_interior; the reduced size
 #     equals the DOF count.  Checked three ways: dynred's default coupled
 #     solve (dense LAPACK on the root), the distributed SLEPc coupled solve
-#     (-cms_dense_max 0), and an independent numpy solve of the written
+#     (-dense_max 0), and an independent numpy solve of the written
 #     /cms/reduced/K, M (inverse form M x = mu K x, accurate for the lowest
 #     modes).  The 5-part case also runs on 2 ranks.
 #  2. Truncation (4 parts, SLEPc coupled solve): with 1, 2, 4, 8 component
@@ -30,11 +30,11 @@ cd "$T"
 J=$ROOT/tests/data/cms/beam.yaml
 for p in 2 3 4 5; do
   $DYNRED -config $J -model_cut_parts $p -output dense$p.h5 > dense$p.log
-  $DYNRED -config $J -model_cut_parts $p -cms_dense_max 0 -output slepc$p.h5 > slepc$p.log
+  $DYNRED -config $J -model_cut_parts $p -dense_max 0 -output slepc$p.h5 > slepc$p.log
 done
-timeout 300 $MPIEXEC -n 2 $DYNRED -config $J -model_cut_parts 5 -cms_dense_max 0 -output slepc5_np2.h5 > slepc5_np2.log
+timeout 300 $MPIEXEC -n 2 $DYNRED -config $J -model_cut_parts 5 -dense_max 0 -output slepc5_np2.h5 > slepc5_np2.log
 for m in 1 2 4 8; do
-  $DYNRED -config $J -model_cut_parts 4 -cms_component_modes $m -cms_nmodes 10 -cms_dense_max 0 -output trunc$m.h5 > trunc$m.log
+  $DYNRED -config $J -model_cut_parts 4 -cms_component_modes $m -cms_nmodes 10 -dense_max 0 -output trunc$m.h5 > trunc$m.log
 done
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np, scipy.linalg as sl
@@ -146,7 +146,7 @@ if not all(errs[i + 1] < errs[i] for i in range(3)):
 if errs[-1] > 1e-3:
     bad.append(f"8 component modes: max rel err {errs[-1]:.2e} > 1e-3")
 
-# Dense LAPACK coupled solve (the default up to cms.dense_max): same bound.
+# Dense LAPACK coupled solve (the default up to dense_max): same bound.
 for p in (2, 3, 4, 5):
     e, _, vmax, emax, _ = check_exact(f"dense{p}.h5", p)
     print(f"{p} parts: dense coupled solve max rel err {emax:.2e} (err/bound {e:.2e}; /verify max_error_pct/100 = {vmax:.2e})")

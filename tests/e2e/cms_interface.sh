@@ -3,7 +3,7 @@
 # (tests/data/cms/interface.yaml: clamped plate 60 x 30 x 2 hex8 cut into 4
 # parts, 837 boundary coordinates; cms.fmax 300, cms.interface_cutoff_factor
 # 4).  Runs: with CC reduction on 1 rank (dense coupled solve) and on 2 ranks
-# with the distributed SLEPc coupled solve (-cms_dense_max 0), and the same
+# with the distributed SLEPc coupled solve (-dense_max 0), and the same
 # job without interface reduction.  Checks:
 #  - size: coupled_size < 1/4 of the assembled size (attributes);
 #  - accuracy: /verify max_error_pct < 1, Rayleigh-Ritz bound holds, and
@@ -20,7 +20,7 @@ set -euo pipefail
 cd "$T"
 J=$ROOT/tests/data/cms/interface.yaml
 $DYNRED -config $J -output cc.h5 > cc.log
-timeout 300 $MPIEXEC -n 2 $DYNRED -config $J -cms_dense_max 0 -output cc_np2.h5 > cc_np2.log
+timeout 300 $MPIEXEC -n 2 $DYNRED -config $J -dense_max 0 -output cc_np2.h5 > cc_np2.log
 $DYNRED -config $J -cms_interface_cutoff_factor 0 -output base.h5 > base.log
 grep -E "interface reduction:|max deviation" cc.log
 grep -q "interface reduction: 837 boundary coordinates -> [0-9]* CC modes" cc_np2.log

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The same CMS job (tests/data/cms/plate5.yaml: small clamped plate cut into
 # 5 parts) on 1, 2, 3 and 4 ranks (fewer groups than components on 2 and 3
-# ranks), with cms.groups 1 on 3 ranks (one group spanning every rank: the
-# component matrices distributed) and cms.groups 2 on 4 ranks (2 ranks per
+# ranks), with ranks_per_group 3 on 3 ranks (one group spanning every rank: the
+# component matrices distributed) and the deprecated cms.groups 2 on 4 ranks (2 ranks per
 # group): identical frequencies to 1e-8 relative and mode shapes (MAC >
 # 1 - 1e-8 for isolated modes) against the 1-rank run.  The printed group
 # assignment covers every component exactly once, the groups' rank ranges
@@ -12,14 +12,16 @@ cd "$T"
 J=$ROOT/tests/data/cms/plate5.yaml
 run() { # name np [options]
   local name=$1 np=$2; shift 2
-  timeout 300 $MPIEXEC -n $np $DYNRED -config $J -output $name.h5 "$@" > $name.log || { echo "$name: exit $? (124: hung, killed after 300 s)"; tail -5 $name.log; exit 1; }
+  timeout 300 $MPIEXEC -n $np $DYNRED -config $J -output $name.h5 "$@" > $name.log 2> $name.err || { echo "$name: exit $? (124: hung, killed after 300 s)"; tail -5 $name.log; exit 1; }
 }
 run np1 1
 run np2 2
 run np3 3
 run np4 4
-run np3g1 3 -cms_groups 1
+run np3g1 3 -ranks_per_group 3
 run np4g2 4 -cms_groups 2
+# the deprecated count form still works, with one warning naming the new key
+grep -q "warning: .*'cms.groups' (a number of groups) is deprecated, use 'ranks_per_group'" np4g2.err || { echo "np4g2: no deprecation warning for -cms_groups"; exit 1; }
 /usr/bin/python3 - <<'PY'
 import re, h5py, numpy as np
 parts = {f"plate_part{i}" for i in range(1, 6)}

@@ -1,0 +1,64 @@
+/* The CMS package: its log class and events, and the agreement points that
+ * stop every rank when one group or the root fails.  Calls nothing else of
+ * couple/ (every other file of the layer calls it). */
+#include "cmsimpl.h"
+
+PetscClassId  DRCMS_CLASSID;
+PetscLogEvent DRCMS_SetUp, DRCMS_Partition, DRCMS_Interfaces, DRCMS_Reduce, DRCMS_Gather, DRCMS_Assemble, DRCMS_IfaceReduce, DRCMS_Coupled, DRCMS_Recover, DRCMS_Verify, DRCMS_Write;
+static PetscBool DRCMSPackageInitialized = PETSC_FALSE;
+
+static PetscErrorCode DRCMSFinalizePackage(void)
+{
+  PetscFunctionBeginUser;
+  DRCMSPackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Class "DR CMS" and one event per phase.  /timing is read from these
+ * events, so logging is switched on (default handler, nothing printed
+ * without -log_view) when nobody has done it. */
+PetscErrorCode DRCMSInitializePackage(void)
+{
+  PetscFunctionBeginUser;
+  if (DRCMSPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
+  DRCMSPackageInitialized = PETSC_TRUE;
+  PetscCall(PetscClassIdRegister("DR CMS", &DRCMS_CLASSID));
+  PetscCall(PetscLogEventRegister("CMSSetUp", DRCMS_CLASSID, &DRCMS_SetUp));
+  PetscCall(PetscLogEventRegister("CMSPartition", DRCMS_CLASSID, &DRCMS_Partition));
+  PetscCall(PetscLogEventRegister("CMSInterfaces", DRCMS_CLASSID, &DRCMS_Interfaces));
+  PetscCall(PetscLogEventRegister("CMSCompReduce", DRCMS_CLASSID, &DRCMS_Reduce));
+  PetscCall(PetscLogEventRegister("CMSGather", DRCMS_CLASSID, &DRCMS_Gather));
+  PetscCall(PetscLogEventRegister("CMSAssemble", DRCMS_CLASSID, &DRCMS_Assemble));
+  PetscCall(PetscLogEventRegister("CMSIfaceReduce", DRCMS_CLASSID, &DRCMS_IfaceReduce));
+  PetscCall(PetscLogEventRegister("CMSCoupledSolve", DRCMS_CLASSID, &DRCMS_Coupled));
+  PetscCall(PetscLogEventRegister("CMSRecover", DRCMS_CLASSID, &DRCMS_Recover));
+  PetscCall(PetscLogEventRegister("CMSVerify", DRCMS_CLASSID, &DRCMS_Verify));
+  PetscCall(PetscLogEventRegister("CMSWrite", DRCMS_CLASSID, &DRCMS_Write));
+  PetscCall(DRLogEnable());
+  PetscCall(PetscRegisterFinalize(DRCMSFinalizePackage));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A failure inside one rank group (bad file, floating part) must stop every
+ * group, or the others would wait forever in the next world collective.  The
+ * failing group has printed its one-line message; the others exit quietly. */
+PetscErrorCode DRCMSAllGroupsAgree_Private(MPI_Comm comm, PetscErrorCode ierr)
+{
+  int mine = (int)ierr, any = 0;
+  if (MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm)) return PETSC_ERR_MPI;
+  return (PetscErrorCode)any;
+}
+
+/* Work done by the root alone must not leave the other ranks waiting when
+ * it fails: its error code is broadcast and every rank returns it (the root
+ * has printed the message). */
+PetscErrorCode DRCMSRootAgrees_Private(DRCMS c, PetscErrorCode ierr)
+{
+  int e = (int)ierr;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Bcast(&e, 1, MPI_INT, 0, c->comm));
+  if (e) PetscFunctionReturn((PetscErrorCode)e);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
