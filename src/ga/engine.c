@@ -64,8 +64,6 @@ static PetscErrorCode DRGAFinalizePackage(void)
 
 PetscErrorCode DRGAInitializePackage(void)
 {
-  PetscBool active;
-
   PetscFunctionBeginUser;
   if (DRGAPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
   DRGAPackageInitialized = PETSC_TRUE;
@@ -84,25 +82,24 @@ PetscErrorCode DRGAInitializePackage(void)
   PetscCall(PetscLogEventSetCollective(DR_GA_Select, PETSC_FALSE));
   PetscCall(PetscLogEventSetCollective(DR_GA_Checkpoint, PETSC_FALSE));
   /* /timing and the rates are read from the events: they must record */
-  PetscCall(PetscLogIsActive(&active));
-  if (!active) PetscCall(PetscLogDefaultBegin());
+  PetscCall(DRLogEnable());
   PetscCall(PetscRegisterFinalize(DRGAFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRGAEventSeconds(PetscLogEvent ev, PetscReal *s)
 {
-  PetscEventPerfInfo info;
+  PetscLogDouble t;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &info));
-  *s = (PetscReal)info.time;
+  PetscCall(DRLogEventSeconds(ev, &t));
+  *s = (PetscReal)t;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRGAGetTiming(DRGA g, PetscReal *setup, PetscReal *solve, PetscReal *output)
 {
-  PetscReal front, write;
+  PetscReal front = 0, write = 0;
 
   PetscFunctionBeginUser;
   (void)g;
