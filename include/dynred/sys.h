@@ -52,7 +52,7 @@ extern PetscLogEvent DR_EVENT_Write, DR_EVENT_FarmTask, DR_EVENT_FarmCheckpoint,
 /* Event times are the one clock of /timing: DRLogEnable switches PETSc's
  * default log on (it records nothing otherwise; DRSysInitializePackage calls
  * it, so every dynred run records), DRLogEventSeconds reads the inclusive
- * time of an event on this process so far. */
+ * time of an event on this process so far (0 when the log is off). */
 PetscErrorCode DRLogEnable(void);
 PetscErrorCode DRLogEventSeconds(PetscLogEvent e, PetscLogDouble *seconds);
 

@@ -164,8 +164,12 @@ PetscErrorCode DRLogEnable(void)
 PetscErrorCode DRLogEventSeconds(PetscLogEvent e, PetscLogDouble *seconds)
 {
   PetscEventPerfInfo info;
+  PetscBool          active;
 
   PetscFunctionBeginUser;
+  *seconds = 0; /* a library caller that never started PETSc's log */
+  PetscCall(PetscLogIsActive(&active));
+  if (!active) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, e, &info));
   *seconds = info.time;
   PetscFunctionReturn(PETSC_SUCCESS);

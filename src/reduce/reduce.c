@@ -168,21 +168,6 @@ PetscErrorCode DRReductionSetUp(DRReduction r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Inclusive time of a log event so far on this rank (0 when logging is off). */
-static PetscErrorCode EventTime(PetscLogEvent e, PetscLogDouble *t)
-{
-  PetscEventPerfInfo info;
-  PetscBool          active;
-
-  PetscFunctionBeginUser;
-  *t = 0;
-  PetscCall(PetscLogIsActive(&active));
-  if (!active) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, e, &info));
-  *t = info.time;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode DRReductionApply(DRReduction r, DRComponent c, const PetscBool isboundary[])
 {
   DRSuperelement *se = &r->se;
@@ -195,7 +180,7 @@ PetscErrorCode DRReductionApply(DRReduction r, DRComponent c, const PetscBool is
   PetscCall(DRSuperelementReset(se));
   r->applied = PETSC_FALSE;
   r->t_eig = r->t_static = r->t_project = 0;
-  for (int k = 0; k < 3; k++) PetscCall(EventTime(ev[k], &t0[k]));
+  for (int k = 0; k < 3; k++) PetscCall(DRLogEventSeconds(ev[k], &t0[k]));
   PetscCall(PetscLogEventBegin(DRRED_Apply, 0, 0, 0, 0));
   PetscCall(DRComponentGetName(c, &name));
   PetscCall(PetscStrncpy(se->name, name, sizeof(se->name)));
@@ -204,7 +189,7 @@ PetscErrorCode DRReductionApply(DRReduction r, DRComponent c, const PetscBool is
   PetscCall((*r->ops->apply)(r, c, isboundary, se));
   PetscCall(DRSuperelementProject(c, se));
   PetscCall(PetscLogEventEnd(DRRED_Apply, 0, 0, 0, 0));
-  for (int k = 0; k < 3; k++) PetscCall(EventTime(ev[k], &t1[k]));
+  for (int k = 0; k < 3; k++) PetscCall(DRLogEventSeconds(ev[k], &t1[k]));
   r->t_eig     = t1[0] - t0[0];
   r->t_static  = t1[1] - t0[1];
   r->t_project = t1[2] - t0[2];
