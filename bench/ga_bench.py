@@ -53,11 +53,11 @@ top = [1 + i + 121 * (j + 51 * 2) for i in (20, 40, 60, 80, 100) for j in (0, 25
 forced = '12463Z,15488Z,18513Z,15428Z'
 plate = ['-config', cfg, '-model_builtin', 'plate', '-model_plate_nx', '120', '-model_plate_ny', '50', '-model_plate_nz', '2',
          '-ga_forced_masters', forced, '-ga_candidate_nodes', ','.join(str(t) for t in top if t not in (15428,)),
-         '-ga_fmax', '20', '-ga_time_unit', '1', '-ga_population', '16', '-ga_generations', '2', '-ga_dense_max', '0']
+         '-ga_fmax', '20', '-ga_time_unit', '1', '-ga_population', '16', '-ga_generations', '2', '-dense_max', '0']
 for meth in ('guyan', 'irs'):
     r1 = None
     for n, gs in ((1, 1), (2, 2), (2, 1)):
-        r = run(n, plate + ['-ga_method', meth, '-farm_group_size', str(gs)], 'plate_%s_%d_%d.h5' % (meth, n, gs))
+        r = run(n, plate + ['-ga_method', meth, '-ranks_per_group', str(gs)], 'plate_%s_%d_%d.h5' % (meth, n, gs))
         r1 = r1 or r
         rows.append(('plate hex8, %s' % meth, r['ndof'], n, '%d x %d' % (n // gs, gs), r['wall'], r['gen'], r['evals'], r['rate'], r['rate'] / (n * r1['rate']), r['load']))
 

@@ -36,7 +36,7 @@ PY
   ARM="-config configs/arm3d_lattice_gmp.yaml -gmp_theta1_stop 1.2 -gmp_theta2_stop 0.2"
   row "arm3d lattice" 1 $ARM
   row "arm3d lattice" 2 $ARM
-  row "arm3d lattice (1 group of 2)" 2 $ARM -farm_group_size 2
+  row "arm3d lattice (1 group of 2)" 2 $ARM -ranks_per_group 2
 } > $W/rows
 /usr/bin/python3 - $W/rows "$OUT" "$(uptime)" <<'PY'
 import sys
