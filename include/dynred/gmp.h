@@ -115,9 +115,9 @@ typedef struct {
   char      prefix[64]; /* options prefix of the SLEPc solve (large models) */
 } DRGMPRomOptions;
 
-/* The package: log class "DR GMP" and its events, the registries of
- * mechanism kinds (slider-crank, arm3d) and interpolation methods; called
- * lazily by the Create functions. */
+/* The package: log class "DR GMP" and its events; called lazily by the
+ * Create functions.  The registries of mechanism kinds (slider-crank, arm3d)
+ * and interpolation methods fill themselves on first use. */
 PetscErrorCode DRGMPInitializePackage(void);
 /* Seconds of the package's phases on this process, read from its events
  * (the grid on the farm; tracking, verification and writing; the transient

@@ -136,7 +136,7 @@ PetscErrorCode DRSignalDestroy(DRSignal *s);
  * central 2, rk3bs 3, rk4 4, rk5dp 5, rk8vr 8, beuler 1, cn 2, theta 2, alpha2 2. */
 PetscErrorCode DRSSMethodOrder(const char *method, PetscInt *order, PetscBool *known);
 /* The integrator registry (a PetscFunctionList filled with the methods above
- * by DRSSInitializePackage).  An integrator steps the model of the opaque
+ * on first use).  An integrator steps the model of the opaque
  * context (private interface: src/ss/ssimpl.h) from x0 (2m interleaved,
  * NULL: zero) and leaves the final state in xT (may be NULL); `method` is
  * the name it was registered under. */

@@ -82,6 +82,7 @@ static PetscErrorCode Run(int argc, char **argv)
   PetscCall(DRModelRegisterKeys());
   PetscCall(DRCMSRegisterKeys());
   PetscCall(DRGMPRegisterKeys());
+  PetscCall(DRGMPTransientRegisterKeys());
   PetscCall(DRGARegisterKeys());
   for (j = jobs; j->name; j++)
     if (j->keys) PetscCall(DRConfigRegisterKeys(j->keys));

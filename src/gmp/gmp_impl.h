@@ -30,7 +30,7 @@ typedef struct {
   PetscReal *coef;
 } DRConstraintMap;
 
-/* A mechanism kind (registered by name in DRMechanismList, package.c):
+/* A mechanism kind (registered by name in DRMechanismList, mechanism.c):
  * defaults fill the built-in parameters, setup checks the kind's own
  * parameters and sets dim, dpn (DOFs per node) and ntheta. */
 typedef struct {
@@ -47,10 +47,13 @@ PetscErrorCode DRMechanismKindFind(MPI_Comm comm, const char *type, const char *
 extern PetscClassId  DRGMP_CLASSID;
 extern PetscLogEvent DRGMP_Point, DRGMP_Assemble, DRGMP_PointEig, DRGMP_Sweep, DRGMP_Track, DRGMP_Verify, DRGMP_Write, DRGMP_Transient;
 
-/* The built-in interpolation methods (interp.c), registered in package.c */
+/* The built-in interpolation methods (interp.c), registered there on first use */
 PetscErrorCode DRGMPInterpolationLinear(PetscInt nt, const PetscInt npts[], const DRGMPRom grid[], const PetscReal theta[], PetscBool want_psi, PetscReal *M, PetscReal *K, PetscReal *Psi);
 PetscErrorCode DRGMPInterpolationQuadratic(PetscInt nt, const PetscInt npts[], const DRGMPRom grid[], const PetscReal theta[], PetscBool want_psi, PetscReal *M, PetscReal *K, PetscReal *Psi);
 PetscErrorCode DRGMPInterpolationEigenspace(PetscInt nt, const PetscInt npts[], const DRGMPRom grid[], const PetscReal theta[], PetscBool want_psi, PetscReal *M, PetscReal *K, PetscReal *Psi);
+
+/* ||a - ref||_F / ||ref||_F over len entries (interp.c). */
+PetscReal DRGMPFrobRel_Private(PetscInt len, const PetscReal *a, const PetscReal *ref);
 
 PetscErrorCode DRArmFrames(const PetscReal theta[], PetscReal d1[3], PetscReal d2[3], PetscReal a2[3]);
 PetscErrorCode DRMechanismConstraintMap(DRMechanism m, const PetscReal theta[], DRConstraintMap *cm);

@@ -198,6 +198,49 @@ PetscErrorCode DRGMPInterpolationEigenspace(PetscInt nt, const PetscInt npts[], 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The registry of interpolation methods: the built-in methods on first
+ * use, then whatever DRGMPInterpolationRegister adds; destroyed at
+ * PetscFinalize. */
+static PetscFunctionList DRGMPInterpolationList       = NULL;
+static PetscBool         DRGMPInterpolationRegistered = PETSC_FALSE;
+
+static PetscErrorCode DRGMPInterpolationRegistryDestroy(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFunctionListDestroy(&DRGMPInterpolationList));
+  DRGMPInterpolationRegistered = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DRGMPInterpolationRegisterAll(void)
+{
+  PetscFunctionBeginUser;
+  if (DRGMPInterpolationRegistered) PetscFunctionReturn(PETSC_SUCCESS);
+  DRGMPInterpolationRegistered = PETSC_TRUE;
+  PetscCall(DRGMPInitializePackage());
+  PetscCall(PetscFunctionListAdd(&DRGMPInterpolationList, "linear", DRGMPInterpolationLinear));
+  PetscCall(PetscFunctionListAdd(&DRGMPInterpolationList, "quadratic", DRGMPInterpolationQuadratic));
+  PetscCall(PetscFunctionListAdd(&DRGMPInterpolationList, "eigenspace", DRGMPInterpolationEigenspace));
+  PetscCall(PetscRegisterFinalize(DRGMPInterpolationRegistryDestroy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPInterpolationRegister(const char name[], DRGMPInterpolationFn fn)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRGMPInterpolationRegisterAll());
+  PetscCall(PetscFunctionListAdd(&DRGMPInterpolationList, name, fn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPInterpolationFind(MPI_Comm comm, const char *name, const char *where, DRGMPInterpolationFn *fn)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRGMPInterpolationRegisterAll());
+  PetscCall(DRRegistryFind(comm, DRGMPInterpolationList, "interpolation method", name, where, fn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A built-in method through the registry */
 static PetscErrorCode Interp(PetscInt nt, const PetscInt npts[], const DRGMPRom grid[], const PetscReal theta[], DRGMPMethod method, PetscBool want_psi, PetscReal *M, PetscReal *K, PetscReal *Psi)
 {
@@ -355,4 +398,12 @@ PetscErrorCode DRGMPRomEigen(DRGMPRom *r, PetscBool *ok)
   if (!r->lambda) PetscCall(PetscMalloc2(r->n, &r->lambda, r->n * r->n, &r->Phi));
   PetscCall(DRGMPReducedEigen(r->n, r->nt, r->K, r->M, r->lambda, r->Phi, ok));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ||a - ref||_F / ||ref||_F over len entries. */
+PetscReal DRGMPFrobRel_Private(PetscInt len, const PetscReal *a, const PetscReal *ref)
+{
+  PetscReal d = 0, r = 0;
+  for (PetscInt k = 0; k < len; k++) d += PetscSqr(a[k] - ref[k]), r += PetscSqr(ref[k]);
+  return PetscSqrtReal(d / r);
 }

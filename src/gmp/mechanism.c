@@ -5,7 +5,7 @@
 #include <petscblaslapack.h>
 #include <string.h>
 
-/* The built-in kinds (registered in package.c).  Seed 004's slider-crank
+/* The built-in kinds (registered below on first use).  Seed 004's slider-crank
  * (Table 1); the paper omits I and the slider mass: a 1 cm square section
  * (I = A^2/12) and a slider of 0.1 kg. */
 static PetscErrorCode SliderCrankDefaults(DRMechanismParams *p)
@@ -53,6 +53,51 @@ PetscErrorCode DRMechanismKindArm3d(DRMechanismKind *k)
 {
   PetscFunctionBeginUser;
   k->defaults = ArmDefaults, k->setup = ArmSetup;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The registry of mechanism kinds: the built-in kinds on first use, then
+ * whatever DRMechanismRegister adds; destroyed at PetscFinalize. */
+static PetscFunctionList DRMechanismList       = NULL;
+static PetscBool         DRMechanismRegistered = PETSC_FALSE;
+
+static PetscErrorCode DRMechanismRegistryDestroy(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFunctionListDestroy(&DRMechanismList));
+  DRMechanismRegistered = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DRMechanismRegisterAll(void)
+{
+  PetscFunctionBeginUser;
+  if (DRMechanismRegistered) PetscFunctionReturn(PETSC_SUCCESS);
+  DRMechanismRegistered = PETSC_TRUE;
+  PetscCall(DRGMPInitializePackage());
+  PetscCall(PetscFunctionListAdd(&DRMechanismList, "slider-crank", DRMechanismKindSliderCrank));
+  PetscCall(PetscFunctionListAdd(&DRMechanismList, "arm3d", DRMechanismKindArm3d));
+  PetscCall(PetscRegisterFinalize(DRMechanismRegistryDestroy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRMechanismRegister(const char name[], DRMechanismKindFn fn)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRMechanismRegisterAll());
+  PetscCall(PetscFunctionListAdd(&DRMechanismList, name, fn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRMechanismKindFind(MPI_Comm comm, const char *type, const char *where, DRMechanismKind *kind)
+{
+  DRMechanismKindFn fn;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRMechanismRegisterAll());
+  PetscCall(DRRegistryFind(comm, DRMechanismList, "mechanism", type, where, &fn));
+  PetscCall(PetscMemzero(kind, sizeof(*kind)));
+  PetscCall(fn(kind));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,19 +1,16 @@
-/* The GMP package: its log class and events, and the registries of
- * mechanism kinds and interpolation methods (include/dynred/gmp.h). */
+/* The GMP package: its log class and events (include/dynred/gmp.h).  Calls
+ * nothing else of gmp/: the registries of mechanism kinds (mechanism.c) and
+ * interpolation methods (interp.c) fill themselves on first use. */
 #include "gmp_impl.h"
 
 PetscClassId  DRGMP_CLASSID;
 PetscLogEvent DRGMP_Point, DRGMP_Assemble, DRGMP_PointEig, DRGMP_Sweep, DRGMP_Track, DRGMP_Verify, DRGMP_Write, DRGMP_Transient;
 
-static PetscBool         DRGMPPackageInitialized = PETSC_FALSE;
-static PetscFunctionList DRMechanismList         = NULL;
-static PetscFunctionList DRGMPInterpolationList  = NULL;
+static PetscBool DRGMPPackageInitialized = PETSC_FALSE;
 
 static PetscErrorCode DRGMPFinalizePackage(void)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscFunctionListDestroy(&DRMechanismList));
-  PetscCall(PetscFunctionListDestroy(&DRGMPInterpolationList));
   DRGMPPackageInitialized = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -38,48 +35,7 @@ PetscErrorCode DRGMPInitializePackage(void)
    * without -log_view */
   PetscCall(PetscLogIsActive(&active));
   if (!active) PetscCall(PetscLogDefaultBegin());
-  PetscCall(DRMechanismRegister("slider-crank", DRMechanismKindSliderCrank));
-  PetscCall(DRMechanismRegister("arm3d", DRMechanismKindArm3d));
-  PetscCall(DRGMPInterpolationRegister("linear", DRGMPInterpolationLinear));
-  PetscCall(DRGMPInterpolationRegister("quadratic", DRGMPInterpolationQuadratic));
-  PetscCall(DRGMPInterpolationRegister("eigenspace", DRGMPInterpolationEigenspace));
   PetscCall(PetscRegisterFinalize(DRGMPFinalizePackage));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRMechanismRegister(const char name[], DRMechanismKindFn fn)
-{
-  PetscFunctionBeginUser;
-  PetscCall(DRGMPInitializePackage());
-  PetscCall(PetscFunctionListAdd(&DRMechanismList, name, fn));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRMechanismKindFind(MPI_Comm comm, const char *type, const char *where, DRMechanismKind *kind)
-{
-  DRMechanismKindFn fn;
-
-  PetscFunctionBeginUser;
-  PetscCall(DRGMPInitializePackage());
-  PetscCall(DRRegistryFind(comm, DRMechanismList, "mechanism", type, where, &fn));
-  PetscCall(PetscMemzero(kind, sizeof(*kind)));
-  PetscCall(fn(kind));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRGMPInterpolationRegister(const char name[], DRGMPInterpolationFn fn)
-{
-  PetscFunctionBeginUser;
-  PetscCall(DRGMPInitializePackage());
-  PetscCall(PetscFunctionListAdd(&DRGMPInterpolationList, name, fn));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRGMPInterpolationFind(MPI_Comm comm, const char *name, const char *where, DRGMPInterpolationFn *fn)
-{
-  PetscFunctionBeginUser;
-  PetscCall(DRGMPInitializePackage());
-  PetscCall(DRRegistryFind(comm, DRGMPInterpolationList, "interpolation method", name, where, fn));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -46,7 +46,6 @@ PetscErrorCode DRGMPRegisterKeys(void)
 {
   PetscFunctionBeginUser;
   PetscCall(DRConfigRegisterKeys(gmp_keys));
-  PetscCall(DRGMPTransientRegisterKeys());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -323,13 +322,6 @@ static PetscErrorCode SweepFarm(DRGMPSweep s)
   PetscCall(DRFarmDestroy(&farm));
   PetscCall(PetscLogEventEnd(DRGMP_Sweep, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscReal DRGMPFrobRel_Private(PetscInt len, const PetscReal *a, const PetscReal *ref)
-{
-  PetscReal d = 0, r = 0;
-  for (PetscInt k = 0; k < len; k++) d += PetscSqr(a[k] - ref[k]), r += PetscSqr(ref[k]);
-  return PetscSqrtReal(d / r);
 }
 
 /* Rank 0: each grid point tracked against its predecessor (the neighbour

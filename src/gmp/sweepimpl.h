@@ -45,5 +45,4 @@ PetscErrorCode DRGMPSweepWriteVerify_Private(DRGMPSweep s, DRStore store);
 PetscErrorCode DRGMPSweepWriteGrid_Private(DRGMPSweep s, DRStore store);
 PetscErrorCode DRGMPSweepWriteExport_Private(DRGMPSweep s, DRStore store);
 PetscErrorCode DRGMPSweepWriteTrack_Private(DRGMPSweep s, DRStore store);
-PetscReal      DRGMPFrobRel_Private(PetscInt len, const PetscReal *a, const PetscReal *ref);
 #endif

@@ -2,7 +2,34 @@
  * (DRSSView) and the output (DRSSWrite). */
 #include "ssimpl.h"
 #include <dynred/io.h>
+#include <math.h>
 #include <string.h>
+
+/* One integration by the registered `method` (registry.c); the integrators
+ * themselves live in ss_sim.c and ss_ts.c. */
+PetscErrorCode DRSSSimulate(DRSS ss, const char *method, PetscReal h, PetscInt nsteps, const PetscReal x0[], const DRSSInput *u, PetscReal Y[], PetscReal X[], PetscReal xT[])
+{
+  struct _n_DRSSSim s;
+  DRSSIntegrator    fn;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRSSFindIntegrator(method, NULL, &fn));
+  PetscCheck(h > 0 && isfinite(h) && nsteps >= 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "time step %g and %" PetscInt_FMT " steps: expected h > 0", (double)h, nsteps);
+  PetscCheck(!u || u->nin == ss->nin, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "input has %" PetscInt_FMT " channels, model %" PetscInt_FMT, u ? u->nin : 0, ss->nin);
+  PetscCall(PetscLogEventBegin(DR_SS_Simulate, 0, 0, 0, 0));
+  s.ss     = ss;
+  s.u      = u;
+  s.Y      = Y;
+  s.X      = X;
+  s.nsteps = nsteps;
+  s.h      = h;
+  PetscCall(PetscMalloc2(PetscMax(ss->nin, 1), &s.uval, PetscMax(ss->m, 1), &s.f));
+  PetscCall((*fn)(&s, method, x0, xT));
+  PetscCall(PetscFree2(s.uval, s.f));
+  PetscCall(PetscLogEventEnd(DR_SS_Simulate, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 
 PetscErrorCode DRSSSolve(DRSS ss)
 {
