@@ -17,7 +17,6 @@ static PetscErrorCode DRGMPFinalizePackage(void)
 
 PetscErrorCode DRGMPInitializePackage(void)
 {
-  PetscBool active;
 
   PetscFunctionBeginUser;
   if (DRGMPPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
@@ -33,25 +32,24 @@ PetscErrorCode DRGMPInitializePackage(void)
   PetscCall(PetscLogEventRegister("DRGMPTransient", DRGMP_CLASSID, &DRGMP_Transient)); /* the transient check */
   /* /timing reads its phase seconds from these events: time them even
    * without -log_view */
-  PetscCall(PetscLogIsActive(&active));
-  if (!active) PetscCall(PetscLogDefaultBegin());
+  PetscCall(DRLogEnable());
   PetscCall(PetscRegisterFinalize(DRGMPFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRGMPGetPhaseSeconds(PetscReal *sweep, PetscReal *track_verify_write, PetscReal *transient)
 {
-  PetscEventPerfInfo a, b, c, d, e;
+  PetscLogDouble a, b, c, d, e;
 
   PetscFunctionBeginUser;
   PetscCall(DRGMPInitializePackage());
-  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, DRGMP_Sweep, &a));
-  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, DRGMP_Track, &b));
-  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, DRGMP_Verify, &c));
-  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, DRGMP_Write, &d));
-  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, DRGMP_Transient, &e));
-  if (sweep) *sweep = a.time;
-  if (track_verify_write) *track_verify_write = b.time + c.time + d.time;
-  if (transient) *transient = e.time;
+  PetscCall(DRLogEventSeconds(DRGMP_Sweep, &a));
+  PetscCall(DRLogEventSeconds(DRGMP_Track, &b));
+  PetscCall(DRLogEventSeconds(DRGMP_Verify, &c));
+  PetscCall(DRLogEventSeconds(DRGMP_Write, &d));
+  PetscCall(DRLogEventSeconds(DRGMP_Transient, &e));
+  if (sweep) *sweep = a;
+  if (track_verify_write) *track_verify_write = b + c + d;
+  if (transient) *transient = e;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -415,14 +415,14 @@ PetscErrorCode DRGMPTransientSolve(DRGMPTransient tr)
   PetscCallMPI(MPI_Comm_rank(tr->comm, &rank));
   if (rank == 0) {
     for (int m = 0; m < 4; m++) {
-      PetscEventPerfInfo a, b;
+      PetscLogDouble a, b;
       /* each method's wall time from the transient event */
-      PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, DRGMP_Transient, &a));
+      PetscCall(DRLogEventSeconds(DRGMP_Transient, &a));
       PetscCall(PetscLogEventBegin(DRGMP_Transient, 0, 0, 0, 0));
       PetscCall(Simulate(&tr->c[m], tr->theta0, tr->tend, tr->h));
       PetscCall(PetscLogEventEnd(DRGMP_Transient, 0, 0, 0, 0));
-      PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, DRGMP_Transient, &b));
-      tr->wall[m] = b.time - a.time;
+      PetscCall(DRLogEventSeconds(DRGMP_Transient, &b));
+      tr->wall[m] = b - a;
     }
     PetscCall(TransientErrors(tr));
   }

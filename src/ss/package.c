@@ -15,7 +15,6 @@ static PetscErrorCode DRSSFinalizePackage(void)
 
 PetscErrorCode DRSSInitializePackage(void)
 {
-  PetscBool active;
 
   PetscFunctionBegin;
   if (ss_pkg) PetscFunctionReturn(PETSC_SUCCESS);
@@ -27,19 +26,7 @@ PetscErrorCode DRSSInitializePackage(void)
   PetscCall(PetscLogEventRegister("DRSSSimulate", DR_SS_CLASSID, &DR_SS_Simulate));
   PetscCall(PetscLogEventRegister("DRSSWrite", DR_SS_CLASSID, &DR_SS_Write));
   /* wall times (/timing, wall_s of each method) are read from the events */
-  PetscCall(PetscLogIsActive(&active));
-  if (!active) PetscCall(PetscLogDefaultBegin());
+  PetscCall(DRLogEnable());
   PetscCall(PetscRegisterFinalize(DRSSFinalizePackage));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRSSEventSeconds(PetscLogEvent e, PetscLogDouble *s)
-{
-  PetscEventPerfInfo info;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMemzero(&info, sizeof(info)));
-  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, e, &info));
-  *s = info.time;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -188,9 +188,9 @@ PetscErrorCode DRSSSetUp(DRSS ss)
 
   PetscFunctionBeginUser;
   if (!ss->from_options || ss->have_src) PetscFunctionReturn(PETSC_SUCCESS); /* a model from DRSSSetModes, or set up */
-  PetscCall(DRSSEventSeconds(DR_SS_SourceRead, &e0[0]));
-  PetscCall(DRSSEventSeconds(DR_SS_ModalBasis, &e0[1]));
-  PetscCall(DRSSEventSeconds(DR_SS_Build, &e0[2]));
+  PetscCall(DRLogEventSeconds(DR_SS_SourceRead, &e0[0]));
+  PetscCall(DRLogEventSeconds(DR_SS_ModalBasis, &e0[1]));
+  PetscCall(DRLogEventSeconds(DR_SS_Build, &e0[2]));
   PetscCall(DRSSSourceRead(ss->path, ss->group, src));
   ss->have_src = PETSC_TRUE;
   PetscCall(DRSSSourceModes(src));
@@ -223,9 +223,9 @@ PetscErrorCode DRSSSetUp(DRSS ss)
   PetscCall(DRSSSetLabels(ss, ss->opt_in, ss->opt_out));
   PetscCall(PetscFree3(rows, Bm, Cm));
   PetscCall(DampingFromOptions(ss));
-  PetscCall(DRSSEventSeconds(DR_SS_SourceRead, &e1[0]));
-  PetscCall(DRSSEventSeconds(DR_SS_ModalBasis, &e1[1]));
-  PetscCall(DRSSEventSeconds(DR_SS_Build, &e1[2]));
+  PetscCall(DRLogEventSeconds(DR_SS_SourceRead, &e1[0]));
+  PetscCall(DRLogEventSeconds(DR_SS_ModalBasis, &e1[1]));
+  PetscCall(DRLogEventSeconds(DR_SS_Build, &e1[2]));
   ss->t_export = (e1[0] - e0[0]) + (e1[1] - e0[1]) + (e1[2] - e0[2]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -41,7 +41,7 @@ PetscErrorCode DRSSSolve(DRSS ss)
   PetscFunctionBeginUser;
   PetscCall(DRSSSetUp(ss));
   if (!ss->nrun) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(DRSSEventSeconds(DR_SS_Simulate, &s0));
+  PetscCall(DRLogEventSeconds(DR_SS_Simulate, &s0));
   in.nin  = ss->nin;
   in.eval = DRSignalEval;
   in.ctx  = &ss->sig;
@@ -56,9 +56,9 @@ PetscErrorCode DRSSSolve(DRSS ss)
 
     if (ss->writey) PetscCall(PetscMalloc1(len + 1, &r->Y));
     else if (!Y) PetscCall(PetscMalloc1(len + 1, &Y));
-    PetscCall(DRSSEventSeconds(DR_SS_Simulate, &t0));
+    PetscCall(DRLogEventSeconds(DR_SS_Simulate, &t0));
     for (PetscInt k = 0; k < ss->repeat; k++) PetscCall(DRSSSimulate(ss, r->name, ss->h, ss->nsteps, NULL, &in, r->Y ? r->Y : Y, NULL, NULL));
-    PetscCall(DRSSEventSeconds(DR_SS_Simulate, &t1));
+    PetscCall(DRLogEventSeconds(DR_SS_Simulate, &t1));
     r->wall = (t1 - t0) / ss->repeat;
     r->err  = 0;
     if (Yref) {
@@ -72,7 +72,7 @@ PetscErrorCode DRSSSolve(DRSS ss)
   }
   PetscCall(PetscFree(Y));
   PetscCall(PetscFree(Yref));
-  PetscCall(DRSSEventSeconds(DR_SS_Simulate, &s1));
+  PetscCall(DRLogEventSeconds(DR_SS_Simulate, &s1));
   ss->t_simulate = s1 - s0;
   ss->solved     = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -105,8 +105,6 @@ PetscErrorCode DRSSFindIntegrator(const char *method, const char *where, DRSSInt
 /* Log events of the package (DRSSInitializePackage). */
 extern PetscClassId  DR_SS_CLASSID;
 extern PetscLogEvent DR_SS_SourceRead, DR_SS_ModalBasis, DR_SS_Build, DR_SS_Simulate, DR_SS_Write;
-/* Seconds accumulated so far by event e (0 when logging is off). */
-PetscErrorCode DRSSEventSeconds(PetscLogEvent e, PetscLogDouble *s);
 
 /* Path of a file named in the job file, relative to the job file's folder
  * (to be replaced by core's DRPathResolve). */
