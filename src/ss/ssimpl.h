@@ -106,7 +106,4 @@ PetscErrorCode DRSSFindIntegrator(const char *method, const char *where, DRSSInt
 extern PetscClassId  DR_SS_CLASSID;
 extern PetscLogEvent DR_SS_SourceRead, DR_SS_ModalBasis, DR_SS_Build, DR_SS_Simulate, DR_SS_Write;
 
-/* Path of a file named in the job file, relative to the job file's folder
- * (to be replaced by core's DRPathResolve). */
-
 #endif
