@@ -24,6 +24,14 @@ extern const DRConfigKey DRJobModalKeys[];
 PetscErrorCode           DRJobSS(DRConfig cfg);
 extern const DRConfigKey DRJobSSKeys[];
 
+/* The driver's own phases ("DR Job" class): model build, solve, the check
+ * against the full model, output.  Jobs time their phases with these events
+ * and read them back (DRJobSeconds), the one clock of /timing. */
+typedef enum { DR_JOB_MODEL, DR_JOB_SOLVE, DR_JOB_VERIFY, DR_JOB_OUTPUT, DR_JOB_NPHASE } DRJobPhase;
+PetscErrorCode DRJobPhaseBegin(DRJobPhase p);
+PetscErrorCode DRJobPhaseEnd(DRJobPhase p);
+PetscErrorCode DRJobSeconds(DRJobPhase p, PetscReal *s);
+
 /* Open the job's output (key `output`) and write the root attributes;
  * the store is remembered so a failing job removes its temporary file. */
 PetscErrorCode DRJobStoreOpen(DRConfig cfg, const char *job, DRStore *s);

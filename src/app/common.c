@@ -3,6 +3,57 @@
 
 static DRStore open_store = NULL;
 
+static PetscClassId  job_classid;
+static PetscLogEvent job_events[DR_JOB_NPHASE];
+static PetscBool     job_registered = PETSC_FALSE;
+
+static PetscErrorCode JobFinalize(void)
+{
+  PetscFunctionBeginUser;
+  job_registered = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode JobRegister(void)
+{
+  static const char *names[DR_JOB_NPHASE] = {"DRJobModel", "DRJobSolve", "DRJobVerify", "DRJobOutput"};
+
+  PetscFunctionBeginUser;
+  if (job_registered) PetscFunctionReturn(PETSC_SUCCESS);
+  job_registered = PETSC_TRUE;
+  PetscCall(PetscClassIdRegister("DR Job", &job_classid));
+  for (int p = 0; p < DR_JOB_NPHASE; p++) PetscCall(PetscLogEventRegister(names[p], job_classid, &job_events[p]));
+  PetscCall(DRLogEnable());
+  PetscCall(PetscRegisterFinalize(JobFinalize));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRJobPhaseBegin(DRJobPhase p)
+{
+  PetscFunctionBeginUser;
+  PetscCall(JobRegister());
+  PetscCall(PetscLogEventBegin(job_events[p], 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRJobPhaseEnd(DRJobPhase p)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventEnd(job_events[p], 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRJobSeconds(DRJobPhase p, PetscReal *s)
+{
+  PetscLogDouble t;
+
+  PetscFunctionBeginUser;
+  PetscCall(JobRegister());
+  PetscCall(DRLogEventSeconds(job_events[p], &t));
+  *s = (PetscReal)t;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRJobStoreOpen(DRConfig cfg, const char *job, DRStore *s)
 {
   char        out[PETSC_MAX_PATH_LEN];

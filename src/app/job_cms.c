@@ -23,26 +23,31 @@ PetscErrorCode DRJobCMS(DRConfig cfg)
   DRCMS          cms;
   DRStore        store;
   PetscBool      verify;
-  PetscReal      tol, maxerr = 0, tsetup, tverify = 0, ttotal;
-  PetscLogDouble t0 = DRTime();
+  PetscReal      tol, maxerr = 0, tsetup, tsolve, tverify = 0, ttotal;
 
   PetscFunctionBeginUser;
   PetscCall(DRConfigGetBool(cfg, "verify", &verify, NULL));
   PetscCall(DRConfigGetReal(cfg, "cms.verify_tol_pct", &tol, NULL));
+  PetscCall(DRJobPhaseBegin(DR_JOB_MODEL));
   PetscCall(DRCMSCreate(PETSC_COMM_WORLD, &cms));
   PetscCall(DRCMSSetConfig(cms, cfg));
   PetscCall(DRCMSSetFromOptions(cms));
   PetscCall(DRCMSSetUp(cms));
-  tsetup = DRTime() - t0;
+  PetscCall(DRJobPhaseEnd(DR_JOB_MODEL));
+  PetscCall(DRJobPhaseBegin(DR_JOB_SOLVE));
   PetscCall(DRCMSSolve(cms));
   PetscCall(DRCMSView(cms, PETSC_VIEWER_STDOUT_WORLD));
-  ttotal = DRTime() - t0;
+  PetscCall(DRJobPhaseEnd(DR_JOB_SOLVE));
+  PetscCall(DRJobSeconds(DR_JOB_MODEL, &tsetup));
+  PetscCall(DRJobSeconds(DR_JOB_SOLVE, &tsolve));
+  ttotal = tsetup + tsolve;
   PetscCall(ViewTimes(cms, tsetup, ttotal));
   PetscCall(DRJobStoreOpen(cfg, "cms", &store));
   if (verify) {
-    PetscLogDouble t1 = DRTime();
+    PetscCall(DRJobPhaseBegin(DR_JOB_VERIFY));
     PetscCall(DRCMSVerify(cms, store, &maxerr));
-    tverify = DRTime() - t1;
+    PetscCall(DRJobPhaseEnd(DR_JOB_VERIFY));
+    PetscCall(DRJobSeconds(DR_JOB_VERIFY, &tverify));
   }
   PetscCall(DRCMSWrite(cms, store));
   {

@@ -20,7 +20,6 @@ PetscErrorCode DRJobModal(DRConfig cfg)
   PetscBool      write_modes;
   const PetscReal *freq, *lambda, *resid;
   Vec           *modes;
-  PetscLogDouble t0;
   Mat            K, M;
   const char    *source;
   PetscInt       ndof;
@@ -33,12 +32,13 @@ PetscErrorCode DRJobModal(DRConfig cfg)
   PetscCall(DRConfigGetReal(cfg, "modal.tol", &tol, NULL));
   PetscCall(DRConfigGetBool(cfg, "modal.write_modes", &write_modes, NULL));
 
-  t0 = DRTime();
+  PetscCall(DRJobPhaseBegin(DR_JOB_MODEL));
   PetscCall(DRModelCreateFull(cfg, PETSC_COMM_WORLD, &model));
-  t[0] = DRTime() - t0;
+  PetscCall(DRJobPhaseEnd(DR_JOB_MODEL));
+  PetscCall(DRJobSeconds(DR_JOB_MODEL, &t[0]));
   PetscCall(DRJobPrintModel(model));
 
-  t0 = DRTime();
+  PetscCall(DRJobPhaseBegin(DR_JOB_SOLVE));
   PetscCall(DRModalCreate(PETSC_COMM_WORLD, &modal));
   PetscCall(DRModalSetOptionsPrefix(modal, "modal_"));
   PetscCall(DRComponentGetOperators(model, &K, &M, NULL));
@@ -51,12 +51,13 @@ PetscErrorCode DRJobModal(DRConfig cfg)
   if (fmax > 0) PetscCall(DRProgress(PETSC_COMM_WORLD, "modal: all modes below %g Hz (spectrum slicing)", (double)fmax));
   else PetscCall(DRProgress(PETSC_COMM_WORLD, "modal: lowest %" PetscInt_FMT " modes", nmodes));
   PetscCall(DRModalSolve(modal));
-  t[1] = DRTime() - t0;
+  PetscCall(DRJobPhaseEnd(DR_JOB_SOLVE));
+  PetscCall(DRJobSeconds(DR_JOB_SOLVE, &t[1]));
   PetscCall(DRModalGetModes(modal, &n, &freq, &lambda, &modes, &resid));
   PetscCall(DRProgress(PETSC_COMM_WORLD, "modal: %" PetscInt_FMT " modes in %.2f s", n, (double)t[1]));
   PetscCall(DRModalView(modal, PETSC_VIEWER_STDOUT_WORLD));
 
-  t0 = DRTime();
+  PetscCall(DRJobPhaseBegin(DR_JOB_OUTPUT));
   PetscCall(DRJobStoreOpen(cfg, "modal", &store));
   {
     PetscInt dims[1] = {n};
@@ -82,7 +83,8 @@ PetscErrorCode DRJobModal(DRConfig cfg)
     for (PetscInt k = 0; k < n; k++) PetscCall(PetscFree(names[k]));
     PetscCall(PetscFree(names));
   }
-  t[2] = DRTime() - t0;
+  PetscCall(DRJobPhaseEnd(DR_JOB_OUTPUT));
+  PetscCall(DRJobSeconds(DR_JOB_OUTPUT, &t[2]));
   PetscCall(DRJobStoreCommit(&store, 3, phases, t));
   {
     char out[PETSC_MAX_PATH_LEN];
