@@ -28,6 +28,13 @@ extern PetscLogEvent DR_EIGEN_Solve, DR_EIGEN_Factor, DR_EIGEN_Dense;
  * X sized by the caller for n. */
 PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X);
 
+/* All n eigenvalues of the same pencil, ascending, by the same path as
+ * DRDenseEigen (no eigenvectors); *ok false (no error raised) when LAPACK
+ * fails, i.e. K - sigma M is not positive definite (K indefinite, or M not
+ * definite enough to shift K).  For callers that classify failures
+ * themselves (the GA fitness). */
+PetscErrorCode DRDenseEigenvalues(PetscInt n, const PetscReal *K, const PetscReal *M, PetscReal *lam, PetscBool *ok);
+
 /* The sign rule of every mode shape dynred writes: the entry of largest
  * magnitude is positive; entries within a relative 1e-8 of the largest
  * count as ties and the lowest index wins (so the choice survives the

@@ -3,14 +3,21 @@
 #include <dynred/eigen.h>
 #include <petscblaslapack.h>
 
-PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X)
+/* The one dense path: dsygvx on the shifted, inverted pencil
+ * M x = mu (K - sigma M) x.  Eigenvectors only when X is given (jobz 'N'
+ * otherwise: eigenvalue-only callers such as the GA fitness pay no O(n^3)
+ * back-transformation).  Returns LAPACK's info instead of raising, so
+ * DRDenseEigen and DRDenseEigenvalues can report failures their own way. */
+static PetscErrorCode DenseEigenCore(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscBLASInt *infoout)
 {
   PetscBLASInt nn, itype = 1, il = 1, iu = 1, m = 0, lwork, info, *iwork, *ifail;
   PetscReal    trk = 0, trm = 0, sigma, vl = 0, vu = 0, abstol = 0, *A, *B, *w, *Z, *work, wq;
   char         range;
+  const char  *jobz = X ? "V" : "N";
 
   PetscFunctionBeginUser;
-  *nfound = 0;
+  *nfound  = 0;
+  *infoout = 0;
   if (n == 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DREigenInitializePackage());
   PetscCall(PetscLogEventBegin(DR_EIGEN_Dense, 0, 0, 0, 0));
@@ -20,8 +27,8 @@ PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, 
     trm += M[i + i * n];
   }
   sigma = -1e-8 * PetscAbsReal(trk / trm);
-  if (sigma == 0) sigma = -1e-8;
-  PetscCall(PetscMalloc4(n * n, &A, n * n, &B, n, &w, n * n, &Z));
+  if (sigma == 0 || !PetscIsNormalReal(sigma)) sigma = -1e-8;
+  PetscCall(PetscMalloc4(n * n, &A, n * n, &B, n, &w, X ? n * n : 1, &Z));
   PetscCall(PetscMalloc2(5 * n, &iwork, n, &ifail));
   for (PetscInt i = 0; i < n * n; i++) {
     A[i] = M[i];
@@ -38,32 +45,55 @@ PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, 
     vu    = 2.0 / PetscAbsReal(sigma); /* above 1/(lambda_min - sigma) for lambda >= 0 */
   }
   lwork = -1;
-  LAPACKsygvx_(&itype, "V", &range, "U", &nn, A, &nn, B, &nn, &vl, &vu, &il, &iu, &abstol, &m, w, Z, &nn, &wq, &lwork, iwork, ifail, &info);
+  LAPACKsygvx_(&itype, jobz, &range, "U", &nn, A, &nn, B, &nn, &vl, &vu, &il, &iu, &abstol, &m, w, Z, &nn, &wq, &lwork, iwork, ifail, &info);
   lwork = (PetscBLASInt)wq;
   PetscCall(PetscMalloc1(lwork, &work));
-  LAPACKsygvx_(&itype, "V", &range, "U", &nn, A, &nn, B, &nn, &vl, &vu, &il, &iu, &abstol, &m, w, Z, &nn, work, &lwork, iwork, ifail, &info);
+  LAPACKsygvx_(&itype, jobz, &range, "U", &nn, A, &nn, B, &nn, &vl, &vu, &il, &iu, &abstol, &m, w, Z, &nn, work, &lwork, iwork, ifail, &info);
   PetscCall(PetscFree(work));
-  PetscCall(PetscLogEventEnd(DR_EIGEN_Dense, 0, 0, 0, 0)); /* before the checks: a caller may catch their error */
-  PetscCheck(info <= nn || info == 0, PETSC_COMM_SELF, DR_ERR_INPUT, "reduced stiffness matrix is not positive semidefinite (LAPACK dsygvx info %d): expected a semidefinite K", (int)info);
-  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK dsygvx: %d eigenvectors did not converge", (int)info);
-  /* mu ascending -> lambda descending: reverse, and M-normalize */
-  for (PetscInt k = 0; k < m; k++) {
-    PetscInt   src = m - 1 - k;
-    PetscReal *z = Z + src * n, xmx = 0;
-    lam[k] = sigma + 1.0 / w[src];
-    for (PetscInt j = 0; j < n; j++) {
-      PetscReal s = 0;
-      for (PetscInt i = 0; i < n; i++) s += M[i + j * n] * z[i];
-      xmx += z[j] * s;
+  *infoout = info;
+  if (info == 0) {
+    /* mu ascending -> lambda descending: reverse, and M-normalize */
+    for (PetscInt k = 0; k < m; k++) {
+      PetscInt src = m - 1 - k;
+      lam[k]       = sigma + 1.0 / w[src];
+      if (X) {
+        PetscReal *z = Z + src * n, xmx = 0, sg;
+        for (PetscInt j = 0; j < n; j++) {
+          PetscReal s = 0;
+          for (PetscInt i = 0; i < n; i++) s += M[i + j * n] * z[i];
+          xmx += z[j] * s;
+        }
+        sg = DRModeSign(n, z);
+        for (PetscInt i = 0; i < n; i++) X[i + k * n] = sg * z[i] / PetscSqrtReal(xmx);
+      }
     }
-    if (X) {
-      PetscReal sg = DRModeSign(n, z);
-      for (PetscInt i = 0; i < n; i++) X[i + k * n] = sg * z[i] / PetscSqrtReal(xmx);
-    }
+    *nfound = m;
   }
-  *nfound = m;
   PetscCall(PetscFree4(A, B, w, Z));
   PetscCall(PetscFree2(iwork, ifail));
+  PetscCall(PetscLogEventEnd(DR_EIGEN_Dense, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X)
+{
+  PetscBLASInt info, nn = (PetscBLASInt)n;
+
+  PetscFunctionBeginUser;
+  PetscCall(DenseEigenCore(n, K, M, nwant, lmax, nfound, lam, X, &info));
+  PetscCheck(info <= nn || info == 0, PETSC_COMM_SELF, DR_ERR_INPUT, "reduced stiffness matrix is not positive semidefinite (LAPACK dsygvx info %d): expected a semidefinite K", (int)info);
+  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK dsygvx: %d eigenvectors did not converge", (int)info);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRDenseEigenvalues(PetscInt n, const PetscReal *K, const PetscReal *M, PetscReal *lam, PetscBool *ok)
+{
+  PetscBLASInt info;
+  PetscInt     nfound;
+
+  PetscFunctionBeginUser;
+  PetscCall(DenseEigenCore(n, K, M, n, 0, &nfound, lam, NULL, &info));
+  *ok = (PetscBool)(info == 0 && nfound == n);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

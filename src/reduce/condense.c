@@ -2,6 +2,7 @@
  * (condense.h; METHODS.md 1.4 and 4). */
 #include <dynred/condense.h>
 #include "reduceimpl.h" /* the package's log events */
+#include <dynred/eigen.h>
 #include <petscblaslapack.h>
 #include <string.h>
 
@@ -469,25 +470,30 @@ static PetscErrorCode SubspaceStep(DRCondense c, PetscInt r, PetscBool *ok)
  * the GA front's dt_critical by up to 7e-12 relative (bicycle_frame_ga). */
 PetscErrorCode DRCondenseEigenvalues(PetscInt r, const PetscReal *K, const PetscReal *M, PetscReal *lam, DRCondenseStatus *status)
 {
-  PetscBLASInt n, itype = 1, lwork, info;
-  PetscReal   *A, *B, *work;
+  PetscBLASInt n, info;
+  PetscReal   *C;
+  PetscBool    ok;
 
   PetscFunctionBeginUser;
   *status = DR_CONDENSE_OK;
   if (r == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  /* M first (a Cholesky factorization, as dsygv did), so "mass not positive
+   * definite" keeps its own status; then the one dense eigensolver */
   PetscCall(PetscBLASIntCast(r, &n));
-  lwork = 3 * n + 64;
-  PetscCall(PetscMalloc3(r * r, &A, r * r, &B, lwork, &work));
-  PetscCall(PetscArraycpy(A, K, r * r));
-  PetscCall(PetscArraycpy(B, M, r * r));
-  LAPACKsygv_(&itype, "N", "U", &n, A, &n, B, &n, lam, work, &lwork, &info);
-  if (info > n) *status = DR_CONDENSE_MASS_NOT_PD;
-  else if (info != 0) *status = DR_CONDENSE_STIFFNESS_NOT_PD;
+  PetscCall(PetscMalloc1(r * r, &C));
+  PetscCall(PetscArraycpy(C, M, r * r));
+  LAPACKpotrf_("U", &n, C, &n, &info);
+  PetscCall(PetscFree(C));
+  if (info != 0) {
+    *status = DR_CONDENSE_MASS_NOT_PD;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DRDenseEigenvalues(r, K, M, lam, &ok));
+  if (!ok) *status = DR_CONDENSE_STIFFNESS_NOT_PD;
   else {
     for (PetscInt i = 0; i < r; i++)
       if (!(lam[i] > 0) || !PetscIsNormalReal(lam[i])) *status = DR_CONDENSE_STIFFNESS_NOT_PD;
   }
-  PetscCall(PetscFree3(A, B, work));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
