@@ -59,11 +59,5 @@ PetscErrorCode DRGAGetTiming(DRGA ga, PetscReal *setup, PetscReal *solve, PetscR
 PetscErrorCode DRGARemoveCheckpoint(DRGA ga);
 PetscErrorCode DRGADestroy(DRGA *ga);
 
-/* The GA's label notation, kept in what the GA writes and prints (the
- * stored front strings): node id and H (x), V (y), Z (z), RX, RY, RZ;
- * "15H" = node 15, x translation.  Parsing accepts it, "15R" (the planar
- * rotation, direction 6) and the project's "15.1" (DRLabelParse). */
-const char *DRGALabelString(DRLabel l, char buf[32]);
-PetscBool   DRGALabelParse(const char *s, DRLabel *l);
 
 #endif

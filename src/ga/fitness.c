@@ -150,7 +150,7 @@ PetscErrorCode DRGAFrontResults(DRGA g)
     g->ftxt[k][0] = 0;
     for (PetscInt i = 0; i < r; i++) {
       PetscCall(PetscStrlcat(g->ftxt[k], i ? " " : "", 16 * r + 1));
-      PetscCall(PetscStrlcat(g->ftxt[k], DRGALabelString(g->labels[m[i]], b), 16 * r + 1));
+      PetscCall(PetscStrlcat(g->ftxt[k], DRLabelString(g->labels[m[i]], b), 16 * r + 1));
     }
   }
   PetscCall(PetscFree(m));

@@ -4,7 +4,7 @@
  *                 Destroy, the generation loop, the package (class, events)
  *   problem.c     the master-DOF problem: model, forced masters, candidate
  *                 genes, full eigenvalues, b; the farm groups and their
- *                 condensation; the GA label notation ("15H")
+ *                 condensation
  *   fitness.c     the objectives of a batch of bitstrings (cache + farm,
  *                 condensation of one individual), the final front's
  *                 reduced models

@@ -1,7 +1,7 @@
 /* The GA's results (gaimpl.h): DRGAWrite puts the final front, the reduced
  * matrices of its solutions, the history and the problem under /ga of the
  * store and the front as CSV; DRGAView prints the front table.  Labels are
- * written in the GA notation ("15H", problem.c) with the numeric
+ * written in the project's notation "node.dir" with the numeric
  * dof_labels beside them. */
 #include "gaimpl.h"
 #include <string.h>
@@ -31,7 +31,7 @@ static PetscErrorCode WriteSolution(DRGA g, DRStore s, PetscInt k, PetscReal dtc
   for (PetscInt i = 0; i < r; i++) {
     char *t;
     PetscCall(PetscMalloc1(32, &t));
-    DRGALabelString(lab[i], t);
+    DRLabelString(lab[i], t);
     ls[i] = t;
   }
   PetscCall(DRStoreWriteStrings(s, path, r, ls));

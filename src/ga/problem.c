@@ -1,47 +1,15 @@
 /* The master-DOF problem (gaimpl.h): the model, its candidate genes and
  * forced masters, the full eigenvalues and b, and on every farm group its
  * own copy of the model with one factorization of K0 for the condensation
- * of individuals (DRCondense, src/reduce).  Also the GA's label notation.
+ * of individuals (DRCondense, src/reduce).
  *
- * Labels: what dynred writes for the GA (front, solutions, CSV, attributes)
- * and prints keeps the GA notation "15H" (node + H, V, Z, RX, RY, RZ): the
- * fronts and the stored strings stay as they were; the numeric
- * /ga/solutions/NNN/dof_labels beside them is what other readers (dynred ss)
- * use.  Parsing accepts the GA form and the project's "node.dir"
- * (DRLabelParse, the one parser of that form). */
+ * Labels: the GA writes and prints the project's one notation "node.dir"
+ * (DRLabelString); ga.forced_masters also accepts the GA papers' "15H"
+ * (node + H, V, Z, RX, RY, RZ; DRLabelParse reads both). */
 #include "gaimpl.h"
 #include <dynred/modal.h>
 #include <dynred/eigen.h>
 #include <string.h>
-
-const char *DRGALabelString(DRLabel l, char buf[32])
-{
-  static const char *dn[7] = {"?", "H", "V", "Z", "RX", "RY", "RZ"};
-  PetscInt           d     = DRLabelDir(l);
-  snprintf(buf, 32, "%lld%s", (long long)DRLabelNode(l), d >= 1 && d <= 6 ? dn[d] : "?");
-  return buf;
-}
-
-PetscBool DRGALabelParse(const char *s, DRLabel *l)
-{
-  char     *end;
-  long long node;
-  PetscInt  dir = 0;
-
-  while (*s == ' ') s++;
-  if (strchr(s, '.')) return DRLabelParse(s, l); /* the project's "node.dir" */
-  node = strtoll(s, &end, 10);
-  if (end == s || node < 0) return PETSC_FALSE;
-  if (!strcmp(end, "H")) dir = 1;
-  else if (!strcmp(end, "V")) dir = 2;
-  else if (!strcmp(end, "Z")) dir = 3;
-  else if (!strcmp(end, "RX")) dir = 4;
-  else if (!strcmp(end, "RY")) dir = 5;
-  else if (!strcmp(end, "RZ") || !strcmp(end, "R")) dir = 6;
-  else return PETSC_FALSE;
-  *l = DRLabelMake(node, dir);
-  return PETSC_TRUE;
-}
 
 /* masters (sorted rows) of a bitstring; returns r */
 PetscInt DRGAMasters(DRGA g, const uint64_t *bits, PetscInt *m)
@@ -63,7 +31,7 @@ PetscErrorCode DRGAForcedString(DRGA g, char *fl, size_t len)
   fl[0] = 0;
   for (PetscInt k = 0; k < g->nforced; k++) {
     PetscCall(PetscStrlcat(fl, k ? " " : "", len));
-    PetscCall(PetscStrlcat(fl, DRGALabelString(g->labels[g->forced[k]], b), len));
+    PetscCall(PetscStrlcat(fl, DRLabelString(g->labels[g->forced[k]], b), len));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -177,7 +145,7 @@ static PetscErrorCode ForcedMasters(DRGA g, const char *source)
     DRLabel  l;
     PetscInt row = -1;
     char     b[32];
-    PetscCheck(DRGALabelParse(tok, &l), g->comm, DR_ERR_INPUT, "%s: ga.forced_masters entry '%s' is not a DOF label, expected NODE followed by H, V, Z, RX, RY, RZ (e.g. 15H) or NODE.DIR", where, tok);
+    PetscCheck(DRLabelParse(tok, &l), g->comm, DR_ERR_INPUT, "%s: ga.forced_masters entry '%s' is not a DOF label, expected NODE followed by H, V, Z, RX, RY, RZ (e.g. 15H) or NODE.DIR", where, tok);
     for (PetscInt i = 0; i < g->n; i++)
       if (g->labels[i] == l) row = i;
     PetscCheck(row >= 0, g->comm, DR_ERR_INPUT, "%s: ga.forced_masters entry '%s' (%s) is not a DOF of the model (%s), expected a free DOF", where, tok, DRLabelString(l, b), source);

@@ -18,7 +18,7 @@ $DYNRED ga -config $C -output np1.h5 $OPTS -log_view > np1.log
 for ev in DRGASetUp DRGASolve DRGAGeneration DRGAEvalBatch DRGAFitness DRGASelect DRGACheckpoint DRGAFront DRGAWrite; do
   grep -q "^$ev " np1.log || { echo "-log_view shows no event $ev"; exit 1; }
 done
-grep -q "ga: 73 DOFs, 6 forced masters (6V 13V 15H 15V 16H 16V), 41 candidate DOFs (genes); b = 5" np1.log
+grep -q "ga: 73 DOFs, 6 forced masters (6.2 13.2 15.1 15.2 16.1 16.2), 41 candidate DOFs (genes); b = 5" np1.log
 test -f np1.csv && test ! -f np1.h5.ckpt.h5
 $CHK front np1.h5 --ndof 73 --ncand 41 --b 5 --nforced 6
 timeout 300 $MPIEXEC -n 2 $DYNRED ga -config $C -output np2.h5 $OPTS > np2.log

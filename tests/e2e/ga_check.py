@@ -39,8 +39,8 @@ def e_of(K, M, ms, lamf, b, method):
     return float(np.sum((np.sqrt(w[:b]) - np.sqrt(lamf[:b])) / np.sqrt(lamf[:b])))
 
 def names(lab):
-    dn = {1: 'H', 2: 'V', 3: 'Z', 4: 'RX', 5: 'RY', 6: 'RZ'}
-    return ['%d%s' % (n, dn[d]) for n, d in lab]
+    # the project's one label notation, node.direction (as DRLabelString)
+    return ['%d.%d' % (n, d) for n, d in lab]
 
 cmd = sys.argv[1]
 if cmd == 'front':
