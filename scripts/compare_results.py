@@ -29,6 +29,7 @@ Classes (first match wins):
 import sys
 
 import h5py
+import re
 import numpy as np
 
 # --- tolerances -------------------------------------------------------------
@@ -239,9 +240,28 @@ def frequencies_for(f, path):
     return None
 
 
+# DOF labels: the GA wrote its own notation "15H" before the restructure,
+# dynred's one notation "15.1" after it; both name the same DOF.
+_GA_DIR = {"H": 1, "V": 2, "Z": 3, "RX": 4, "RY": 5, "RZ": 6, "R": 6}
+_GA_LABEL = re.compile(r"^(\d+)(RX|RY|RZ|H|V|Z|R)$")
+
+
+def norm_labels(x):
+    def one(v):
+        t = v.decode() if isinstance(v, bytes) else str(v)
+        out = []
+        for tok in t.split(" "):
+            m = _GA_LABEL.match(tok)
+            out.append(f"{m.group(1)}.{_GA_DIR[m.group(2)]}" if m else tok)
+        return " ".join(out)
+    if x.dtype.kind in "SUO":
+        return np.vectorize(one, otypes=[object])(x) if x.ndim else np.array(one(x[()]), dtype=object)
+    return x
+
+
 def compare_values(rep, cls, what, a, b):
-    a = np.asarray(a)
-    b = np.asarray(b)
+    a = norm_labels(np.asarray(a))
+    b = norm_labels(np.asarray(b))
     if a.shape != b.shape:
         rep.fails.append(f"{what}: shape {a.shape} != {b.shape}")
         return
