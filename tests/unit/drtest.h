@@ -36,4 +36,27 @@ static int drtest_failures = 0, drtest_checks = 0;
     PetscCall(DRFinalize());                                                                     \
     return drtest_failures ? 1 : 0;                                                              \
   } while (0)
+/* The fields of a component through its accessors (which cannot fail). */
+typedef struct {
+  PetscInt         n, nnodes, ncells, nsets;
+  const DRLabel   *labels;
+  const PetscInt  *node_ids, *cells;
+  const PetscReal *xyz;
+  DRCellType       celltype;
+  Mat              K, M, D;
+  MPI_Comm         comm;
+} CompView;
+
+static inline CompView CV(DRComponent c)
+{
+  CompView v;
+  (void)DRComponentGetLabels(c, &v.n, &v.labels);
+  (void)DRComponentGetGeometry(c, &v.nnodes, &v.node_ids, &v.xyz);
+  (void)DRComponentGetCells(c, &v.celltype, &v.ncells, &v.cells);
+  (void)DRComponentGetNodeSets(c, &v.nsets, NULL);
+  (void)DRComponentGetOperators(c, &v.K, &v.M, &v.D);
+  (void)DRComponentGetComm(c, &v.comm);
+  return v;
+}
+
 #endif

@@ -5,29 +5,6 @@ static const char help[] = "Built-in models: the assembled model does not depend
 
 #include "drtest.h"
 
-/* The fields of a component through its accessors (which cannot fail). */
-typedef struct {
-  PetscInt         n, nnodes, ncells, nsets;
-  const DRLabel   *labels;
-  const PetscInt  *node_ids, *cells;
-  const PetscReal *xyz;
-  DRCellType       celltype;
-  Mat              K, M, D;
-  MPI_Comm         comm;
-} CompView;
-
-static CompView CV(DRComponent c)
-{
-  CompView v;
-  (void)DRComponentGetLabels(c, &v.n, &v.labels);
-  (void)DRComponentGetGeometry(c, &v.nnodes, &v.node_ids, &v.xyz);
-  (void)DRComponentGetCells(c, &v.celltype, &v.ncells, &v.cells);
-  (void)DRComponentGetNodeSets(c, &v.nsets, NULL);
-  (void)DRComponentGetOperators(c, &v.K, &v.M, &v.D);
-  (void)DRComponentGetComm(c, &v.comm);
-  return v;
-}
-
 /* Deterministic vectors defined by the DOF labels, so they mean the same on
  * any rank count and in any part. */
 static PetscReal LabelU(DRLabel l) { return PetscSinReal(0.37 * (PetscReal)DRLabelNode(l) + 1.3 * DRLabelDir(l)); }

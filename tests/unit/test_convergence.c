@@ -7,29 +7,6 @@ static const char help[] = "Mesh convergence of the built-in models against beam
 #include <petscblaslapack.h>
 #include <slepceps.h>
 
-/* The fields of a component through its accessors (which cannot fail). */
-typedef struct {
-  PetscInt         n, nnodes, ncells, nsets;
-  const DRLabel   *labels;
-  const PetscInt  *node_ids, *cells;
-  const PetscReal *xyz;
-  DRCellType       celltype;
-  Mat              K, M, D;
-  MPI_Comm         comm;
-} CompView;
-
-static CompView CV(DRComponent c)
-{
-  CompView v;
-  (void)DRComponentGetLabels(c, &v.n, &v.labels);
-  (void)DRComponentGetGeometry(c, &v.nnodes, &v.node_ids, &v.xyz);
-  (void)DRComponentGetCells(c, &v.celltype, &v.ncells, &v.cells);
-  (void)DRComponentGetNodeSets(c, &v.nsets, NULL);
-  (void)DRComponentGetOperators(c, &v.K, &v.M, &v.D);
-  (void)DRComponentGetComm(c, &v.comm);
-  return v;
-}
-
 static const PetscReal betaL[3] = {1.875104068711961, 4.694091132974175, 7.854757438237613};
 
 /* All eigenpairs of (K, M) of a serial component, dense LAPACK, ascending.
