@@ -34,10 +34,19 @@ PetscErrorCode DRModalSetOptionsPrefix(DRModal m, const char *prefix);
 PetscErrorCode DRModalSetOperators(DRModal m, Mat K, Mat M, const char *what);
 PetscErrorCode DRModalSetRange(DRModal m, PetscInt nmodes, PetscReal fmax);
 /* fmax by spectrum slicing (default; every mode below fmax, proven by the
- * inertia) or, when false, by requesting the lowest nev modes and doubling
- * nev until one lies above fmax (fewer factorizations; used for component
- * modes, where the cutoff is a heuristic anyway).  Option -PREFIX_slicing. */
+ * inertia at each slice) or, when false, counted: one LDL^T factorization
+ * of K - lmax M gives the number of modes below fmax (inertia), then one
+ * Krylov-Schur solve asks for exactly that many (fewer factorizations than
+ * slicing; used for component modes).  Option -PREFIX_slicing. */
 PetscErrorCode DRModalSetSlicing(DRModal m, PetscBool slicing);
+/* Problems of at most n DOFs are solved densely (LAPACK via DRDenseEigen
+ * on rank 0; every eigenvalue, so the count is exact); 0 (default): never.
+ * Option -PREFIX_dense_max. */
+PetscErrorCode DRModalSetDenseMax(DRModal m, PetscInt n);
+PetscErrorCode DRModalGetDenseMax(DRModal m, PetscInt *n);
+/* Modes below fmax known from an inertia count (counted path), from the
+ * slices or from the dense solve; -1 when not counted (lowest-n path). */
+PetscErrorCode DRModalGetCount(DRModal m, PetscInt *count);
 /* Convergence tolerance of SLEPc (default 1e-12). */
 PetscErrorCode DRModalSetTolerance(DRModal m, PetscReal tol);
 /* Shift sigma (rad/s)^2, <= 0 (0 only for a definite K); default: -1e-8 *

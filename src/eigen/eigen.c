@@ -2,7 +2,7 @@
 #include <dynred/eigen.h>
 
 PetscClassId  DR_EIGEN_CLASSID;
-PetscLogEvent DR_EIGEN_Solve, DR_EIGEN_Factor, DR_EIGEN_Dense;
+PetscLogEvent DR_EIGEN_Solve, DR_EIGEN_Factor, DR_EIGEN_Dense, DR_EIGEN_Count;
 
 static PetscBool initialized = PETSC_FALSE;
 
@@ -21,6 +21,7 @@ PetscErrorCode DREigenInitializePackage(void)
   PetscCall(PetscClassIdRegister("DR Eigen", &DR_EIGEN_CLASSID));
   PetscCall(PetscLogEventRegister("DREigenSolve", DR_EIGEN_CLASSID, &DR_EIGEN_Solve));
   PetscCall(PetscLogEventRegister("DREigenFactor", DR_EIGEN_CLASSID, &DR_EIGEN_Factor));
+  PetscCall(PetscLogEventRegister("DREigenCount", DR_EIGEN_CLASSID, &DR_EIGEN_Count));
   PetscCall(PetscLogEventRegister("DREigenDense", DR_EIGEN_CLASSID, &DR_EIGEN_Dense));
   PetscCall(PetscRegisterFinalize(DREigenFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);

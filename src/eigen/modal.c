@@ -13,8 +13,10 @@ struct _p_DRModal {
   PetscReal scale;     /* |trace-based shift| (or |user shift|): the zero-eigenvalue scale */
   PetscBool sigma_set;
   PetscBool try_zero;  /* default shift, lowest-n path: try sigma = 0 (K definite) first */
-  PetscBool slicing; /* fmax by spectrum slicing (inertia-proven) or by growing nev */
-  PetscInt  nev;     /* current nev of the growing-nev path */
+  PetscBool slicing; /* fmax by spectrum slicing (inertia-proven) or by counting first */
+  PetscInt  nev;     /* nev of the counted path */
+  PetscInt  count;   /* eigenvalues below fmax from the inertia of K - lmax M (-1: not counted) */
+  PetscInt  dense_max; /* n <= dense_max: LAPACK on rank 0 instead of SLEPc (0: never) */
   EPS       eps;
   /* results */
   PetscInt   n;
@@ -33,6 +35,7 @@ PetscErrorCode DRModalCreate(MPI_Comm comm, DRModal *m)
   (*m)->nmodes = 20;
   (*m)->tol    = 1e-12;
   (*m)->slicing = PETSC_TRUE;
+  (*m)->count   = -1;
   PetscCall(PetscStrncpy((*m)->prefix, "modal_", sizeof((*m)->prefix)));
   PetscCall(PetscStrncpy((*m)->what, "model", sizeof((*m)->what)));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -97,6 +100,27 @@ PetscErrorCode DRModalSetSlicing(DRModal m, PetscBool slicing)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRModalSetDenseMax(DRModal m, PetscInt n)
+{
+  PetscFunctionBeginUser;
+  m->dense_max = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRModalGetDenseMax(DRModal m, PetscInt *n)
+{
+  PetscFunctionBeginUser;
+  *n = m->dense_max;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRModalGetCount(DRModal m, PetscInt *count)
+{
+  PetscFunctionBeginUser;
+  *count = m->count;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRModalSetTolerance(DRModal m, PetscReal tol)
 {
   PetscFunctionBeginUser;
@@ -155,7 +179,8 @@ PetscErrorCode DRModalSetFromOptions(DRModal m)
     PetscCall(PetscOptionsReal("-shift_hz", "negative shift of shift-and-invert, as a frequency: sigma = -(2 pi f)^2 (default from trace(K)/trace(M))", NULL, shift_hz, &shift_hz, &flg));
     if (flg && shift_hz != 0) m->sigma = -PetscSqr(2 * PETSC_PI * shift_hz);
     m->try_zero = (PetscBool)(!m->sigma_set && !(flg && shift_hz != 0));
-    PetscCall(PetscOptionsBool("-slicing", "modes below fmax by spectrum slicing (proven by inertia) instead of growing the number of requested modes", NULL, m->slicing, &m->slicing, NULL));
+    PetscCall(PetscOptionsBool("-slicing", "modes below fmax by spectrum slicing (several shifts) instead of one inertia count and one Krylov-Schur solve for exactly that many", NULL, m->slicing, &m->slicing, NULL));
+    PetscCall(PetscOptionsInt("-dense_max", "solve problems of at most this many DOFs densely with LAPACK on rank 0 (0: never)", NULL, m->dense_max, &m->dense_max, NULL));
     PetscOptionsEnd();
   }
   m->scale = PetscAbsReal(m->sigma);
@@ -194,9 +219,8 @@ PetscErrorCode DRModalSetFromOptions(DRModal m)
     PetscInt n;
     PetscCall(MatGetSize(m->K, &n, NULL));
     PetscCheck(m->nmodes <= n, m->comm, DR_ERR_INPUT, "%s: %" PetscInt_FMT " modes requested but the model has only %" PetscInt_FMT " DOFs", m->what, m->nmodes, n);
-    /* fmax without slicing: start with nmodes (or 16) and double until the
-     * highest converged mode is above fmax (DRModalSolve) */
-    m->nev = m->fmax > 0 ? PetscMin(PetscMax(m->nmodes, 16), n) : m->nmodes;
+    /* fmax without slicing: nev is set by the inertia count in DRModalSolve */
+    m->nev = m->fmax > 0 ? PetscMin(PetscMax(m->nmodes, 1), n) : m->nmodes;
     PetscCall(EPSSetWhichEigenpairs(m->eps, EPS_TARGET_MAGNITUDE));
     PetscCall(EPSSetTarget(m->eps, m->sigma));
     PetscCall(EPSSetDimensions(m->eps, m->nev, PETSC_DEFAULT, PETSC_DEFAULT));
@@ -329,10 +353,184 @@ static PetscErrorCode TryZeroShift(DRModal m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The number of eigenvalues of (K, M) below lmax: the negative pivots of an
+ * LDL^T factorization of K - lmax M (Sylvester's law of inertia; MUMPS with
+ * ICNTL(13) = 1 so the count is exact in parallel too).  One factorization,
+ * freed before the eigensolver makes its own, so the peak memory is one
+ * factor.  *known false when the factorization fails (a singular K - lmax M,
+ * i.e. lmax exactly an eigenvalue: the caller grows nev instead). */
+static PetscErrorCode CountBelow(DRModal m, PetscReal lmax, PetscInt *count, PetscBool *known)
+{
+  Mat            A, F;
+  MatFactorInfo  info;
+  MatFactorError err;
+  PetscInt       nneg = 0;
+  char           prefix[96];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(DR_EIGEN_Count, 0, 0, 0, 0));
+  PetscCall(MatDuplicate(m->K, MAT_COPY_VALUES, &A));
+  PetscCall(MatAXPY(A, -lmax, m->M, UNKNOWN_NONZERO_PATTERN));
+  PetscCall(MatSetOption(A, MAT_SPD, PETSC_FALSE));
+  PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatGetFactor(A, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &F));
+  PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%scount_", m->prefix));
+  PetscCall(MatSetOptionsPrefix(F, prefix));
+  PetscCall(MatMumpsSetIcntl(F, 13, 1));
+  PetscCall(MatSetFromOptions(F));
+  PetscCall(MatFactorInfoInitialize(&info));
+  PetscCall(MatCholeskyFactorSymbolic(F, A, NULL, &info));
+  PetscCall(MatCholeskyFactorNumeric(F, A, &info));
+  PetscCall(MatFactorGetError(F, &err));
+  *known = (PetscBool)(err == MAT_FACTOR_NOERROR);
+  if (*known) PetscCall(MatGetInertia(F, &nneg, NULL, NULL));
+  *count = nneg;
+  PetscCall(MatDestroy(&F));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscLogEventEnd(DR_EIGEN_Count, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A small problem densely: K and M gathered to rank 0 (each rank adds its
+ * rows), DRDenseEigen (LAPACK, the eigen layer's one dense path), the modes
+ * scattered back into vectors of K's layout.  Every eigenvalue is computed,
+ * so the count below fmax is exact. */
+static PetscErrorCode SolveDense(DRModal m, PetscInt n, PetscInt *nfound, PetscReal **lam, Vec **modes)
+{
+  PetscReal  *kl, *ml, *Kd = NULL, *Md = NULL, *X = NULL;
+  PetscInt    rs, re, nf = 0;
+  PetscMPIInt rank;
+  Vec         x, z;
+  VecScatter  sc;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(m->comm, &rank));
+  PetscCall(PetscCalloc2(n * n, &kl, n * n, &ml));
+  PetscCall(MatGetOwnershipRange(m->K, &rs, &re));
+  for (PetscInt r = rs; r < re; r++) {
+    PetscInt           nc;
+    const PetscInt    *cols;
+    const PetscScalar *v;
+    PetscCall(MatGetRow(m->K, r, &nc, &cols, &v));
+    for (PetscInt k = 0; k < nc; k++) kl[r + cols[k] * n] = PetscRealPart(v[k]);
+    PetscCall(MatRestoreRow(m->K, r, &nc, &cols, &v));
+    PetscCall(MatGetRow(m->M, r, &nc, &cols, &v));
+    for (PetscInt k = 0; k < nc; k++) ml[r + cols[k] * n] = PetscRealPart(v[k]);
+    PetscCall(MatRestoreRow(m->M, r, &nc, &cols, &v));
+  }
+  if (!rank) PetscCall(PetscMalloc3(n * n, &Kd, n * n, &Md, n * n, &X));
+  PetscCallMPI(MPI_Reduce(kl, Kd, (PetscMPIInt)(n * n), MPIU_REAL, MPIU_SUM, 0, m->comm));
+  PetscCallMPI(MPI_Reduce(ml, Md, (PetscMPIInt)(n * n), MPIU_REAL, MPIU_SUM, 0, m->comm));
+  PetscCall(PetscFree2(kl, ml));
+  PetscCall(PetscMalloc1(n + 1, lam));
+  if (!rank) PetscCall(DRDenseEigen(n, Kd, Md, m->fmax > 0 ? 0 : PetscMin(m->nmodes, n), PetscSqr(2 * PETSC_PI * m->fmax), &nf, *lam, X));
+  PetscCallMPI(MPI_Bcast(&nf, 1, MPIU_INT, 0, m->comm));
+  PetscCallMPI(MPI_Bcast(*lam, (PetscMPIInt)nf, MPIU_REAL, 0, m->comm));
+  PetscCall(MatCreateVecs(m->K, &x, NULL));
+  PetscCall(VecDuplicateVecs(x, nf + 1, modes));
+  PetscCall(VecScatterCreateToZero(x, &sc, &z));
+  for (PetscInt k = 0; k < nf; k++) {
+    if (!rank) {
+      PetscScalar *a;
+      PetscCall(VecGetArray(z, &a));
+      for (PetscInt i = 0; i < n; i++) a[i] = X[i + k * n];
+      PetscCall(VecRestoreArray(z, &a));
+    }
+    PetscCall(VecScatterBegin(sc, z, (*modes)[k], INSERT_VALUES, SCATTER_REVERSE));
+    PetscCall(VecScatterEnd(sc, z, (*modes)[k], INSERT_VALUES, SCATTER_REVERSE));
+  }
+  PetscCall(VecScatterDestroy(&sc));
+  PetscCall(VecDestroy(&z));
+  PetscCall(VecDestroy(&x));
+  PetscCall(PetscFree3(Kd, Md, X));
+  *nfound = nf;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The converged eigenvalues of the EPS, ascending, with their EPS indices. */
+static PetscErrorCode SortedConverged(DRModal m, PetscInt *nconv, PetscReal **lam, PetscInt **order)
+{
+  PetscFunctionBeginUser;
+  PetscCall(EPSGetConverged(m->eps, nconv));
+  PetscCall(PetscMalloc1(*nconv + 1, lam));
+  PetscCall(PetscMalloc1(*nconv + 1, order));
+  for (PetscInt i = 0; i < *nconv; i++) {
+    PetscScalar kr;
+    PetscCall(EPSGetEigenvalue(m->eps, i, &kr, NULL));
+    (*lam)[i]   = PetscRealPart(kr);
+    (*order)[i] = i;
+  }
+  PetscCall(PetscSortRealWithPermutation(*nconv, *lam, *order));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* fmax without slicing: the count from the inertia first, then one
+ * Krylov-Schur solve for exactly that many (nev = count; SLEPc's default
+ * ncv = max(2 nev, nev + 15); with nev above 200 the projected problem is
+ * capped at mpd = 200, so orthogonalization grows like n nev mpd, not
+ * n nev^2).  A mode the solver skipped shows as fewer than `count` below
+ * lmax: nev grows by the shortfall and the solve repeats (progress line). */
+static PetscErrorCode SolveCounted(DRModal m, PetscInt n)
+{
+  PetscReal lmax  = PetscSqr(2 * PETSC_PI * m->fmax);
+  PetscBool known = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(CountBelow(m, lmax, &m->count, &known));
+  if (!known) m->count = -1;
+  m->nev = PetscMin(n, PetscMax(PetscMax(m->nmodes, 1), m->count));
+  PetscCall(EPSSetDimensions(m->eps, m->nev, PETSC_DEFAULT, m->nev > 200 ? 200 : PETSC_DEFAULT));
+  if (m->try_zero) PetscCall(TryZeroShift(m));
+  for (PetscInt round = 0;; round++) {
+    PetscInt   nconv, nbelow = 0, *order;
+    PetscReal *lam;
+    PetscCall(EPSSolve(m->eps));
+    if (!round) PetscCall(CheckInertia(m));
+    PetscCall(SortedConverged(m, &nconv, &lam, &order));
+    while (nbelow < nconv && lam[nbelow] <= lmax) nbelow++;
+    PetscCall(PetscFree(lam));
+    PetscCall(PetscFree(order));
+    /* done: all counted modes found, or (count unknown) one above lmax */
+    if (m->nev >= n || (m->count >= 0 ? nbelow >= m->count : nbelow < nconv)) break;
+    m->nev = PetscMin(n, m->count >= 0 ? m->nev + (m->count - nbelow) + 8 : 2 * m->nev);
+    PetscCall(DRProgress(m->comm, "%seigensolve: %" PetscInt_FMT " modes below %g Hz found, %" PetscInt_FMT " counted; asking for %" PetscInt_FMT, m->prefix, nbelow, (double)m->fmax, m->count, m->nev));
+    PetscCall(EPSSetDimensions(m->eps, m->nev, PETSC_DEFAULT, m->nev > 200 ? 200 : PETSC_DEFAULT));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Mass normalization, the deterministic sign and the residual of mode k. */
+static PetscErrorCode FinishMode(DRModal m, PetscInt k)
+{
+  PetscScalar mnorm;
+  Vec         mx;
+
+  PetscFunctionBeginUser;
+  m->freq[k] = (m->lambda[k] >= 0 ? 1 : -1) * PetscSqrtReal(PetscAbsReal(m->lambda[k])) / (2 * PETSC_PI);
+  PetscCall(VecDuplicate(m->modes[k], &mx));
+  PetscCall(MatMult(m->M, m->modes[k], mx));
+  PetscCall(VecDot(m->modes[k], mx, &mnorm));
+  PetscCall(VecDestroy(&mx));
+  PetscCall(VecScale(m->modes[k], 1.0 / PetscSqrtReal(PetscRealPart(mnorm))));
+  PetscCall(DRVecModeSignFix(m->modes[k]));
+  PetscCall(DRModalResidual(m->K, m->M, m->lambda[k], m->modes[k], &m->resid[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AllocResults(DRModal m, PetscInt nkeep)
+{
+  PetscFunctionBeginUser;
+  m->n = nkeep;
+  PetscCall(PetscMalloc1(nkeep + 1, &m->freq));
+  PetscCall(PetscMalloc1(nkeep + 1, &m->lambda));
+  PetscCall(PetscMalloc1(nkeep + 1, &m->resid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRModalSolve(DRModal m)
 {
-  PetscInt  nconv, nkeep;
-  PetscInt *order;
+  PetscInt   nconv, nkeep, n;
+  PetscInt  *order;
   PetscReal *lam;
   Vec       *tmp;
 
@@ -340,47 +538,39 @@ PetscErrorCode DRModalSolve(DRModal m)
   if (!m->eps) PetscCall(DRModalSetFromOptions(m));
   PetscCall(FreeResults(m));
   PetscCall(PetscLogEventBegin(DR_EIGEN_Solve, 0, 0, 0, 0));
-  m->last = DRTime();
-  if (m->try_zero) PetscCall(TryZeroShift(m));
-  PetscCall(EPSSolve(m->eps));
-  PetscCall(CheckInertia(m));
-  PetscCall(EPSGetConverged(m->eps, &nconv));
-  while (m->fmax > 0 && !m->slicing) {
-    /* grow nev until a converged mode lies above fmax (or all are found) */
-    PetscReal lmax = PetscSqr(2 * PETSC_PI * m->fmax), top = -PETSC_MAX_REAL;
-    PetscInt  n;
-    PetscCall(MatGetSize(m->K, &n, NULL));
-    for (PetscInt i = 0; i < nconv; i++) {
-      PetscScalar kr;
-      PetscCall(EPSGetEigenvalue(m->eps, i, &kr, NULL));
-      top = PetscMax(top, PetscRealPart(kr));
+  m->last  = DRTime();
+  m->count = -1;
+  PetscCall(MatGetSize(m->K, &n, NULL));
+  if (n <= m->dense_max) {
+    PetscCall(SolveDense(m, n, &nconv, &lam, &tmp));
+    if (m->fmax > 0) m->count = nconv;
+    nkeep = m->fmax > 0 ? nconv : PetscMin(nconv, m->nmodes);
+    PetscCall(AllocResults(m, nkeep));
+    m->modes = tmp;
+    for (PetscInt k = 0; k < nkeep; k++) {
+      m->lambda[k] = lam[k];
+      PetscCall(FinishMode(m, k));
     }
-    if (top > lmax || m->nev >= n) break;
-    m->nev = PetscMin(2 * m->nev, n);
-    PetscCall(DRProgress(m->comm, "%seigensolve: %" PetscInt_FMT " modes all below %g Hz, asking for %" PetscInt_FMT, m->prefix, nconv, (double)m->fmax, m->nev));
-    PetscCall(EPSSetDimensions(m->eps, m->nev, PETSC_DEFAULT, PETSC_DEFAULT));
+    for (PetscInt k = nkeep; k <= nconv; k++) PetscCall(VecDestroy(&m->modes[k]));
+    PetscCall(PetscFree(lam));
+    PetscCall(PetscLogEventEnd(DR_EIGEN_Solve, 0, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (m->fmax > 0 && !m->slicing) PetscCall(SolveCounted(m, n));
+  else {
+    if (m->try_zero) PetscCall(TryZeroShift(m));
     PetscCall(EPSSolve(m->eps));
-    PetscCall(EPSGetConverged(m->eps, &nconv));
+    PetscCall(CheckInertia(m));
   }
-  PetscCall(PetscMalloc1(nconv + 1, &lam));
-  PetscCall(PetscMalloc1(nconv + 1, &order));
-  for (PetscInt i = 0; i < nconv; i++) {
-    PetscScalar kr;
-    PetscCall(EPSGetEigenvalue(m->eps, i, &kr, NULL));
-    lam[i]   = PetscRealPart(kr);
-    order[i] = i;
-  }
-  PetscCall(PetscSortRealWithPermutation(nconv, lam, order));
+  PetscCall(SortedConverged(m, &nconv, &lam, &order));
   if (m->fmax > 0 && !m->slicing) {
     PetscReal lmax = PetscSqr(2 * PETSC_PI * m->fmax);
     nkeep          = 0;
     while (nkeep < nconv && lam[nkeep] <= lmax) nkeep++;
   } else nkeep = m->fmax > 0 ? nconv : PetscMin(nconv, m->nmodes);
+  if (m->fmax > 0 && m->slicing) m->count = nconv;
   PetscCheck(m->fmax > 0 || nconv >= m->nmodes, m->comm, PETSC_ERR_CONV_FAILED, "%s: only %" PetscInt_FMT " of %" PetscInt_FMT " modes converged; try -%seps_max_it or a larger -%seps_ncv", m->what, nconv, m->nmodes, m->prefix, m->prefix);
-  m->n = nkeep;
-  PetscCall(PetscMalloc1(nkeep + 1, &m->freq));
-  PetscCall(PetscMalloc1(nkeep + 1, &m->lambda));
-  PetscCall(PetscMalloc1(nkeep + 1, &m->resid));
+  PetscCall(AllocResults(m, nkeep));
   {
     Vec t;
     PetscCall(MatCreateVecs(m->K, &t, NULL));
@@ -389,20 +579,10 @@ PetscErrorCode DRModalSolve(DRModal m)
   }
   m->modes = tmp;
   for (PetscInt k = 0; k < nkeep; k++) {
-    PetscInt    i = order[k];
-    PetscScalar kr, mnorm;
-    Vec         mx;
-    PetscCall(EPSGetEigenpair(m->eps, i, &kr, NULL, m->modes[k], NULL));
+    PetscScalar kr;
+    PetscCall(EPSGetEigenpair(m->eps, order[k], &kr, NULL, m->modes[k], NULL));
     m->lambda[k] = PetscRealPart(kr);
-    m->freq[k]   = (m->lambda[k] >= 0 ? 1 : -1) * PetscSqrtReal(PetscAbsReal(m->lambda[k])) / (2 * PETSC_PI);
-    /* mass normalization and a deterministic sign */
-    PetscCall(VecDuplicate(m->modes[k], &mx));
-    PetscCall(MatMult(m->M, m->modes[k], mx));
-    PetscCall(VecDot(m->modes[k], mx, &mnorm));
-    PetscCall(VecDestroy(&mx));
-    PetscCall(VecScale(m->modes[k], 1.0 / PetscSqrtReal(PetscRealPart(mnorm))));
-    PetscCall(DRVecModeSignFix(m->modes[k]));
-    PetscCall(DRModalResidual(m->K, m->M, m->lambda[k], m->modes[k], &m->resid[k]));
+    PetscCall(FinishMode(m, k));
   }
   /* the spare vector allocated above */
   PetscCall(VecDestroy(&m->modes[nkeep]));

@@ -97,6 +97,7 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscB
   if (keep && r->cutoff_hz > 0) PetscCall(DRModalSetRange(fi->modal, 0, r->cutoff_hz));
   else PetscCall(DRModalSetRange(fi->modal, keep ? PetscMax(1, PetscMin(r->nmodes, fi->nI)) : 1, 0));
   PetscCall(DRModalSetSlicing(fi->modal, PETSC_FALSE));
+  PetscCall(DRModalSetDenseMax(fi->modal, DR_COMPONENT_DENSE_MAX));
   PetscCall(DRModalSetFromOptions(fi->modal));
   PetscCall(DRModalSolve(fi->modal));
   PetscCall(DRModalGetModes(fi->modal, &nm, &f, &lam, &fi->modes, NULL));
@@ -110,9 +111,44 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscB
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The factorization of K_II the eigensolver already holds: SLEPc's
+ * shift-and-invert at sigma = 0 (K_II factored without negative pivots, the
+ * usual case of a held interior) factors K_II itself with MUMPS.  NULL when
+ * the modes came from the dense path or another shift. */
+static PetscErrorCode SharedFactor(DRFixedInterface *fi, Mat *F)
+{
+  PetscReal sigma;
+  KSP       ksp;
+  PC        pc;
+  PetscBool ischol, ismumps = PETSC_FALSE;
+  PetscInt  n, dense_max;
+
+  PetscFunctionBeginUser;
+  *F = NULL;
+  if (!fi->modal) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DRModalGetShift(fi->modal, &sigma));
+  PetscCall(DRModalGetDenseMax(fi->modal, &dense_max));
+  PetscCall(MatGetSize(fi->KII, &n, NULL));
+  if (sigma != 0 || n <= dense_max) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DRModalGetKSP(fi->modal, &ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &ischol));
+  if (ischol) {
+    Mat           Ff, A;
+    MatSolverType st;
+    PetscCall(PCGetOperators(pc, &A, NULL));
+    PetscCall(PCFactorGetMatrix(pc, &Ff));
+    PetscCall(MatFactorGetSolverType(Ff, &st));
+    PetscCall(PetscStrcmp(st, MATSOLVERMUMPS, &ismumps));
+    if (ismumps && A == fi->KII) *F = Ff;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRReduction r)
 {
-  char        prefix[256];
+  char prefix[256];
+  Mat  shared;
 
   PetscFunctionBeginUser;
   if (fi->nI == 0 || fi->nb == 0) PetscFunctionReturn(PETSC_SUCCESS);
@@ -124,15 +160,22 @@ PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRReduction
     PetscCall(MatConvert(KIB, MATDENSE, MAT_INITIAL_MATRIX, &fi->B));
     PetscCall(MatDestroy(&KIB));
     PetscCall(MatDuplicate(fi->B, MAT_DO_NOT_COPY_VALUES, &fi->X));
-    PetscCall(PetscLogEventBegin(DRRED_Factor, 0, 0, 0, 0));
-    PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sstatic_", DRReductionPrefix(r)));
-    PetscCall(MatGetFactor(fi->KII, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &fi->F));
-    PetscCall(MatSetOptionsPrefix(fi->F, prefix));
-    PetscCall(MatSetFromOptions(fi->F));
-    PetscCall(MatFactorInfoInitialize(&info));
-    PetscCall(MatCholeskyFactorSymbolic(fi->F, fi->KII, NULL, &info));
-    PetscCall(MatCholeskyFactorNumeric(fi->F, fi->KII, &info));
-    PetscCall(PetscLogEventEnd(DRRED_Factor, 0, 0, 0, 0));
+    PetscCall(SharedFactor(fi, &shared));
+    if (shared) { /* one factorization of K_II for the modes and the constraint modes */
+      PetscCall(PetscObjectReference((PetscObject)shared));
+      fi->F = shared;
+      PetscCall(PetscInfo(NULL, "%s: constraint modes through the eigensolver's factorization of K_II\n", fi->name));
+    } else {
+      PetscCall(PetscLogEventBegin(DRRED_Factor, 0, 0, 0, 0));
+      PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sstatic_", DRReductionPrefix(r)));
+      PetscCall(MatGetFactor(fi->KII, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &fi->F));
+      PetscCall(MatSetOptionsPrefix(fi->F, prefix));
+      PetscCall(MatSetFromOptions(fi->F));
+      PetscCall(MatFactorInfoInitialize(&info));
+      PetscCall(MatCholeskyFactorSymbolic(fi->F, fi->KII, NULL, &info));
+      PetscCall(MatCholeskyFactorNumeric(fi->F, fi->KII, &info));
+      PetscCall(PetscLogEventEnd(DRRED_Factor, 0, 0, 0, 0));
+    }
     PetscCall(MatMatSolve(fi->F, fi->B, fi->X));
     PetscCall(MatScale(fi->X, -1.0));
   }

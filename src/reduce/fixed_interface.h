@@ -32,7 +32,8 @@ PetscErrorCode DRFixedInterfaceSetUp(DRComponent c, const PetscBool isboundary[]
 /* Fixed-interface modes (nmodes or below cutoff; nkeep_max caps them, 0 keeps
  * none but still proves K_II regular). */
 PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscBool keep, DRSuperelement *se);
-/* Factor K_II (once; options prefix "<prefix>static_") and solve
+/* Factor K_II (once: the eigensolver's factorization when it factored K_II
+ * itself, else its own with options prefix "<prefix>static_") and solve
  * Phi_c = -K_II^{-1} K_IB in one block solve. */
 PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRReduction r);
 /* se->T = [I 0; Phi_c Phi_n] over the component's rows. */

@@ -141,6 +141,7 @@ static PetscErrorCode ComputeFreeModes(DRReduction r, const Comp *c, FreeModes *
   if (r->cutoff_hz > 0) PetscCall(DRModalSetRange(fm->modal, 0, r->cutoff_hz));
   else PetscCall(DRModalSetRange(fm->modal, r->nmodes, 0));
   PetscCall(DRModalSetSlicing(fm->modal, PETSC_FALSE));
+  PetscCall(DRModalSetDenseMax(fm->modal, DR_COMPONENT_DENSE_MAX));
   PetscCall(DRModalSetFromOptions(fm->modal));
   PetscCall(DRModalSolve(fm->modal));
   PetscCall(DRModalGetModes(fm->modal, &fm->nm, &fm->f, &fm->lam, &fm->phi, NULL));

@@ -45,6 +45,13 @@ struct _p_DRReduction {
   PetscLogDouble          t_eig, t_static, t_project; /* its phase times (log events), s */
 };
 
+/* Component eigenproblems (fixed-interface interiors, free-interface
+ * components) up to this many DOFs get their modes densely (LAPACK;
+ * option -cms_comp_dense_max): below it a dense dsygvx of the whole interior
+ * costs less than the sparse factorization plus Krylov-Schur (see
+ * bench/README.md). */
+#define DR_COMPONENT_DENSE_MAX 400
+
 /* Log events of the reduction package (DRReductionInitializePackage). */
 extern PetscClassId  DR_REDUCTION_CLASSID;
 extern PetscLogEvent DRRED_Apply, DRRED_Factor, DRRED_CompEig, DRRED_Constraint, DRRED_Project;
