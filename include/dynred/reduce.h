@@ -75,6 +75,14 @@ PetscErrorCode DRReductionGetBasis(DRReduction r, Mat *T);
  * events DRRedCompEig, DRRedConstraint, DRRedProject on this rank (0 when
  * logging is off): component eigensolve, constraint (static) modes,
  * projection. */
+/* Residual of ncol system modes u = T Qc (Qc: (nb + nq) x ncol, column-major,
+ * on every rank of the component comm; lam: their eigenvalues) on component
+ * c after Apply, for the CMS error estimate: eta2[k] = r_I^T K_II^{-1} r_I
+ * (every rank) and gB = r_B - K_BI K_II^{-1} r_I (nb x ncol, boundary-label
+ * order, rank 0 of the comm; caller frees), r = K u - lam M u.
+ * *supported false (nothing computed) for methods without a held K_II
+ * factorization (only craig-bampton has one). */
+PetscErrorCode DRReductionResidual(DRReduction r, DRComponent c, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal eta2[], PetscReal **gB, PetscBool *supported);
 PetscErrorCode DRReductionGetTimes(DRReduction r, PetscLogDouble *t_eig, PetscLogDouble *t_static, PetscLogDouble *t_project);
 PetscErrorCode DRReductionView(DRReduction r, PetscViewer viewer);
 PetscErrorCode DRReductionDestroy(DRReduction *r);

@@ -143,3 +143,23 @@ PetscErrorCode DRCMSGather_Private(DRCMS c)
   PetscCall(PetscLogEventEnd(DRCMS_Gather, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode DRCMSResetCoupled_Private(DRCMS c)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; c->qfreq && k < c->ncomp; k++) PetscCall(PetscFree(c->qfreq[k]));
+  PetscCall(PetscFree(c->qfreq));
+  PetscCall(PetscFree(c->nb));
+  PetscCall(PetscFree(c->nq));
+  PetscCall(PetscFree(c->bglob));
+  PetscCall(PetscFree(c->Kred));
+  PetscCall(PetscFree(c->Mred));
+  PetscCall(PetscFree(c->Psi));
+  PetscCall(PetscFree(c->ccfreq));
+  PetscCall(PetscFree(c->freq));
+  PetscCall(PetscFree(c->lamext));
+  PetscCall(PetscFree(c->est_pct));
+  PetscCall(PetscFree(c->share));
+  c->nm = c->next = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

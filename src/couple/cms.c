@@ -8,8 +8,10 @@ static const DRConfigKey cms_keys[] = {
   {"cms.method", DR_CFG_STRING, "craig-bampton", "component reduction (per component: components[].method)", NULL, NULL, NULL},
   {"cms.fmax", DR_CFG_REAL, "0", "range of interest: system modes below fmax; component modes below cutoff_factor * fmax (0: count modes, cms.nmodes)", "0..", "Hz", NULL},
   {"cms.nmodes", DR_CFG_INT, "20", "system modes to keep when fmax = 0", "0..", NULL, NULL},
-  {"cms.component_modes", DR_CFG_INT, "20", "component modes to keep when fmax = 0", "0..", NULL, NULL},
-  {"cms.cutoff_factor", DR_CFG_REAL, "2.0", "component modes kept below cutoff_factor * fmax", "1..", NULL, NULL},
+  {"cms.component_modes", DR_CFG_INT, "20", "component modes to keep when fmax = 0; set explicitly, it is final (no refinement by cms.tol_pct)", "0..", NULL, NULL},
+  {"cms.cutoff_factor", DR_CFG_REAL, "2.0", "component modes kept below cutoff_factor * fmax; set explicitly, it is final (no refinement by cms.tol_pct)", "1..", NULL, NULL},
+  {"cms.tol_pct", DR_CFG_REAL, "0.5", "largest acceptable relative frequency error of the system modes (up to fmax, or the nmodes lowest): unless cms.cutoff_factor (fmax > 0) or cms.component_modes (fmax = 0) is given, the components carrying a mode's residual are enriched (more component modes) until every mode's error estimate is below it (0: no refinement)", "0..", "%", NULL},
+  {"cms.max_refine", DR_CFG_INT, "3", "at most this many enrichment rounds for cms.tol_pct", "0..", NULL, NULL},
   {"cms.retain", DR_CFG_STRING, "", "node sets kept physical (loads, sensors), comma list", NULL, NULL, NULL},
   {"cms.support", DR_CFG_STRING, "", "free-interface: node set of a statically determinate support for floating parts (default: chosen automatically)", NULL, NULL, NULL},
   {"cms.groups", DR_CFG_INT, NULL, "deprecated: the NUMBER of rank groups; use ranks_per_group (ranks in each group)", "0..", NULL, NULL},
@@ -74,6 +76,10 @@ PetscErrorCode DRCMSDestroy(DRCMS *cms)
   PetscCall(PetscFree(c->Psi));
   PetscCall(PetscFree(c->ccfreq));
   PetscCall(PetscFree(c->freq));
+  PetscCall(PetscFree(c->lamext));
+  PetscCall(PetscFree(c->est_pct));
+  PetscCall(PetscFree(c->share));
+  PetscCall(PetscFree2(c->comp_cut, c->comp_nmodes));
   if (c->modes) PetscCall(VecDestroyVecs(c->nm, &c->modes));
   PetscCall(DRComponentDestroy(&c->geom));
   if (c->gcomm != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&c->gcomm));
@@ -178,14 +184,18 @@ PetscErrorCode DRCMSSetFromOptions(DRCMS c)
   PetscCall(DRConfigGetString(cfg, "cms.method", c->method, sizeof(c->method), NULL));
   PetscCall(DRConfigGetReal(cfg, "cms.fmax", &c->fmax, NULL));
   PetscCall(DRConfigGetInt(cfg, "cms.nmodes", &c->nmodes, NULL));
-  PetscCall(DRConfigGetInt(cfg, "cms.component_modes", &c->comp_modes, NULL));
-  PetscCall(DRConfigGetReal(cfg, "cms.cutoff_factor", &c->cutoff_factor, NULL));
+  PetscCall(DRConfigGetInt(cfg, "cms.component_modes", &c->comp_modes, &c->modes_given));
+  PetscCall(DRConfigGetReal(cfg, "cms.cutoff_factor", &c->cutoff_factor, &c->cutoff_given));
+  PetscCall(DRConfigGetReal(cfg, "cms.tol_pct", &c->tol_pct, NULL));
+  PetscCall(DRConfigGetInt(cfg, "cms.max_refine", &c->max_refine, NULL));
   PetscCall(DRConfigGetString(cfg, "cms.retain", c->retain, sizeof(c->retain), NULL));
   PetscCall(DRConfigGetString(cfg, "cms.support", c->support, sizeof(c->support), NULL));
   PetscCall(ReadGroupsAndDenseMax(c));
   PetscCall(DRConfigGetInt(cfg, "cms.interface_modes", &c->iface_modes, NULL));
   PetscCall(DRConfigGetReal(cfg, "cms.interface_cutoff_factor", &c->iface_factor, NULL));
   PetscCall(CheckOptions(c));
+  /* the explicit component-mode choice of the range in use is final */
+  c->cutoff_given = (PetscBool)(c->fmax > 0 ? c->cutoff_given : c->modes_given);
   c->iface = (c->iface_modes > 0 || c->iface_factor > 0) ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(ReadComponents(c));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -238,7 +248,7 @@ static PetscErrorCode ReduceComponent(DRCMS c, PetscInt i, PetscLogDouble t[3])
   r = c->red[i];
   PetscCall(DRReductionSetType(r, c->methods[c->mine[i]]));
   PetscCall(DRReductionSetOptionsPrefix(r, "cms_comp_"));
-  PetscCall(DRReductionSetModes(r, c->comp_modes, c->fmax > 0 ? c->cutoff_factor * c->fmax : 0));
+  PetscCall(DRReductionSetModes(r, c->comp_nmodes[c->mine[i]], c->comp_cut[c->mine[i]]));
   PetscCall(DRReductionFreeInterfaceSetSupport(r, c->support));
   PetscCall(DRReductionSetUp(r));
   PetscCall(DRReductionApply(r, c->comps[i], c->isboundary[i]));
@@ -247,18 +257,21 @@ static PetscErrorCode ReduceComponent(DRCMS c, PetscInt i, PetscLogDouble t[3])
 }
 
 /* Every group reduces its components (a DRReduction each, the method per
- * component); component phase times: the slowest group sets the pace. */
-static PetscErrorCode ReduceComponents(DRCMS c)
+ * component), all of them or those flagged in redo[ncomp]; component phase
+ * times (the slowest group sets the pace) add to c->t. */
+static PetscErrorCode ReduceComponents(DRCMS c, const PetscBool redo[])
 {
   PetscErrorCode ierr   = PETSC_SUCCESS;
   PetscReal      loc[3] = {0, 0, 0}, mx[3];
 
   PetscFunctionBeginUser;
-  PetscCall(PetscCalloc1(c->nmine + 1, &c->red));
+  if (!c->red) PetscCall(PetscCalloc1(c->nmine + 1, &c->red));
   for (PetscInt i = 0; i < c->nmine && !ierr; i++) {
     PetscLogDouble t[3];
     PetscInt       n, nb, nq;
     const char    *name;
+    if (redo && !redo[c->mine[i]]) continue;
+    PetscCall(DRReductionDestroy(&c->red[i]));
     PetscCall(PetscLogEventBegin(DRCMS_Reduce, 0, 0, 0, 0));
     ierr = ReduceComponent(c, i, t);
     PetscCall(PetscLogEventEnd(DRCMS_Reduce, 0, 0, 0, 0));
@@ -276,48 +289,132 @@ static PetscErrorCode ReduceComponents(DRCMS c)
   ierr = DRCMSAllGroupsAgree_Private(c->comm, ierr);
   if (ierr) PetscFunctionReturn(ierr);
   PetscCall(MPIU_Allreduce(loc, mx, 3, MPIU_REAL, MPI_MAX, c->comm));
-  c->t[DR_CMS_PHASE_COMPEIG]    = mx[0];
-  c->t[DR_CMS_PHASE_CONSTRAINT] = mx[1];
-  c->t[DR_CMS_PHASE_PROJECT]    = mx[2];
+  c->t[DR_CMS_PHASE_COMPEIG] += mx[0];
+  c->t[DR_CMS_PHASE_CONSTRAINT] += mx[1];
+  c->t[DR_CMS_PHASE_PROJECT] += mx[2];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Component mode cutoffs: cutoff_factor x fmax (or component_modes), per
+ * component so the refinement can raise them one by one. */
+static PetscErrorCode InitComponentModes(DRCMS c)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree2(c->comp_cut, c->comp_nmodes));
+  PetscCall(PetscMalloc2(c->ncomp, &c->comp_cut, c->ncomp, &c->comp_nmodes));
+  for (PetscInt k = 0; k < c->ncomp; k++) {
+    c->comp_cut[k]    = c->fmax > 0 ? c->cutoff_factor * c->fmax : 0;
+    c->comp_nmodes[k] = c->comp_modes;
+  }
+  c->nrefine = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Enrichment of a component: its mode count times this factor, and at
+ * least this many modes more. */
+#define DR_CMS_REFINE_FACTOR 1.5
+#define DR_CMS_REFINE_MIN    8
+
+/* After an estimate: the modes up to fmax whose estimate exceeds tol_pct;
+ * for each, the component with the largest share of its squared residual is
+ * enriched.  *again: something to redo (same answer on every rank: est_pct
+ * and share are broadcast). */
+static PetscErrorCode Refine(DRCMS c, PetscBool redo[], PetscBool *again)
+{
+  PetscInt  nbad = 0, worst = -1;
+  char      list[512] = "";
+
+  PetscFunctionBeginUser;
+  *again = PETSC_FALSE;
+  if (!c->est_pct || c->tol_pct <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt k = 0; k < c->ncomp; k++) redo[k] = PETSC_FALSE;
+  for (PetscInt j = 0; j < c->nm; j++) {
+    PetscInt kmax = 0;
+    if (c->est_pct[j] <= c->tol_pct) continue;
+    nbad++;
+    if (worst < 0 || c->est_pct[j] > c->est_pct[worst]) worst = j;
+    for (PetscInt k = 1; k < c->ncomp; k++)
+      if (c->share[k * c->nm + j] > c->share[kmax * c->nm + j]) kmax = k;
+    redo[kmax] = PETSC_TRUE;
+  }
+  if (!nbad) PetscFunctionReturn(PETSC_SUCCESS);
+  if (c->cutoff_given || c->nrefine >= c->max_refine) {
+    PetscCall(PetscPrintf(c->comm, "dynred: warning: %" PetscInt_FMT " mode(s) with an error estimate above cms.tol_pct = %g %% (worst %.3g %% at %.6g Hz)%s; %s\n", nbad, (double)c->tol_pct, (double)c->est_pct[worst], (double)c->freq[worst],
+                          c->cutoff_given ? (c->fmax > 0 ? " with the explicit cms.cutoff_factor" : " with the explicit cms.component_modes") : " after cms.max_refine rounds", c->cutoff_given ? (c->fmax > 0 ? "leave cms.cutoff_factor unset to let dynred refine" : "leave cms.component_modes unset to let dynred refine") : "raise cms.max_refine or cms.cutoff_factor"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt k = 0; k < c->ncomp; k++)
+    if (redo[k]) {
+      /* by count, not by cutoff: a raised cutoff may add no mode at all
+       * (a short middle part's first fixed-interface mode lies far up) */
+      PetscInt nq = c->nq[k], more = PetscMax((PetscInt)PetscCeilReal(DR_CMS_REFINE_FACTOR * nq), nq + DR_CMS_REFINE_MIN);
+      char     item[128];
+      c->comp_cut[k]    = 0;
+      c->comp_nmodes[k] = more;
+      PetscCall(PetscSNPrintf(item, sizeof(item), "%s'%s' (%" PetscInt_FMT " -> %" PetscInt_FMT " modes)", list[0] ? ", " : "", c->names[k], nq, more));
+      PetscCall(PetscStrlcat(list, item, sizeof(list)));
+    }
+  c->nrefine++;
+  PetscCall(DRProgress(c->comm, "cms: refinement %" PetscInt_FMT ": %" PetscInt_FMT " mode(s) above tol_pct %g %% (worst estimate %.3g %% at %.6g Hz); enriching the components with the largest share of their residual: %s", c->nrefine, nbad, (double)c->tol_pct, (double)c->est_pct[worst], (double)c->freq[worst], list));
+  *again = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Times of this solve from the events (nested events subtracted: assembly
  * runs inside gather, interface reduction inside the coupled solve). */
-static PetscErrorCode EventTimes(PetscReal t[5])
+static PetscErrorCode EventTimes(PetscReal t[6])
 {
   PetscFunctionBeginUser;
-  PetscLogDouble s[5];
+  PetscLogDouble s[6];
 
   PetscCall(DRLogEventSeconds(DRCMS_Gather, &s[0]));
   PetscCall(DRLogEventSeconds(DRCMS_Assemble, &s[1]));
   PetscCall(DRLogEventSeconds(DRCMS_IfaceReduce, &s[2]));
   PetscCall(DRLogEventSeconds(DRCMS_Coupled, &s[3]));
   PetscCall(DRLogEventSeconds(DRCMS_Recover, &s[4]));
-  for (int i = 0; i < 5; i++) t[i] = (PetscReal)s[i];
+  PetscCall(DRLogEventSeconds(DRCMS_Estimate, &s[5]));
+  for (int i = 0; i < 6; i++) t[i] = (PetscReal)s[i];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Reduce, couple, estimate; while a mode's estimate exceeds tol_pct, enrich
+ * the components that carry its residual and couple again (at most
+ * max_refine rounds); then recover the modes on the full labels. */
 PetscErrorCode DRCMSSolve(DRCMS c)
 {
-  PetscReal *Q = NULL, t0[5], t1[5];
+  PetscReal *Q = NULL, t0[6], t1[6];
+  PetscBool *redo, again = PETSC_TRUE;
 
   PetscFunctionBeginUser;
   PetscCall(DRCMSSetUp(c));
-  PetscCall(ReduceComponents(c));
+  PetscCall(PetscArrayzero(c->t, DR_CMS_NPHASE));
   PetscCall(EventTimes(t0));
-  PetscCall(DRCMSGather_Private(c));
-  PetscCall(DRProgress(c->comm, "cms: reduced system of %" PetscInt_FMT " coordinates (%" PetscInt_FMT " boundary)", c->nred, c->nbglob));
-  PetscCall(DRCMSCoupledSolve_Private(c, &Q));
+  PetscCall(InitComponentModes(c));
+  PetscCall(PetscCalloc1(c->ncomp + 1, &redo));
+  PetscCall(ReduceComponents(c, NULL));
+  while (again) {
+    PetscCall(DRCMSGather_Private(c));
+    PetscCall(DRProgress(c->comm, "cms: reduced system of %" PetscInt_FMT " coordinates (%" PetscInt_FMT " boundary)", c->nred, c->nbglob));
+    PetscCall(DRCMSCoupledSolve_Private(c, &Q));
+    PetscCall(DRCMSEstimate_Private(c, Q));
+    PetscCall(Refine(c, redo, &again));
+    if (again) {
+      PetscCall(PetscFree(Q));
+      PetscCall(DRCMSResetCoupled_Private(c));
+      PetscCall(ReduceComponents(c, redo));
+    }
+  }
+  PetscCall(PetscFree(redo));
   PetscCall(DRCMSRecover_Private(c, Q));
   PetscCall(PetscFree(Q));
   PetscCall(EventTimes(t1));
-  for (int p = 0; p < 5; p++) t1[p] -= t0[p];
+  for (int p = 0; p < 6; p++) t1[p] -= t0[p];
   c->t[DR_CMS_PHASE_ASSEMBLY] = t1[1];
   c->t[DR_CMS_PHASE_GATHER]   = t1[0] - t1[1];
   c->t[DR_CMS_PHASE_IFACE]    = t1[2];
   c->t[DR_CMS_PHASE_COUPLED]  = t1[3] - t1[2];
   c->t[DR_CMS_PHASE_RECOVER]  = t1[4];
+  c->t[DR_CMS_PHASE_ESTIMATE] = t1[5];
   c->solved                   = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -16,6 +16,12 @@
 #include <dynred/model.h>
 #include <dynred/reduce.h>
 
+/* The coupled solve computes the modes up to DR_CMS_EXTRA_RANGE * fmax (or
+ * DR_CMS_EXTRA_MODES beyond nmodes): their Ritz values bound the spectral
+ * gaps of the reported modes in the error estimate. */
+#define DR_CMS_EXTRA_RANGE 1.25
+#define DR_CMS_EXTRA_MODES 3
+
 /* Phases of /timing and of the "cms time:" line, in this order. */
 typedef enum {
   DR_CMS_PHASE_COMPEIG,
@@ -26,11 +32,13 @@ typedef enum {
   DR_CMS_PHASE_IFACE,
   DR_CMS_PHASE_COUPLED,
   DR_CMS_PHASE_RECOVER,
+  DR_CMS_PHASE_ESTIMATE,
   DR_CMS_NPHASE
 } DRCMSPhase;
 
 /* Events of the package (registered by DRCMSInitializePackage). */
 extern PetscClassId  DRCMS_CLASSID;
+extern PetscLogEvent DRCMS_Estimate;
 extern PetscLogEvent DRCMS_SetUp, DRCMS_Partition, DRCMS_Interfaces, DRCMS_Reduce, DRCMS_Gather, DRCMS_Assemble, DRCMS_IfaceReduce, DRCMS_Coupled, DRCMS_Recover, DRCMS_Verify, DRCMS_Write;
 
 struct _p_DRCMS {
@@ -69,9 +77,20 @@ struct _p_DRCMS {
   PetscInt   ncoupled; /* size of the system actually solved */
   PetscReal *Psi;      /* root: nbglob x ncc, column-major, M_BB-normalized */
   PetscReal *ccfreq;   /* root: ncc CC mode frequencies (Hz) */
-  /* results */
-  PetscInt   nm;
-  PetscReal *freq;
+  /* results: nm reported modes; next >= nm computed (the extra ones, up to
+   * DR_CMS_EXTRA_RANGE fmax or DR_CMS_EXTRA_MODES more, give the estimate its
+   * gaps above the last reported mode) */
+  PetscInt   nm, next;
+  PetscReal *freq, *lamext;
+  /* error estimate (estimate.c): est_pct[nm] on every rank (NULL: none),
+   * share[ncomp * nm]: component k's part of mode j's squared residual */
+  PetscReal *est_pct, *share;
+  PetscReal  tol_pct;
+  PetscInt   max_refine, nrefine;
+  PetscBool  cutoff_given; /* the component-mode choice in use (cutoff_factor with fmax, component_modes without) set by the user: no refinement */
+  PetscBool  modes_given;
+  PetscReal *comp_cut;     /* ncomp: component mode cutoff (Hz) of each component */
+  PetscInt  *comp_nmodes;  /* ncomp: component modes when fmax = 0 */
   Vec       *modes;
   PetscReal  t[DR_CMS_NPHASE];
   /* geometry for XDMF (rank 0 arrays) */
@@ -89,6 +108,12 @@ PetscErrorCode DRCMSGather_Private(DRCMS c);
 PetscErrorCode DRCMSCoupledSolve_Private(DRCMS c, PetscReal **Q);
 /* recover.c */
 PetscErrorCode DRCMSRecover_Private(DRCMS c, const PetscReal *Q);
+/* my component i's reduced coordinates (nb + nq) x ncol of the columns of Q */
+PetscErrorCode DRCMSComponentCoordinates_Private(DRCMS c, PetscInt i, const PetscReal *Q, PetscInt ncol, PetscReal **Qc);
+/* estimate.c: c->est_pct, c->share from the next computed modes Q */
+PetscErrorCode DRCMSEstimate_Private(DRCMS c, const PetscReal *Q);
+/* assemble.c: free what Gather and the coupled solve made (before a refinement) */
+PetscErrorCode DRCMSResetCoupled_Private(DRCMS c);
 /* cms.c: collective agreement on an error of one group / of the root */
 PetscErrorCode DRCMSAllGroupsAgree_Private(MPI_Comm comm, PetscErrorCode ierr);
 PetscErrorCode DRCMSRootAgrees_Private(DRCMS c, PetscErrorCode ierr);

@@ -3,7 +3,7 @@
 #include <dynred/componentstore.h>
 #include "cmsimpl.h"
 
-static const char *const phase_names[DR_CMS_NPHASE] = {"component_eigensolve", "constraint_modes", "projection", "gather", "assembly", "interface_reduction", "coupled_solve", "recovery"};
+static const char *const phase_names[DR_CMS_NPHASE] = {"component_eigensolve", "constraint_modes", "projection", "gather", "assembly", "interface_reduction", "coupled_solve", "recovery", "error_estimate"};
 
 PetscErrorCode DRCMSGetTimes(DRCMS c, PetscInt *nred, PetscInt *nphases, const char *const **names, const PetscReal **seconds)
 {
@@ -44,8 +44,16 @@ PetscErrorCode DRCMSView(DRCMS c, PetscViewer v)
     PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, "); coupled system %" PetscInt_FMT " -> %" PetscInt_FMT " coordinates\n", c->nred, c->ncoupled));
     PetscCall(PetscViewerASCIIPrintf(v, "%s", line));
   }
-  PetscCall(PetscViewerASCIIPrintf(v, "  mode   frequency [Hz]\n"));
-  for (PetscInt k = 0; k < c->nm; k++) PetscCall(PetscViewerASCIIPrintf(v, "  %4" PetscInt_FMT "   %14.6f\n", k + 1, (double)c->freq[k]));
+  if (c->est_pct) {
+    PetscReal worst = 0;
+    for (PetscInt k = 0; k < c->nm; k++) worst = PetscMax(worst, c->est_pct[k]);
+    PetscCall(PetscViewerASCIIPrintf(v, "  error estimate: max %.3g %% (tol_pct %g) after %" PetscInt_FMT " refinement(s)\n", (double)worst, (double)c->tol_pct, c->nrefine));
+    PetscCall(PetscViewerASCIIPrintf(v, "  mode   frequency [Hz]   est. error [%%]\n"));
+    for (PetscInt k = 0; k < c->nm; k++) PetscCall(PetscViewerASCIIPrintf(v, "  %4" PetscInt_FMT "   %14.6f   %14.3e\n", k + 1, (double)c->freq[k], (double)c->est_pct[k]));
+  } else {
+    PetscCall(PetscViewerASCIIPrintf(v, "  mode   frequency [Hz]\n"));
+    for (PetscInt k = 0; k < c->nm; k++) PetscCall(PetscViewerASCIIPrintf(v, "  %4" PetscInt_FMT "   %14.6f\n", k + 1, (double)c->freq[k]));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -264,6 +272,11 @@ PetscErrorCode DRCMSWrite(DRCMS c, DRStore s)
   PetscCall(PetscLogEventBegin(DRCMS_Write, 0, 0, 0, 0));
   dims[0] = c->nm;
   PetscCall(DRStoreWriteReal(s, "/cms/frequencies_hz", 1, dims, c->freq, "Hz"));
+  if (c->est_pct) {
+    PetscCall(DRStoreWriteReal(s, "/cms/error_estimate_pct", 1, dims, c->est_pct, "%"));
+    PetscCall(DRStoreAttrReal(s, "/cms", "tol_pct", c->tol_pct));
+    PetscCall(DRStoreAttrInt(s, "/cms", "refinements", c->nrefine));
+  }
   PetscCall(DRStoreWriteLabels(s, "/cms/labels", c->nfull, c->full));
   if (c->nm) PetscCall(DRStoreWriteVecs(s, "/cms/modes", c->nm, c->modes, NULL));
   PetscCall(DRStoreAttrString(s, "/cms", "modes_normalization", "mass: Phi^T M Phi = I (recovered u = T q); columns = modes, rows = /cms/labels"));

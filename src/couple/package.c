@@ -4,6 +4,7 @@
 #include "cmsimpl.h"
 
 PetscClassId  DRCMS_CLASSID;
+PetscLogEvent DRCMS_Estimate;
 PetscLogEvent DRCMS_SetUp, DRCMS_Partition, DRCMS_Interfaces, DRCMS_Reduce, DRCMS_Gather, DRCMS_Assemble, DRCMS_IfaceReduce, DRCMS_Coupled, DRCMS_Recover, DRCMS_Verify, DRCMS_Write;
 static PetscBool DRCMSPackageInitialized = PETSC_FALSE;
 
@@ -34,6 +35,7 @@ PetscErrorCode DRCMSInitializePackage(void)
   PetscCall(PetscLogEventRegister("DRCMSRecover", DRCMS_CLASSID, &DRCMS_Recover));
   PetscCall(PetscLogEventRegister("DRCMSVerify", DRCMS_CLASSID, &DRCMS_Verify));
   PetscCall(PetscLogEventRegister("DRCMSWrite", DRCMS_CLASSID, &DRCMS_Write));
+  PetscCall(PetscLogEventRegister("DRCMSEstimate", DRCMS_CLASSID, &DRCMS_Estimate));
   PetscCall(DRLogEnable());
   PetscCall(PetscRegisterFinalize(DRCMSFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -3,28 +3,43 @@
 #include "cmsimpl.h"
 #include <petscblaslapack.h>
 
-/* My component i: its reduced coordinates Qc (boundary from the merged
- * boundary, modal from offset off), U = T Qc on the rows this rank owns,
- * inserted at the rows' full-label positions. */
-static PetscErrorCode RecoverComponent(DRCMS c, PetscInt i, const PetscReal *Q, PetscInt off)
+PetscErrorCode DRCMSComponentCoordinates_Private(DRCMS c, PetscInt i, const PetscReal *Q, PetscInt ncol, PetscReal **Qcout)
 {
-  PetscInt           N = c->nred, nb, nq, nr, rs, re, ldt, *grow;
+  PetscInt       N = c->nred, nb, nq, nr, off = c->nbglob;
+  PetscReal     *Qc;
+  const DRLabel *bl;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < c->mine[i]; k++) off += c->nq[k];
+  PetscCall(DRReductionGetBoundary(c->red[i], &nb, &bl));
+  PetscCall(DRReductionGetModes(c->red[i], &nq, NULL));
+  nr = nb + nq;
+  PetscCall(PetscMalloc1(nr * ncol + 1, &Qc));
+  for (PetscInt m = 0; m < ncol; m++) {
+    for (PetscInt j = 0; j < nb; j++) Qc[j + m * nr] = Q[DRLabelsFind(c->nbglob, c->bglob, bl[j]) + m * N];
+    for (PetscInt j = 0; j < nq; j++) Qc[nb + j + m * nr] = Q[off + j + m * N];
+  }
+  *Qcout = Qc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* My component i: its reduced coordinates Qc, U = T Qc on the rows this
+ * rank owns, inserted at the rows' full-label positions. */
+static PetscErrorCode RecoverComponent(DRCMS c, PetscInt i, const PetscReal *Q)
+{
+  PetscInt           nb, nq, nr, rs, re, ldt, *grow;
   PetscReal         *Qc, *U;
   const PetscScalar *t;
-  const DRLabel     *bl, *labels;
+  const DRLabel     *labels;
   Mat                T;
 
   PetscFunctionBeginUser;
-  PetscCall(DRReductionGetBoundary(c->red[i], &nb, &bl));
+  PetscCall(DRReductionGetBoundary(c->red[i], &nb, NULL));
   PetscCall(DRReductionGetModes(c->red[i], &nq, NULL));
   PetscCall(DRReductionGetBasis(c->red[i], &T));
   PetscCall(DRComponentGetLabels(c->comps[i], NULL, &labels));
   nr = nb + nq;
-  PetscCall(PetscMalloc1(nr * c->nm + 1, &Qc));
-  for (PetscInt m = 0; m < c->nm; m++) {
-    for (PetscInt j = 0; j < nb; j++) Qc[j + m * nr] = Q[DRLabelsFind(c->nbglob, c->bglob, bl[j]) + m * N];
-    for (PetscInt j = 0; j < nq; j++) Qc[nb + j + m * nr] = Q[off + j + m * N];
-  }
+  PetscCall(DRCMSComponentCoordinates_Private(c, i, Q, c->nm, &Qc));
   PetscCall(MatGetOwnershipRange(T, &rs, &re));
   PetscCall(MatDenseGetLDA(T, &ldt));
   PetscCall(MatDenseGetArrayRead(T, &t));
@@ -53,23 +68,18 @@ static PetscErrorCode RecoverComponent(DRCMS c, PetscInt i, const PetscReal *Q, 
 /* u = T q per component, inserted into world vectors over the full labels. */
 PetscErrorCode DRCMSRecover_Private(DRCMS c, const PetscReal *Q)
 {
-  PetscInt *off;
-  Vec       proto;
+  Vec proto;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(DRCMS_Recover, 0, 0, 0, 0));
-  PetscCall(PetscMalloc1(c->ncomp + 1, &off));
-  off[0] = c->nbglob;
-  for (PetscInt k = 0; k < c->ncomp; k++) off[k + 1] = off[k] + c->nq[k];
   PetscCall(VecCreateMPI(c->comm, PETSC_DECIDE, c->nfull, &proto));
   PetscCall(VecDuplicateVecs(proto, c->nm, &c->modes));
   PetscCall(VecDestroy(&proto));
-  for (PetscInt i = 0; i < c->nmine; i++) PetscCall(RecoverComponent(c, i, Q, off[c->mine[i]]));
+  for (PetscInt i = 0; i < c->nmine; i++) PetscCall(RecoverComponent(c, i, Q));
   for (PetscInt m = 0; m < c->nm; m++) {
     PetscCall(VecAssemblyBegin(c->modes[m]));
     PetscCall(VecAssemblyEnd(c->modes[m]));
   }
-  PetscCall(PetscFree(off));
   PetscCall(PetscLogEventEnd(DRCMS_Recover, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -73,7 +73,30 @@ static PetscErrorCode InterfaceReduce(DRCMS c, PetscReal **K2out, PetscReal **M2
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Root: the wanted modes of the N x N pencil; c->nm, c->freq, Q (N x N). */
+/* From the c->next computed eigenvalues lam (ascending): c->lamext, and the
+ * reported modes c->nm, c->freq (those up to fmax, or the lowest nmodes). */
+static PetscErrorCode SetReported(DRCMS c, const PetscReal lam[])
+{
+  PetscReal lmax = PetscSqr(2 * PETSC_PI * c->fmax);
+
+  PetscFunctionBeginUser;
+  if (lam != c->lamext) {
+    PetscCall(PetscFree(c->lamext));
+    PetscCall(PetscMalloc1(c->next + 1, &c->lamext));
+    PetscCall(PetscArraycpy(c->lamext, lam, c->next));
+  }
+  PetscCall(PetscFree(c->freq));
+  c->nm = 0;
+  if (c->fmax > 0)
+    while (c->nm < c->next && lam[c->nm] <= lmax) c->nm++;
+  else c->nm = PetscMin(c->nmodes, c->next);
+  PetscCall(PetscMalloc1(c->nm + 1, &c->freq));
+  for (PetscInt k = 0; k < c->nm; k++) c->freq[k] = (lam[k] >= 0 ? 1 : -1) * PetscSqrtReal(PetscAbsReal(lam[k])) / (2 * PETSC_PI);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Root: the wanted modes of the N x N pencil and a few above them (the gaps
+ * of the error estimate); c->next, c->nm, c->freq, Q (N x N). */
 static PetscErrorCode RootDenseSolve(DRCMS c, PetscInt N, const PetscReal *Kr, const PetscReal *Mr, PetscReal **Q)
 {
   PetscReal *w;
@@ -81,9 +104,8 @@ static PetscErrorCode RootDenseSolve(DRCMS c, PetscInt N, const PetscReal *Kr, c
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(N + 1, &w));
   PetscCall(PetscMalloc1(N * N + 1, Q));
-  PetscCall(DRDenseEigen(N, Kr, Mr, c->fmax > 0 ? 0 : c->nmodes, PetscSqr(2 * PETSC_PI * c->fmax), &c->nm, w, *Q));
-  PetscCall(PetscMalloc1(c->nm + 1, &c->freq));
-  for (PetscInt k = 0; k < c->nm; k++) c->freq[k] = (w[k] >= 0 ? 1 : -1) * PetscSqrtReal(PetscAbsReal(w[k])) / (2 * PETSC_PI);
+  PetscCall(DRDenseEigen(N, Kr, Mr, c->fmax > 0 ? 0 : PetscMin(N, c->nmodes + DR_CMS_EXTRA_MODES), PetscSqr(2 * PETSC_PI * DR_CMS_EXTRA_RANGE * c->fmax), &c->next, w, *Q));
+  PetscCall(SetReported(c, w));
   PetscCall(PetscFree(w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -94,7 +116,7 @@ static PetscErrorCode DistributedSolve(DRCMS c, PetscInt N, const PetscReal *Kr,
 {
   Mat              K, M;
   DRModal          modal;
-  const PetscReal *f;
+  const PetscReal *lam;
   Vec             *v;
   PetscReal       *Q = NULL;
 
@@ -118,14 +140,13 @@ static PetscErrorCode DistributedSolve(DRCMS c, PetscInt N, const PetscReal *Kr,
   PetscCall(DRModalCreate(c->comm, &modal));
   PetscCall(DRModalSetOptionsPrefix(modal, "cms_"));
   PetscCall(DRModalSetOperators(modal, K, M, "reduced system"));
-  PetscCall(DRModalSetRange(modal, c->fmax > 0 ? 0 : c->nmodes, c->fmax));
+  PetscCall(DRModalSetRange(modal, c->fmax > 0 ? 0 : PetscMin(N, c->nmodes + DR_CMS_EXTRA_MODES), DR_CMS_EXTRA_RANGE * c->fmax));
   PetscCall(DRModalSetFromOptions(modal));
   PetscCall(DRModalSolve(modal));
-  PetscCall(DRModalGetModes(modal, &c->nm, &f, NULL, &v, NULL));
-  PetscCall(PetscMalloc1(c->nm + 1, &c->freq));
-  PetscCall(PetscArraycpy(c->freq, f, c->nm));
-  if (!c->rank) PetscCall(PetscMalloc1(N * c->nm + 1, &Q));
-  for (PetscInt k = 0; k < c->nm; k++) {
+  PetscCall(DRModalGetModes(modal, &c->next, NULL, &lam, &v, NULL));
+  PetscCall(SetReported(c, lam));
+  if (!c->rank) PetscCall(PetscMalloc1(N * c->next + 1, &Q));
+  for (PetscInt k = 0; k < c->next; k++) {
     Vec        z;
     VecScatter sc;
     PetscCall(VecScatterCreateToZero(v[k], &sc, &z));
@@ -159,9 +180,13 @@ static PetscErrorCode SolveSystem(DRCMS c, PetscInt N, const PetscReal *Kr, cons
     PetscErrorCode ierr = PETSC_SUCCESS;
     if (!c->rank) ierr = RootDenseSolve(c, N, Kr, Mr, Qout);
     PetscCall(DRCMSRootAgrees_Private(c, ierr));
-    PetscCallMPI(MPI_Bcast(&c->nm, 1, MPIU_INT, 0, c->comm));
-    if (c->rank) PetscCall(PetscMalloc1(c->nm + 1, &c->freq));
-    PetscCallMPI(MPI_Bcast(c->freq, (PetscMPIInt)c->nm, MPIU_REAL, 0, c->comm));
+    PetscCallMPI(MPI_Bcast(&c->next, 1, MPIU_INT, 0, c->comm));
+    if (c->rank) {
+      PetscCall(PetscFree(c->lamext));
+      PetscCall(PetscMalloc1(c->next + 1, &c->lamext));
+    }
+    PetscCallMPI(MPI_Bcast(c->lamext, (PetscMPIInt)c->next, MPIU_REAL, 0, c->comm));
+    if (c->rank) PetscCall(SetReported(c, c->lamext));
   } else PetscCall(DistributedSolve(c, N, Kr, Mr, Qout));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -173,12 +198,12 @@ static PetscErrorCode InterfaceExpand(DRCMS c, const PetscReal *Q2, PetscReal **
   PetscReal *Q;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(N * c->nm + 1, &Q));
-  if (nb > 0 && c->nm > 0) {
+  PetscCall(PetscMalloc1(N * c->next + 1, &Q));
+  if (nb > 0 && c->next > 0) {
     PetscBLASInt mb, mm, mc, ld2;
     PetscReal    one = 1, zero = 0;
     PetscCall(PetscBLASIntCast(nb, &mb));
-    PetscCall(PetscBLASIntCast(c->nm, &mm));
+    PetscCall(PetscBLASIntCast(c->next, &mm));
     PetscCall(PetscBLASIntCast(nc, &mc));
     PetscCall(PetscBLASIntCast(N2, &ld2));
     if (nc > 0) {
@@ -186,16 +211,17 @@ static PetscErrorCode InterfaceExpand(DRCMS c, const PetscReal *Q2, PetscReal **
       PetscCall(PetscBLASIntCast(N, &ldq));
       BLASgemm_("N", "N", &mb, &mm, &mc, &one, c->Psi, &mb, Q2, &ld2, &zero, Q, &ldq);
     } else
-      for (PetscInt m = 0; m < c->nm; m++) PetscCall(PetscArrayzero(Q + m * N, nb));
+      for (PetscInt m = 0; m < c->next; m++) PetscCall(PetscArrayzero(Q + m * N, nb));
   }
-  for (PetscInt m = 0; m < c->nm; m++)
+  for (PetscInt m = 0; m < c->next; m++)
     for (PetscInt i = 0; i < nq; i++) Q[nb + i + m * N] = Q2[nc + i + m * N2];
   *Qout = Q;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Coupled reduced system (optionally after interface reduction) solved on
- * the root or distributed.  Q: nred x nm full reduced coordinates
+ * the root or distributed.  Q: nred x next full reduced coordinates (the
+ * nm reported modes first, then the few above them for the estimate)
  * (q = R q' when the interface was reduced), column-major, on every rank,
  * signed by the one mode-sign rule (DRModeSignFix). */
 PetscErrorCode DRCMSCoupledSolve_Private(DRCMS c, PetscReal **Qout)
@@ -223,10 +249,10 @@ PetscErrorCode DRCMSCoupledSolve_Private(DRCMS c, PetscReal **Qout)
     if (!c->rank) PetscCall(InterfaceExpand(c, Q2, &Q));
     PetscCall(PetscFree(Q2));
   } else PetscCall(SolveSystem(c, N, c->Kred, c->Mred, &Q));
-  if (c->rank) PetscCall(PetscMalloc1(N * c->nm + 1, &Q));
-  PetscCallMPI(MPI_Bcast(Q, (PetscMPIInt)(N * c->nm), MPIU_REAL, 0, c->comm));
+  if (c->rank) PetscCall(PetscMalloc1(N * c->next + 1, &Q));
+  PetscCallMPI(MPI_Bcast(Q, (PetscMPIInt)(N * c->next), MPIU_REAL, 0, c->comm));
   /* deterministic sign: largest-magnitude reduced coordinate positive */
-  DRModeSignFix(N, c->nm, Q, N);
+  DRModeSignFix(N, c->next, Q, N);
   PetscCall(PetscLogEventEnd(DRCMS_Coupled, 0, 0, 0, 0));
   *Qout = Q;
   PetscFunctionReturn(PETSC_SUCCESS);

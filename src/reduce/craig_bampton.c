@@ -2,21 +2,54 @@
  *   T = [ I      0     ]   coordinates (u_B, eta)
  *       [ Phi_c  Phi_n ]
  * constraint modes Phi_c = -K_II^{-1} K_IB from one MUMPS Cholesky
- * factorization of K_II and one block solve (MatMatSolve) for all boundary
- * columns; fixed-interface modes Phi_n of (K_II, M_II) by SLEPc, the lowest
- * nmodes or all below the cutoff, mass-normalized. */
+ * factorization of K_II (the one the eigensolver made) and one block solve
+ * (MatMatSolve) for all boundary columns; fixed-interface modes Phi_n of
+ * (K_II, M_II) by SLEPc (counted) or LAPACK (small interiors), the lowest
+ * nmodes or all below the cutoff, mass-normalized.  The factorization of
+ * K_II is kept after Apply for the residual estimate of the system modes
+ * (DRReductionResidual, residual.c). */
 #include "fixed_interface.h"
+
+static PetscErrorCode DRReductionDestroy_CraigBampton(DRReduction r)
+{
+  DRFixedInterface *fi = (DRFixedInterface *)r->data;
+
+  PetscFunctionBeginUser;
+  if (fi) PetscCall(DRFixedInterfaceDestroy(fi));
+  PetscCall(PetscFree(r->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode DRReductionApply_CraigBampton(DRReduction r, DRComponent c, const PetscBool isboundary[], DRSuperelement *se)
 {
+  DRFixedInterface *fi;
+
   PetscFunctionBeginUser;
-  PetscCall(DRFixedInterfaceBasis(r, c, isboundary, PETSC_TRUE, se));
+  PetscCall(DRReductionDestroy_CraigBampton(r));
+  PetscCall(PetscNew(&fi));
+  r->data = fi;
+  PetscCall(DRFixedInterfaceSetUp(c, isboundary, se, fi));
+  PetscCall(DRFixedInterfaceModes(fi, r, PETSC_TRUE, se));
+  PetscCall(DRFixedInterfaceConstraintModes(fi, r));
+  PetscCall(DRFixedInterfaceBuildT(fi, se));
+  PetscCall(DRFixedInterfaceReducedStiffness(fi, se));
+  PetscCall(DRFixedInterfaceFactor(fi, r)); /* no boundary: not made by the constraint modes */
+  PetscCall(DRFixedInterfaceKeepFactor(fi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DRReductionResidual_CraigBampton(DRReduction r, DRComponent c, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal eta2[], PetscReal **gB)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRFixedInterfaceResidual((DRFixedInterface *)r->data, c, &r->se, ncol, Qc, lam, eta2, gB));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRReductionCreate_CraigBampton(DRReduction r)
 {
   PetscFunctionBeginUser;
-  r->ops->apply = DRReductionApply_CraigBampton;
+  r->ops->apply    = DRReductionApply_CraigBampton;
+  r->ops->residual = DRReductionResidual_CraigBampton;
+  r->ops->destroy  = DRReductionDestroy_CraigBampton;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

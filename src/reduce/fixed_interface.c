@@ -145,37 +145,45 @@ static PetscErrorCode SharedFactor(DRFixedInterface *fi, Mat *F)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRReduction r)
+PetscErrorCode DRFixedInterfaceFactor(DRFixedInterface *fi, DRReduction r)
 {
   char prefix[256];
   Mat  shared;
 
   PetscFunctionBeginUser;
+  if (fi->F || fi->nI == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SharedFactor(fi, &shared));
+  if (shared) { /* one factorization of K_II for the modes, the constraint modes and the residuals */
+    PetscCall(PetscObjectReference((PetscObject)shared));
+    fi->F = shared;
+    PetscCall(PetscInfo(NULL, "%s: K_II solves through the eigensolver's factorization\n", fi->name));
+  } else {
+    MatFactorInfo info;
+    PetscCall(PetscLogEventBegin(DRRED_Factor, 0, 0, 0, 0));
+    PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sstatic_", DRReductionPrefix(r)));
+    PetscCall(MatGetFactor(fi->KII, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &fi->F));
+    PetscCall(MatSetOptionsPrefix(fi->F, prefix));
+    PetscCall(MatSetFromOptions(fi->F));
+    PetscCall(MatFactorInfoInitialize(&info));
+    PetscCall(MatCholeskyFactorSymbolic(fi->F, fi->KII, NULL, &info));
+    PetscCall(MatCholeskyFactorNumeric(fi->F, fi->KII, &info));
+    PetscCall(PetscLogEventEnd(DRRED_Factor, 0, 0, 0, 0));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRReduction r)
+{
+  PetscFunctionBeginUser;
   if (fi->nI == 0 || fi->nb == 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscLogEventBegin(DRRED_Constraint, 0, 0, 0, 0));
   {
-    Mat           KIB;
-    MatFactorInfo info;
+    Mat KIB;
     PetscCall(MatCreateSubMatrix(fi->K, fi->isI, fi->isB, MAT_INITIAL_MATRIX, &KIB));
     PetscCall(MatConvert(KIB, MATDENSE, MAT_INITIAL_MATRIX, &fi->B));
     PetscCall(MatDestroy(&KIB));
     PetscCall(MatDuplicate(fi->B, MAT_DO_NOT_COPY_VALUES, &fi->X));
-    PetscCall(SharedFactor(fi, &shared));
-    if (shared) { /* one factorization of K_II for the modes and the constraint modes */
-      PetscCall(PetscObjectReference((PetscObject)shared));
-      fi->F = shared;
-      PetscCall(PetscInfo(NULL, "%s: constraint modes through the eigensolver's factorization of K_II\n", fi->name));
-    } else {
-      PetscCall(PetscLogEventBegin(DRRED_Factor, 0, 0, 0, 0));
-      PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sstatic_", DRReductionPrefix(r)));
-      PetscCall(MatGetFactor(fi->KII, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &fi->F));
-      PetscCall(MatSetOptionsPrefix(fi->F, prefix));
-      PetscCall(MatSetFromOptions(fi->F));
-      PetscCall(MatFactorInfoInitialize(&info));
-      PetscCall(MatCholeskyFactorSymbolic(fi->F, fi->KII, NULL, &info));
-      PetscCall(MatCholeskyFactorNumeric(fi->F, fi->KII, &info));
-      PetscCall(PetscLogEventEnd(DRRED_Factor, 0, 0, 0, 0));
-    }
+    PetscCall(DRFixedInterfaceFactor(fi, r));
     PetscCall(MatMatSolve(fi->F, fi->B, fi->X));
     PetscCall(MatScale(fi->X, -1.0));
   }
@@ -232,6 +240,18 @@ PetscErrorCode DRFixedInterfaceDestroy(DRFixedInterface *fi)
   PetscCall(ISDestroy(&fi->isI));
   PetscCall(PetscFree(fi->bcol));
   PetscCall(PetscFree(fi->interior));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFixedInterfaceKeepFactor(DRFixedInterface *fi)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRModalDestroy(&fi->modal));
+  fi->modes = NULL;
+  PetscCall(MatDestroy(&fi->X));
+  PetscCall(MatDestroy(&fi->B));
+  PetscCall(MatDestroy(&fi->KII));
+  PetscCall(MatDestroy(&fi->MII));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -36,12 +36,24 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscB
  * itself, else its own with options prefix "<prefix>static_") and solve
  * Phi_c = -K_II^{-1} K_IB in one block solve. */
 PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRReduction r);
+/* fi->F: the factorization of K_II (shared with the eigensolver when it made
+ * one), if not yet there. */
+PetscErrorCode DRFixedInterfaceFactor(DRFixedInterface *fi, DRReduction r);
 /* se->T = [I 0; Phi_c Phi_n] over the component's rows. */
 PetscErrorCode DRFixedInterfaceBuildT(DRFixedInterface *fi, DRSuperelement *se);
 /* se->K on rank 0 without projection (METHODS.md 1.1): [K_BB + K_BI Phi_c, 0;
  * 0, diag(omega^2)] -- no cancellation, exact zero coupling. */
 PetscErrorCode DRFixedInterfaceReducedStiffness(DRFixedInterface *fi, DRSuperelement *se);
 PetscErrorCode DRFixedInterfaceDestroy(DRFixedInterface *fi);
+/* After the basis is built: free what only the build needed (modes, K_IB,
+ * Phi_c, K_II, M_II), keep the factorization of K_II and the index sets. */
+PetscErrorCode DRFixedInterfaceKeepFactor(DRFixedInterface *fi);
+/* The residual r = K u - lambda M u of ncol system modes u = T Qc on this
+ * component (Qc: (nb + nq) x ncol, column-major, on every rank of the
+ * component comm), split as in residual.c: eta2[k] = r_I^T K_II^{-1} r_I
+ * (every rank), gB = r_B - K_BI K_II^{-1} r_I (nb x ncol on rank 0, in the
+ * superelement's boundary order; NULL elsewhere). */
+PetscErrorCode DRFixedInterfaceResidual(DRFixedInterface *fi, DRComponent c, const DRSuperelement *se, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal eta2[], PetscReal **gB);
 
 /* The Craig-Bampton step sequence (keep: fixed-interface modes kept, else
  * only K_II proven regular, as Guyan and IRS); everything but the projection. */

@@ -235,6 +235,16 @@ PetscErrorCode DRReductionGetBasis(DRReduction r, Mat *T)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRReductionResidual(DRReduction r, DRComponent c, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal eta2[], PetscReal **gB, PetscBool *supported)
+{
+  PetscFunctionBeginUser;
+  CHECK_APPLIED(r);
+  *gB        = NULL;
+  *supported = r->ops->residual ? PETSC_TRUE : PETSC_FALSE;
+  if (*supported) PetscCall((*r->ops->residual)(r, c, ncol, Qc, lam, eta2, gB));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRReductionGetTimes(DRReduction r, PetscLogDouble *t_eig, PetscLogDouble *t_static, PetscLogDouble *t_project)
 {
   PetscFunctionBeginUser;

@@ -28,6 +28,9 @@ struct _DRReductionOps {
    * se->blabels, se->nq, se->qfreq_hz; the projection follows in Apply */
   PetscErrorCode (*apply)(DRReduction, DRComponent, const PetscBool[], DRSuperelement *);
   PetscErrorCode (*view)(DRReduction, PetscViewer);
+  /* residual of system modes on the component (DRReductionResidual); NULL:
+   * the method cannot estimate */
+  PetscErrorCode (*residual)(DRReduction, DRComponent, PetscInt, const PetscReal[], const PetscReal[], PetscReal[], PetscReal **);
   PetscErrorCode (*destroy)(DRReduction);
 };
 

@@ -1,0 +1,179 @@
+/* Error estimate of every CMS mode without the full-model solve.
+ *
+ * CMS is a Rayleigh-Ritz method: the Ritz values theta_k of the coupled
+ * system bound the exact eigenvalues from above (theta_k >= lambda_k).  For a
+ * Ritz pair (theta, u), u^T M u = 1, with residual r = K u - theta M u,
+ *   eta^2 = r^T K^{-1} r / u^T K u = r^T K^{-1} r / theta
+ * is the relative residual of the equivalent standard problem K^{-1} M in
+ * the K inner product (eigenvalues 1/lambda).  Two classical bounds follow
+ * (Parlett, The Symmetric Eigenvalue Problem, 1998, ch. 10-11; Knyazev,
+ * Math. Comp. 1997, for the block form):
+ *   first order   min_j |theta - lambda_j| / lambda_j <= eta,
+ *   Kato-Temple   |theta - lambda| / lambda <= eta^2 / delta,
+ * delta the relative gap |theta / lambda_i - 1| to the other eigenvalues.
+ * The quadratic one is the tight one (CMS errors are O(eta^2)), but it needs
+ * the exact neighbours, which are unknown: we take them from the Ritz values
+ * of the coupled system, made safe on the side where they can mislead.  An
+ * upper neighbour's exact eigenvalue may lie below its Ritz value, by at
+ * most its own first-order bound, so its gap is taken to its lower end
+ * theta_i / (1 + eta_i); a lower neighbour only moves further away.  Modes
+ * whose intervals [theta / (1 + eta), theta] overlap form a cluster (close
+ * pairs such as the 823.05 / 823.37 Hz pair of the issue): the block form
+ * bounds the cluster's errors by sum_cluster eta_j^2 / delta_cluster, with
+ * the gap to the Ritz values outside it.  The estimate of a mode is the
+ * smaller of that and its first-order bound; in frequency,
+ * 100 (sqrt(1 + e) - 1) percent.  A mode without an upper neighbour (none
+ * computed above it) gets its first-order bound.
+ *
+ * r^T K^{-1} r without the full model: by static condensation
+ *   K^{-1} = blkdiag_c(K_II^{-1}, 0) + Psi S^{-1} Psi^T,
+ * Psi = [-K_II^{-1} K_IB; I] the constraint modes, S the assembled Schur
+ * complement on the boundary (the boundary block of the assembled
+ * Craig-Bampton matrix, c->Kred).  So r^T K^{-1} r = sum_c r_I^T K_II^{-1} r_I
+ * + g^T S^{-1} g with g = Psi^T r: each component computes its part with the
+ * K_II factorization it holds (reduce/residual.c), the root adds the
+ * boundary term (zero up to round-off when every constraint mode is kept:
+ * the Galerkin condition; it carries the interface truncation when the
+ * interface is reduced).  Only Craig-Bampton components hold K_II factors;
+ * with other methods no estimate is made (said in the log).
+ *
+ * The share of component k in mode j's eta^2 (its r_I part) tells the
+ * refinement (cms.c) which components to enrich. */
+#include "cmsimpl.h"
+#include <petscblaslapack.h>
+
+/* Root: boundary term g_j^T S^{-1} g_j for the ncol columns of g (nb x ncol)
+ * by a Cholesky factorization of S; *ok false when S is not definite (a
+ * floating assembly: its rigid modes are in every CMS basis, g has no
+ * component along them, and the term is left out). */
+static PetscErrorCode BoundaryTerm(DRCMS c, PetscInt ncol, PetscReal *g, PetscReal *term, PetscBool *ok)
+{
+  PetscInt     nb = c->nbglob, N = c->nred;
+  PetscReal   *S, *y;
+  PetscBLASInt n, nrhs, info;
+
+  PetscFunctionBeginUser;
+  *ok = PETSC_TRUE;
+  for (PetscInt j = 0; j < ncol; j++) term[j] = 0;
+  if (nb == 0 || ncol == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc2(nb * nb, &S, nb * ncol, &y));
+  for (PetscInt j = 0; j < nb; j++)
+    for (PetscInt i = 0; i < nb; i++) S[i + j * nb] = c->Kred[i + j * N];
+  PetscCall(PetscArraycpy(y, g, nb * ncol));
+  PetscCall(PetscBLASIntCast(nb, &n));
+  PetscCall(PetscBLASIntCast(ncol, &nrhs));
+  LAPACKpotrf_("L", &n, S, &n, &info);
+  if (info == 0) {
+    LAPACKpotrs_("L", &n, &nrhs, S, &n, y, &n, &info);
+    for (PetscInt j = 0; j < ncol; j++)
+      for (PetscInt i = 0; i < nb; i++) term[j] += g[i + j * nb] * y[i + j * nb];
+  } else *ok = PETSC_FALSE;
+  PetscCall(PetscFree2(S, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Root: estimates (relative eigenvalue errors) of the nm reported modes from
+ * the next Ritz values lam and their eta (see the top of the file). */
+static void GapEstimates(PetscInt next, PetscInt nm, const PetscReal lam[], const PetscReal eta[], const PetscBool rigid[], PetscReal est[])
+{
+  PetscInt a = 0;
+
+  while (a < nm) {
+    PetscInt  b = a;
+    PetscReal sum, delta = PETSC_MAX_REAL;
+    if (rigid[a]) {
+      est[a++] = 0;
+      continue;
+    }
+    /* cluster [a, b]: the next interval overlaps (its lower end below theta_b) */
+    while (b + 1 < next && !rigid[b + 1] && lam[b + 1] / (1 + eta[b + 1]) <= lam[b]) b++;
+    sum = 0;
+    for (PetscInt j = a; j <= b; j++) sum += eta[j] * eta[j];
+    if (b + 1 < next) delta = PetscMin(delta, 1 - lam[b] / (lam[b + 1] / (1 + eta[b + 1])));
+    else delta = 0; /* nothing computed above: first order only */
+    if (a > 0 && !rigid[a - 1]) delta = PetscMin(delta, lam[a] / lam[a - 1] - 1);
+    for (PetscInt j = a; j <= b && j < nm; j++) est[j] = delta > 0 ? PetscMin(eta[j], sum / delta) : eta[j];
+    a = b + 1;
+  }
+}
+
+PetscErrorCode DRCMSEstimate_Private(DRCMS c, const PetscReal *Q)
+{
+  PetscInt    ncol = c->next, ncomp = c->ncomp, nb = c->nbglob;
+  PetscReal  *part, *eta2c, *g, *eta2c_all = NULL, *g_all = NULL;
+  PetscBool   ok = PETSC_TRUE;
+  PetscMPIInt grank;
+  PetscInt    bad = PETSC_MAX_INT;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(DRCMS_Estimate, 0, 0, 0, 0));
+  PetscCall(PetscFree(c->est_pct));
+  PetscCall(PetscFree(c->share));
+  PetscCallMPI(MPI_Comm_rank(c->gcomm, &grank));
+  PetscCall(PetscCalloc3(ncol + 1, &part, ncomp * ncol + 1, &eta2c, nb * ncol + 1, &g));
+  for (PetscInt i = 0; i < c->nmine; i++) {
+    PetscReal     *Qc, *gB;
+    PetscBool      sup;
+    const DRLabel *bl;
+    PetscInt       nbc, k = c->mine[i];
+    PetscCall(DRCMSComponentCoordinates_Private(c, i, Q, ncol, &Qc));
+    PetscCall(DRReductionResidual(c->red[i], c->comps[i], ncol, Qc, c->lamext, part, &gB, &sup));
+    PetscCall(PetscFree(Qc));
+    if (!sup) {
+      ok  = PETSC_FALSE;
+      bad = PetscMin(bad, k);
+      continue;
+    }
+    PetscCall(DRReductionGetBoundary(c->red[i], &nbc, &bl));
+    if (!grank) {
+      for (PetscInt j = 0; j < ncol; j++) eta2c[k * ncol + j] = part[j];
+      for (PetscInt b = 0; b < nbc; b++) {
+        PetscInt row = DRLabelsFind(nb, c->bglob, bl[b]);
+        for (PetscInt j = 0; j < ncol; j++) g[row + j * nb] += gB[b + j * nbc];
+      }
+    }
+    PetscCall(PetscFree(gB));
+  }
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &ok, 1, MPIU_BOOL, MPI_LAND, c->comm));
+  if (!ok) {
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &bad, 1, MPIU_INT, MPI_MIN, c->comm));
+    PetscCall(DRProgress(c->comm, "cms: no error estimate: it needs the K_II factorization of Craig-Bampton components; component '%s' (%s) has none", c->names[bad], c->methods[bad]));
+  } else {
+    if (!c->rank) PetscCall(PetscMalloc2(ncomp * ncol + 1, &eta2c_all, nb * ncol + 1, &g_all));
+    PetscCallMPI(MPI_Reduce(eta2c, eta2c_all, (PetscMPIInt)(ncomp * ncol), MPIU_REAL, MPIU_SUM, 0, c->comm));
+    PetscCallMPI(MPI_Reduce(g, g_all, (PetscMPIInt)(nb * ncol), MPIU_REAL, MPIU_SUM, 0, c->comm));
+    PetscCall(PetscMalloc1(c->nm + 1, &c->est_pct));
+    PetscCall(PetscCalloc1(ncomp * c->nm + 1, &c->share));
+    if (!c->rank) {
+      PetscReal *term, *eta, *est, tk = 0, tm = 0, zero;
+      PetscBool *rigid, sok;
+      PetscCall(PetscMalloc4(ncol + 1, &term, ncol + 1, &eta, ncol + 1, &est, ncol + 1, &rigid));
+      PetscCall(BoundaryTerm(c, ncol, g_all, term, &sok));
+      if (!sok) PetscCall(PetscInfo(NULL, "cms estimate: assembled boundary Schur complement not definite (floating assembly): boundary term left out\n"));
+      /* zero eigenvalues: |lambda| below 1e-6 of the shift scale
+       * 1e-8 trace(K)/trace(M) of the coupled system, as DRModal decides */
+      for (PetscInt i = 0; i < c->nred; i++) {
+        tk += c->Kred[i * (c->nred + 1)];
+        tm += c->Mred[i * (c->nred + 1)];
+      }
+      zero = 1e-6 * 1e-8 * PetscAbsReal(tk / tm);
+      for (PetscInt j = 0; j < ncol; j++) {
+        PetscReal e2 = term[j];
+        for (PetscInt k = 0; k < ncomp; k++) e2 += eta2c_all[k * ncol + j];
+        /* rigid-body modes: in every CMS basis, exact */
+        rigid[j] = (PetscBool)(c->lamext[j] <= zero);
+        eta[j]   = rigid[j] ? 0 : PetscSqrtReal(PetscMax(e2, 0) / c->lamext[j]);
+        for (PetscInt k = 0; j < c->nm && k < ncomp; k++) c->share[k * c->nm + j] = e2 > 0 ? eta2c_all[k * ncol + j] / e2 : 0;
+      }
+      GapEstimates(ncol, c->nm, c->lamext, eta, rigid, est);
+      for (PetscInt j = 0; j < c->nm; j++) c->est_pct[j] = 100 * (PetscSqrtReal(1 + est[j]) - 1);
+      PetscCall(PetscFree4(term, eta, est, rigid));
+    }
+    PetscCallMPI(MPI_Bcast(c->est_pct, (PetscMPIInt)c->nm, MPIU_REAL, 0, c->comm));
+    PetscCallMPI(MPI_Bcast(c->share, (PetscMPIInt)(ncomp * c->nm), MPIU_REAL, 0, c->comm));
+    if (!c->rank) PetscCall(PetscFree2(eta2c_all, g_all));
+  }
+  PetscCall(PetscFree3(part, eta2c, g));
+  PetscCall(PetscLogEventEnd(DRCMS_Estimate, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
