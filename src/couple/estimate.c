@@ -22,8 +22,12 @@
  * bounds the cluster's errors by sum_cluster eta_j^2 / delta_cluster, with
  * the gap to the Ritz values outside it.  The estimate of a mode is the
  * smaller of that and its first-order bound; in frequency,
- * 100 (sqrt(1 + e) - 1) percent.  A mode without an upper neighbour (none
- * computed above it) gets its first-order bound.
+ * 100 (sqrt(1 + e) - 1) percent.  The coupled solve computes at least
+ * one mode above the reported ones; only when the reduced system has no
+ * more (every one of its modes reported) the top cluster has no upper gap,
+ * and then no bound on its k-th error either (the first-order bound holds
+ * for the nearest eigenvalue, which may be another): its estimate is
+ * infinite, which the refinement answers with more component modes.
  *
  * r^T K^{-1} r without the full model: by static condensation
  *   K^{-1} = blkdiag_c(K_II^{-1}, 0) + Psi S^{-1} Psi^T,
@@ -41,6 +45,7 @@
  * refinement (cms.c) which components to enrich. */
 #include "cmsimpl.h"
 #include <petscblaslapack.h>
+#include <math.h>
 
 /* Root: boundary term g_j^T S^{-1} g_j for the ncol columns of g (nb x ncol)
  * by a Cholesky factorization of S; *ok false when S is not definite (a
@@ -90,9 +95,9 @@ static void GapEstimates(PetscInt next, PetscInt nm, const PetscReal lam[], cons
     sum = 0;
     for (PetscInt j = a; j <= b; j++) sum += eta[j] * eta[j];
     if (b + 1 < next) delta = PetscMin(delta, 1 - lam[b] / (lam[b + 1] / (1 + eta[b + 1])));
-    else delta = 0; /* nothing computed above: first order only */
+    else delta = -1; /* nothing above: the whole reduced spectrum is reported */
     if (a > 0 && !rigid[a - 1]) delta = PetscMin(delta, lam[a] / lam[a - 1] - 1);
-    for (PetscInt j = a; j <= b && j < nm; j++) est[j] = delta > 0 ? PetscMin(eta[j], sum / delta) : eta[j];
+    for (PetscInt j = a; j <= b && j < nm; j++) est[j] = delta > 0 ? PetscMin(eta[j], sum / delta) : delta == 0 ? eta[j] : PETSC_INFINITY;
     a = b + 1;
   }
 }
@@ -166,7 +171,7 @@ PetscErrorCode DRCMSEstimate_Private(DRCMS c, const PetscReal *Q)
         for (PetscInt k = 0; j < c->nm && k < ncomp; k++) c->share[k * c->nm + j] = e2 > 0 ? eta2c_all[k * ncol + j] / e2 : 0;
       }
       GapEstimates(ncol, c->nm, c->lamext, eta, rigid, est);
-      for (PetscInt j = 0; j < c->nm; j++) c->est_pct[j] = 100 * (PetscSqrtReal(1 + est[j]) - 1);
+      for (PetscInt j = 0; j < c->nm; j++) c->est_pct[j] = est[j] >= PETSC_INFINITY ? (PetscReal)INFINITY : 100 * (PetscSqrtReal(1 + est[j]) - 1);
       PetscCall(PetscFree4(term, eta, est, rigid));
     }
     PetscCallMPI(MPI_Bcast(c->est_pct, (PetscMPIInt)c->nm, MPIU_REAL, 0, c->comm));

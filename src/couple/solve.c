@@ -105,6 +105,8 @@ static PetscErrorCode RootDenseSolve(DRCMS c, PetscInt N, const PetscReal *Kr, c
   PetscCall(PetscMalloc1(N + 1, &w));
   PetscCall(PetscMalloc1(N * N + 1, Q));
   PetscCall(DRDenseEigen(N, Kr, Mr, c->fmax > 0 ? 0 : PetscMin(N, c->nmodes + DR_CMS_EXTRA_MODES), PetscSqr(2 * PETSC_PI * DR_CMS_EXTRA_RANGE * c->fmax), &c->next, w, *Q));
+  if (c->fmax > 0 && c->next < N && w[c->next - 1] <= PetscSqr(2 * PETSC_PI * c->fmax)) /* none above fmax in the window: one more */
+    PetscCall(DRDenseEigen(N, Kr, Mr, c->next + 1, 0, &c->next, w, *Q));
   PetscCall(SetReported(c, w));
   PetscCall(PetscFree(w));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -144,6 +146,12 @@ static PetscErrorCode DistributedSolve(DRCMS c, PetscInt N, const PetscReal *Kr,
   PetscCall(DRModalSetFromOptions(modal));
   PetscCall(DRModalSolve(modal));
   PetscCall(DRModalGetModes(modal, &c->next, NULL, &lam, &v, NULL));
+  if (c->fmax > 0 && c->next < N && (c->next == 0 || lam[c->next - 1] <= PetscSqr(2 * PETSC_PI * c->fmax))) { /* none above fmax in the window: one more */
+    PetscCall(DRModalSetRange(modal, c->next + 1, 0));
+    PetscCall(DRModalSetFromOptions(modal));
+    PetscCall(DRModalSolve(modal));
+    PetscCall(DRModalGetModes(modal, &c->next, NULL, &lam, &v, NULL));
+  }
   PetscCall(SetReported(c, lam));
   if (!c->rank) PetscCall(PetscMalloc1(N * c->next + 1, &Q));
   for (PetscInt k = 0; k < c->next; k++) {
