@@ -46,7 +46,7 @@ def main():
     ap.add_argument("--cases", default="plate50k,plate200k")
     ap.add_argument("--modes", default="20,200")
     ap.add_argument("--ranks", default="2")
-    ap.add_argument("--cutoff-factor", default="2.0")
+    ap.add_argument("--cutoff-factor", default="", help="explicit cms.cutoff_factor (final: no refinement); default: dynred's choice with cms.tol_pct")
     ap.add_argument("--method", default="craig-bampton")
     ap.add_argument("--fmax", default="", help="f_N per case and N, e.g. plate200k:20=1476.586,plate200k:200=14182.817")
     ap.add_argument("--extra", default="", help="more dynred options for the CMS run, space-separated")
@@ -56,8 +56,8 @@ def main():
     os.makedirs(a.workdir, exist_ok=True)
     os.makedirs(os.path.dirname(a.out), exist_ok=True)
     hdr = ("| case | DOFs | parts | modes | ranks | full [s] | CMS [s] | CMS/full | reduced / coupled size | comp. eig [s] | constraint [s] "
-           "| projection [s] | coupled [s] | recovery [s] | peak RSS/rank [MiB] | max dev [%] | RR bound |\n"
-           "|" + "---|" * 17)
+           "| projection [s] | coupled [s] | recovery [s] | estimate [s] | comp. modes | refinements | peak RSS/rank [MiB] | max dev [%] | max estimate [%] | RR bound |\n"
+           "|" + "---|" * 21)
     print(hdr, flush=True)
     rows = []
     for case in a.cases.split(","):
@@ -75,8 +75,8 @@ def main():
                         fN = f["/modal/frequencies_hz"][-1]
                 cms = os.path.join(a.workdir, f"cms_{case}_{nm}_{np_}.h5")
                 tc, out = run(["cms"] + model + ["-model_cut_axis", "x", "-model_cut_parts", str(parts), "-cms_fmax", f"{fN * 1.0001:.9g}",
-                               "-cms_cutoff_factor", a.cutoff_factor, "-cms_method", a.method, "-verify", "true",
-                               "-output", cms] + a.extra.split(), np_)
+                               "-cms_method", a.method, "-verify", "true",
+                               "-output", cms] + (["-cms_cutoff_factor", a.cutoff_factor] if a.cutoff_factor else []) + a.extra.split(), np_)
                 with h5py.File(cms) as f:
                     t = f["/timing"].attrs
                     ndof = int(f["/cms"].attrs["ndof"])
@@ -86,7 +86,10 @@ def main():
                              static=float(t["constraint_modes"]), proj=float(t["projection"]), coupled=float(t["coupled_solve"]),
                              rec=float(t["recovery"]), rss_full=rss_full, rss_cms=float(t["peak_rss_mib_per_rank"]),
                              maxdev=float(f["/verify"].attrs["max_error_pct"]), rr=bool(f["/verify"].attrs["rayleigh_ritz_bound_ok"]),
-                             ncms=f["/cms/frequencies_hz"].shape[0])
+                             ncms=f["/cms/frequencies_hz"].shape[0],
+                             est=float(f["/cms/error_estimate_pct"][:].max()) if "error_estimate_pct" in f["/cms"] else float("nan"),
+                             nref=int(f["/cms"].attrs.get("refinements", 0)), qtot=sum(int(g.attrs["n_modes"]) for g in f["/cms/components"].values()),
+                             testim=float(t["error_estimate"]) if "error_estimate" in t else float("nan"))
                 rows.append(r)
                 print(fmt(r), flush=True)
     with open(a.out, "w") as f:
@@ -98,7 +101,7 @@ def main():
 def fmt(r):
     return (f"| {r['case']} | {r['ndof']} | {r['parts']} | {r['nm']} ({r['ncms']} CMS) | {r['np']} | {r['tfull']:.1f} | {r['tcms']:.1f} | "
             f"{r['tcms'] / r['tfull']:.2f} | {r['nred']} / {r['ncoup']} | {r['eig']:.1f} | {r['static']:.1f} | {r['proj']:.1f} | {r['coupled']:.1f} | "
-            f"{r['rec']:.1f} | {r['rss_cms']:.0f} | {r['maxdev']:.3f} | {'ok' if r['rr'] else 'VIOLATED'} |")
+            f"{r['rec']:.1f} | {r['testim']:.1f} | {r['qtot']} | {r['nref']} | {r['rss_cms']:.0f} | {r['maxdev']:.3f} | {r['est']:.3f} | {'ok' if r['rr'] else 'VIOLATED'} |")
 
 
 if __name__ == "__main__":

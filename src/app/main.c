@@ -22,7 +22,6 @@ static const char default_job[] = "# The embedded default job (the demo): a clam
                                   "  cut: {axis: x, parts: 4}\n"
                                   "cms:\n"
                                   "  fmax: 300\n"
-                                  "  cutoff_factor: 4.0\n"
                                   "verify: true\n";
 
 static const DRConfigKey core_keys[] = {
