@@ -75,6 +75,11 @@ PetscErrorCode DRReductionGetBasis(DRReduction r, Mat *T);
  * events DRRedCompEig, DRRedConstraint, DRRedProject on this rank (0 when
  * logging is off): component eigensolve, constraint (static) modes,
  * projection. */
+/* After Apply: the lowest nmodes component modes instead (the CMS
+ * refinement); in place where the method can (craig-bampton keeps its
+ * constraint modes, boundary blocks and K_II factorization), else a new
+ * Apply with nmodes. */
+PetscErrorCode DRReductionEnrich(DRReduction r, DRComponent c, const PetscBool isboundary[], PetscInt nmodes);
 /* Residual of ncol system modes u = T Qc (Qc: (nb + nq) x ncol, column-major,
  * on every rank of the component comm; lam: their eigenvalues) on component
  * c after Apply, for the CMS error estimate: eta2[k] = r_I^T K_II^{-1} r_I

@@ -11,7 +11,7 @@ static const DRConfigKey cms_keys[] = {
   {"cms.component_modes", DR_CFG_INT, "20", "component modes to keep when fmax = 0; set explicitly, it is final (no refinement by cms.tol_pct)", "0..", NULL, NULL},
   {"cms.cutoff_factor", DR_CFG_REAL, "2.0", "component modes kept below cutoff_factor * fmax; set explicitly, it is final (no refinement by cms.tol_pct)", "1..", NULL, NULL},
   {"cms.tol_pct", DR_CFG_REAL, "0.5", "largest acceptable relative frequency error of the system modes (up to fmax, or the nmodes lowest): unless cms.cutoff_factor (fmax > 0) or cms.component_modes (fmax = 0) is given, the components carrying a mode's residual are enriched (more component modes) until every mode's error estimate is below it (0: no refinement)", "0..", "%", NULL},
-  {"cms.max_refine", DR_CFG_INT, "3", "at most this many enrichment rounds for cms.tol_pct", "0..", NULL, NULL},
+  {"cms.max_refine", DR_CFG_INT, "5", "at most this many enrichment rounds for cms.tol_pct", "0..", NULL, NULL},
   {"cms.retain", DR_CFG_STRING, "", "node sets kept physical (loads, sensors), comma list", NULL, NULL, NULL},
   {"cms.support", DR_CFG_STRING, "", "free-interface: node set of a statically determinate support for floating parts (default: chosen automatically)", NULL, NULL, NULL},
   {"cms.groups", DR_CFG_INT, NULL, "deprecated: the NUMBER of rank groups; use ranks_per_group (ranks in each group)", "0..", NULL, NULL},
@@ -271,9 +271,14 @@ static PetscErrorCode ReduceComponents(DRCMS c, const PetscBool redo[])
     PetscInt       n, nb, nq;
     const char    *name;
     if (redo && !redo[c->mine[i]]) continue;
-    PetscCall(DRReductionDestroy(&c->red[i]));
     PetscCall(PetscLogEventBegin(DRCMS_Reduce, 0, 0, 0, 0));
-    ierr = ReduceComponent(c, i, t);
+    if (redo) { /* refinement: more modes for a reduced component */
+      ierr = DRReductionEnrich(c->red[i], c->comps[i], c->isboundary[i], c->comp_nmodes[c->mine[i]]);
+      if (!ierr) ierr = DRReductionGetTimes(c->red[i], &t[0], &t[1], &t[2]);
+    } else {
+      PetscCall(DRReductionDestroy(&c->red[i]));
+      ierr = ReduceComponent(c, i, t);
+    }
     PetscCall(PetscLogEventEnd(DRCMS_Reduce, 0, 0, 0, 0));
     if (ierr) break;
     loc[0] += t[0];
@@ -316,8 +321,8 @@ static PetscErrorCode InitComponentModes(DRCMS c)
 #define DR_CMS_REFINE_MIN    8
 
 /* After an estimate: the modes up to fmax whose estimate exceeds tol_pct;
- * for each, the component with the largest share of its squared residual is
- * enriched.  *again: something to redo (same answer on every rank: est_pct
+ * for each, the component with the largest share of its squared residual
+ * and those with at least a quarter of it are enriched.  *again: something to redo (same answer on every rank: est_pct
  * and share are broadcast). */
 static PetscErrorCode Refine(DRCMS c, PetscBool redo[], PetscBool *again)
 {
@@ -335,7 +340,10 @@ static PetscErrorCode Refine(DRCMS c, PetscBool redo[], PetscBool *again)
     if (worst < 0 || c->est_pct[j] > c->est_pct[worst]) worst = j;
     for (PetscInt k = 1; k < c->ncomp; k++)
       if (c->share[k * c->nm + j] > c->share[kmax * c->nm + j]) kmax = k;
-    redo[kmax] = PETSC_TRUE;
+    /* the largest share and every share of at least a quarter of it (a mode
+     * spread over several parts needs them all; one per round crawls) */
+    for (PetscInt k = 0; k < c->ncomp; k++)
+      if (c->share[k * c->nm + j] >= 0.25 * c->share[kmax * c->nm + j]) redo[k] = PETSC_TRUE;
   }
   if (!nbad) PetscFunctionReturn(PETSC_SUCCESS);
   if (c->cutoff_given || c->nrefine >= c->max_refine) {

@@ -45,11 +45,20 @@ static PetscErrorCode DRReductionResidual_CraigBampton(DRReduction r, DRComponen
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode DRReductionEnrich_CraigBampton(DRReduction r, DRComponent c, PetscInt nmodes, DRSuperelement *se)
+{
+  PetscFunctionBeginUser;
+  (void)c;
+  PetscCall(DRFixedInterfaceEnrich((DRFixedInterface *)r->data, r, se, nmodes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRReductionCreate_CraigBampton(DRReduction r)
 {
   PetscFunctionBeginUser;
   r->ops->apply    = DRReductionApply_CraigBampton;
   r->ops->residual = DRReductionResidual_CraigBampton;
+  r->ops->enrich   = DRReductionEnrich_CraigBampton;
   r->ops->destroy  = DRReductionDestroy_CraigBampton;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

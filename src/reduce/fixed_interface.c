@@ -250,8 +250,6 @@ PetscErrorCode DRFixedInterfaceKeepFactor(DRFixedInterface *fi)
   fi->modes = NULL;
   PetscCall(MatDestroy(&fi->X));
   PetscCall(MatDestroy(&fi->B));
-  PetscCall(MatDestroy(&fi->KII));
-  PetscCall(MatDestroy(&fi->MII));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

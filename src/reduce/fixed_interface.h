@@ -46,8 +46,12 @@ PetscErrorCode DRFixedInterfaceBuildT(DRFixedInterface *fi, DRSuperelement *se);
 PetscErrorCode DRFixedInterfaceReducedStiffness(DRFixedInterface *fi, DRSuperelement *se);
 PetscErrorCode DRFixedInterfaceDestroy(DRFixedInterface *fi);
 /* After the basis is built: free what only the build needed (modes, K_IB,
- * Phi_c, K_II, M_II), keep the factorization of K_II and the index sets. */
+ * Phi_c), keep the factorization of K_II, K_II, M_II and the index sets
+ * (residuals and enrichment). */
 PetscErrorCode DRFixedInterfaceKeepFactor(DRFixedInterface *fi);
+/* Replace the fixed-interface modes of a built superelement by the lowest
+ * nmodes (enrich.c): constraint modes and boundary blocks kept. */
+PetscErrorCode DRFixedInterfaceEnrich(DRFixedInterface *fi, DRReduction r, DRSuperelement *se, PetscInt nmodes);
 /* The residual r = K u - lambda M u of ncol system modes u = T Qc on this
  * component (Qc: (nb + nq) x ncol, column-major, on every rank of the
  * component comm), split as in residual.c: eta2[k] = r_I^T K_II^{-1} r_I

@@ -235,6 +235,30 @@ PetscErrorCode DRReductionGetBasis(DRReduction r, Mat *T)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRReductionEnrich(DRReduction r, DRComponent c, const PetscBool isboundary[], PetscInt nmodes)
+{
+  PetscLogEvent  ev[3] = {DRRED_CompEig, DRRED_Constraint, DRRED_Project};
+  PetscLogDouble t0[3], t1[3];
+
+  PetscFunctionBeginUser;
+  CHECK_APPLIED(r);
+  r->nmodes    = nmodes;
+  r->cutoff_hz = 0;
+  if (!r->ops->enrich) {
+    PetscCall(DRReductionApply(r, c, isboundary));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (int k = 0; k < 3; k++) PetscCall(DRLogEventSeconds(ev[k], &t0[k]));
+  PetscCall(PetscLogEventBegin(DRRED_Apply, 0, 0, 0, 0));
+  PetscCall((*r->ops->enrich)(r, c, nmodes, &r->se));
+  PetscCall(PetscLogEventEnd(DRRED_Apply, 0, 0, 0, 0));
+  for (int k = 0; k < 3; k++) PetscCall(DRLogEventSeconds(ev[k], &t1[k]));
+  r->t_eig     = t1[0] - t0[0];
+  r->t_static  = t1[1] - t0[1];
+  r->t_project = t1[2] - t0[2];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRReductionResidual(DRReduction r, DRComponent c, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal eta2[], PetscReal **gB, PetscBool *supported)
 {
   PetscFunctionBeginUser;

@@ -31,6 +31,8 @@ struct _DRReductionOps {
   /* residual of system modes on the component (DRReductionResidual); NULL:
    * the method cannot estimate */
   PetscErrorCode (*residual)(DRReduction, DRComponent, PetscInt, const PetscReal[], const PetscReal[], PetscReal[], PetscReal **);
+  /* more component modes in place (DRReductionEnrich); NULL: a new Apply */
+  PetscErrorCode (*enrich)(DRReduction, DRComponent, PetscInt, DRSuperelement *);
   PetscErrorCode (*destroy)(DRReduction);
 };
 
