@@ -262,11 +262,12 @@ static PetscErrorCode Broadcast(DRSubstructure s, MPI_Comm comm)
 }
 
 /* Rank 0: the partition (given N, or chosen by the cost model), its
- * separator and the sizes and costs of the components.  info: N, parts
- * without interior, the first of them. */
+ * separator and the sizes and costs of the components.  info: N, the parts
+ * without an interior node and, if any, the largest count that has none
+ * (bisection search: the limit the error message names). */
 static PetscErrorCode RootPartition(DRCMS c, DRSubstructure s, PetscInt info[3], PetscInt nc[], PetscReal cost[], char *msg, size_t len)
 {
-  PetscInt  nsep = 0, N = c->partition;
+  PetscInt  nsep = 0, N = c->partition, first;
   PetscReal S;
 
   PetscFunctionBeginUser;
@@ -274,7 +275,18 @@ static PetscErrorCode RootPartition(DRCMS c, DRSubstructure s, PetscInt info[3],
     PetscInt *part;
     PetscCall(PetscMalloc1(s->nnodes + 1, &part));
     PetscCall(DRSubPartition(s, N, part));
-    Separate(s, N, part, s->code, &nsep, &info[1], &info[2]);
+    Separate(s, N, part, s->code, &nsep, &info[1], &first);
+    if (info[1]) {
+      PetscInt lo = 1, hi = N, ne;
+      while (hi - lo > 1) {
+        PetscInt mid = (lo + hi) / 2;
+        PetscCall(DRSubPartition(s, mid, part));
+        Separate(s, mid, part, s->code, &nsep, &ne, &first);
+        if (ne) hi = mid;
+        else lo = mid;
+      }
+      info[2] = lo;
+    }
     PetscCall(PetscFree(part));
   } else PetscCall(ChooseAuto(c, s, &N, msg, len));
   info[0] = N;
@@ -346,7 +358,7 @@ PetscErrorCode DRCMSSubstructure_Private(DRCMS c)
 {
   DRSubstructure s;
   PetscErrorCode ierr;
-  PetscInt       info[3] = {0, 0, -1}, *nc = NULL;
+  PetscInt       info[3] = {0, 0, 0}, *nc = NULL;
   PetscReal     *cost = NULL;
   char           where[PETSC_MAX_PATH_LEN + 32], msg[1024] = "";
 
@@ -371,7 +383,8 @@ PetscErrorCode DRCMSSubstructure_Private(DRCMS c)
   PetscCall(DRCMSRootAgrees_Private(c, ierr));
   PetscCallMPI(MPI_Bcast(info, 3, MPIU_INT, 0, c->comm));
   if (msg[0]) PetscCall(DRProgress(c->comm, "%s", msg));
-  PetscCheck(!info[1], c->comm, DR_ERR_INPUT, "%s: cms.partition = %" PetscInt_FMT " leaves subdomain %" PetscInt_FMT " without an interior node (all on the separator); %" PetscInt_FMT " of the %" PetscInt_FMT " subdomains have one; expected at most %" PetscInt_FMT, where, c->partition, info[2] + 1, c->partition - info[1], c->partition, c->partition - info[1]);
+  PetscCheck(!info[1] || info[2] > 1, c->comm, DR_ERR_INPUT, "%s: cms.partition = %" PetscInt_FMT " leaves %" PetscInt_FMT " of the %" PetscInt_FMT " subdomains without an interior node (every node on the separator); the model is too small to split, expected off", where, c->partition, info[1], c->partition);
+  PetscCheck(!info[1], c->comm, DR_ERR_INPUT, "%s: cms.partition = %" PetscInt_FMT " leaves %" PetscInt_FMT " of the %" PetscInt_FMT " subdomains without an interior node (every node on the separator); expected at most %" PetscInt_FMT " for this model", where, c->partition, info[1], c->partition, info[2]);
   if (info[0]) {
     s->N = info[0];
     PetscCallMPI(MPI_Bcast(nc, (PetscMPIInt)(s->N + 1), MPIU_INT, 0, c->comm));
