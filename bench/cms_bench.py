@@ -90,9 +90,8 @@ def main():
                     t = f["/timing"].attrs
                     ndof = int(f["/cms"].attrs["ndof"])
                     rss_full = float("nan")
-                    if partition:
-                        parts = f"1 -> {len(f['/cms/components'])}"
-                    r = dict(case=case, ndof=ndof, parts=parts, nm=nm, np=np_, tfull=float(t["verify"]), tcms=float(t["cms_total"]),
+                    made = f"1 -> {len(f['/cms/components'])}" if partition else parts
+                    r = dict(case=case, ndof=ndof, parts=made, nm=nm, np=np_, tfull=float(t["verify"]), tcms=float(t["cms_total"]),
                              nred=int(f["/cms/reduced"].attrs["size"]), ncoup=int(f["/cms/reduced"].attrs.get("coupled_size", 0)), eig=float(t["component_eigensolve"]),
                              static=float(t["constraint_modes"]), proj=float(t["projection"]), coupled=float(t["coupled_solve"]),
                              rec=float(t["recovery"]), rss_full=rss_full, rss_cms=float(t["peak_rss_mib_per_rank"]),

@@ -58,24 +58,24 @@
  * N = 2, 4, 8, ... (subdomains of at least DR_SUB_MIN_PART DOFs, at most
  * DR_SUB_MAX_PARTS), predicts each with the model above (LPT makespan over
  * the rank groups + 0.5 (S + sum m)^3 for the root's coupled solve, S the
- * separator DOFs) and takes the cheapest; when
- * none is predicted below DR_SUB_MARGIN (0.75) times the full-model solve,
- * the model stays one component (the margin covers the model's error: on
- * the 46k-DOF plate, 20 modes, it predicts 0.96 for 4 subdomains where runs
- * measured 1.4-2.6).  The measurements behind the constants: the issue's 13k-DOF
- * parts took about 15 s for their modes, the 46k-DOF plate's modal solve 12 s
- * (20 modes); below 20k DOFs one solve takes seconds and a split cannot pay. */
+ * separator DOFs) and takes the cheapest; when none is predicted below
+ * DR_SUB_MARGIN (0.6) times the full-model solve, the model stays one
+ * component.  The margin covers the model's error: on the 46k-DOF plate,
+ * 20 modes, cutoff 2, it predicts 0.73 for 2 subdomains where the run
+ * measured 1.18 (and 0.81 for 4, measured 1.4-2.6), while for 200 modes it
+ * matched (0.32 predicted, 0.34 measured).  Below 20k DOFs the one solve
+ * takes a few seconds (the 46k-DOF plate: 12 s for 20 modes) and a split
+ * cannot pay. */
 #include "substructureimpl.h"
 #include <string.h>
 
 /* Rank 0: separator codes from the parts; nsep DOFs; nempty parts without
- * an interior node (first: the lowest such part). */
-static void Separate(DRSubstructure s, PetscInt N, const PetscInt part[], PetscInt code[], PetscInt *nsep, PetscInt *nempty, PetscInt *first)
+ * an interior node. */
+static void Separate(DRSubstructure s, PetscInt N, const PetscInt part[], PetscInt code[], PetscInt *nsep, PetscInt *nempty)
 {
   PetscInt *nint = (PetscInt *)calloc((size_t)N + 1, sizeof(PetscInt));
 
   *nsep = *nempty = 0;
-  *first          = -1;
   for (PetscInt u = 0; u < s->nnodes; u++) {
     code[u] = part[u];
     for (PetscInt j = s->xadj[u]; j < s->xadj[u + 1]; j++)
@@ -87,10 +87,7 @@ static void Separate(DRSubstructure s, PetscInt N, const PetscInt part[], PetscI
     else nint[code[u]]++;
   }
   for (PetscInt p = 0; p < N; p++)
-    if (!nint[p]) {
-      if (*first < 0) *first = p;
-      (*nempty)++;
-    }
+    if (!nint[p]) (*nempty)++;
   free(nint);
 }
 
@@ -225,10 +222,10 @@ static PetscErrorCode ChooseAuto(DRCMS c, DRSubstructure s, PetscInt *Nbest, cha
   PetscCall(PetscSNPrintf(msg, len, "cms: partition auto: %" PetscInt_FMT " DOFs; predicted cost relative to one solve:", s->n));
   PetscCall(PetscMalloc2(s->nnodes + 1, &part, s->nnodes + 1, &bestcode));
   for (PetscInt N = 2; N <= DR_SUB_MAX_PARTS && s->n / N >= DR_SUB_MIN_PART && N <= s->nnodes; N *= 2) {
-    PetscInt   nsep, nempty, first, g;
+    PetscInt   nsep, nempty, g;
     PetscReal *cost, S, pred;
     PetscCall(DRSubPartition(s, N, part));
-    Separate(s, N, part, s->code, &nsep, &nempty, &first);
+    Separate(s, N, part, s->code, &nsep, &nempty);
     if (nempty) break;
     PetscCall(PetscMalloc1(N + 1, &cost));
     PetscCall(ComponentCosts(c, s, N, NULL, cost, &S));
@@ -275,7 +272,7 @@ static PetscErrorCode Broadcast(DRSubstructure s, MPI_Comm comm)
  * (bisection search: the limit the error message names). */
 static PetscErrorCode RootPartition(DRCMS c, DRSubstructure s, PetscInt info[3], PetscInt nc[], PetscReal cost[], char *msg, size_t len)
 {
-  PetscInt  nsep = 0, N = c->partition, first;
+  PetscInt  nsep = 0, N = c->partition;
   PetscReal S;
 
   PetscFunctionBeginUser;
@@ -283,13 +280,13 @@ static PetscErrorCode RootPartition(DRCMS c, DRSubstructure s, PetscInt info[3],
     PetscInt *part;
     PetscCall(PetscMalloc1(s->nnodes + 1, &part));
     PetscCall(DRSubPartition(s, N, part));
-    Separate(s, N, part, s->code, &nsep, &info[1], &first);
+    Separate(s, N, part, s->code, &nsep, &info[1]);
     if (info[1]) {
       PetscInt lo = 1, hi = N, ne;
       while (hi - lo > 1) {
         PetscInt mid = (lo + hi) / 2;
         PetscCall(DRSubPartition(s, mid, part));
-        Separate(s, mid, part, s->code, &nsep, &ne, &first);
+        Separate(s, mid, part, s->code, &nsep, &ne);
         if (ne) hi = mid;
         else lo = mid;
       }

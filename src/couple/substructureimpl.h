@@ -8,7 +8,7 @@
 #define DR_SUB_MIN_DOFS  20000 /* auto: smaller models stay one component */
 #define DR_SUB_MIN_PART  2000  /* auto: no subdomain below this many DOFs */
 #define DR_SUB_MAX_PARTS 64    /* auto: at most this many subdomains */
-#define DR_SUB_MARGIN    0.75  /* auto: split only below this share of the one-solve cost */
+#define DR_SUB_MARGIN    0.6   /* auto: split only below this share of the one-solve cost */
 
 struct _DRSubstructure {
   DRComponent full;        /* the model on the world communicator */
