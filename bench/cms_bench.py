@@ -25,10 +25,17 @@ import h5py
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
            OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_btl_vader_single_copy_mechanism="none")
-# plate 1 x 0.5 x 0.02 m clamped at x0, cut along x: (nx, ny, nz, parts)
+# plate 1 x 0.5 x 0.02 m clamped at x0, cut along x: (nx, ny, nz, parts[, cms.partition]).
+# parts 1 with a cms.partition: ONE component, substructured automatically
+# (issue 13 item 5); "parts" in the table is then the components made
+# (subdomains + the separator).  Sizes of the -auto cases as bench/modal_bench.py.
 CASES = {
     "plate50k": (100, 50, 2, 4),
     "plate200k": (180, 90, 3, 4),
+    "plate50k-auto": (100, 50, 2, 1, "auto"),
+    "plate50k-p4": (100, 50, 2, 1, "4"),
+    "plate200k-auto": (180, 90, 3, 1, "auto"),
+    "plate1M-auto": (400, 200, 3, 1, "auto"),
 }
 
 
@@ -61,7 +68,9 @@ def main():
     print(hdr, flush=True)
     rows = []
     for case in a.cases.split(","):
-        nx, ny, nz, parts = CASES[case]
+        nx, ny, nz, parts = CASES[case][:4]
+        # cms.nmodes has no effect on a job with fmax except as auto's expected mode count
+        partition = ["-cms_partition", CASES[case][4]] if len(CASES[case]) > 4 else []
         model = ["-model_builtin", "plate", "-model_plate_nx", str(nx), "-model_plate_ny", str(ny), "-model_plate_nz", str(nz)]
         for nm in map(int, a.modes.split(",")):
             for np_ in map(int, a.ranks.split(",")):
@@ -76,12 +85,14 @@ def main():
                 cms = os.path.join(a.workdir, f"cms_{case}_{nm}_{np_}.h5")
                 tc, out = run(["cms"] + model + ["-model_cut_axis", "x", "-model_cut_parts", str(parts), "-cms_fmax", f"{fN * 1.0001:.9g}",
                                "-cms_method", a.method, "-verify", "true",
-                               "-output", cms] + (["-cms_cutoff_factor", a.cutoff_factor] if a.cutoff_factor else []) + a.extra.split(), np_)
+                               "-output", cms] + (["-cms_cutoff_factor", a.cutoff_factor] if a.cutoff_factor else [])
+                              + (partition + ["-cms_nmodes", str(nm)] if partition else []) + a.extra.split(), np_)
                 with h5py.File(cms) as f:
                     t = f["/timing"].attrs
                     ndof = int(f["/cms"].attrs["ndof"])
                     rss_full = float("nan")
-                    r = dict(case=case, ndof=ndof, parts=parts, nm=nm, np=np_, tfull=float(t["verify"]), tcms=float(t["cms_total"]),
+                    made = f"1 -> {len(f['/cms/components'])}" if partition else parts
+                    r = dict(case=case, ndof=ndof, parts=made, nm=nm, np=np_, tfull=float(t["verify"]), tcms=float(t["cms_total"]),
                              nred=int(f["/cms/reduced"].attrs["size"]), ncoup=int(f["/cms/reduced"].attrs.get("coupled_size", 0)), eig=float(t["component_eigensolve"]),
                              static=float(t["constraint_modes"]), proj=float(t["projection"]), coupled=float(t["coupled_solve"]),
                              rec=float(t["recovery"]), rss_full=rss_full, rss_cms=float(t["peak_rss_mib_per_rank"]),

@@ -3,6 +3,7 @@
  * assemble.c, solve.c, recover.c and io.c (see cmsimpl.h). */
 #include "cmsimpl.h"
 #include <dynred/modelcost.h>
+#include <string.h>
 
 static const DRConfigKey cms_keys[] = {
   {"cms.method", DR_CFG_STRING, "craig-bampton", "component reduction (per component: components[].method)", NULL, NULL, NULL},
@@ -19,6 +20,7 @@ static const DRConfigKey cms_keys[] = {
   {"cms.verify_tol_pct", DR_CFG_REAL, "0", "with verify: fail (exit 1) when a paired mode deviates more; 0: report only", "0..", "%", NULL},
   {"cms.interface_modes", DR_CFG_INT, "0", "interface reduction: keep the lowest N characteristic constraint (CC) modes of the assembled boundary (0: off)", "0..", NULL, NULL},
   {"cms.interface_cutoff_factor", DR_CFG_REAL, "0", "interface reduction: keep the CC modes below interface_cutoff_factor * fmax (0: off, else >= 1; needs fmax)", "0..", NULL, NULL},
+  {"cms.partition", DR_CFG_STRING, "auto", "automatic substructuring of a model of ONE component into N subdomains + a separator (deterministic recursive bisection of the node graph): auto (when a cost model predicts a gain; models of several components stay as they are), off, or N >= 2", NULL, NULL, NULL},
   {"components[].method", DR_CFG_STRING, "", "CMS reduction of this component (default cms.method)", NULL, NULL, NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
@@ -82,6 +84,8 @@ PetscErrorCode DRCMSDestroy(DRCMS *cms)
   PetscCall(PetscFree2(c->comp_cut, c->comp_nmodes));
   if (c->modes) PetscCall(VecDestroyVecs(c->nm, &c->modes));
   PetscCall(DRComponentDestroy(&c->geom));
+  PetscCall(PetscFree(c->cost));
+  PetscCall(DRCMSSubstructureDestroy_Private(c));
   if (c->gcomm != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&c->gcomm));
   PetscCall(PetscFree(*cms));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -96,12 +100,21 @@ PetscErrorCode DRCMSSetConfig(DRCMS c, DRConfig cfg)
 
 /* The checks the key ranges cannot say (a bound given by the run, a
  * combination of keys), and those whose message names the reason. */
-static PetscErrorCode CheckOptions(DRCMS c)
+static PetscErrorCode CheckOptions(DRCMS c, const char *partition)
 {
   DRConfig cfg = c->cfg;
-  char     where[PETSC_MAX_PATH_LEN + 32];
+  char     where[PETSC_MAX_PATH_LEN + 32], *end = NULL;
+  long     np;
 
   PetscFunctionBeginUser;
+  PetscCall(DRConfigWhere(cfg, "cms.partition", where, sizeof(where)));
+  np = strtol(partition, &end, 10);
+  if (!strcmp(partition, "auto")) c->partition = -1;
+  else if (!strcmp(partition, "off")) c->partition = 0;
+  else {
+    PetscCheck(end != partition && !*end && np >= 2 && np <= PETSC_MAX_INT, c->comm, DR_ERR_INPUT, "%s: cms.partition = '%s', expected auto, off or a number of subdomains >= 2", where, partition);
+    c->partition = (PetscInt)np;
+  }
   PetscCall(DRConfigWhere(cfg, "cms.fmax", where, sizeof(where)));
   PetscCheck(c->fmax >= 0 && (c->fmax > 0 || c->nmodes > 0), c->comm, DR_ERR_INPUT, "%s: expected cms.fmax > 0 or cms.nmodes > 0", where);
   PetscCall(DRConfigWhere(cfg, "cms.cutoff_factor", where, sizeof(where)));
@@ -172,12 +185,18 @@ static PetscErrorCode ReadComponents(DRCMS c)
     }
     PetscCall(PetscStrallocpy(m[0] ? m : c->method, &c->methods[k]));
   }
+  if (c->partition > 0 && c->ncomp > 1) {
+    char where[PETSC_MAX_PATH_LEN + 32];
+    PetscCall(DRConfigWhere(c->cfg, "cms.partition", where, sizeof(where)));
+    SETERRQ(c->comm, DR_ERR_INPUT, "%s: cms.partition = %" PetscInt_FMT " with a model of %" PetscInt_FMT " components, expected auto or off (a model of several components is used as it is)", where, c->partition, c->ncomp);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRCMSSetFromOptions(DRCMS c)
 {
   DRConfig cfg = c->cfg;
+  char     partition[64];
 
   PetscFunctionBeginUser;
   PetscCheck(cfg, c->comm, PETSC_ERR_ORDER, "DRCMSSetFromOptions: the model comes from the job; call DRCMSSetConfig first");
@@ -193,7 +212,8 @@ PetscErrorCode DRCMSSetFromOptions(DRCMS c)
   PetscCall(ReadGroupsAndDenseMax(c));
   PetscCall(DRConfigGetInt(cfg, "cms.interface_modes", &c->iface_modes, NULL));
   PetscCall(DRConfigGetReal(cfg, "cms.interface_cutoff_factor", &c->iface_factor, NULL));
-  PetscCall(CheckOptions(c));
+  PetscCall(DRConfigGetString(cfg, "cms.partition", partition, sizeof(partition), NULL));
+  PetscCall(CheckOptions(c, partition));
   /* the explicit component-mode choice of the range in use is final */
   c->cutoff_given = (PetscBool)(c->fmax > 0 ? c->cutoff_given : c->modes_given);
   c->iface = (c->iface_modes > 0 || c->iface_factor > 0) ? PETSC_TRUE : PETSC_FALSE;
@@ -224,9 +244,13 @@ PetscErrorCode DRCMSSetUp(DRCMS c)
   if (c->setup) PetscFunctionReturn(PETSC_SUCCESS);
   if (!c->names) PetscCall(DRCMSSetFromOptions(c));
   PetscCall(PetscLogEventBegin(DRCMS_SetUp, 0, 0, 0, 0));
+  /* one component and cms.partition not off: split it (auto: when it pays) */
+  if (c->partition && c->ncomp == 1) PetscCall(DRCMSSubstructure_Private(c));
   PetscCall(DRCMSPartition_Private(c));
   PetscCall(PetscCalloc1(c->nmine + 1, &c->comps));
-  for (PetscInt i = 0; i < c->nmine && !ierr; i++) ierr = DRModelCreateComponent(c->cfg, c->mine[i], c->gcomm, &c->comps[i]);
+  if (c->nsub) PetscCall(DRCMSSubstructureComponents_Private(c));
+  else
+    for (PetscInt i = 0; i < c->nmine && !ierr; i++) ierr = DRModelCreateComponent(c->cfg, c->mine[i], c->gcomm, &c->comps[i]);
   ierr = DRCMSAllGroupsAgree_Private(c->comm, ierr);
   if (ierr) PetscFunctionReturn(ierr);
   PetscCall(DRCMSFindInterfaces_Private(c));
@@ -400,6 +424,7 @@ PetscErrorCode DRCMSSolve(DRCMS c)
   PetscCall(InitComponentModes(c));
   PetscCall(PetscCalloc1(c->ncomp + 1, &redo));
   PetscCall(ReduceComponents(c, NULL));
+  PetscCall(DRCMSViewBalance_Private(c, PETSC_VIEWER_STDOUT_(c->comm)));
   while (again) {
     PetscCall(DRCMSGather_Private(c));
     PetscCall(DRProgress(c->comm, "cms: reduced system of %" PetscInt_FMT " coordinates (%" PetscInt_FMT " boundary)", c->nred, c->nbglob));

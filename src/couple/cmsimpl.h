@@ -8,7 +8,9 @@
  *   solve.c      interface reduction and the coupled solve (dense / SLEPc)
  *   recover.c    system modes u = T q over the full labels
  *   io.c         View (results table) and Write (store, mesh, shapes)
- *   verify.c     comparison with the full model */
+ *   verify.c     comparison with the full model
+ *   substructure.c  cms.partition: one component split into subdomains +
+ *                separator (algebraic substructuring), its cost model */
 #ifndef DYNRED_CMSIMPL_H
 #define DYNRED_CMSIMPL_H
 
@@ -39,7 +41,9 @@ typedef enum {
 /* Events of the package (registered by DRCMSInitializePackage). */
 extern PetscClassId  DRCMS_CLASSID;
 extern PetscLogEvent DRCMS_Estimate;
-extern PetscLogEvent DRCMS_SetUp, DRCMS_Partition, DRCMS_Interfaces, DRCMS_Reduce, DRCMS_Gather, DRCMS_Assemble, DRCMS_IfaceReduce, DRCMS_Coupled, DRCMS_Recover, DRCMS_Verify, DRCMS_Write;
+extern PetscLogEvent DRCMS_Substructure, DRCMS_SetUp, DRCMS_Partition, DRCMS_Interfaces, DRCMS_Reduce, DRCMS_Gather, DRCMS_Assemble, DRCMS_IfaceReduce, DRCMS_Coupled, DRCMS_Recover, DRCMS_Verify, DRCMS_Write;
+
+typedef struct _DRSubstructure *DRSubstructure;
 
 struct _p_DRCMS {
   MPI_Comm    comm, gcomm;
@@ -95,10 +99,21 @@ struct _p_DRCMS {
   PetscReal  t[DR_CMS_NPHASE];
   /* geometry for XDMF (rank 0 arrays) */
   DRComponent geom;
+  /* automatic substructuring (substructure.c) and the cost model */
+  PetscInt       partition; /* cms.partition: -1 auto, 0 off, else the number of subdomains */
+  PetscInt       nsub;      /* subdomains made (0: the model's own components) */
+  DRSubstructure sub;       /* the full model and its partition, during SetUp */
+  PetscReal     *cost;      /* ncomp: predicted reduction cost (partition.c, substructure.c) */
 };
 
-/* partition.c */
+/* partition.c; the balance table: predicted share vs seconds per group */
 PetscErrorCode DRCMSPartition_Private(DRCMS c);
+PetscErrorCode DRCMSViewBalance_Private(DRCMS c, PetscViewer v);
+/* substructure.c: before the groups (names, methods, costs) and after them
+ * (my group's components into c->comps) */
+PetscErrorCode DRCMSSubstructure_Private(DRCMS c);
+PetscErrorCode DRCMSSubstructureComponents_Private(DRCMS c);
+PetscErrorCode DRCMSSubstructureDestroy_Private(DRCMS c);
 /* interface.c */
 PetscErrorCode DRCMSFindInterfaces_Private(DRCMS c);
 /* assemble.c */

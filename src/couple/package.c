@@ -5,7 +5,7 @@
 
 PetscClassId  DRCMS_CLASSID;
 PetscLogEvent DRCMS_Estimate;
-PetscLogEvent DRCMS_SetUp, DRCMS_Partition, DRCMS_Interfaces, DRCMS_Reduce, DRCMS_Gather, DRCMS_Assemble, DRCMS_IfaceReduce, DRCMS_Coupled, DRCMS_Recover, DRCMS_Verify, DRCMS_Write;
+PetscLogEvent DRCMS_Substructure, DRCMS_SetUp, DRCMS_Partition, DRCMS_Interfaces, DRCMS_Reduce, DRCMS_Gather, DRCMS_Assemble, DRCMS_IfaceReduce, DRCMS_Coupled, DRCMS_Recover, DRCMS_Verify, DRCMS_Write;
 static PetscBool DRCMSPackageInitialized = PETSC_FALSE;
 
 static PetscErrorCode DRCMSFinalizePackage(void)
@@ -26,6 +26,7 @@ PetscErrorCode DRCMSInitializePackage(void)
   PetscCall(PetscClassIdRegister("DR CMS", &DRCMS_CLASSID));
   PetscCall(PetscLogEventRegister("DRCMSSetUp", DRCMS_CLASSID, &DRCMS_SetUp));
   PetscCall(PetscLogEventRegister("DRCMSPartition", DRCMS_CLASSID, &DRCMS_Partition));
+  PetscCall(PetscLogEventRegister("DRCMSSubstructure", DRCMS_CLASSID, &DRCMS_Substructure));
   PetscCall(PetscLogEventRegister("DRCMSInterfaces", DRCMS_CLASSID, &DRCMS_Interfaces));
   PetscCall(PetscLogEventRegister("DRCMSCompReduce", DRCMS_CLASSID, &DRCMS_Reduce));
   PetscCall(PetscLogEventRegister("DRCMSGather", DRCMS_CLASSID, &DRCMS_Gather));

@@ -1,6 +1,11 @@
 /* CMS rank groups: MPI_COMM_WORLD split into contiguous blocks of ranks;
  * components assigned largest estimated cost first to the least loaded group
- * (ties: lowest group index), deterministically on every rank. */
+ * (LPT; ties: lowest group index), deterministically on every rank.  The
+ * costs: for substructured models the cost model of substructure.c (DOFs,
+ * nonzeros, boundary size, expected modes); otherwise the model layer's
+ * estimate (input file size, element layers of a cut part).  After the
+ * reductions, DRCMSViewBalance_Private prints each group's predicted share
+ * beside its measured seconds. */
 #include "cmsimpl.h"
 #include <dynred/modelcost.h>
 
@@ -53,17 +58,16 @@ static PetscErrorCode AssignByCost(PetscInt ncomp, const PetscReal cost[], Petsc
 
 PetscErrorCode DRCMSPartition_Private(DRCMS c)
 {
-  PetscReal *cost;
-
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(DRCMS_Partition, 0, 0, 0, 0));
   c->ngroups = c->ngroups_opt ? c->ngroups_opt : PetscMin((PetscInt)c->size, c->ncomp);
-  PetscCall(PetscMalloc1(c->ncomp, &cost));
   PetscCall(PetscMalloc1(c->ncomp, &c->group_of));
   PetscCall(PetscMalloc1(c->ngroups, &c->group_root));
-  for (PetscInt k = 0; k < c->ncomp; k++) PetscCall(DRModelComponentCost(c->cfg, k, &cost[k]));
-  PetscCall(AssignByCost(c->ncomp, cost, c->ngroups, c->group_of));
-  PetscCall(PetscFree(cost));
+  if (!c->cost) {
+    PetscCall(PetscMalloc1(c->ncomp, &c->cost));
+    for (PetscInt k = 0; k < c->ncomp; k++) PetscCall(DRModelComponentCost(c->cfg, k, &c->cost[k]));
+  }
+  PetscCall(AssignByCost(c->ncomp, c->cost, c->ngroups, c->group_of));
   for (PetscInt g = 0; g < c->ngroups; g++) c->group_root[g] = (PetscMPIInt)((g * c->size) / c->ngroups);
   c->mygroup = 0;
   for (PetscInt g = 0; g < c->ngroups; g++)
@@ -75,5 +79,37 @@ PetscErrorCode DRCMSPartition_Private(DRCMS c)
     if (c->group_of[k] == c->mygroup) c->mine[c->nmine++] = k;
   PetscCall(PetscLogEventEnd(DRCMS_Partition, 0, 0, 0, 0));
   PetscCall(ViewGroups(c, PETSC_VIEWER_STDOUT_(c->comm)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Per group: components, predicted share of the reduction work (the costs of
+ * the assignment) and the measured seconds of its reductions (the inclusive
+ * DRCMSCompReduce time of the group's first rank), so imbalance is visible.
+ * Collective; rank 0 prints. */
+PetscErrorCode DRCMSViewBalance_Private(DRCMS c, PetscViewer v)
+{
+  PetscReal     *pred, *act, *buf, ptot = 0, atot = 0;
+  PetscLogDouble t;
+  PetscMPIInt    grank;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc3(c->ngroups, &pred, c->ngroups, &act, c->ngroups, &buf));
+  PetscCall(DRLogEventSeconds(DRCMS_Reduce, &t));
+  PetscCallMPI(MPI_Comm_rank(c->gcomm, &grank));
+  if (!grank) buf[c->mygroup] = (PetscReal)t;
+  PetscCall(MPIU_Allreduce(buf, act, (PetscMPIInt)c->ngroups, MPIU_REAL, MPIU_SUM, c->comm));
+  for (PetscInt k = 0; k < c->ncomp; k++) pred[c->group_of[k]] += c->cost[k];
+  for (PetscInt g = 0; g < c->ngroups; g++) {
+    ptot += pred[g];
+    atot += act[g];
+  }
+  PetscCall(PetscViewerASCIIPrintf(v, "cms: balance of the component reductions over %" PetscInt_FMT " rank group(s) (predicted: cost model; actual: seconds of DRCMSCompReduce)\n", c->ngroups));
+  PetscCall(PetscViewerASCIIPrintf(v, "  group  components  predicted [%%]  actual [s]  actual [%%]\n"));
+  for (PetscInt g = 0; g < c->ngroups; g++) {
+    PetscInt n = 0;
+    for (PetscInt k = 0; k < c->ncomp; k++) n += c->group_of[k] == g;
+    PetscCall(PetscViewerASCIIPrintf(v, "  %5" PetscInt_FMT "  %10" PetscInt_FMT "  %13.1f  %10.2f  %10.1f\n", g, n, (double)(ptot > 0 ? 100 * pred[g] / ptot : 0), (double)act[g], (double)(atot > 0 ? 100 * act[g] / atot : 0)));
+  }
+  PetscCall(PetscFree3(pred, act, buf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Automatic substructuring (cms.partition, issue 13 item 5).
+#  1. A one-component built-in plate (30 x 15 x 2 hex8, clamped at x = 0,
+#     4320 DOFs; no model.cut) split into 2, 4 and 8 subdomains + separator:
+#     every full-model mode below fmax is found (same count), none lies below
+#     its full value (Rayleigh-Ritz) and each is within 0.5 % of it.  The
+#     reference is the job's own verification solve (the full model by
+#     `dynred modal`'s solver, /verify/full_frequencies_hz).
+#  2. The same job (4 subdomains) on 1, 2 and 3 ranks, and on 3 ranks in one
+#     rank group (distributed component matrices): frequencies agree to 1e-8.
+#  3. A Matrix Market model of one component (no coordinates: the graph
+#     bisection path), a 2-D grid of scalar springs, split into 4: the lowest
+#     20 frequencies against numpy's dense eigensolution of the same files.
+#  4. cms.partition larger than the model allows, and malformed values: one
+#     line naming the key, the value and the limit; exit != 0.
+#  5. cms.partition off keeps today's single component, and auto on this small
+#     model does the same (a log line says so), with the same frequencies; the
+#     substructured job writes the same mesh as the one-component job.
+set -euo pipefail
+cd "$T"
+cat > plate.yaml <<'EOF'
+job: cms
+output: plate.h5
+model:
+  builtin: plate
+  plate: {lx: 1.0, ly: 0.5, lz: 0.02, nx: 30, ny: 15, nz: 2, clamp: x0}
+cms: {fmax: 2000, cutoff_factor: 4}
+verify: true
+EOF
+run() { # name np [options]
+  local name=$1 np=$2; shift 2
+  timeout 300 $MPIEXEC -n $np $DYNRED -config plate.yaml -output $name.h5 "$@" > $name.log 2> $name.err || { echo "$name: exit $? (124: hung)"; tail -5 $name.log $name.err; exit 1; }
+}
+for n in 2 4 8; do run p$n 2 -cms_partition $n; done
+# (the full-model verification only where it is the reference)
+run np1 1 -cms_partition 4 -verify false
+run np3 3 -cms_partition 4 -verify false
+run np3g1 3 -cms_partition 4 -ranks_per_group 3 -verify false
+run off 2 -cms_partition off -verify false
+run auto 2 -verify false
+grep -h "substructured" p2.log p4.log p8.log
+grep -A6 "cms: balance" np3.log
+grep -q "cms: partition auto: 4320 DOFs (below 20000): kept as one component" auto.log || { echo "auto: no 'kept as one component' line"; exit 1; }
+! grep -q "substructured\|partition auto" off.log || { echo "off: substructuring lines in the log"; exit 1; }
+
+# 3. Matrix Market: 24 x 12 grid of unit-DOF nodes, springs to the 8
+# neighbours, grounded along x = 0, masses varying so no frequency repeats
+/usr/bin/python3 - <<'PY'
+import numpy as np
+nx, ny = 24, 12
+node = lambda i, j: 1 + i + nx * j
+n = nx * ny
+K, M = np.zeros((n, n)), np.diag(1.0 + 0.5 * np.sin(np.arange(n) * 0.37) ** 2)
+for j in range(ny):
+    for i in range(nx):
+        a = node(i, j) - 1
+        for di, dj, k in ((1, 0, 1e4), (0, 1, 1.3e4), (1, 1, 0.4e4), (1, -1, 0.4e4)):
+            if 0 <= i + di < nx and 0 <= j + dj < ny:
+                b = node(i + di, j + dj) - 1
+                K[a, a] += k; K[b, b] += k; K[a, b] -= k; K[b, a] -= k
+        if i == 0:
+            K[a, a] += 2e4
+def mtx(path, A):
+    ent = [(r, c, A[r, c]) for c in range(n) for r in range(c, n) if A[r, c] != 0]
+    with open(path, "w") as f:
+        f.write("%%MatrixMarket matrix coordinate real symmetric\n" + "%d %d %d\n" % (n, n, len(ent)))
+        f.writelines("%d %d %.17g\n" % (r + 1, c + 1, v) for r, c, v in ent)
+mtx("g_K.mtx", K); mtx("g_M.mtx", M)
+open("g.dof", "w").write("".join("%d.1\n" % (k + 1) for k in range(n)))
+L = np.linalg.cholesky(M); Li = np.linalg.inv(L)
+lam = np.linalg.eigvalsh(Li @ K @ Li.T)
+np.savetxt("g_ref_hz.txt", np.sqrt(lam) / (2 * np.pi), fmt="%.17g")
+open("grid.yaml", "w").write("""job: cms
+output: grid.h5
+components:
+  - {name: grid, format: mtx, K: g_K.mtx, M: g_M.mtx, dofs: g.dof}
+cms: {nmodes: 20, component_modes: 40, partition: 4}
+""")
+PY
+timeout 300 $MPIEXEC -n 2 $DYNRED -config grid.yaml > grid.log 2>&1 || { echo "grid: exit $?"; tail -5 grid.log; exit 1; }
+grep "substructured" grid.log
+
+# 4. bad values: one line, exit != 0
+bad() { # expected-regex option-value
+  local re=$1 v=$2 rc=0
+  timeout 120 $MPIEXEC -n 2 $DYNRED -config plate.yaml -output bad.h5 -verify false -cms_partition "$v" > bad.log 2>&1 || rc=$?
+  [ $rc -ne 0 ] || { echo "cms.partition = '$v': exit 0, expected an error"; exit 1; }
+  [ "$(grep -c 'dynred: error:' bad.log)" = 1 ] || { echo "cms.partition = '$v': expected one error line"; cat bad.log; exit 1; }
+  grep -E "dynred: error: .*$re" bad.log || { echo "cms.partition = '$v': message does not match '$re'"; cat bad.log; exit 1; }
+}
+bad "cms.partition = 100000, expected at most 1440 \(the nodes of the model\)" 100000
+bad "cms.partition = 1000 leaves [0-9]+ of the 1000 subdomains without an interior node .*expected at most [0-9]+ for this model" 1000
+bad "cms.partition = 'two', expected auto, off or a number of subdomains >= 2" two
+bad "cms.partition = '1', expected auto, off or a number of subdomains >= 2" 1
+bad "cms.partition = '2.5', expected auto, off or a number of subdomains >= 2" 2.5
+
+/usr/bin/python3 - <<'PY'
+import h5py, numpy as np
+def load(name):
+    with h5py.File(f"{name}.h5", "r") as f:
+        return (f["/cms/frequencies_hz"][:], f["/verify/full_frequencies_hz"][:] if "verify" in f else None,
+                sorted(f["/cms/components"]), f["/cms"].attrs["ndof"])
+fmax = 2000.0
+for n in (2, 4, 8):
+    fc, ff, comps, nd = load(f"p{n}")
+    assert nd == 4320, nd
+    assert comps == sorted([f"sub{i}" for i in range(1, n + 1)] + ["separator"]), comps
+    fc, ffb = fc[fc <= fmax], ff[ff <= fmax]
+    # all modes up to fmax paired: CMS spans a subspace, so it cannot find more; a
+    # missing one would be a mode lost by the reduction
+    assert len(fc) == len(ffb), f"p{n}: {len(fc)} CMS modes below fmax, full model {len(ffb)}"
+    d = (fc - ffb) / ffb
+    print(f"p{n}: {len(fc)} modes below {fmax} Hz; deviation min {d.min():.2e}, max {100 * d.max():.4f} %")
+    # -1e-9 relative: Rayleigh-Ritz (f_cms >= f_full) up to the two solvers' tolerance; both
+    # eigensolves converge to ~1e-12 relative in the frequency here, the slack is a regression limit
+    assert d.min() > -1e-9, f"p{n}: mode {d.argmin() + 1} below the full model by {-d.min():.2e}"
+    # 0.5 %: the project's CMS accuracy target (issue 13 tol_pct default), a truncation
+    # claim for cutoff_factor 4; observed 0.08 / 0.21 / 0.28 % for 2 / 4 / 8 subdomains
+    assert d.max() < 5e-3, f"p{n}: mode {d.argmax() + 1} deviates {100 * d.max():.3f} %"
+f1 = load("np1")[0]
+for case in ("p4", "np3", "np3g1"):
+    fc = load(case)[0]
+    e = np.max(np.abs(fc - f1) / f1)
+    print(f"{case}: max rel. difference to 1 rank {e:.1e}")
+    # 1e-8: the project's rank-independence limit for CMS (cms_ranks.sh); the components are
+    # identical on any rank count (partition on one rank, from a rank-independent graph), so
+    # only the distributed solves' round-off differs
+    assert e < 1e-8, f"{case}: differs from 1 rank by {e:.2e}"
+# the XDMF mesh of a substructured job is the model's whole mesh (carried by sub1)
+with h5py.File("p4.h5", "r") as f, h5py.File("off.h5", "r") as g:
+    for ds in ("/mesh/node_ids", "/mesh/coordinates", "/mesh/topology"):
+        assert np.array_equal(f[ds][:], g[ds][:]), f"{ds} differs from the one-component job's"
+fo, _, co, _ = load("off")
+fa, _, ca, _ = load("auto")
+assert co == ["plate"] and ca == ["plate"], (co, ca)
+# the same single component and solver path; not bitwise: two runs of the unchanged
+# one-component path on 2 ranks already differ by ~6e-13 (parallel MUMPS), and by
+# up to 6e-10 in the highest modes; 1e-8 is the project's CMS run-to-run/rank limit
+e = np.max(np.abs(fo - fa) / fo)
+print(f"off vs auto (one component): max rel. difference {e:.1e}")
+assert e < 1e-8, e
+with h5py.File("grid.h5", "r") as f:
+    fg = f["/cms/frequencies_hz"][:]
+    comps = sorted(f["/cms/components"])
+assert comps == ["separator", "sub1", "sub2", "sub3", "sub4"], comps
+ref = np.loadtxt("g_ref_hz.txt")[:len(fg)]
+d = (fg - ref) / ref
+print(f"grid (graph bisection): {len(fg)} modes, deviation from numpy min {d.min():.2e}, max {100 * d.max():.4f} %")
+# -1e-9: Rayleigh-Ritz as above (numpy's eigvalsh is accurate to ~1e-14 relative here)
+assert d.min() > -1e-9, f"grid: mode {d.argmin() + 1} below the exact value by {-d.min():.2e}"
+# 0.5 %: the same accuracy target; 40 fixed-interface modes per subdomain of ~70 DOFs
+assert d.max() < 5e-3, f"grid: mode {d.argmax() + 1} deviates {100 * d.max():.3f} %"
+print("ok")
+PY
