@@ -58,11 +58,11 @@ PetscErrorCode DRCMSDestroy(DRCMS *cms)
   for (PetscInt k = 0; k < c->ncomp; k++) {
     if (c->names) PetscCall(PetscFree(c->names[k]));
     if (c->methods) PetscCall(PetscFree(c->methods[k]));
-    if (c->qfreq) PetscCall(PetscFree(c->qfreq[k]));
   }
+  if (c->modes) PetscCall(VecDestroyVecs(c->nm, &c->modes));
+  PetscCall(DRCMSResetCoupled_Private(c));
   PetscCall(PetscFree(c->names));
   PetscCall(PetscFree(c->methods));
-  PetscCall(PetscFree(c->qfreq));
   PetscCall(PetscFree(c->red));
   PetscCall(PetscFree(c->comps));
   PetscCall(PetscFree(c->isboundary));
@@ -70,19 +70,7 @@ PetscErrorCode DRCMSDestroy(DRCMS *cms)
   PetscCall(PetscFree(c->group_root));
   PetscCall(PetscFree(c->mine));
   PetscCall(PetscFree(c->full));
-  PetscCall(PetscFree(c->nb));
-  PetscCall(PetscFree(c->nq));
-  PetscCall(PetscFree(c->Kred));
-  PetscCall(PetscFree(c->Mred));
-  PetscCall(PetscFree(c->bglob));
-  PetscCall(PetscFree(c->Psi));
-  PetscCall(PetscFree(c->ccfreq));
-  PetscCall(PetscFree(c->freq));
-  PetscCall(PetscFree(c->lamext));
-  PetscCall(PetscFree(c->est_pct));
-  PetscCall(PetscFree(c->share));
   PetscCall(PetscFree2(c->comp_cut, c->comp_nmodes));
-  if (c->modes) PetscCall(VecDestroyVecs(c->nm, &c->modes));
   PetscCall(DRComponentDestroy(&c->geom));
   PetscCall(PetscFree(c->cost));
   PetscCall(DRCMSSubstructureDestroy_Private(c));
