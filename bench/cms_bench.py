@@ -100,7 +100,10 @@ def main():
                              ncms=f["/cms/frequencies_hz"].shape[0],
                              est=float(f["/cms/error_estimate_pct"][:].max()) if "error_estimate_pct" in f["/cms"] else float("nan"),
                              nref=int(f["/cms"].attrs.get("refinements", 0)), qtot=sum(int(g.attrs["n_modes"]) for g in f["/cms/components"].values()),
-                             testim=float(t["error_estimate"]) if "error_estimate" in t else float("nan"))
+                             testim=float(t["error_estimate"]) if "error_estimate" in t else float("nan"),
+                             tmed=float(f["/verify"].attrs.get("estimate_tightness_median", float("nan"))),
+                             tmax=float(f["/verify"].attrs.get("estimate_tightness_max", float("nan"))),
+                             nbelow=int(f["/verify"].attrs.get("estimate_below_true", -1)))
                 rows.append(r)
                 print(fmt(r), flush=True)
     with open(a.out, "w") as f:
@@ -112,7 +115,7 @@ def main():
 def fmt(r):
     return (f"| {r['case']} | {r['ndof']} | {r['parts']} | {r['nm']} ({r['ncms']} CMS) | {r['np']} | {r['tfull']:.1f} | {r['tcms']:.1f} | "
             f"{r['tcms'] / r['tfull']:.2f} | {r['nred']} / {r['ncoup']} | {r['eig']:.1f} | {r['static']:.1f} | {r['proj']:.1f} | {r['coupled']:.1f} | "
-            f"{r['rec']:.1f} | {r['testim']:.1f} | {r['qtot']} | {r['nref']} | {r['rss_cms']:.0f} | {r['maxdev']:.3f} | {r['est']:.3f} | {'ok' if r['rr'] else 'VIOLATED'} |")
+            f"{r['rec']:.1f} | {r['testim']:.1f} | {r['qtot']} | {r['nref']} | {r['rss_cms']:.0f} | {r['maxdev']:.3f} | {r['est']:.3f} | {r['tmed']:.2g}, {r['tmax']:.2g} | {r['nbelow']} | {'ok' if r['rr'] else 'VIOLATED'} |")
 
 
 if __name__ == "__main__":
