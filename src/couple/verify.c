@@ -8,9 +8,15 @@
 /* The error estimate beside the true error of each mode, k-th CMS frequency
  * against the k-th reference (the Rayleigh-Ritz order: theta_k >= lambda_k,
  * so this is the error the estimate bounds; a missed mode shows as a large
- * true error, not a re-paired one).  /verify/true_error_pct and the
+ * true error, not a re-paired one).  A mode counts as under-estimated when
+ * its estimate is below the true error by more than 1e-5 % (the reference
+ * solve converges to a relative residual of 1e-12; with condition numbers
+ * up to 1e5 over the compared modes its frequencies are good to ~1e-7
+ * relative).  /verify/true_error_pct and the
  * tightness (estimate / true error: median and max over modes whose true
  * error is above 1e-8 %, i.e. above solver round-off) as attributes. */
+#define DR_VERIFY_REF_SLACK_PCT 1e-5
+
 static PetscErrorCode EstimateVsTrue(DRCMS c, DRStore store, PetscInt nm, const PetscReal fc[], PetscInt nf, const PetscReal ff[], PetscReal rigid_hz)
 {
   PetscReal *tru, *ratio, med = 0, mx = 0;
@@ -21,9 +27,9 @@ static PetscErrorCode EstimateVsTrue(DRCMS c, DRStore store, PetscInt nm, const 
   PetscCall(PetscPrintf(c->comm, "error estimate against the true error (k-th CMS vs k-th full-model frequency):\n  mode   f_cms [Hz]        true [%%]     estimate [%%]   est/true\n"));
   for (PetscInt k = 0; k < nm; k++) {
     tru[k] = (k < nf && ff[k] > rigid_hz) ? 100 * (fc[k] - ff[k]) / ff[k] : 0;
-    if (c->est_pct[k] < tru[k]) nunsafe++;
+    if (c->est_pct[k] + DR_VERIFY_REF_SLACK_PCT < tru[k]) nunsafe++;
     if (tru[k] > 1e-8) ratio[nr++] = c->est_pct[k] / tru[k];
-    PetscCall(PetscPrintf(c->comm, "  %4" PetscInt_FMT "   %14.6f   %12.3e   %12.3e   %8.3g%s\n", k + 1, (double)fc[k], (double)tru[k], (double)c->est_pct[k], tru[k] > 1e-8 ? (double)(c->est_pct[k] / tru[k]) : 0.0, c->est_pct[k] < tru[k] ? "  BELOW TRUE ERROR" : ""));
+    PetscCall(PetscPrintf(c->comm, "  %4" PetscInt_FMT "   %14.6f   %12.3e   %12.3e   %8.3g%s\n", k + 1, (double)fc[k], (double)tru[k], (double)c->est_pct[k], tru[k] > 1e-8 ? (double)(c->est_pct[k] / tru[k]) : 0.0, c->est_pct[k] + DR_VERIFY_REF_SLACK_PCT < tru[k] ? "  BELOW TRUE ERROR" : ""));
   }
   if (nr) {
     PetscCall(PetscSortReal(nr, ratio));
