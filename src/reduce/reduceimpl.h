@@ -51,10 +51,11 @@ struct _p_DRReduction {
 };
 
 /* Component eigenproblems (fixed-interface interiors, free-interface
- * components) up to this many DOFs get their modes densely (LAPACK;
- * option -cms_comp_dense_max): below it a dense dsygvx of the whole interior
- * costs less than the sparse factorization plus Krylov-Schur (see
- * bench/README.md). */
+ * components) up to this many DOFs get their modes densely (LAPACK; option
+ * -cms_comp_dense_max): measured (bench/README.md section 2b, DRRedCompEig
+ * over all parts), dense is 2-4.5x faster at 90-324 DOFs when many modes
+ * are wanted, even (0.065 s vs 0.058 s) at 351 DOFs with few, and 20x
+ * slower at 1350: the break-even lies near 400. */
 #define DR_COMPONENT_DENSE_MAX 400
 
 /* Log events of the reduction package (DRReductionInitializePackage). */
