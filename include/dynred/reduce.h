@@ -88,6 +88,9 @@ PetscErrorCode DRReductionEnrich(DRReduction r, DRComponent c, const PetscBool i
  * *supported false (nothing computed) for methods without a held K_II
  * factorization (only craig-bampton has one). */
 PetscErrorCode DRReductionResidual(DRReduction r, DRComponent c, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal eta2[], PetscReal **gB, PetscBool *supported);
+/* U = T Qc on this rank's rows of the component (local rows x ncol,
+ * column-major, caller frees); Qc: (nb + nq) x ncol on every rank. */
+PetscErrorCode DRReductionExpand(DRReduction r, PetscInt ncol, const PetscReal Qc[], PetscReal **U);
 PetscErrorCode DRReductionGetTimes(DRReduction r, PetscLogDouble *t_eig, PetscLogDouble *t_static, PetscLogDouble *t_project);
 PetscErrorCode DRReductionView(DRReduction r, PetscViewer viewer);
 PetscErrorCode DRReductionDestroy(DRReduction *r);

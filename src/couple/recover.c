@@ -1,7 +1,6 @@
 /* CMS recovery: system modes u = T q per component, inserted into world
  * vectors over the full model's labels (c->full). */
 #include "cmsimpl.h"
-#include <petscblaslapack.h>
 
 PetscErrorCode DRCMSComponentCoordinates_Private(DRCMS c, PetscInt i, const PetscReal *Q, PetscInt ncol, PetscReal **Qcout)
 {
@@ -27,35 +26,17 @@ PetscErrorCode DRCMSComponentCoordinates_Private(DRCMS c, PetscInt i, const Pets
  * rank owns, inserted at the rows' full-label positions. */
 static PetscErrorCode RecoverComponent(DRCMS c, PetscInt i, const PetscReal *Q)
 {
-  PetscInt           nb, nq, nr, rs, re, ldt, *grow;
-  PetscReal         *Qc, *U;
-  const PetscScalar *t;
-  const DRLabel     *labels;
-  Mat                T;
+  PetscInt       rs, re, *grow;
+  PetscReal     *Qc, *U;
+  const DRLabel *labels;
+  Mat            T;
 
   PetscFunctionBeginUser;
-  PetscCall(DRReductionGetBoundary(c->red[i], &nb, NULL));
-  PetscCall(DRReductionGetModes(c->red[i], &nq, NULL));
   PetscCall(DRReductionGetBasis(c->red[i], &T));
   PetscCall(DRComponentGetLabels(c->comps[i], NULL, &labels));
-  nr = nb + nq;
   PetscCall(DRCMSComponentCoordinates_Private(c, i, Q, c->nm, &Qc));
+  PetscCall(DRReductionExpand(c->red[i], c->nm, Qc, &U));
   PetscCall(MatGetOwnershipRange(T, &rs, &re));
-  PetscCall(MatDenseGetLDA(T, &ldt));
-  PetscCall(MatDenseGetArrayRead(T, &t));
-  PetscCall(PetscMalloc1((re - rs) * c->nm + 1, &U));
-  if (re > rs && c->nm > 0 && nr > 0) {
-    PetscBLASInt mm, nn, kk, lda, ldb, ldc;
-    PetscReal    one = 1, zero = 0;
-    PetscCall(PetscBLASIntCast(re - rs, &mm));
-    PetscCall(PetscBLASIntCast(c->nm, &nn));
-    PetscCall(PetscBLASIntCast(nr, &kk));
-    PetscCall(PetscBLASIntCast(ldt, &lda));
-    ldb = kk;
-    ldc = mm;
-    BLASgemm_("N", "N", &mm, &nn, &kk, &one, t, &lda, Qc, &ldb, &zero, U, &ldc);
-  } else PetscCall(PetscArrayzero(U, (re - rs) * c->nm));
-  PetscCall(MatDenseRestoreArrayRead(T, &t));
   PetscCall(PetscMalloc1(re - rs + 1, &grow));
   for (PetscInt r = rs; r < re; r++) grow[r - rs] = DRLabelsFind(c->nfull, c->full, labels[r]);
   for (PetscInt m = 0; m < c->nm; m++) PetscCall(VecSetValues(c->modes[m], re - rs, grow, U + m * (re - rs), INSERT_VALUES));

@@ -269,6 +269,14 @@ PetscErrorCode DRReductionResidual(DRReduction r, DRComponent c, PetscInt ncol, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRReductionExpand(DRReduction r, PetscInt ncol, const PetscReal Qc[], PetscReal **U)
+{
+  PetscFunctionBeginUser;
+  CHECK_APPLIED(r);
+  PetscCall(DRSuperelementExpand(&r->se, ncol, Qc, U));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRReductionGetTimes(DRReduction r, PetscLogDouble *t_eig, PetscLogDouble *t_static, PetscLogDouble *t_project)
 {
   PetscFunctionBeginUser;

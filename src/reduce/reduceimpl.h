@@ -77,6 +77,9 @@ PetscErrorCode DRSuperelementSetBoundary(DRComponent c, const PetscBool isbounda
 /* Project (K, M) on se->T into se->K, se->M (rank 0); K is left alone when
  * the method has set se->K already. */
 PetscErrorCode DRSuperelementProject(DRComponent c, DRSuperelement *se);
+/* U = T Qc on this rank's rows of T (local rows x ncol, column-major;
+ * caller frees): reduced coordinates back to the component's DOFs. */
+PetscErrorCode DRSuperelementExpand(const DRSuperelement *se, PetscInt ncol, const PetscReal Qc[], PetscReal **U);
 /* Free the arrays and T of a superelement. */
 PetscErrorCode DRSuperelementReset(DRSuperelement *se);
 

@@ -9,13 +9,11 @@
  * component computes its two parts here with the factorization of K_II it
  * already holds: one block solve with ncol right-hand sides. */
 #include "fixed_interface.h"
-#include <petscblaslapack.h>
 
 PetscErrorCode DRFixedInterfaceResidual(DRFixedInterface *fi, DRComponent c, const DRSuperelement *se, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal eta2[], PetscReal **gB)
 {
-  PetscInt           nr = se->nb + se->nq, nloc = fi->re - fi->rs, ldt, nIloc = 0, nBloc = 0;
+  PetscInt           nloc = fi->re - fi->rs, nIloc = 0, nBloc = 0;
   PetscReal         *U, *R, *RI, *gl, *loc;
-  const PetscScalar *t;
   Mat                Um, KU, MU, RIm = NULL, W = NULL;
   PetscMPIInt        rank;
 
@@ -23,22 +21,7 @@ PetscErrorCode DRFixedInterfaceResidual(DRFixedInterface *fi, DRComponent c, con
   (void)c;
   PetscCallMPI(MPI_Comm_rank(fi->comm, &rank));
   *gB = NULL;
-  /* U = T Qc on my rows */
-  PetscCall(PetscMalloc1(nloc * ncol + 1, &U));
-  PetscCall(MatDenseGetLDA(se->T, &ldt));
-  PetscCall(MatDenseGetArrayRead(se->T, &t));
-  if (nloc > 0 && ncol > 0 && nr > 0) {
-    PetscBLASInt mm, nn, kk, lda, ldb, ldc;
-    PetscReal    one = 1, zero = 0;
-    PetscCall(PetscBLASIntCast(nloc, &mm));
-    PetscCall(PetscBLASIntCast(ncol, &nn));
-    PetscCall(PetscBLASIntCast(nr, &kk));
-    PetscCall(PetscBLASIntCast(ldt, &lda));
-    ldb = kk;
-    ldc = mm;
-    BLASgemm_("N", "N", &mm, &nn, &kk, &one, t, &lda, Qc, &ldb, &zero, U, &ldc);
-  } else PetscCall(PetscArrayzero(U, nloc * ncol));
-  PetscCall(MatDenseRestoreArrayRead(se->T, &t));
+  PetscCall(DRSuperelementExpand(se, ncol, Qc, &U));
   /* R = K U - M U diag(lam) */
   PetscCall(MatCreateDense(fi->comm, nloc, PETSC_DECIDE, fi->n, ncol, U, &Um));
   PetscCall(MatMatMult(fi->K, Um, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &KU));

@@ -100,3 +100,30 @@ PetscErrorCode DRSuperelementProject(DRComponent c, DRSuperelement *se)
   PetscCall(PetscLogEventEnd(DRRED_Project, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode DRSuperelementExpand(const DRSuperelement *se, PetscInt ncol, const PetscReal Qc[], PetscReal **Uout)
+{
+  PetscInt           nr = se->nb + se->nq, rs, re, ldt;
+  const PetscScalar *t;
+  PetscReal         *U;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetOwnershipRange(se->T, &rs, &re));
+  PetscCall(PetscMalloc1((re - rs) * ncol + 1, &U));
+  PetscCall(MatDenseGetLDA(se->T, &ldt));
+  PetscCall(MatDenseGetArrayRead(se->T, &t));
+  if (re > rs && ncol > 0 && nr > 0) {
+    PetscBLASInt mm, nn, kk, lda, ldb, ldc;
+    PetscReal    one = 1, zero = 0;
+    PetscCall(PetscBLASIntCast(re - rs, &mm));
+    PetscCall(PetscBLASIntCast(ncol, &nn));
+    PetscCall(PetscBLASIntCast(nr, &kk));
+    PetscCall(PetscBLASIntCast(ldt, &lda));
+    ldb = kk;
+    ldc = mm;
+    BLASgemm_("N", "N", &mm, &nn, &kk, &one, t, &lda, Qc, &ldb, &zero, U, &ldc);
+  } else PetscCall(PetscArrayzero(U, (re - rs) * ncol));
+  PetscCall(MatDenseRestoreArrayRead(se->T, &t));
+  *Uout = U;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
