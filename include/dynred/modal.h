@@ -58,6 +58,14 @@ PetscErrorCode DRModalGetShift(DRModal m, PetscReal *sigma);
 /* |trace-based default shift| (or |set shift|): the scale below which
  * |lambda| counts as a zero (rigid-body) eigenvalue, |lambda| < 1e-6 scale. */
 PetscErrorCode DRModalGetScale(DRModal m, PetscReal *scale);
+/* Solve through the caller's factorization F of K (shift 0, no new
+ * factorization; F is referenced): for K definite, when F already exists
+ * (a CMS component's K_II).  Set before DRModalSetFromOptions. */
+PetscErrorCode DRModalSetFactor(DRModal m, Mat F);
+/* Known eigenvectors (converged modes of an earlier solve): the lowest-n
+ * solve then looks for n further modes, M-orthogonal to them (SLEPc's
+ * deflation space), instead of recomputing them.  Copied. */
+PetscErrorCode DRModalSetDeflationSpace(DRModal m, PetscInt n, const Vec v[]);
 PetscErrorCode DRModalSetFromOptions(DRModal m);
 /* The shift-and-invert solver (MUMPS Cholesky of K - sigma M), after
  * DRModalSetFromOptions.  With sigma = 0 a caller may solve with K through

@@ -18,6 +18,9 @@ struct _p_DRModal {
   PetscInt  count;   /* eigenvalues below fmax from the inertia of K - lmax M (-1: not counted) */
   PetscInt  dense_max; /* n <= dense_max: LAPACK on rank 0 instead of SLEPc (0: never) */
   EPS       eps;
+  Mat       F;       /* a factorization of K given by the caller (shift 0 through it), or NULL */
+  PetscInt  ndefl;   /* deflation space: known eigenvectors the solve stays M-orthogonal to */
+  Vec      *defl;
   /* results */
   PetscInt   n;
   PetscReal *freq, *lambda, *resid;
@@ -58,6 +61,8 @@ PetscErrorCode DRModalDestroy(DRModal *m)
   if (!*m) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(FreeResults(*m));
   PetscCall(EPSDestroy(&(*m)->eps));
+  PetscCall(MatDestroy(&(*m)->F));
+  if ((*m)->defl) PetscCall(VecDestroyVecs((*m)->ndefl, &(*m)->defl));
   PetscCall(MatDestroy(&(*m)->K));
   PetscCall(MatDestroy(&(*m)->M));
   PetscCall(PetscFree(*m));
@@ -136,6 +141,39 @@ PetscErrorCode DRModalSetShift(DRModal m, PetscReal sigma)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRModalSetFactor(DRModal m, Mat F)
+{
+  PetscFunctionBeginUser;
+  if (F) PetscCall(PetscObjectReference((PetscObject)F));
+  PetscCall(MatDestroy(&m->F));
+  m->F = F;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRModalSetDeflationSpace(DRModal m, PetscInt n, const Vec v[])
+{
+  PetscFunctionBeginUser;
+  if (m->defl) PetscCall(VecDestroyVecs(m->ndefl, &m->defl));
+  m->ndefl = 0;
+  if (n > 0) {
+    PetscCall(VecDuplicateVecs(v[0], n, &m->defl));
+    for (PetscInt i = 0; i < n; i++) PetscCall(VecCopy(v[i], m->defl[i]));
+    m->ndefl = n;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Shift-and-invert at 0 through the caller's factorization of K. */
+static PetscErrorCode ApplyFactor(PC pc, Vec x, Vec y)
+{
+  Mat F;
+
+  PetscFunctionBeginUser;
+  PetscCall(PCShellGetContext(pc, &F));
+  PetscCall(MatSolve(F, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Progress for long solves: one line at most every 5 s. */
 static PetscErrorCode Monitor(EPS eps, PetscInt its, PetscInt nconv, PetscScalar *er, PetscScalar *ei, PetscReal *errest, PetscInt nest, void *ctx)
 {
@@ -184,6 +222,11 @@ PetscErrorCode DRModalSetFromOptions(DRModal m)
     PetscOptionsEnd();
   }
   m->scale = PetscAbsReal(m->sigma);
+  if (m->F) { /* the caller's factorization of K: shift 0, no new factorization */
+    m->sigma    = 0;
+    m->try_zero = PETSC_FALSE;
+    m->slicing  = PETSC_FALSE;
+  }
   if (m->fmax > 0 && m->slicing) m->try_zero = PETSC_FALSE; /* the slice [sigma, lmax] must include slightly negative round-off of rigid modes */
   PetscCall(EPSDestroy(&m->eps));
   PetscCall(EPSCreate(m->comm, &m->eps));
@@ -197,9 +240,16 @@ PetscErrorCode DRModalSetFromOptions(DRModal m)
   PetscCall(STGetKSP(st, &ksp));
   PetscCall(KSPSetType(ksp, KSPPREONLY));
   PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCCHOLESKY));
-  PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-  {
+  if (m->F) {
+    PetscCall(PCSetType(pc, PCSHELL));
+    PetscCall(PCShellSetContext(pc, m->F));
+    PetscCall(PCShellSetApply(pc, ApplyFactor));
+    PetscCall(PCShellSetName(pc, "given factorization of K"));
+  } else {
+    PetscCall(PCSetType(pc, PCCHOLESKY));
+    PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+  }
+  if (!m->F) {
     /* MUMPS must return the inertia (sequential root factorization) for
      * spectrum slicing and for the semidefiniteness proof in parallel. */
     char      opt[128];
@@ -541,7 +591,7 @@ PetscErrorCode DRModalSolve(DRModal m)
   m->last  = DRTime();
   m->count = -1;
   PetscCall(MatGetSize(m->K, &n, NULL));
-  if (n <= m->dense_max) {
+  if (n <= m->dense_max && !m->F && !m->ndefl) {
     PetscCall(SolveDense(m, n, &nconv, &lam, &tmp));
     if (m->fmax > 0) m->count = nconv;
     nkeep = m->fmax > 0 ? nconv : PetscMin(nconv, m->nmodes);
@@ -559,6 +609,8 @@ PetscErrorCode DRModalSolve(DRModal m)
   if (m->fmax > 0 && !m->slicing) PetscCall(SolveCounted(m, n));
   else {
     if (m->try_zero) PetscCall(TryZeroShift(m));
+    /* SLEPc forgets the deflation space after each solve */
+    if (m->ndefl) PetscCall(EPSSetDeflationSpace(m->eps, m->ndefl, m->defl));
     PetscCall(EPSSolve(m->eps));
     PetscCall(CheckInertia(m));
   }
