@@ -83,11 +83,25 @@ PetscErrorCode DRReductionEnrich(DRReduction r, DRComponent c, const PetscBool i
 /* Residual of ncol system modes u = T Qc (Qc: (nb + nq) x ncol, column-major,
  * on every rank of the component comm; lam: their eigenvalues) on component
  * c after Apply, for the CMS error estimate: eta2[k] = r_I^T K_II^{-1} r_I
- * (every rank) and gB = r_B - K_BI K_II^{-1} r_I (nb x ncol, boundary-label
+ * (every rank) and gB = r_B - K_BI K_II^{-1} r_I (pnb x ncol, physical boundary-label
  * order, rank 0 of the comm; caller frees), r = K u - lam M u.
  * *supported false (nothing computed) for methods without a held K_II
  * factorization (only craig-bampton has one). */
 PetscErrorCode DRReductionResidual(DRReduction r, DRComponent c, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal eta2[], PetscReal **gB, PetscBool *supported);
+/* Interface reduction before the projection (CMS, issue 13 item 4), in two
+ * phases instead of Apply.  Phase 1: the component modes and the
+ * component's part of the interface pencil, its boundary Schur complement S
+ * and Guyan mass MG (pnb x pnb, physical boundary order, on rank 0 of c's
+ * comm, caller frees; NULL elsewhere).  *supported false (nothing done) for
+ * methods without it (only craig-bampton has it).  Phase 2: the basis on
+ * ncc interface modes Vc (pnb x ncc, column-major, every rank) with the
+ * coupling labels cclabels[ncc] (sorted); after it the results are read as
+ * after Apply, with nb = ncc. */
+PetscErrorCode DRReductionInterfacePencil(DRReduction r, DRComponent c, const PetscBool isboundary[], PetscBool *supported, PetscReal **S, PetscReal **MG);
+PetscErrorCode DRReductionApplyInterfaceBasis(DRReduction r, DRComponent c, PetscInt ncc, const PetscReal Vc[], const DRLabel cclabels[]);
+/* The physical boundary (sorted labels; the order of the residual's gB and
+ * of the pencil): after Apply or phase 1. */
+PetscErrorCode DRReductionGetPhysicalBoundary(DRReduction r, PetscInt *nb, const DRLabel **labels);
 /* U = T Qc on this rank's rows of the component (local rows x ncol,
  * column-major, caller frees); Qc: (nb + nq) x ncol on every rank. */
 PetscErrorCode DRReductionExpand(DRReduction r, PetscInt ncol, const PetscReal Qc[], PetscReal **U);

@@ -154,8 +154,10 @@ PetscErrorCode DRCMSResetCoupled_Private(DRCMS c)
   PetscCall(PetscFree(c->bglob));
   PetscCall(PetscFree(c->Kred));
   PetscCall(PetscFree(c->Mred));
-  PetscCall(PetscFree(c->Psi));
-  PetscCall(PetscFree(c->ccfreq));
+  if (!c->iface_early) { /* the CC modes made before the projection stay with the components' bases */
+    PetscCall(PetscFree(c->Psi));
+    PetscCall(PetscFree(c->ccfreq));
+  }
   PetscCall(PetscFree(c->freq));
   PetscCall(PetscFree(c->lamext));
   PetscCall(PetscFree(c->est_pct));

@@ -20,6 +20,7 @@ static const DRConfigKey cms_keys[] = {
   {"cms.verify_tol_pct", DR_CFG_REAL, "0", "with verify: fail (exit 1) when a paired mode deviates more; 0: report only", "0..", "%", NULL},
   {"cms.interface_modes", DR_CFG_INT, "0", "interface reduction: keep the lowest N characteristic constraint (CC) modes of the assembled boundary (0: off)", "0..", NULL, NULL},
   {"cms.interface_cutoff_factor", DR_CFG_REAL, "0", "interface reduction: keep the CC modes below interface_cutoff_factor * fmax (0: off, else >= 1; needs fmax)", "0..", NULL, NULL},
+  {"cms.interface_early", DR_CFG_BOOL, "true", "interface reduction (cms.interface_modes or interface_cutoff_factor) before the component projection: the CC modes come from the components' boundary Schur complements (MUMPS) and each component projects on them only (ncc block solves instead of one per boundary DOF); false: after assembling the full Craig-Bampton boundary (same subspace, the reference path)", NULL, NULL, NULL},
   {"cms.partition", DR_CFG_STRING, "auto", "automatic substructuring of a model of ONE component into N subdomains + a separator (deterministic recursive bisection of the node graph): auto (when a cost model predicts a gain; models of several components stay as they are), off, or N >= 2", NULL, NULL, NULL},
   {"components[].method", DR_CFG_STRING, "", "CMS reduction of this component (default cms.method)", NULL, NULL, NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
@@ -60,7 +61,10 @@ PetscErrorCode DRCMSDestroy(DRCMS *cms)
     if (c->methods) PetscCall(PetscFree(c->methods[k]));
   }
   if (c->modes) PetscCall(VecDestroyVecs(c->nm, &c->modes));
+  c->iface_early = PETSC_FALSE; /* the reset frees the CC modes too */
   PetscCall(DRCMSResetCoupled_Private(c));
+  PetscCall(PetscFree(c->pglob));
+  PetscCall(PetscFree(c->Sfull));
   PetscCall(PetscFree(c->names));
   PetscCall(PetscFree(c->methods));
   PetscCall(PetscFree(c->red));
@@ -200,6 +204,7 @@ PetscErrorCode DRCMSSetFromOptions(DRCMS c)
   PetscCall(ReadGroupsAndDenseMax(c));
   PetscCall(DRConfigGetInt(cfg, "cms.interface_modes", &c->iface_modes, NULL));
   PetscCall(DRConfigGetReal(cfg, "cms.interface_cutoff_factor", &c->iface_factor, NULL));
+  PetscCall(DRConfigGetBool(cfg, "cms.interface_early", &c->iface_early_opt, NULL));
   PetscCall(DRConfigGetString(cfg, "cms.partition", partition, sizeof(partition), NULL));
   PetscCall(CheckOptions(c, partition));
   /* the explicit component-mode choice of the range in use is final */
@@ -263,8 +268,26 @@ static PetscErrorCode ReduceComponent(DRCMS c, PetscInt i, PetscLogDouble t[3])
   PetscCall(DRReductionSetModes(r, c->comp_nmodes[c->mine[i]], c->comp_cut[c->mine[i]]));
   PetscCall(DRReductionFreeInterfaceSetSupport(r, c->support));
   PetscCall(DRReductionSetUp(r));
+  if (!t) PetscFunctionReturn(PETSC_SUCCESS); /* interface reduced first: two phases (iface_early.c) */
   PetscCall(DRReductionApply(r, c->comps[i], c->isboundary[i]));
   PetscCall(DRReductionGetTimes(r, &t[0], &t[1], &t[2]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The interface reduced before the projection: every component
+ * craig-bampton (the others have no interface pencil), requested and on. */
+static PetscErrorCode UseEarlyInterface(DRCMS c)
+{
+  PetscFunctionBeginUser;
+  c->iface_early = (PetscBool)(c->iface && c->iface_early_opt);
+  for (PetscInt k = 0; c->iface_early && k < c->ncomp; k++) {
+    PetscBool cb;
+    PetscCall(PetscStrcmp(c->methods[k], "craig-bampton", &cb));
+    if (!cb) {
+      c->iface_early = PETSC_FALSE;
+      PetscCall(DRProgress(c->comm, "cms: interface reduction after the assembly (component '%s' is %s; before the projection needs craig-bampton components)", c->names[k], c->methods[k]));
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -278,7 +301,20 @@ static PetscErrorCode ReduceComponents(DRCMS c, const PetscBool redo[])
 
   PetscFunctionBeginUser;
   if (!c->red) PetscCall(PetscCalloc1(c->nmine + 1, &c->red));
-  for (PetscInt i = 0; i < c->nmine && !ierr; i++) {
+  if (!redo) PetscCall(UseEarlyInterface(c));
+  if (!redo && c->iface_early) {
+    PetscLogDouble t[3] = {0, 0, 0};
+    for (PetscInt i = 0; i < c->nmine; i++) {
+      PetscCall(DRReductionDestroy(&c->red[i]));
+      PetscCall(ReduceComponent(c, i, NULL));
+    }
+    PetscCall(PetscLogEventBegin(DRCMS_Reduce, 0, 0, 0, 0));
+    ierr = DRCMSInterfaceEarly_Private(c, t);
+    PetscCall(PetscLogEventEnd(DRCMS_Reduce, 0, 0, 0, 0));
+    if (ierr) PetscFunctionReturn(ierr);
+    for (int p = 0; p < 3; p++) loc[p] = t[p];
+  }
+  for (PetscInt i = 0; i < c->nmine && !ierr && !(!redo && c->iface_early); i++) {
     PetscLogDouble t[3];
     PetscInt       n, nb, nq;
     const char    *name;
@@ -433,7 +469,7 @@ PetscErrorCode DRCMSSolve(DRCMS c)
   c->t[DR_CMS_PHASE_ASSEMBLY] = t1[1];
   c->t[DR_CMS_PHASE_GATHER]   = t1[0] - t1[1];
   c->t[DR_CMS_PHASE_IFACE]    = t1[2];
-  c->t[DR_CMS_PHASE_COUPLED]  = t1[3] - t1[2];
+  c->t[DR_CMS_PHASE_COUPLED]  = t1[3] - (c->iface_early ? 0 : t1[2]); /* the late reduction runs inside the coupled solve */
   c->t[DR_CMS_PHASE_RECOVER]  = t1[4];
   c->t[DR_CMS_PHASE_ESTIMATE] = t1[5];
   c->solved                   = PETSC_TRUE;

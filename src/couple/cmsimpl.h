@@ -81,6 +81,17 @@ struct _p_DRCMS {
   PetscInt   ncoupled; /* size of the system actually solved */
   PetscReal *Psi;      /* root: nbglob x ncc, column-major, M_BB-normalized */
   PetscReal *ccfreq;   /* root: ncc CC mode frequencies (Hz) */
+  /* interface reduction before the projection (iface_early.c): the CC modes
+   * of the assembled pencil (S, M_G) from the components' Schur complements;
+   * the components project on them, the coupled system has ncc interface
+   * coordinates (labels -1..-ncc).  pglob: the physical boundary (all ranks),
+   * Sfull: the assembled S on it (root; the estimate's boundary term), lcc:
+   * the lowest CC eigenvalue left out (inf: none) */
+  PetscBool  iface_early_opt; /* cms.interface_early */
+  PetscBool  iface_early;     /* in use (every component craig-bampton) */
+  PetscInt   pnbglob;
+  DRLabel   *pglob;
+  PetscReal *Sfull, lcc;
   /* results: nm reported modes; next >= nm computed (the extra ones, up to
    * DR_CMS_EXTRA_RANGE fmax or DR_CMS_EXTRA_MODES more, give the estimate its
    * gaps above the last reported mode) */
@@ -106,6 +117,9 @@ struct _p_DRCMS {
   PetscReal     *cost;      /* ncomp: predicted reduction cost (partition.c, substructure.c) */
 };
 
+/* iface_early.c: phase 1 (modes, pencils), the CC modes at the root, phase
+ * 2 (bases on the CC modes) for my components; ierr agreed by all groups */
+PetscErrorCode DRCMSInterfaceEarly_Private(DRCMS c, PetscLogDouble t[3]);
 /* partition.c; the balance table: predicted share vs seconds per group */
 PetscErrorCode DRCMSPartition_Private(DRCMS c);
 PetscErrorCode DRCMSViewBalance_Private(DRCMS c, PetscViewer v);

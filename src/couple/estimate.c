@@ -55,7 +55,7 @@
  * component along them, and the term is left out). */
 static PetscErrorCode BoundaryTerm(DRCMS c, PetscInt ncol, PetscReal *g, PetscReal *term, PetscBool *ok)
 {
-  PetscInt     nb = c->nbglob, N = c->nred;
+  PetscInt     nb = c->iface_early ? c->pnbglob : c->nbglob, N = c->nred;
   PetscReal   *S, *y;
   PetscBLASInt n, nrhs, info;
 
@@ -64,8 +64,10 @@ static PetscErrorCode BoundaryTerm(DRCMS c, PetscInt ncol, PetscReal *g, PetscRe
   for (PetscInt j = 0; j < ncol; j++) term[j] = 0;
   if (nb == 0 || ncol == 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc2(nb * nb, &S, nb * ncol, &y));
+  /* S: the Craig-Bampton boundary block of the assembled system, or (the
+   * interface reduced before the projection) the assembled pencil's S */
   for (PetscInt j = 0; j < nb; j++)
-    for (PetscInt i = 0; i < nb; i++) S[i + j * nb] = c->Kred[i + j * N];
+    for (PetscInt i = 0; i < nb; i++) S[i + j * nb] = c->iface_early ? c->Sfull[i + j * nb] : c->Kred[i + j * N];
   PetscCall(PetscArraycpy(y, g, nb * ncol));
   PetscCall(PetscBLASIntCast(nb, &n));
   PetscCall(PetscBLASIntCast(ncol, &nrhs));
@@ -155,13 +157,20 @@ static PetscErrorCode TruncationEstimates(DRCMS c, PetscInt ncol, const PetscRea
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc3(c->ncomp + 1, &lc, ncol + 1, &e, ncol + 1, &ok));
   for (PetscInt k = 0; k < c->ncomp; k++) {
-    PetscReal top = c->nq[k] > 0 ? PetscSqr(2 * PETSC_PI * c->qfreq[k][c->nq[k] - 1]) : 0;
-    lc[k]         = PetscMax(top, PetscSqr(2 * PETSC_PI * c->comp_cut[k]));
+    PetscReal top = 0; /* the highest kept mode (an enrichment appends its modes) */
+    for (PetscInt q = 0; q < c->nq[k]; q++) top = PetscMax(top, PetscSqr(2 * PETSC_PI * c->qfreq[k][q]));
+    lc[k] = PetscMax(top, PetscSqr(2 * PETSC_PI * c->comp_cut[k]));
   }
   for (PetscInt j = 0; j < ncol; j++) {
     PetscReal th = c->lamext[j];
     ok[j]        = (PetscBool)!rigid[j];
     e[j]         = ok[j] ? term[j] / th : 0;
+    /* interface reduced before the projection: the boundary residual lies in
+     * the truncated CC modes (eigenvalues >= lcc), the same form */
+    if (ok[j] && c->iface_early && term[j] > 0 && c->lcc < PETSC_INFINITY) {
+      if (c->lcc <= th) ok[j] = PETSC_FALSE;
+      else e[j] *= c->lcc / (c->lcc - th);
+    }
     for (PetscInt k = 0; ok[j] && k < c->ncomp; k++) {
       if (eta2c[k * ncol + j] <= 0) continue;
       if (lc[k] <= th) ok[j] = PETSC_FALSE;
@@ -193,7 +202,8 @@ static PetscErrorCode TruncationEstimates(DRCMS c, PetscInt ncol, const PetscRea
 
 PetscErrorCode DRCMSEstimate_Private(DRCMS c, const PetscReal *Q)
 {
-  PetscInt    ncol = c->next, ncomp = c->ncomp, nb = c->nbglob;
+  PetscInt    ncol = c->next, ncomp = c->ncomp, nb = c->iface_early ? c->pnbglob : c->nbglob;
+  DRLabel    *bglob = c->iface_early ? c->pglob : c->bglob;
   PetscReal  *part, *eta2c, *g, *eta2c_all = NULL, *g_all = NULL;
   PetscBool   ok = PETSC_TRUE;
   PetscMPIInt grank;
@@ -218,11 +228,11 @@ PetscErrorCode DRCMSEstimate_Private(DRCMS c, const PetscReal *Q)
       bad = PetscMin(bad, k);
       continue;
     }
-    PetscCall(DRReductionGetBoundary(c->red[i], &nbc, &bl));
+    PetscCall(DRReductionGetPhysicalBoundary(c->red[i], &nbc, &bl));
     if (!grank) {
       for (PetscInt j = 0; j < ncol; j++) eta2c[k * ncol + j] = part[j];
       for (PetscInt b = 0; b < nbc; b++) {
-        PetscInt row = DRLabelsFind(nb, c->bglob, bl[b]);
+        PetscInt row = DRLabelsFind(nb, bglob, bl[b]);
         for (PetscInt j = 0; j < ncol; j++) g[row + j * nb] += gB[b + j * nbc];
       }
     }

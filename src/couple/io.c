@@ -32,12 +32,12 @@ PetscErrorCode DRCMSView(DRCMS c, PetscViewer v)
     PetscCall(PetscViewerASCIIPrintf(v, "  %-20s %7" PetscInt_FMT "  %8" PetscInt_FMT "  %5" PetscInt_FMT "  %s\n", c->names[k], n, c->nb[k], c->nq[k], c->methods[k]));
   }
   PetscCall(PetscViewerASCIIPrintf(v, "  reduced system: %" PetscInt_FMT " coordinates (%" PetscInt_FMT " boundary, %" PetscInt_FMT " modal) for %" PetscInt_FMT " DOFs\n", c->nred, c->nbglob, c->nred - c->nbglob, c->nfull));
-  if (c->iface && c->nbglob > 0) {
+  if (c->iface && (c->iface_early ? c->pnbglob : c->nbglob) > 0) {
     PetscReal fhi = 0;
     size_t    len;
     if (!c->rank && c->ncc) fhi = c->ccfreq[c->ncc - 1];
     PetscCallMPI(MPI_Bcast(&fhi, 1, MPIU_REAL, 0, c->comm));
-    PetscCall(PetscSNPrintf(line, sizeof(line), "  interface reduction: %" PetscInt_FMT " boundary coordinates -> %" PetscInt_FMT " CC modes (highest %.6g Hz", c->nbglob, c->ncc, (double)fhi));
+    PetscCall(PetscSNPrintf(line, sizeof(line), "  interface reduction%s: %" PetscInt_FMT " boundary coordinates -> %" PetscInt_FMT " CC modes (highest %.6g Hz", c->iface_early ? " before the projection" : "", c->iface_early ? c->pnbglob : c->nbglob, c->ncc, (double)fhi));
     PetscCall(PetscStrlen(line, &len));
     if (c->iface_factor > 0) PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, ", cutoff %.6g x %.6g Hz", (double)c->iface_factor, (double)c->fmax));
     PetscCall(PetscStrlen(line, &len));
@@ -183,7 +183,7 @@ static PetscErrorCode GatherGeometry(DRCMS c)
  * modes (written row-major: nbglob rows, ncc columns). */
 static PetscErrorCode WriteReduced(DRCMS c, DRStore s)
 {
-  PetscInt dims[2];
+  PetscInt dims[2], nbp = c->iface_early ? c->pnbglob : c->nbglob;
 
   PetscFunctionBeginUser;
   dims[0] = c->nred;
@@ -191,24 +191,25 @@ static PetscErrorCode WriteReduced(DRCMS c, DRStore s)
   PetscCall(DRStoreAttrInt(s, "/cms/reduced", "size", c->nred));
   PetscCall(DRStoreWriteReal(s, "/cms/reduced/K", 2, dims, c->Kred, NULL));
   PetscCall(DRStoreWriteReal(s, "/cms/reduced/M", 2, dims, c->Mred, NULL));
-  PetscCall(DRStoreWriteLabels(s, "/cms/reduced/boundary_labels", c->nbglob, c->bglob));
-  PetscCall(DRStoreAttrInt(s, "/cms/reduced", "n_boundary", c->nbglob));
+  PetscCall(DRStoreWriteLabels(s, "/cms/reduced/boundary_labels", nbp, c->iface_early ? c->pglob : c->bglob));
+  PetscCall(DRStoreAttrInt(s, "/cms/reduced", "n_boundary", nbp));
   PetscCall(DRStoreAttrInt(s, "/cms/reduced", "n_modal", c->nred - c->nbglob));
-  PetscCall(DRStoreAttrString(s, "/cms/reduced", "coordinates", "[merged boundary DOFs (boundary_labels) | component modal coordinates in component order]"));
+  PetscCall(DRStoreAttrString(s, "/cms/reduced", "coordinates", c->iface_early ? "[CC mode coordinates (interface_modes over boundary_labels) | component modal coordinates in component order]" : "[merged boundary DOFs (boundary_labels) | component modal coordinates in component order]"));
   /* interface reduction: K, M above stay the assembled system; the solved
    * one is R^T K R with R = blkdiag(interface_modes, I) */
   PetscCall(DRStoreAttrInt(s, "/cms/reduced", "n_interface_modes", c->iface ? c->ncc : 0));
   PetscCall(DRStoreAttrInt(s, "/cms/reduced", "coupled_size", c->ncoupled));
-  if (c->iface && c->nbglob > 0) {
+  if (c->iface && nbp > 0) {
     PetscReal *rowmajor = NULL;
-    PetscCall(DRStoreAttrString(s, "/cms/reduced", "interface_reduction", "characteristic constraint modes of (K_BB, M_BB) of the assembled reduced system, M_BB-normalized; solved system R^T K R, R^T M R with R = blkdiag(interface_modes, I_modal) (coupled_size coordinates)"));
+    if (c->iface_early) PetscCall(DRStoreAttrString(s, "/cms/reduced", "interface_reduction", "before the projection: characteristic constraint modes of the assembled boundary Schur complement and Guyan mass (from the components' MUMPS Schur complements), M-normalized; every component projected on them, so K, M above are the solved system"));
+    else PetscCall(DRStoreAttrString(s, "/cms/reduced", "interface_reduction", "characteristic constraint modes of (K_BB, M_BB) of the assembled reduced system, M_BB-normalized; solved system R^T K R, R^T M R with R = blkdiag(interface_modes, I_modal) (coupled_size coordinates)"));
     if (c->iface_factor > 0) PetscCall(DRStoreAttrReal(s, "/cms/reduced", "interface_cutoff_hz", c->iface_factor * c->fmax));
     if (!c->rank) {
-      PetscCall(PetscMalloc1(c->nbglob * c->ncc + 1, &rowmajor));
-      for (PetscInt i = 0; i < c->nbglob; i++)
-        for (PetscInt j = 0; j < c->ncc; j++) rowmajor[i * c->ncc + j] = c->Psi[i + j * c->nbglob];
+      PetscCall(PetscMalloc1(nbp * c->ncc + 1, &rowmajor));
+      for (PetscInt i = 0; i < nbp; i++)
+        for (PetscInt j = 0; j < c->ncc; j++) rowmajor[i * c->ncc + j] = c->Psi[i + j * nbp];
     }
-    dims[0] = c->nbglob;
+    dims[0] = nbp;
     dims[1] = c->ncc;
     PetscCall(DRStoreWriteReal(s, "/cms/reduced/interface_modes", 2, dims, rowmajor, NULL));
     PetscCall(PetscFree(rowmajor));

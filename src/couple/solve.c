@@ -236,12 +236,12 @@ PetscErrorCode DRCMSCoupledSolve_Private(DRCMS c, PetscReal **Qout)
 {
   PetscReal *Q = NULL, *Q2 = NULL, *K2 = NULL, *M2 = NULL;
   PetscInt   N = c->nred;
-  PetscBool  reduce = (c->iface && c->nbglob > 0) ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool  reduce = (c->iface && !c->iface_early && c->nbglob > 0) ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(DRCMS_Coupled, 0, 0, 0, 0));
   c->ncoupled = N;
-  c->ncc      = 0;
+  if (!c->iface_early) c->ncc = 0;
   if (reduce) {
     PetscErrorCode ierr = PETSC_SUCCESS;
     PetscCall(PetscLogEventBegin(DRCMS_IfaceReduce, 0, 0, 0, 0));

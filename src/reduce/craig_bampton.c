@@ -53,12 +53,42 @@ static PetscErrorCode DRReductionEnrich_CraigBampton(DRReduction r, DRComponent 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Phase 1 of the interface reduction: modes and the interface pencil; the
+ * kit stays in r->data for phase 2. */
+static PetscErrorCode DRReductionPencil_CraigBampton(DRReduction r, DRComponent c, const PetscBool isboundary[], DRSuperelement *se, PetscReal **S, PetscReal **MG)
+{
+  DRFixedInterface *fi;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRReductionDestroy_CraigBampton(r));
+  PetscCall(PetscNew(&fi));
+  r->data = fi;
+  PetscCall(DRFixedInterfaceSetUp(c, isboundary, se, fi));
+  PetscCall(DRFixedInterfaceModes(fi, r, PETSC_TRUE, se));
+  PetscCall(DRFixedInterfacePencil(fi, r, S, MG));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DRReductionIfaceBasis_CraigBampton(DRReduction r, DRComponent c, PetscInt ncc, const PetscReal Vc[], const DRLabel cclabels[], DRSuperelement *se)
+{
+  DRFixedInterface *fi = (DRFixedInterface *)r->data;
+
+  PetscFunctionBeginUser;
+  (void)c;
+  PetscCall(DRFixedInterfaceApplyBasis(fi, r, se, ncc, Vc, cclabels));
+  PetscCall(DRFixedInterfaceFactor(fi, r));
+  PetscCall(DRFixedInterfaceKeepFactor(fi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRReductionCreate_CraigBampton(DRReduction r)
 {
   PetscFunctionBeginUser;
   r->ops->apply    = DRReductionApply_CraigBampton;
   r->ops->residual = DRReductionResidual_CraigBampton;
   r->ops->enrich   = DRReductionEnrich_CraigBampton;
+  r->ops->pencil     = DRReductionPencil_CraigBampton;
+  r->ops->ifacebasis = DRReductionIfaceBasis_CraigBampton;
   r->ops->destroy  = DRReductionDestroy_CraigBampton;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -231,6 +231,7 @@ PetscErrorCode DRFixedInterfaceDestroy(DRFixedInterface *fi)
 {
   PetscFunctionBeginUser;
   PetscCall(DRModalDestroy(&fi->modal));
+  if (fi->kept) PetscCall(VecDestroyVecs(fi->nkept, &fi->kept));
   PetscCall(MatDestroy(&fi->F));
   PetscCall(MatDestroy(&fi->X));
   PetscCall(MatDestroy(&fi->B));
@@ -246,6 +247,11 @@ PetscErrorCode DRFixedInterfaceDestroy(DRFixedInterface *fi)
 PetscErrorCode DRFixedInterfaceKeepFactor(DRFixedInterface *fi)
 {
   PetscFunctionBeginUser;
+  if (fi->nq > 0 && fi->modes && !fi->kept) {
+    PetscCall(VecDuplicateVecs(fi->modes[0], fi->nq, &fi->kept));
+    for (PetscInt k = 0; k < fi->nq; k++) PetscCall(VecCopy(fi->modes[k], fi->kept[k]));
+    fi->nkept = fi->nq;
+  }
   PetscCall(DRModalDestroy(&fi->modal));
   fi->modes = NULL;
   PetscCall(MatDestroy(&fi->X));

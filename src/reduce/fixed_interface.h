@@ -26,6 +26,8 @@ typedef struct {
   DRModal     modal;    /* fixed-interface modes */
   Vec        *modes;    /* nq kept modes (owned by modal) */
   PetscInt    nq;
+  Vec        *kept;     /* copies of the kept modes after the build (deflation space of an enrichment) */
+  PetscInt    nkept;
 } DRFixedInterface;
 
 PetscErrorCode DRFixedInterfaceSetUp(DRComponent c, const PetscBool isboundary[], DRSuperelement *se, DRFixedInterface *fi);
@@ -58,6 +60,14 @@ PetscErrorCode DRFixedInterfaceEnrich(DRFixedInterface *fi, DRReduction r, DRSup
  * (every rank), gB = r_B - K_BI K_II^{-1} r_I (nb x ncol on rank 0, in the
  * superelement's boundary order; NULL elsewhere). */
 PetscErrorCode DRFixedInterfaceResidual(DRFixedInterface *fi, DRComponent c, const DRSuperelement *se, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal eta2[], PetscReal **gB);
+
+/* Interface reduction before the projection (interface_basis.c): the
+ * component's boundary Schur complement and Guyan mass (nb x nb, boundary
+ * order, on the component's rank 0; NULL elsewhere), after the modes; then
+ * the basis on the kept CC modes V_c (nb x ncc, every rank), se->T, se->K,
+ * se->nb = ncc with the coupling labels cclabels. */
+PetscErrorCode DRFixedInterfacePencil(DRFixedInterface *fi, DRReduction r, PetscReal **S, PetscReal **MG);
+PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, DRSuperelement *se, PetscInt ncc, const PetscReal Vc[], const DRLabel cclabels[]);
 
 /* The Craig-Bampton step sequence (keep: fixed-interface modes kept, else
  * only K_II proven regular, as Guyan and IRS); everything but the projection. */

@@ -197,6 +197,72 @@ PetscErrorCode DRReductionApply(DRReduction r, DRComponent c, const PetscBool is
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Phase times of the reduction events between two readings. */
+static PetscErrorCode ReadTimes(PetscLogDouble t[3])
+{
+  PetscLogEvent ev[3] = {DRRED_CompEig, DRRED_Constraint, DRRED_Project};
+
+  PetscFunctionBeginUser;
+  for (int k = 0; k < 3; k++) PetscCall(DRLogEventSeconds(ev[k], &t[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionInterfacePencil(DRReduction r, DRComponent c, const PetscBool isboundary[], PetscBool *supported, PetscReal **S, PetscReal **MG)
+{
+  DRSuperelement *se = &r->se;
+  const char     *name;
+  PetscLogDouble  t0[3], t1[3];
+
+  PetscFunctionBeginUser;
+  *S = *MG   = NULL;
+  PetscCall(DRReductionSetUp(r));
+  *supported = r->ops->pencil && r->ops->ifacebasis ? PETSC_TRUE : PETSC_FALSE;
+  if (!*supported) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DRSuperelementReset(se));
+  r->applied = PETSC_FALSE;
+  PetscCall(ReadTimes(t0));
+  PetscCall(PetscLogEventBegin(DRRED_Apply, 0, 0, 0, 0));
+  PetscCall(DRComponentGetName(c, &name));
+  PetscCall(PetscStrncpy(se->name, name, sizeof(se->name)));
+  PetscCall(PetscStrncpy(se->method, r->type, sizeof(se->method)));
+  PetscCall(DRComponentGetSize(c, &se->n));
+  PetscCall((*r->ops->pencil)(r, c, isboundary, se, S, MG));
+  PetscCall(PetscLogEventEnd(DRRED_Apply, 0, 0, 0, 0));
+  PetscCall(ReadTimes(t1));
+  r->t_eig     = t1[0] - t0[0];
+  r->t_static  = t1[1] - t0[1];
+  r->t_project = t1[2] - t0[2];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionApplyInterfaceBasis(DRReduction r, DRComponent c, PetscInt ncc, const PetscReal Vc[], const DRLabel cclabels[])
+{
+  PetscLogDouble t0[3], t1[3];
+
+  PetscFunctionBeginUser;
+  PetscCheck(r->ops->ifacebasis && r->se.pblabels, r->comm, PETSC_ERR_ORDER, "call DRReductionInterfacePencil first");
+  PetscCall(ReadTimes(t0));
+  PetscCall(PetscLogEventBegin(DRRED_Apply, 0, 0, 0, 0));
+  PetscCall((*r->ops->ifacebasis)(r, c, ncc, Vc, cclabels, &r->se));
+  PetscCall(DRSuperelementProject(c, &r->se));
+  PetscCall(PetscLogEventEnd(DRRED_Apply, 0, 0, 0, 0));
+  PetscCall(ReadTimes(t1));
+  r->t_eig += t1[0] - t0[0];
+  r->t_static += t1[1] - t0[1];
+  r->t_project += t1[2] - t0[2];
+  r->applied = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionGetPhysicalBoundary(DRReduction r, PetscInt *nb, const DRLabel **labels)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(r->se.pblabels, r->comm, PETSC_ERR_ORDER, "call DRReductionApply or DRReductionInterfacePencil first");
+  if (nb) *nb = r->se.pnb;
+  if (labels) *labels = r->se.pblabels;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 #define CHECK_APPLIED(r) PetscCheck((r)->applied, (r)->comm, PETSC_ERR_ORDER, "call DRReductionApply first")
 
 PetscErrorCode DRReductionGetBoundary(DRReduction r, PetscInt *nb, const DRLabel **labels)

@@ -11,8 +11,10 @@
 typedef struct {
   char       name[64], method[32];
   PetscInt   n;         /* component DOFs */
-  PetscInt   nb;        /* boundary (physical) coordinates */
+  PetscInt   nb;        /* boundary (coupling) coordinates: the physical boundary, or the kept CC modes */
   DRLabel   *blabels;   /* nb boundary labels, in the order of T's first columns (sorted) */
+  PetscInt   pnb;       /* physical boundary DOFs (= nb without interface reduction) */
+  DRLabel   *pblabels;  /* pnb physical boundary labels (sorted) */
   PetscInt   nq;        /* generalized coordinates */
   PetscReal *qfreq_hz;  /* nq frequencies of the component modes (Hz) */
   PetscReal *K, *M;     /* (nb+nq)^2 reduced matrices, column-major; on rank 0 of the component comm only */
@@ -33,6 +35,10 @@ struct _DRReductionOps {
   PetscErrorCode (*residual)(DRReduction, DRComponent, PetscInt, const PetscReal[], const PetscReal[], PetscReal[], PetscReal **);
   /* more component modes in place (DRReductionEnrich); NULL: a new Apply */
   PetscErrorCode (*enrich)(DRReduction, DRComponent, PetscInt, DRSuperelement *);
+  /* interface reduction before the projection (DRReductionInterfacePencil,
+   * DRReductionApplyInterfaceBasis); NULL: not supported by the method */
+  PetscErrorCode (*pencil)(DRReduction, DRComponent, const PetscBool[], DRSuperelement *, PetscReal **, PetscReal **);
+  PetscErrorCode (*ifacebasis)(DRReduction, DRComponent, PetscInt, const PetscReal[], const DRLabel[], DRSuperelement *);
   PetscErrorCode (*destroy)(DRReduction);
 };
 

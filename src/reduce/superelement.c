@@ -18,6 +18,10 @@ PetscErrorCode DRSuperelementSetBoundary(DRComponent c, const PetscBool isbounda
   PetscCall(PetscSortInt64(nb, se->blabels));
   for (PetscInt i = 0; i < n; i++) (*bcol)[i] = isboundary[i] ? DRLabelsFind(nb, se->blabels, labels[i]) : -1;
   se->nb = nb;
+  PetscCall(PetscFree(se->pblabels));
+  PetscCall(PetscMalloc1(nb + 1, &se->pblabels));
+  PetscCall(PetscArraycpy(se->pblabels, se->blabels, nb));
+  se->pnb = nb;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -25,6 +29,7 @@ PetscErrorCode DRSuperelementReset(DRSuperelement *se)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree(se->blabels));
+  PetscCall(PetscFree(se->pblabels));
   PetscCall(PetscFree(se->qfreq_hz));
   PetscCall(PetscFree(se->K));
   PetscCall(PetscFree(se->M));

@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Interface reduction by characteristic constraint (CC) modes
+# Interface reduction by characteristic constraint (CC) modes, the late path
+# (cms.interface_early false: CC modes of the assembled Craig-Bampton
+# boundary blocks; the early path, before the projection, is
+# cms_interface_early.sh, checked against this one)
 # (tests/data/cms/interface.yaml: clamped plate 60 x 30 x 2 hex8 cut into 4
 # parts, 837 boundary coordinates; cms.fmax 300, cms.interface_cutoff_factor
 # 4).  Runs: with CC reduction on 1 rank (dense coupled solve) and on 2 ranks
@@ -19,8 +22,8 @@
 set -euo pipefail
 cd "$T"
 J=$ROOT/tests/data/cms/interface.yaml
-$DYNRED -config $J -output cc.h5 > cc.log
-timeout 300 $MPIEXEC -n 2 $DYNRED -config $J -dense_max 0 -output cc_np2.h5 > cc_np2.log
+$DYNRED -config $J -cms_interface_early false -output cc.h5 > cc.log
+timeout 300 $MPIEXEC -n 2 $DYNRED -config $J -cms_interface_early false -dense_max 0 -output cc_np2.h5 > cc_np2.log
 $DYNRED -config $J -cms_interface_cutoff_factor 0 -output base.h5 > base.log
 grep -E "interface reduction:|max deviation" cc.log
 grep -q "interface reduction: 837 boundary coordinates -> [0-9]* CC modes" cc_np2.log

@@ -1,0 +1,187 @@
+/* CMS interface reduction before the projection (issue 13 item 4).
+ *
+ * Every Craig-Bampton component computes its modes and its part of the
+ * interface pencil (boundary Schur complement S_c and Guyan mass M_c, by
+ * MUMPS partial factorizations: reduce/interface_basis.c); the root
+ * assembles S = sum S_c, M_G = sum M_c over the physical boundary (the
+ * sorted union of the boundary labels), solves S v = w^2 M_G v densely for
+ * the lowest cms.interface_modes or those below cms.interface_cutoff_factor
+ * x fmax (the characteristic constraint modes), and every component then
+ * builds its basis on its rows of the kept modes V: ncc block solves
+ * instead of nb, and a projection of n x (ncc + nq) instead of
+ * n x (nb + nq).  The assembled reduced system equals the late reduction of
+ * solve.c (CC modes of the assembled Craig-Bampton boundary blocks, which are
+ * S and M_G) up to the finite-difference Guyan mass that chooses V; the
+ * projection itself is exact, so Rayleigh-Ritz holds. */
+#include "cmsimpl.h"
+#include <dynred/eigen.h>
+
+/* Component k's physical boundary labels and pencil from its group root to
+ * the world root (root allocates). */
+static PetscErrorCode PencilToRoot(DRCMS c, PetscInt k, PetscInt nbk, const DRLabel *bl, const PetscReal *S, const PetscReal *MG, DRLabel **rbl, PetscReal **rS, PetscReal **rM)
+{
+  PetscMPIInt src = c->group_root[c->group_of[k]];
+
+  PetscFunctionBeginUser;
+  if (!c->rank) {
+    PetscCall(PetscMalloc1(nbk + 1, &rbl[k]));
+    PetscCall(PetscMalloc1(nbk * nbk + 1, &rS[k]));
+    PetscCall(PetscMalloc1(nbk * nbk + 1, &rM[k]));
+  }
+  if (c->rank == src) {
+    if (!c->rank) {
+      PetscCall(PetscArraycpy(rbl[k], bl, nbk));
+      PetscCall(PetscArraycpy(rS[k], S, nbk * nbk));
+      PetscCall(PetscArraycpy(rM[k], MG, nbk * nbk));
+    } else {
+      PetscCallMPI(MPI_Send(bl, (PetscMPIInt)nbk, MPIU_INT64, 0, 11, c->comm));
+      PetscCallMPI(MPI_Send(S, (PetscMPIInt)(nbk * nbk), MPIU_REAL, 0, 12, c->comm));
+      PetscCallMPI(MPI_Send(MG, (PetscMPIInt)(nbk * nbk), MPIU_REAL, 0, 13, c->comm));
+    }
+  } else if (!c->rank) {
+    PetscCallMPI(MPI_Recv(rbl[k], (PetscMPIInt)nbk, MPIU_INT64, src, 11, c->comm, MPI_STATUS_IGNORE));
+    PetscCallMPI(MPI_Recv(rS[k], (PetscMPIInt)(nbk * nbk), MPIU_REAL, src, 12, c->comm, MPI_STATUS_IGNORE));
+    PetscCallMPI(MPI_Recv(rM[k], (PetscMPIInt)(nbk * nbk), MPIU_REAL, src, 13, c->comm, MPI_STATUS_IGNORE));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Root: assemble S, M_G over the physical boundary union and keep the CC
+ * modes (c->Psi, c->ccfreq, c->ncc, c->Sfull, c->pglob, c->pnbglob, c->lcc). */
+static PetscErrorCode RootCCModes(DRCMS c, const PetscInt nbk[], DRLabel **bl, PetscReal **S, PetscReal **MG)
+{
+  PetscInt   nall = 0, nb, nc;
+  PetscReal *Sa, *Ma, *lam, *X, lcut = PetscSqr(2 * PETSC_PI * c->iface_factor * c->fmax);
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < c->ncomp; k++) nall += nbk[k];
+  PetscCall(PetscMalloc1(nall + 1, &c->pglob));
+  nall = 0;
+  for (PetscInt k = 0; k < c->ncomp; k++) {
+    PetscCall(PetscArraycpy(c->pglob + nall, bl[k], nbk[k]));
+    nall += nbk[k];
+  }
+  PetscCall(PetscSortInt64(nall, c->pglob));
+  nb = 0;
+  for (PetscInt i = 0; i < nall; i++)
+    if (!nb || c->pglob[i] != c->pglob[nb - 1]) c->pglob[nb++] = c->pglob[i];
+  c->pnbglob = nb;
+  PetscCall(PetscCalloc4(nb * nb + 1, &Sa, nb * nb + 1, &Ma, nb + 1, &lam, nb * nb + 1, &X));
+  for (PetscInt k = 0; k < c->ncomp; k++) {
+    PetscInt *map;
+    PetscCall(PetscMalloc1(nbk[k] + 1, &map));
+    for (PetscInt j = 0; j < nbk[k]; j++) map[j] = DRLabelsFind(nb, c->pglob, bl[k][j]);
+    for (PetscInt j = 0; j < nbk[k]; j++)
+      for (PetscInt i = 0; i < nbk[k]; i++) {
+        Sa[map[i] + map[j] * nb] += S[k][i + j * nbk[k]];
+        Ma[map[i] + map[j] * nb] += MG[k][i + j * nbk[k]];
+      }
+    PetscCall(PetscFree(map));
+  }
+  PetscCall(PetscMalloc1(nb * nb + 1, &c->Sfull));
+  PetscCall(PetscArraycpy(c->Sfull, Sa, nb * nb));
+  /* one more than kept: its eigenvalue is the truncation's lc for the estimate */
+  if (c->iface_modes > 0) PetscCall(DRDenseEigen(nb, Sa, Ma, PetscMin(nb, c->iface_modes + 1), 0, &nc, lam, X));
+  else PetscCall(DRDenseEigen(nb, Sa, Ma, 0, lcut, &nc, lam, X));
+  c->ncc = c->iface_modes > 0 ? PetscMin(nc, c->iface_modes) : nc;
+  c->lcc = PETSC_INFINITY;
+  if (c->iface_modes > 0 && nc > c->ncc) c->lcc = lam[c->ncc];
+  else if (c->iface_modes == 0 && nc < nb) c->lcc = lcut; /* the next one lies above the cutoff */
+  PetscCall(PetscMalloc1(nb * c->ncc + 1, &c->Psi));
+  PetscCall(PetscArraycpy(c->Psi, X, nb * c->ncc));
+  PetscCall(PetscMalloc1(c->ncc + 1, &c->ccfreq));
+  for (PetscInt k = 0; k < c->ncc; k++) c->ccfreq[k] = (lam[k] >= 0 ? 1 : -1) * PetscSqrtReal(PetscAbsReal(lam[k])) / (2 * PETSC_PI);
+  PetscCall(PetscFree4(Sa, Ma, lam, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRCMSInterfaceEarly_Private(DRCMS c, PetscLogDouble t[3])
+{
+  PetscErrorCode ierr = PETSC_SUCCESS;
+  PetscInt      *nbk, *tmp;
+  PetscReal    **S = NULL, **MG = NULL, **rS = NULL, **rM = NULL, *V = NULL;
+  DRLabel      **rbl = NULL, *cclab;
+  PetscMPIInt    grank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(c->gcomm, &grank));
+  PetscCall(PetscCalloc2(c->nmine + 1, &S, c->nmine + 1, &MG));
+  /* phase 1: modes and pencils */
+  for (PetscInt i = 0; i < c->nmine && !ierr; i++) {
+    PetscBool sup;
+    ierr = DRReductionInterfacePencil(c->red[i], c->comps[i], c->isboundary[i], &sup, &S[i], &MG[i]);
+    if (!ierr && !sup) ierr = PetscError(c->gcomm, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_SUP, PETSC_ERROR_INITIAL, "component '%s': method %s has no interface pencil", c->names[c->mine[i]], c->methods[c->mine[i]]);
+  }
+  ierr = DRCMSAllGroupsAgree_Private(c->comm, ierr);
+  if (ierr) PetscFunctionReturn(ierr);
+  /* the pencils to the root */
+  PetscCall(PetscCalloc2(c->ncomp, &nbk, c->ncomp, &tmp));
+  if (!grank)
+    for (PetscInt i = 0; i < c->nmine; i++) PetscCall(DRReductionGetPhysicalBoundary(c->red[i], &tmp[c->mine[i]], NULL));
+  PetscCall(MPIU_Allreduce(tmp, nbk, c->ncomp, MPIU_INT, MPI_SUM, c->comm));
+  if (!c->rank) PetscCall(PetscCalloc3(c->ncomp, &rbl, c->ncomp, &rS, c->ncomp, &rM));
+  for (PetscInt k = 0; k < c->ncomp; k++) {
+    const DRLabel   *bl = NULL;
+    const PetscReal *Sk = NULL, *Mk = NULL;
+    for (PetscInt i = 0; i < c->nmine; i++)
+      if (c->mine[i] == k) {
+        PetscCall(DRReductionGetPhysicalBoundary(c->red[i], NULL, &bl));
+        Sk = S[i];
+        Mk = MG[i];
+      }
+    PetscCall(PencilToRoot(c, k, nbk[k], bl, Sk, Mk, rbl, rS, rM));
+  }
+  for (PetscInt i = 0; i < c->nmine; i++) {
+    PetscCall(PetscFree(S[i]));
+    PetscCall(PetscFree(MG[i]));
+  }
+  PetscCall(PetscFree2(S, MG));
+  PetscCall(PetscLogEventBegin(DRCMS_IfaceReduce, 0, 0, 0, 0));
+  if (!c->rank) {
+    PetscCall(RootCCModes(c, nbk, rbl, rS, rM));
+    for (PetscInt k = 0; k < c->ncomp; k++) {
+      PetscCall(PetscFree(rbl[k]));
+      PetscCall(PetscFree(rS[k]));
+      PetscCall(PetscFree(rM[k]));
+    }
+    PetscCall(PetscFree3(rbl, rS, rM));
+  }
+  PetscCall(PetscLogEventEnd(DRCMS_IfaceReduce, 0, 0, 0, 0));
+  /* the physical boundary and the CC modes to every rank */
+  PetscCallMPI(MPI_Bcast(&c->pnbglob, 1, MPIU_INT, 0, c->comm));
+  PetscCallMPI(MPI_Bcast(&c->ncc, 1, MPIU_INT, 0, c->comm));
+  PetscCallMPI(MPI_Bcast(&c->lcc, 1, MPIU_REAL, 0, c->comm));
+  if (c->rank) PetscCall(PetscMalloc1(c->pnbglob + 1, &c->pglob));
+  PetscCallMPI(MPI_Bcast(c->pglob, (PetscMPIInt)c->pnbglob, MPIU_INT64, 0, c->comm));
+  PetscCall(PetscMalloc1(c->pnbglob * c->ncc + 1, &V));
+  if (!c->rank) PetscCall(PetscArraycpy(V, c->Psi, c->pnbglob * c->ncc));
+  PetscCallMPI(MPI_Bcast(V, (PetscMPIInt)(c->pnbglob * c->ncc), MPIU_REAL, 0, c->comm));
+  PetscCall(DRProgress(c->comm, "cms: interface reduction before the projection: %" PetscInt_FMT " boundary DOFs -> %" PetscInt_FMT " CC modes", c->pnbglob, c->ncc));
+  /* coupling labels -ncc..-1 (sorted): CC mode j has label -(ncc - j) */
+  PetscCall(PetscMalloc1(c->ncc + 1, &cclab));
+  for (PetscInt j = 0; j < c->ncc; j++) cclab[j] = -(c->ncc - j);
+  /* phase 2: the bases on the CC modes */
+  for (PetscInt i = 0; i < c->nmine && !ierr; i++) {
+    PetscInt       nb;
+    const DRLabel *bl;
+    PetscReal     *Vc;
+    PetscCall(DRReductionGetPhysicalBoundary(c->red[i], &nb, &bl));
+    PetscCall(PetscMalloc1(nb * c->ncc + 1, &Vc));
+    for (PetscInt b = 0; b < nb; b++) {
+      PetscInt row = DRLabelsFind(c->pnbglob, c->pglob, bl[b]);
+      for (PetscInt j = 0; j < c->ncc; j++) Vc[b + j * nb] = V[row + j * c->pnbglob];
+    }
+    ierr = DRReductionApplyInterfaceBasis(c->red[i], c->comps[i], c->ncc, Vc, cclab);
+    PetscCall(PetscFree(Vc));
+    if (!ierr) {
+      PetscLogDouble ti[3];
+      PetscCall(DRReductionGetTimes(c->red[i], &ti[0], &ti[1], &ti[2]));
+      for (int p = 0; p < 3; p++) t[p] += ti[p];
+    }
+  }
+  ierr = DRCMSAllGroupsAgree_Private(c->comm, ierr);
+  PetscCall(PetscFree(cclab));
+  PetscCall(PetscFree(V));
+  PetscCall(PetscFree2(nbk, tmp));
+  PetscFunctionReturn(ierr);
+}

@@ -1,0 +1,251 @@
+/* Interface reduction before the projection (issue 13 item 4) for the
+ * fixed-interface family.
+ *
+ * Phase 1 (DRFixedInterfacePencil): the component's part of the interface
+ * pencil, its boundary Schur complement S_c = K_BB - K_BI K_II^{-1} K_IB and
+ * Guyan mass M_c = Psi_c^T M Psi_c (Psi_c = [I; -K_II^{-1} K_IB]).  On a
+ * one-rank group both come from MUMPS partial factorizations with the
+ * boundary as the Schur set, without the nb block solves of the constraint
+ * modes: S(s) is the Schur complement of K - s M, S(0) = S_c, and
+ * dS/ds(0) = -M_c, so M_c = (S(0) - S(s)) / s + O(s / lambda_1) with a small
+ * negative s = -1e-3 lambda_1 (lambda_1: the lowest fixed-interface
+ * eigenvalue; the relative error of M_c is about |s| / lambda_1 = 1e-3,
+ * harmless: M_c only chooses the interface basis, the projection below is
+ * exact).  On a group of several ranks (PETSc's MUMPS interface has no
+ * parallel Schur complement) they come from the full constraint modes, as
+ * Craig-Bampton computes them.
+ *
+ * Phase 2 (DRFixedInterfaceApplyBasis): with V_c, the component's rows of
+ * the kept characteristic constraint modes of the assembled pencil (computed
+ * by the CMS root), the basis is
+ *     T = [ V_c      0   ]     X = -K_II^{-1} K_IB V_c (ncc block solves)
+ *         [ X        Phi ]
+ * so K_r = [V_c^T K_BB V_c + (K_IB V_c)^T X, 0; 0, Lambda] (no projection of
+ * K: exact zero coupling, as Craig-Bampton) and M_r = T^T M T.  Assembled
+ * over the components this is the Galerkin projection of the full pencil on
+ * the Craig-Bampton basis times blkdiag(V, I): with every CC mode kept it is
+ * Craig-Bampton exactly, truncated it still bounds the eigenvalues from
+ * above (Rayleigh-Ritz). */
+#include "fixed_interface.h"
+#include <petscblaslapack.h>
+
+/* Dense nb x nb Schur complement (in superelement boundary order) of
+ * K - s M with the boundary as the Schur set: one MUMPS factorization. */
+static PetscErrorCode SchurOf(DRFixedInterface *fi, PetscReal s, PetscReal *S)
+{
+  Mat                  A, F, Sm;
+  MatFactorInfo        info;
+  MatFactorSchurStatus st;
+  const PetscScalar   *a;
+  PetscInt             lda, *col, k = 0;
+  PetscBool            upper0 = PETSC_TRUE, lower0 = PETSC_TRUE;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatDuplicate(fi->K, MAT_COPY_VALUES, &A));
+  if (s != 0) PetscCall(MatAXPY(A, -s, fi->M, UNKNOWN_NONZERO_PATTERN));
+  PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatGetFactor(A, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &F));
+  PetscCall(MatFactorSetSchurIS(F, fi->isB));
+  PetscCall(MatFactorInfoInitialize(&info));
+  PetscCall(MatCholeskyFactorSymbolic(F, A, NULL, &info));
+  PetscCall(MatCholeskyFactorNumeric(F, A, &info));
+  PetscCall(MatFactorCreateSchurComplement(F, &Sm, &st));
+  PetscCall(MatDenseGetLDA(Sm, &lda));
+  PetscCall(MatDenseGetArrayRead(Sm, &a));
+  /* isB holds the boundary DOFs in ascending order; bcol maps them to the
+   * superelement's (sorted-label) order */
+  PetscCall(PetscMalloc1(fi->nb + 1, &col));
+  for (PetscInt i = 0; i < fi->n; i++)
+    if (fi->bcol[i] >= 0) col[k++] = fi->bcol[i];
+  /* a symmetric factorization may return one triangle only */
+  for (PetscInt j = 0; j < fi->nb; j++)
+    for (PetscInt i = 0; i < j; i++) {
+      if (a[i + j * lda] != 0) upper0 = PETSC_FALSE;
+      if (a[j + i * lda] != 0) lower0 = PETSC_FALSE;
+    }
+  for (PetscInt j = 0; j < fi->nb; j++)
+    for (PetscInt i = 0; i < fi->nb; i++) {
+      PetscReal v;
+      if (upper0 && !lower0) v = i >= j ? a[i + j * lda] : a[j + i * lda];
+      else if (lower0 && !upper0) v = i <= j ? a[i + j * lda] : a[j + i * lda];
+      else v = 0.5 * (a[i + j * lda] + a[j + i * lda]);
+      S[col[i] + col[j] * fi->nb] = v;
+    }
+  PetscCall(MatDenseRestoreArrayRead(Sm, &a));
+  PetscCall(PetscFree(col));
+  PetscCall(MatDestroy(&Sm));
+  PetscCall(MatDestroy(&F));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Several ranks: S_c and M_c from the full constraint modes (kept in fi->X
+ * for phase 2, which then needs no solve). */
+static PetscErrorCode PencilFromConstraintModes(DRFixedInterface *fi, DRReduction r, PetscReal **S, PetscReal **MG)
+{
+  DRSuperelement tmp;
+  PetscInt       nq = fi->nq;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(&tmp, sizeof(tmp)));
+  PetscCall(DRFixedInterfaceConstraintModes(fi, r));
+  fi->nq = 0; /* the boundary columns only */
+  tmp.nb = fi->nb;
+  tmp.nq = 0;
+  PetscCall(DRFixedInterfaceBuildT(fi, &tmp));
+  PetscCall(DRFixedInterfaceReducedStiffness(fi, &tmp));
+  PetscCall(DRSuperelementProject(fi->c, &tmp));
+  fi->nq = nq;
+  *S     = tmp.K;
+  *MG    = tmp.M;
+  tmp.K = tmp.M = NULL;
+  PetscCall(DRSuperelementReset(&tmp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFixedInterfacePencil(DRFixedInterface *fi, DRReduction r, PetscReal **S, PetscReal **MG)
+{
+  PetscMPIInt size, rank;
+  PetscInt    nb = fi->nb;
+
+  PetscFunctionBeginUser;
+  *S = *MG = NULL;
+  PetscCallMPI(MPI_Comm_size(fi->comm, &size));
+  PetscCallMPI(MPI_Comm_rank(fi->comm, &rank));
+  PetscCall(PetscLogEventBegin(DRRED_Constraint, 0, 0, 0, 0));
+  if (size > 1 || fi->nI == 0 || nb == 0) PetscCall(PencilFromConstraintModes(fi, r, S, MG));
+  else {
+    PetscReal        *S0, *Ss, s, lam1;
+    const PetscReal  *lam;
+    PetscInt          nm;
+    PetscCall(DRModalGetModes(fi->modal, &nm, NULL, &lam, NULL, NULL));
+    /* no mode kept below the cutoff: lambda_1 lies above it */
+    lam1 = nm > 0 ? lam[0] : PetscSqr(2 * PETSC_PI * r->cutoff_hz);
+    PetscCheck(lam1 > 0, fi->comm, PETSC_ERR_PLIB, "%s: component '%s': no positive fixed-interface eigenvalue to scale the interface pencil", fi->source, fi->name);
+    s = -1e-3 * lam1;
+    PetscCall(PetscCalloc2(nb * nb, &S0, nb * nb, &Ss));
+    PetscCall(SchurOf(fi, 0, S0));
+    PetscCall(SchurOf(fi, s, Ss));
+    for (PetscInt i = 0; i < nb * nb; i++) Ss[i] = (S0[i] - Ss[i]) / s;
+    PetscCall(PetscMalloc1(nb * nb, S));
+    PetscCall(PetscMalloc1(nb * nb, MG));
+    PetscCall(PetscArraycpy(*S, S0, nb * nb));
+    PetscCall(PetscArraycpy(*MG, Ss, nb * nb));
+    PetscCall(PetscFree2(S0, Ss));
+  }
+  PetscCall(PetscLogEventEnd(DRRED_Constraint, 0, 0, 0, 0));
+  if (rank) { /* the arrays live on the component's rank 0 */
+    PetscCall(PetscFree(*S));
+    PetscCall(PetscFree(*MG));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* This rank's boundary rows of V_c (nb x ncc, column-major, every rank) as
+ * a dense matrix laid out like the columns of K_IB (isB's local part). */
+static PetscErrorCode BoundaryRows(DRFixedInterface *fi, PetscInt ncc, const PetscReal Vc[], Mat *Vd)
+{
+  PetscInt     nBloc = 0, l = 0, ld;
+  PetscScalar *v;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = fi->rs; i < fi->re; i++)
+    if (fi->bcol[i] >= 0) nBloc++;
+  PetscCall(MatCreateDense(fi->comm, nBloc, PETSC_DECIDE, fi->nb, ncc, NULL, Vd));
+  PetscCall(MatDenseGetLDA(*Vd, &ld));
+  PetscCall(MatDenseGetArray(*Vd, &v));
+  for (PetscInt i = fi->rs; i < fi->re; i++)
+    if (fi->bcol[i] >= 0) {
+      for (PetscInt j = 0; j < ncc; j++) v[l + j * ld] = Vc[fi->bcol[i] + j * fi->nb];
+      l++;
+    }
+  PetscCall(MatDenseRestoreArray(*Vd, &v));
+  PetscCall(MatAssemblyBegin(*Vd, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*Vd, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, DRSuperelement *se, PetscInt ncc, const PetscReal Vc[], const DRLabel cclabels[])
+{
+  Mat          Vd, KIB, Bv, X = NULL, KBB, KV;
+  PetscInt     nq = fi->nq, N = ncc + nq, ldt, ldx = 0, li = 0;
+  PetscScalar *t;
+  const PetscScalar *x = NULL, **ph;
+  PetscReal   *kcc = NULL, *XtB = NULL;
+  PetscMPIInt  rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(fi->comm, &rank));
+  PetscCall(PetscLogEventBegin(DRRED_Constraint, 0, 0, 0, 0));
+  PetscCall(BoundaryRows(fi, ncc, Vc, &Vd));
+  /* X = -K_II^{-1} K_IB V_c: from the full constraint modes when they were
+   * made (several ranks), else ncc block solves */
+  if (fi->nI > 0) {
+    PetscCall(MatCreateSubMatrix(fi->K, fi->isI, fi->isB, MAT_INITIAL_MATRIX, &KIB));
+    PetscCall(MatMatMult(KIB, Vd, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &Bv));
+    PetscCall(MatDestroy(&KIB));
+    if (fi->X) PetscCall(MatMatMult(fi->X, Vd, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &X));
+    else {
+      PetscCall(MatDuplicate(Bv, MAT_DO_NOT_COPY_VALUES, &X));
+      PetscCall(DRFixedInterfaceFactor(fi, r));
+      PetscCall(MatMatSolve(fi->F, Bv, X));
+      PetscCall(MatScale(X, -1.0));
+    }
+    PetscCall(DRDenseTransposeProduct(X, Bv, &XtB)); /* X^T K_IB V_c (rank 0) */
+    PetscCall(MatDestroy(&Bv));
+  }
+  /* V_c^T K_BB V_c on rank 0 */
+  PetscCall(MatCreateSubMatrix(fi->K, fi->isB, fi->isB, MAT_INITIAL_MATRIX, &KBB));
+  PetscCall(MatMatMult(KBB, Vd, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &KV));
+  PetscCall(MatDestroy(&KBB));
+  PetscCall(DRDenseTransposeProduct(Vd, KV, &kcc));
+  PetscCall(MatDestroy(&KV));
+  PetscCall(MatDestroy(&Vd));
+  PetscCall(PetscLogEventEnd(DRRED_Constraint, 0, 0, 0, 0));
+  /* T = [V_c 0; X Phi] */
+  PetscCall(MatCreateDense(fi->comm, fi->re - fi->rs, PETSC_DECIDE, fi->n, N, NULL, &se->T));
+  PetscCall(MatDenseGetArray(se->T, &t));
+  PetscCall(MatDenseGetLDA(se->T, &ldt));
+  if (X) {
+    PetscCall(MatDenseGetArrayRead(X, &x));
+    PetscCall(MatDenseGetLDA(X, &ldx));
+  }
+  PetscCall(PetscMalloc1(nq + 1, &ph));
+  for (PetscInt k = 0; k < nq; k++) PetscCall(VecGetArrayRead(fi->modes[k], &ph[k]));
+  for (PetscInt i = fi->rs; i < fi->re; i++) {
+    PetscInt rr = i - fi->rs;
+    for (PetscInt j = 0; j < N; j++) t[rr + j * ldt] = 0;
+    if (fi->bcol[i] >= 0)
+      for (PetscInt j = 0; j < ncc; j++) t[rr + j * ldt] = Vc[fi->bcol[i] + j * fi->nb];
+    else {
+      for (PetscInt j = 0; j < ncc; j++) t[rr + j * ldt] = x[li + j * ldx];
+      for (PetscInt k = 0; k < nq; k++) t[rr + (ncc + k) * ldt] = ph[k][li];
+      li++;
+    }
+  }
+  for (PetscInt k = 0; k < nq; k++) PetscCall(VecRestoreArrayRead(fi->modes[k], &ph[k]));
+  PetscCall(PetscFree(ph));
+  if (X) PetscCall(MatDenseRestoreArrayRead(X, &x));
+  PetscCall(MatDenseRestoreArray(se->T, &t));
+  PetscCall(MatAssemblyBegin(se->T, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(se->T, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatDestroy(&X));
+  /* the coupling coordinates: ncc CC modes shared by all components */
+  PetscCall(PetscFree(se->blabels));
+  PetscCall(PetscMalloc1(ncc + 1, &se->blabels));
+  PetscCall(PetscArraycpy(se->blabels, cclabels, ncc));
+  se->nb = ncc;
+  /* K_r on rank 0 */
+  if (!rank) {
+    const PetscReal *lam = NULL;
+    PetscCall(PetscCalloc1(N * N + 1, &se->K));
+    for (PetscInt j = 0; j < ncc; j++)
+      for (PetscInt i = 0; i < ncc; i++) se->K[i + j * N] = kcc[i + j * ncc] + (XtB ? 0.5 * (XtB[i + j * ncc] + XtB[j + i * ncc]) : 0);
+    if (nq) PetscCall(DRModalGetModes(fi->modal, NULL, NULL, &lam, NULL, NULL));
+    for (PetscInt k = 0; k < nq; k++) se->K[(ncc + k) * (N + 1)] = lam[k];
+  }
+  se->K_formed = PETSC_TRUE;
+  PetscCall(PetscFree(kcc));
+  PetscCall(PetscFree(XtB));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
