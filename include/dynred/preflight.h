@@ -57,7 +57,9 @@ PetscErrorCode DRConfigCheckAll(DRConfig cfg, const char *const sections[]);
  * sysconf; key `mem_limit_mib` overrides it, per node, e.g. for tests). */
 PetscErrorCode DRMemoryNodeAvailable(DRConfig cfg, PetscReal *mib, const char **source);
 /* Estimated MiB on this rank of a sparse Cholesky of the symmetric A (MUMPS
- * analysis, INFO(15): its in-core factorization estimate); collective on A. */
+ * analysis, INFO(15): its in-core factorization estimate; for a matrix type
+ * MUMPS does not take, nnz max(1, log2(N)/4) entries, the factor-size model
+ * of the CMS cost model); collective on A. */
 PetscErrorCode DRMemoryFactorEstimate(Mat A, PetscReal *mib);
 /* Collective on comm: need_mib is this rank's estimate; the ranks of a node
  * add theirs.  A node whose sum exceeds what it offers is the one-line error

@@ -243,11 +243,22 @@ PetscErrorCode DRMemoryNodeAvailable(DRConfig cfg, PetscReal *mib, const char **
 
 PetscErrorCode DRMemoryFactorEstimate(Mat A, PetscReal *mib)
 {
-  Mat      F;
-  IS       rperm, cperm;
-  PetscInt info15 = 0;
+  Mat       F;
+  IS        rperm, cperm;
+  PetscInt  info15 = 0, N;
+  PetscBool mumps;
+  MatInfo   info;
 
   PetscFunctionBeginUser;
+  PetscCall(MatGetFactorAvailable(A, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &mumps));
+  if (!mumps) { /* no MUMPS for this matrix type: the factor-size model of
+                   DESIGN.md (cost model), nnz max(1, log2(N)/4) entries of
+                   a value and an index each */
+    PetscCall(MatGetSize(A, &N, NULL));
+    PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
+    *mib = (PetscReal)info.nz_used * PetscMax(1.0, PetscLog2Real((PetscReal)PetscMax(N, 2)) / 4) * (sizeof(PetscScalar) + sizeof(PetscInt)) / 1048576.0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatGetFactor(A, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &F));
   PetscCall(MatGetOrdering(A, MATORDERINGNATURAL, &rperm, &cperm));
   PetscCall(MatCholeskyFactorSymbolic(F, A, rperm, NULL));

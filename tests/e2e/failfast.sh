@@ -40,18 +40,21 @@ ff() {
   mkdir -p "$name"
   case " $* " in *" -output "*) ;; *) set -- "$@" -output "$T/$name/out.h5" ;; esac
   t0=$(date +%s)
-  (cd "$name" && timeout 300 $MPIEXEC -n "$np" $DYNRED "$@" > ../"$name.log" 2>&1) || rc=$?
+  (cd "$name" && timeout 300 $MPIEXEC -n "$np" $DYNRED "$@" > ../"$name.log" 2> ../"$name.err") || rc=$?
   t1=$(date +%s)
   [ $rc -ne 0 ] || { echo "$name: expected failure, got exit 0"; cat "$name.log"; exit 1; }
   [ $rc -ne 124 ] || { echo "$name: hung (killed after 300 s)"; cat "$name.log"; exit 1; }
-  n=$(grep -c '^dynred: error:' "$name.log" || true)
+  # stderr apart from stdout (ranks interleave them); the job ends at the
+  # error, so whatever it printed on stdout came before it
+  cat "$name.err" >> "$name.log"
+  n=$(grep -c '^dynred: error:' "$name.err" || true)
   [ "$n" -eq 1 ] || { echo "$name: $n error lines, expected 1"; cat "$name.log"; exit 1; }
-  grep -qE -- "^dynred: error: .*$pat" "$name.log" || { echo "$name: message lacks /$pat/"; cat "$name.log"; exit 1; }
+  grep -qE -- "^dynred: error: .*$pat" "$name.err" || { echo "$name: message lacks /$pat/"; cat "$name.log"; exit 1; }
   # log order: no solve phase printed its progress before the error
-  if grep -qE '^\[ *[0-9.]+ s\]' "$name.log"; then echo "$name: a solve started before the error:"; cat "$name.log"; exit 1; fi
+  if grep -qE '\[ *[0-9.]+ s\] ' "$name.log"; then echo "$name: a solve started before the error:"; cat "$name.log"; exit 1; fi
   left=$(ls -A "$name")
   [ -z "$left" ] || { echo "$name: left behind: $left"; exit 1; }
-  echo "ok $name ($((t1 - t0)) s): $(grep '^dynred: error:' "$name.log")"
+  echo "ok $name ($((t1 - t0)) s): $(grep '^dynred: error:' "$name.err")"
 }
 NOPE=/nonexistent-dir-$$/sub
 

@@ -69,15 +69,16 @@ one() {
   local name=$1 pat=$2 np=$3 rc=0 n
   shift 3
   mkdir -p "$name"
-  (timeout 120 $MPIEXEC -n "$np" $DYNRED "$@" -output "$T/$name/out.h5" > "$name.log" 2>&1) || rc=$?
+  (timeout 120 $MPIEXEC -n "$np" $DYNRED "$@" -output "$T/$name/out.h5" > "$name.log" 2> "$name.err") || rc=$?
+  cat "$name.err" >> "$name.log" # stderr apart: ranks interleave it with stdout
   [ $rc -ne 124 ] || { echo "$name: hung (killed after 120 s)"; cat "$name.log"; exit 1; }
   [ $rc -ne 0 ] || { echo "$name: expected failure, got exit 0"; cat "$name.log"; exit 1; }
-  n=$(grep -c '^dynred: error:' "$name.log" || true)
+  n=$(grep -c '^dynred: error:' "$name.err" || true)
   [ "$n" -eq 1 ] || { echo "$name: $n error lines, expected 1"; cat "$name.log"; exit 1; }
-  grep -qE -- "^dynred: error: .*$pat" "$name.log" || { echo "$name: message lacks /$pat/"; cat "$name.log"; exit 1; }
+  grep -qE -- "^dynred: error: .*$pat" "$name.err" || { echo "$name: message lacks /$pat/"; cat "$name.log"; exit 1; }
   if grep -q "PETSC ERROR" "$name.log"; then echo "$name: traceback printed"; cat "$name.log"; exit 1; fi
   [ -z "$(ls -A "$name")" ] || { echo "$name: left behind: $(ls -A "$name")"; exit 1; }
-  echo "ok $name: $(grep '^dynred: error:' "$name.log")"
+  echo "ok $name: $(grep '^dynred: error:' "$name.err")"
 }
 
 # (a) the bad component alone on a 2-rank group; dense (rank 0 of the group
