@@ -29,6 +29,7 @@
 
 #include <dynred/config.h>
 #include <dynred/store.h>
+#include <dynred/component.h>
 
 typedef struct _p_DRCMS *DRCMS;
 
@@ -49,6 +50,9 @@ PetscErrorCode DRCMSWrite(DRCMS cms, DRStore store);
  * /verify, accuracy per band; maxerr: largest paired frequency deviation in
  * %.  Errors when the Rayleigh-Ritz bound is violated. */
 PetscErrorCode DRCMSVerify(DRCMS cms, DRStore store, PetscReal *maxerr);
+/* After DRCMSSetUp: the component count, the rank groups and the components
+ * of this rank's group (on its communicator; owned by cms). */
+PetscErrorCode DRCMSGetLocalComponents(DRCMS cms, PetscInt *ncomp, PetscInt *ngroups, PetscInt *nmine, DRComponent **comps);
 /* System modes over the full labels (world vectors, owned by cms). */
 PetscErrorCode DRCMSGetModes(DRCMS cms, PetscInt *n, const PetscReal **freq_hz, Vec **modes, PetscInt *nlabels, const DRLabel **labels);
 /* Reduced (assembled) system size and the phase times (seconds, from the

@@ -7,6 +7,7 @@
 #include <dynred/model.h>
 #include <dynred/modal.h>
 #include <dynred/store.h>
+#include <dynred/preflight.h>
 
 /* One entry per subcommand. */
 typedef struct {
@@ -39,6 +40,13 @@ PetscErrorCode DRJobStoreOpen(DRConfig cfg, const char *job, DRStore *s);
 PetscErrorCode DRJobStoreCommit(DRStore *s, PetscInt nphases, const char *const phases[], const PetscReal seconds[]);
 /* On error: drop the temporary output file, if any. */
 PetscErrorCode DRJobStoreAbort(void);
+/* Fail fast, before any model is built (issue 16 item 5): every key the job
+ * file gives and every option of the job's sections against its type and
+ * range, the output's directory, every input file. */
+PetscErrorCode DRJobPreflight(DRConfig cfg, const char *job);
+/* The model's memory (MUMPS analysis of K + nvec vectors of its rows) against
+ * what the nodes offer; collective on K's communicator. */
+PetscErrorCode DRJobCheckMemory(DRConfig cfg, DRComponent c, PetscInt nvec);
 /* Print a model summary line (DOFs, nonzeros, nodes, ranks). */
 PetscErrorCode DRJobPrintModel(DRComponent c);
 

@@ -122,3 +122,36 @@ PetscErrorCode DRJobPrintModel(DRComponent c)
   PetscCall(PetscPrintf(comm, "model %s (%s): %" PetscInt_FMT " DOFs, %.0f nonzeros in K, %" PetscInt_FMT " nodes, %" PetscInt_FMT " elements, %d rank(s)\n", name, source, n, (double)info.nz_used, nnodes, ncells, (int)size));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode DRJobPreflight(DRConfig cfg, const char *job)
+{
+  char              own[16];
+  const char *const sections[] = {own, "model.", "components", "output", "verify", "ranks_per_group", "dense_max", "mem_limit_mib", "farm.", NULL};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(own, sizeof(own), "%s.", job));
+  PetscCall(DRConfigCheckAll(cfg, sections));
+  PetscCall(DRPreflightOutput(cfg, "output"));
+  PetscCall(DRPreflightInputs(cfg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRJobCheckMemory(DRConfig cfg, DRComponent c, PetscInt nvec)
+{
+  Mat         K;
+  PetscInt    n, nloc;
+  PetscReal   mib;
+  const char *name;
+  char        what[256];
+
+  PetscFunctionBeginUser;
+  PetscCall(DRComponentGetOperators(c, &K, NULL, NULL));
+  PetscCall(DRComponentGetName(c, &name));
+  PetscCall(DRComponentGetSize(c, &n));
+  PetscCall(MatGetLocalSize(K, &nloc, NULL));
+  PetscCall(DRMemoryFactorEstimate(K, &mib));
+  mib += (PetscReal)nvec * (PetscReal)nloc * sizeof(PetscScalar) / 1048576.0;
+  PetscCall(PetscSNPrintf(what, sizeof(what), "model %s (%" PetscInt_FMT " DOFs; MUMPS estimate of the factorization + %" PetscInt_FMT " eigensolver vectors)", name, n, nvec));
+  PetscCall(DRMemoryCheck(PetscObjectComm((PetscObject)K), cfg, mib, what));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

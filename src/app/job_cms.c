@@ -18,6 +18,41 @@ static PetscErrorCode ViewTimes(DRCMS cms, PetscReal tsetup, PetscReal ttotal)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Before the reductions: every rank group has a component (idle groups mean
+ * ranks_per_group is too small for the job), and the components' factors
+ * fit: a group keeps each Craig-Bampton component's K_II factor to the end
+ * (the error estimate), so a group's need is the sum over its components of
+ * MUMPS's analysis of K (an upper bound of K_II's) + the mode vectors. */
+static PetscErrorCode CheckGroupsAndMemory(DRConfig cfg, DRCMS cms)
+{
+  PetscInt     ncomp, ngroups, nmine, minmine, rpg;
+  DRComponent *comps;
+  PetscReal    mib = 0, f;
+  PetscMPIInt  size;
+  PetscBool    set, opt;
+  char         where[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  PetscCall(DRCMSGetLocalComponents(cms, &ncomp, &ngroups, &nmine, &comps));
+  PetscCall(MPIU_Allreduce(&nmine, &minmine, 1, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(DRConfigGetInt(cfg, "ranks_per_group", &rpg, &set));
+  PetscCall(DRConfigWhere(cfg, "ranks_per_group", where, sizeof(where)));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-ranks_per_group", &opt));
+  if (opt) PetscCall(PetscStrncpy(where, "command line -ranks_per_group", sizeof(where)));
+  PetscCheck(minmine > 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %" PetscInt_FMT " rank groups of %d rank(s) for %" PetscInt_FMT " component(s) leave %" PetscInt_FMT " group(s) idle; expected at most %" PetscInt_FMT " groups: ranks_per_group >= %d (or unset)", set ? where : "cms.groups", ngroups, (int)(size / ngroups), ncomp, ngroups - ncomp, ncomp, (int)((size + ncomp - 1) / ncomp));
+  for (PetscInt i = 0; i < nmine; i++) {
+    Mat      K;
+    PetscInt nloc;
+    PetscCall(DRComponentGetOperators(comps[i], &K, NULL, NULL));
+    PetscCall(MatGetLocalSize(K, &nloc, NULL));
+    PetscCall(DRMemoryFactorEstimate(K, &f));
+    mib += f + 64.0 * nloc * sizeof(PetscScalar) / 1048576.0; /* ~64 vectors: modes, constraint modes, Krylov basis */
+  }
+  PetscCall(DRMemoryCheck(PETSC_COMM_WORLD, cfg, mib, "the components of the rank groups (MUMPS estimates of their factorizations + mode vectors)"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRJobCMS(DRConfig cfg)
 {
   DRCMS          cms;
@@ -26,6 +61,7 @@ PetscErrorCode DRJobCMS(DRConfig cfg)
   PetscReal      tol, maxerr = 0, tsetup, tsolve, tverify = 0, ttotal;
 
   PetscFunctionBeginUser;
+  PetscCall(DRJobPreflight(cfg, "cms"));
   PetscCall(DRConfigGetBool(cfg, "verify", &verify, NULL));
   PetscCall(DRConfigGetReal(cfg, "cms.verify_tol_pct", &tol, NULL));
   PetscCall(DRJobPhaseBegin(DR_JOB_MODEL));
@@ -33,6 +69,7 @@ PetscErrorCode DRJobCMS(DRConfig cfg)
   PetscCall(DRCMSSetConfig(cms, cfg));
   PetscCall(DRCMSSetFromOptions(cms));
   PetscCall(DRCMSSetUp(cms));
+  PetscCall(CheckGroupsAndMemory(cfg, cms));
   PetscCall(DRJobPhaseEnd(DR_JOB_MODEL));
   PetscCall(DRJobPhaseBegin(DR_JOB_SOLVE));
   PetscCall(DRCMSSolve(cms));

@@ -11,6 +11,7 @@ PetscErrorCode DRJobGA(DRConfig cfg)
   char        out[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBeginUser;
+  PetscCall(DRJobPreflight(cfg, "ga"));
   PetscCall(DRGACreate(PETSC_COMM_WORLD, &ga));
   PetscCall(DRGASetConfig(ga, cfg));
   PetscCall(DRGASetFromOptions(ga));

@@ -16,6 +16,7 @@ PetscErrorCode DRJobGMP(DRConfig cfg)
   PetscMPIInt    rank;
 
   PetscFunctionBeginUser;
+  PetscCall(DRJobPreflight(cfg, "gmp"));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(DRConfigGetString(cfg, "output", out, sizeof(out), NULL));
   PetscCall(DRJobStoreOpen(cfg, "gmp", &store));

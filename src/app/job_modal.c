@@ -3,9 +3,9 @@
 #include <dynred/componentstore.h>
 
 const DRConfigKey DRJobModalKeys[] = {
-  {"modal.nmodes", DR_CFG_INT, "20", "number of lowest modes (used when fmax = 0)", NULL, NULL, NULL},
-  {"modal.fmax", DR_CFG_REAL, "0", "all modes below fmax [Hz] when > 0 (spectrum slicing)", NULL, NULL, NULL},
-  {"modal.tol", DR_CFG_REAL, "1e-12", "eigensolver convergence tolerance (relative, SLEPc)", NULL, NULL, NULL},
+  {"modal.nmodes", DR_CFG_INT, "20", "number of lowest modes (used when fmax = 0)", "0..", NULL, NULL},
+  {"modal.fmax", DR_CFG_REAL, "0", "all modes below fmax [Hz] when > 0 (spectrum slicing)", "0..", "Hz", NULL},
+  {"modal.tol", DR_CFG_REAL, "1e-12", "eigensolver convergence tolerance (relative, SLEPc)", "0..", NULL, NULL},
   {"modal.write_modes", DR_CFG_BOOL, "true", "write /modal/modes and mesh shapes (off for huge benchmarks)", NULL, NULL, NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
@@ -27,6 +27,7 @@ PetscErrorCode DRJobModal(DRConfig cfg)
   const char    *phases[3] = {"model", "eigensolve", "output"};
 
   PetscFunctionBeginUser;
+  PetscCall(DRJobPreflight(cfg, "modal"));
   PetscCall(DRConfigGetInt(cfg, "modal.nmodes", &nmodes, NULL));
   PetscCall(DRConfigGetReal(cfg, "modal.fmax", &fmax, NULL));
   PetscCall(DRConfigGetReal(cfg, "modal.tol", &tol, NULL));
@@ -37,6 +38,8 @@ PetscErrorCode DRJobModal(DRConfig cfg)
   PetscCall(DRJobPhaseEnd(DR_JOB_MODEL));
   PetscCall(DRJobSeconds(DR_JOB_MODEL, &t[0]));
   PetscCall(DRJobPrintModel(model));
+  /* Krylov-Schur keeps about 2 nev + 16 vectors (slicing: a few hundred) */
+  PetscCall(DRJobCheckMemory(cfg, model, fmax > 0 ? 256 : 2 * nmodes + 32));
 
   PetscCall(DRJobPhaseBegin(DR_JOB_SOLVE));
   PetscCall(DRModalCreate(PETSC_COMM_WORLD, &modal));

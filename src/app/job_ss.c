@@ -49,6 +49,7 @@ PetscErrorCode DRJobSS(DRConfig cfg)
   char        o[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBeginUser;
+  PetscCall(DRJobPreflight(cfg, "ss"));
   PetscCall(DRSSCreate(PETSC_COMM_WORLD, &ss));
   PetscCall(DRSSSetConfig(ss, cfg));
   PetscCall(DRSSSetFromOptions(ss));

@@ -3,6 +3,7 @@
 #include <dynred/cms.h>
 #include <dynred/gmpsweep.h>
 #include <dynred/ga.h>
+#include <dynred/preflight.h>
 #include <string.h>
 
 static const char help[] = "dynred: dynamic substructuring and model order reduction of large FE models.\n"
@@ -28,6 +29,7 @@ static const DRConfigKey core_keys[] = {
   {"job", DR_CFG_STRING, "modal", "job to run: modal | cms | gmp | ga | ss (see dynred help)", NULL, NULL, NULL},
   {"output", DR_CFG_STRING, "dynred.h5", "output HDF5 file (written to a temporary name, renamed on success)", NULL, NULL, NULL},
   {"verify", DR_CFG_BOOL, "false", "also solve the full model and compare", NULL, NULL, NULL},
+  {"mem_limit_mib", DR_CFG_REAL, NULL, "memory a node offers to the job [MiB] in the check before the solve (unset: MemAvailable of /proc/meminfo); a job estimated above it stops with a one-line error", "0..", "MiB", NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -39,18 +41,6 @@ static const DRJob jobs[] = {
   {"ga", DRJobGA, "master-DOF selection: NSGA-II over master sets, condensation (idc, irs, guyan) on the task farm", NULL},
   {NULL, NULL, NULL, NULL},
 };
-
-/* User errors (bad input) print as one line; others as PETSc does. */
-static PetscErrorCode ErrorHandler(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
-{
-  PetscMPIInt rank = 0;
-  if (comm != MPI_COMM_NULL) MPI_Comm_rank(comm, &rank);
-  if (n == DR_ERR_INPUT || n == DR_ERR_VERIFY) {
-    if (p == PETSC_ERROR_INITIAL && rank == 0 && mess) fprintf(stderr, "dynred: error: %s\n", mess);
-    return n;
-  }
-  return PetscTraceBackErrorHandler(comm, line, fun, file, n, p, mess, ctx);
-}
 
 static PetscErrorCode PrintHelp(void)
 {
@@ -140,9 +130,10 @@ int main(int argc, char **argv)
   PetscErrorCode ierr;
 
   PetscCall(DRInitialize(&argc, &argv, help));
-  PetscCall(PetscPushErrorHandler(ErrorHandler, NULL));
+  PetscCall(PetscPushErrorHandler(DRErrorHandler, NULL));
   ierr = Run(argc, argv);
   if (ierr) {
+    DRErrorDeferFlush();
     (void)DRJobStoreAbort();
     (void)PetscPopErrorHandler();
     (void)DRFinalize();

@@ -3,6 +3,7 @@
  * assemble.c, solve.c, recover.c and io.c (see cmsimpl.h). */
 #include "cmsimpl.h"
 #include <dynred/modelcost.h>
+#include <dynred/preflight.h>
 #include <string.h>
 
 static const DRConfigKey cms_keys[] = {
@@ -242,13 +243,26 @@ PetscErrorCode DRCMSSetUp(DRCMS c)
   PetscCall(DRCMSPartition_Private(c));
   PetscCall(PetscCalloc1(c->nmine + 1, &c->comps));
   if (c->nsub) PetscCall(DRCMSSubstructureComponents_Private(c));
-  else
+  else {
+    PetscCall(DRErrorDeferBegin()); /* one line for the job, naming the component */
     for (PetscInt i = 0; i < c->nmine && !ierr; i++) ierr = DRModelCreateComponent(c->cfg, c->mine[i], c->gcomm, &c->comps[i]);
-  ierr = DRCMSAllGroupsAgree_Private(c->comm, ierr);
+  }
+  ierr = DRErrorDeferEnd(c->comm, ierr, NULL);
   if (ierr) PetscFunctionReturn(ierr);
   PetscCall(DRCMSFindInterfaces_Private(c));
   PetscCall(PetscLogEventEnd(DRCMS_SetUp, 0, 0, 0, 0));
   c->setup = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRCMSGetLocalComponents(DRCMS c, PetscInt *ncomp, PetscInt *ngroups, PetscInt *nmine, DRComponent **comps)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(c->setup, c->comm, PETSC_ERR_ARG_WRONGSTATE, "call DRCMSSetUp() first");
+  *ncomp   = c->ncomp;
+  *ngroups = c->ngroups;
+  *nmine   = c->nmine;
+  *comps   = c->comps;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -261,6 +275,7 @@ static PetscErrorCode ReduceComponent(DRCMS c, PetscInt i, PetscLogDouble t[3])
 
   PetscFunctionBeginUser;
   PetscCall(DRComponentGetComm(c->comps[i], &comm));
+  PetscCall(DRTestHookFail(comm, "-cms_fail_component", c->names[c->mine[i]]));
   PetscCall(DRReductionCreate(comm, &c->red[i]));
   r = c->red[i];
   PetscCall(DRReductionSetType(r, c->methods[c->mine[i]]));
@@ -298,6 +313,7 @@ static PetscErrorCode ReduceComponents(DRCMS c, const PetscBool redo[])
 {
   PetscErrorCode ierr   = PETSC_SUCCESS;
   PetscReal      loc[3] = {0, 0, 0}, mx[3];
+  char           failed[300] = "";
 
   PetscFunctionBeginUser;
   if (!c->red) PetscCall(PetscCalloc1(c->nmine + 1, &c->red));
@@ -314,6 +330,7 @@ static PetscErrorCode ReduceComponents(DRCMS c, const PetscBool redo[])
     if (ierr) PetscFunctionReturn(ierr);
     for (int p = 0; p < 3; p++) loc[p] = t[p];
   }
+  PetscCall(DRErrorDeferBegin()); /* one line for the job, naming the component */
   for (PetscInt i = 0; i < c->nmine && !ierr && !(!redo && c->iface_early); i++) {
     PetscLogDouble t[3];
     PetscInt       n, nb, nq;
@@ -328,6 +345,7 @@ static PetscErrorCode ReduceComponents(DRCMS c, const PetscBool redo[])
       ierr = ReduceComponent(c, i, t);
     }
     PetscCall(PetscLogEventEnd(DRCMS_Reduce, 0, 0, 0, 0));
+    if (ierr) PetscCall(PetscSNPrintf(failed, sizeof(failed), "component '%s'", c->names[c->mine[i]]));
     if (ierr) break;
     loc[0] += t[0];
     loc[1] += t[1];
@@ -339,7 +357,7 @@ static PetscErrorCode ReduceComponents(DRCMS c, const PetscBool redo[])
     PetscCall(DRProgress(c->gcomm, "cms: group %" PetscInt_FMT " reduced '%s' (%s): %" PetscInt_FMT " DOFs -> %" PetscInt_FMT " boundary + %" PetscInt_FMT " modal", c->mygroup, name, c->methods[c->mine[i]], n, nb, nq));
   }
   /* one agreement point for all groups, whatever their component counts */
-  ierr = DRCMSAllGroupsAgree_Private(c->comm, ierr);
+  ierr = DRErrorDeferEnd(c->comm, ierr, failed);
   if (ierr) PetscFunctionReturn(ierr);
   PetscCall(MPIU_Allreduce(loc, mx, 3, MPIU_REAL, MPI_MAX, c->comm));
   c->t[DR_CMS_PHASE_COMPEIG] += mx[0];

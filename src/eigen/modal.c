@@ -1,6 +1,7 @@
 /* Generalized symmetric eigensolver: SLEPc Krylov-Schur, shift-and-invert,
  * MUMPS Cholesky; lowest n modes or spectrum slicing below fmax. */
 #include <dynred/modal.h>
+#include <dynred/preflight.h>
 #include <slepceps.h>
 
 struct _p_DRModal {
@@ -473,7 +474,8 @@ static PetscErrorCode SolveDense(DRModal m, PetscInt n, PetscInt *nfound, PetscR
   PetscCallMPI(MPI_Reduce(ml, Md, (PetscMPIInt)(n * n), MPIU_REAL, MPIU_SUM, 0, m->comm));
   PetscCall(PetscFree2(kl, ml));
   PetscCall(PetscMalloc1(n + 1, lam));
-  if (!rank) PetscCall(DRDenseEigen(n, Kd, Md, m->fmax > 0 ? 0 : PetscMin(m->nmodes, n), PetscSqr(2 * PETSC_PI * m->fmax), &nf, *lam, X));
+  /* rank 0 alone: its error code broadcast, so the others do not wait below */
+  PetscCall(DRRootAgree(m->comm, rank ? PETSC_SUCCESS : DRDenseEigen(n, Kd, Md, m->fmax > 0 ? 0 : PetscMin(m->nmodes, n), PetscSqr(2 * PETSC_PI * m->fmax), &nf, *lam, X)));
   PetscCallMPI(MPI_Bcast(&nf, 1, MPIU_INT, 0, m->comm));
   PetscCallMPI(MPI_Bcast(*lam, (PetscMPIInt)nf, MPIU_REAL, 0, m->comm));
   PetscCall(MatCreateVecs(m->K, &x, NULL));

@@ -12,6 +12,7 @@ static PetscErrorCode DRReductionApply_IRS(DRReduction r, DRComponent c, const P
   PetscInt         nb;
   PetscReal       *Z;
   PetscMPIInt      rank;
+  int              bad = 0;
 
   PetscFunctionBeginUser;
   PetscCall(DRFixedInterfaceSetUp(c, isboundary, se, &fi));
@@ -34,10 +35,12 @@ static PetscErrorCode DRReductionApply_IRS(DRReduction r, DRComponent c, const P
       PetscCall(PetscArraycpy(A, se->M, nb * nb));
       PetscCall(PetscArraycpy(Z, se->K, nb * nb));
       LAPACKpotrf_("L", &n, A, &ld, &info);
-      PetscCheck(!info, PETSC_COMM_SELF, PETSC_ERR_LIB, "IRS: Guyan mass matrix of '%s' not positive definite (LAPACK info %d)", fi.name, (int)info);
-      LAPACKpotrs_("L", &n, &n, A, &ld, Z, &ld, &info);
+      bad = (int)info; /* raised below on every rank, not on rank 0 alone */
+      if (!bad) LAPACKpotrs_("L", &n, &n, A, &ld, Z, &ld, &info);
       PetscCall(PetscFree(A));
     }
+    PetscCallMPI(MPI_Bcast(&bad, 1, MPI_INT, 0, fi.comm));
+    PetscCheck(!bad, fi.comm, PETSC_ERR_LIB, "IRS: Guyan mass matrix of '%s' not positive definite (LAPACK info %d)", fi.name, bad);
     PetscCallMPI(MPI_Bcast(Z, (PetscMPIInt)(nb * nb), MPIU_REAL, 0, fi.comm));
     {
       Mat                MT, W, Y;

@@ -31,7 +31,7 @@ $E "bad_yaml.yaml:[0-9]+: .*expected valid YAML" $DYNRED -config $J/bad_yaml.yam
 $E "nonexistent.yaml: cannot read job file" $DYNRED -config $J/nonexistent.yaml
 $E "unknown job 'frobnicate'" $DYNRED frobnicate -config $J/small_plate.yaml
 $E "5000 modes requested but the model has only 2808 DOFs" $DYNRED -config $J/small_plate.yaml -modal_nmodes 5000 -output "$T/x.h5"
-$E "/nonexistent-dir/x.h5.tmp.[0-9]+: cannot create output file" $DYNRED -config $J/small_plate.yaml -output /nonexistent-dir/x.h5
+$E "command line -output: output = '/nonexistent-dir/x.h5': directory '/nonexistent-dir' does not exist" $DYNRED -config $J/small_plate.yaml -output /nonexistent-dir/x.h5
 # a rejected job leaves nothing behind
 ls "$T" | grep -q "x.h5" && { echo "output left behind after an error"; exit 1; }
 # the error is one line (plus nothing else on stderr)

@@ -19,7 +19,7 @@ $E 'ok.yaml:7: ss.outputs label 99.2 is not a DOF of km.h5 /ga/solutions/001/lab
 $E 'ok.yaml:6: ss.inputs label 10.1 is not a DOF of km.h5' $MPIEXEC -n 2 $DYNRED -config ok.yaml -ss_inputs 10.1
 $E 'km.h5: no group /ga/solutions/007 \(ss.group\)' $DYNRED -config ok.yaml -ss_group /ga/solutions/007
 $E 'km.h5: group /ga holds neither K, M, labels' $DYNRED -config ok.yaml -ss_group /ga
-$E 'nofile.h5: cannot open as HDF5 \(ss.source\)' $DYNRED -config ok.yaml -ss_source nofile.h5
+$E "command line -ss_source: ss.source = 'nofile.h5': cannot read 'nofile.h5'" $DYNRED -config ok.yaml -ss_source nofile.h5
 $E 'ok.yaml: damping ratio -0\.05 of mode 1 is impossible' $DYNRED -config ok.yaml -ss_damping_type modal -ss_damping_zeta -0.05
 $E 'ok.yaml: 2 modal damping ratios for 8 modes' $DYNRED -config ok.yaml -ss_damping_type modal -ss_damping_zeta 0.1,0.2
 $E 'ok.yaml: Rayleigh damping alpha = -1\.?, beta = 0\.? is impossible' $DYNRED -config ok.yaml -ss_damping_type rayleigh -ss_damping_alpha -1

@@ -1,0 +1,70 @@
+/* dynred: fail-fast checks run before the expensive work (issue 16 item 5),
+ * and one error line for a failure inside a rank group (item 7).
+ *
+ * The checks are collective on their communicator and raise DR_ERR_INPUT with
+ * one line `WHERE: what, expected what` (printed by the driver as
+ * `dynred: error: ...`). */
+#ifndef DYNRED_PREFLIGHT_H
+#define DYNRED_PREFLIGHT_H
+
+#include <dynred/config.h>
+#include <petscmat.h>
+
+/* The driver's error handler: DR_ERR_INPUT and DR_ERR_VERIFY print the one
+ * line `dynred: error: MESSAGE` on rank 0 of the error's communicator, other
+ * errors PETSc's traceback.  Between DRErrorDeferBegin and DRErrorDeferEnd
+ * (work that rank groups do on their own: one component each) nothing is
+ * printed: each rank records its last error message instead. */
+PetscErrorCode DRErrorHandler(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx);
+PetscErrorCode DRErrorDeferBegin(void);
+/* Collective on comm (every group's ranks): ierr is this rank's result of the
+ * deferred work, context what this rank worked on when it failed (e.g.
+ * "component 'b'"; NULL or "": nothing).  When some rank failed, rank 0 of
+ * comm prints ONE line `dynred: error: CONTEXT: MESSAGE` (the context is left
+ * out when the message names it already) taken from the lowest failing rank
+ * that recorded a message, and every rank returns DR_ERR_INPUT, already
+ * reported (its PetscCall chain prints nothing more).  Without a
+ * DRErrorDeferBegin it only agrees: every rank returns the largest code. */
+PetscErrorCode DRErrorDeferEnd(MPI_Comm comm, PetscErrorCode ierr, const char *context);
+/* The driver's exit path: a deferred window left open by an early return
+ * prints this rank's recorded message (so no failure ends silently). */
+void DRErrorDeferFlush(void);
+/* Work that rank 0 of comm did alone (ierr its result, PETSC_SUCCESS
+ * elsewhere): the code is broadcast and every rank returns it, so the others
+ * do not wait in the next collective. */
+PetscErrorCode DRRootAgree(MPI_Comm comm, PetscErrorCode ierr);
+
+/* Test hook: when option `opt` (e.g. -cms_fail_component) names `name`, fail
+ * collectively on comm with PETSC_ERR_CONV_FAILED as a solver breakdown would
+ * (tests/e2e/rank_failure.sh); does nothing otherwise. */
+PetscErrorCode DRTestHookFail(MPI_Comm comm, const char *opt, const char *name);
+
+/* The output file named by key `key` (e.g. "output"): its directory exists,
+ * is a directory and is writable, and the name is not a directory. */
+PetscErrorCode DRPreflightOutput(DRConfig cfg, const char *key);
+/* Every input file the job file names (components[i].K, M, D, dofs, path
+ * with the format's extensions; ss.source; ss.input.file) is readable;
+ * relative paths resolve against the job file as the readers do. */
+PetscErrorCode DRPreflightInputs(DRConfig cfg);
+/* Type and range of every key the job file gives, and of every command-line
+ * option of the keys in `sections` (prefixes such as "cms.", "model.", or
+ * exact keys; NULL-terminated), through the config getters, so a bad value
+ * read late in a job (a transient key after a sweep) fails at the start.
+ * Options outside `sections` are left to the unused-option warning. */
+PetscErrorCode DRConfigCheckAll(DRConfig cfg, const char *const sections[]);
+
+/* Memory: the MiB a node offers (MemAvailable of /proc/meminfo, else
+ * sysconf; key `mem_limit_mib` overrides it, per node, e.g. for tests). */
+PetscErrorCode DRMemoryNodeAvailable(DRConfig cfg, PetscReal *mib, const char **source);
+/* Estimated MiB on this rank of a sparse Cholesky of the symmetric A (MUMPS
+ * analysis, INFO(15): its in-core factorization estimate; for a matrix type
+ * MUMPS does not take, nnz max(1, log2(N)/4) entries, the factor-size model
+ * of the CMS cost model); collective on A. */
+PetscErrorCode DRMemoryFactorEstimate(Mat A, PetscReal *mib);
+/* Collective on comm: need_mib is this rank's estimate; the ranks of a node
+ * add theirs.  A node whose sum exceeds what it offers is the one-line error
+ * "WHAT needs about N MiB on a node (R ranks there), A MiB available (SOURCE):
+ * expected a job that fits in memory; run on more nodes ...". */
+PetscErrorCode DRMemoryCheck(MPI_Comm comm, DRConfig cfg, PetscReal need_mib, const char *what);
+
+#endif

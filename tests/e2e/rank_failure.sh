@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Rank failure messages (issue 16 item 7): when one rank group fails, the job
+# ends with ONE `dynred: error:` line naming the component (not one per group
+# root, no PETSc traceback), a non-zero exit, no output file, and no rank
+# hangs (each run is killed after 120 s, which counts as a failure).
+# Data: spring chains (tests/data/cms/chain_gen.py's chain data) cut into
+# components; a component with one spring of negative stiffness has an
+# indefinite K_II, which numpy confirms below (the independent check of which
+# component is bad); CMS finds it only inside the component eigensolve.
+#  (a) 2 components on 3 ranks: 'a' (40 DOFs) on group 0 (rank 0), the bad
+#      'b' (13 DOFs) on group 1 (ranks 1-2).  Its fixed-interface problem is
+#      small, so LAPACK solves it on the group's rank 0 ALONE: before, that
+#      rank's error left rank 2 waiting in the next collective (a hang).
+#      Also with -cms_comp_dense_max 0 (MUMPS on both ranks of the group:
+#      the inertia count fails collectively), and on 1 and 2 ranks.
+#  (b) 3 components on 3 ranks, b and c both bad, on two different groups:
+#      still one line (the lowest failing rank's), naming b or c.
+#  (c) the test hook -cms_fail_component NAME (a PETSc error code that is not
+#      an input error, as a solver breakdown raises) on the good chain: one
+#      line naming the component instead of a traceback per rank.
+set -euo pipefail
+cd "$T"
+/usr/bin/python3 - <<'PY'
+import os, sys
+import numpy as np
+sys.path.insert(0, os.path.join(os.environ["ROOT"], "tests", "data", "cms"))
+from chain_gen import component, write_comp, chain_data
+
+m, k = chain_data(80)
+kbad = k.copy()
+for s in (46, 66):                      # springs inside b (40..52) and c (60..72)
+    kbad[s - 1] = -3.0 * k[s - 1]
+
+def comp(d, name, lo, hi, kk, grounded):
+    nodes = list(range(lo, hi + 1))
+    springs = list(range(lo if grounded else lo + 1, hi + 1))
+    K, M = component(nodes, m, kk, {}, grounded, springs)
+    write_comp(d, name, [(nd, 1) for nd in nodes], K, M)
+    return K
+
+def lowest_interior(K):                 # boundary: the first and last node of a part
+    return np.linalg.eigvalsh(K[1:-1, 1:-1])[0] if K.shape[0] > 2 else None
+
+os.makedirs("two", exist_ok=True)
+Ka = comp("two", "a", 1, 40, k, True)
+Kb = comp("two", "b", 40, 52, kbad, False)
+assert np.linalg.eigvalsh(Ka[:-1, :-1])[0] > 0          # a: K_II definite
+assert np.linalg.eigvalsh(Kb[1:, 1:])[0] < 0            # b: K_II indefinite
+os.makedirs("three", exist_ok=True)
+Ka = comp("three", "a", 1, 40, k, True)
+Kb = comp("three", "b", 40, 60, kbad, False)
+Kc = comp("three", "c", 60, 72, kbad, False)
+assert np.linalg.eigvalsh(Ka[:-1, :-1])[0] > 0
+assert lowest_interior(Kb) < 0 and np.linalg.eigvalsh(Kc[1:, 1:])[0] < 0
+for d, names in (("two", "ab"), ("three", "abc")):
+    with open(os.path.join(d, "job.yaml"), "w") as f:
+        f.write("job: cms\noutput: out.h5\ncomponents:\n")
+        for n in names:
+            f.write(f"  - {{name: {n}, format: mtx, K: {n}_K.mtx, M: {n}_M.mtx, dofs: {n}.dof}}\n")
+        f.write("cms: {nmodes: 5, component_modes: 4}\n")
+print("numpy: a definite, b and c indefinite K_II")
+PY
+/usr/bin/python3 $ROOT/tests/data/cms/chain_gen.py chain good
+cp $ROOT/tests/data/cms/chain.yaml good/job.yaml
+
+# one NAME PATTERN NP ARGS...: the run fails within 120 s with exactly one
+# error line matching PATTERN, no traceback, no output left
+one() {
+  local name=$1 pat=$2 np=$3 rc=0 n
+  shift 3
+  mkdir -p "$name"
+  (timeout 120 $MPIEXEC -n "$np" $DYNRED "$@" -output "$T/$name/out.h5" > "$name.log" 2> "$name.err") || rc=$?
+  cat "$name.err" >> "$name.log" # stderr apart: ranks interleave it with stdout
+  [ $rc -ne 124 ] || { echo "$name: hung (killed after 120 s)"; cat "$name.log"; exit 1; }
+  [ $rc -ne 0 ] || { echo "$name: expected failure, got exit 0"; cat "$name.log"; exit 1; }
+  n=$(grep -c '^dynred: error:' "$name.err" || true)
+  [ "$n" -eq 1 ] || { echo "$name: $n error lines, expected 1"; cat "$name.log"; exit 1; }
+  grep -qE -- "^dynred: error: .*$pat" "$name.err" || { echo "$name: message lacks /$pat/"; cat "$name.log"; exit 1; }
+  if grep -q "PETSC ERROR" "$name.log"; then echo "$name: traceback printed"; cat "$name.log"; exit 1; fi
+  [ -z "$(ls -A "$name")" ] || { echo "$name: left behind: $(ls -A "$name")"; exit 1; }
+  echo "ok $name: $(grep '^dynred: error:' "$name.err")"
+}
+
+# (a) the bad component alone on a 2-rank group; dense (rank 0 of the group
+# alone) and sparse (MUMPS on the group)
+one dense_np3 "component 'b': .*not positive semidefinite" 3 -config two/job.yaml
+grep -q "group 1 (ranks 1-2): b" dense_np3.log || { echo "b is not on the 2-rank group"; cat dense_np3.log; exit 1; }
+one sparse_np3 "component 'b': .*b_K\.mtx: K is not positive semidefinite" 3 -config two/job.yaml -cms_comp_dense_max 0
+one dense_np1 "component 'b': .*not positive semidefinite" 1 -config two/job.yaml
+one dense_np2 "component 'b': .*not positive semidefinite" 2 -config two/job.yaml
+# (b) two bad components on two groups: one line
+one two_bad_np3 "component '(b|c)': .*not positive semidefinite" 3 -config three/job.yaml
+grep -q "3 components on 3 rank group(s)" two_bad_np3.log || { echo "expected 3 groups"; cat two_bad_np3.log; exit 1; }
+# (c) the test hook: a non-input error code on one group
+one hook_np3 "component 'b': solver breakdown injected by the test hook -cms_fail_component b \(PETSc error [0-9]+" 3 -config good/job.yaml -cms_fail_component b
+one hook_np2 "component 'c': solver breakdown injected" 2 -config good/job.yaml -cms_fail_component c
+# the good chain without the hook runs (the failures above are the data's)
+$MPIEXEC -n 3 $DYNRED -config good/job.yaml -output good.h5 > good.log
+test -f good.h5
+echo "all rank-failure cases ok"
