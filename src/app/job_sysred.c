@@ -1,0 +1,51 @@
+/* dynred sysred: system-level reduction of a state space (METHODS.md
+ * section 6, issue 14): minimal realization, balanced truncation, singular
+ * perturbation; the job file's sysred section (DRJobSysRedKeys) drives a
+ * DRSysRed object (src/sysred/).  Small dense work: every rank computes the
+ * same thing; rank 0 writes. */
+#include "app.h"
+#include <dynred/sysred.h>
+
+const DRConfigKey DRJobSysRedKeys[] = {
+  {"sysred.source", DR_CFG_STRING, "", "HDF5 file holding the system: a dynred ss result, or any file with A, B, C[, D] in sysred.group (relative to the job file)", NULL, NULL, NULL},
+  {"sysred.group", DR_CFG_STRING, "/ss", "group of sysred.source with the datasets A [n,n], B [n,m], C [p,n], D [p,m] (D optional: zero)", NULL, NULL, NULL},
+  {"sysred.mtx.A", DR_CFG_STRING, "", "instead of sysred.source: Matrix Market file of A (relative to the job file)", NULL, NULL, NULL},
+  {"sysred.mtx.B", DR_CFG_STRING, "", "Matrix Market file of B", NULL, NULL, NULL},
+  {"sysred.mtx.C", DR_CFG_STRING, "", "Matrix Market file of C", NULL, NULL, NULL},
+  {"sysred.mtx.D", DR_CFG_STRING, "", "Matrix Market file of D (optional: zero)", NULL, NULL, NULL},
+  {"sysred.method", DR_CFG_STRING, "bt", "minreal (remove uncontrollable/unobservable states) | bt (balanced truncation) | spa (singular perturbation, matches DC gain)", "minreal|bt|spa", NULL, NULL},
+  {"sysred.order", DR_CFG_INT, "0", "reduced order, the states kept exactly included (bt, spa); 0: by sysred.tol", "0..", NULL, NULL},
+  {"sysred.tol", DR_CFG_REAL, "0", "smallest order whose error bound 2 sum_{i>r} sigma_i is <= tol (bt, spa; output units)", "0..", NULL, NULL},
+  {"sysred.split", DR_CFG_BOOL, "true", "keep poles with Re(s) >= -alpha (rigid-body, undamped, unstable) exactly and balance the stable part; false: such poles are an error", NULL, NULL, NULL},
+  {"sysred.marginal_tol", DR_CFG_REAL, "1e-12", "split threshold alpha = max(marginal_tol ||A||_F, 10 sqrt(eps ||A||_F))", "0..1", NULL, NULL},
+  {"sysred.minreal_tol", DR_CFG_REAL, "0", "rank tolerance of the minimal realization (TB01PD; 0: SLICOT's default n^2 eps ||.||)", "0..", NULL, NULL},
+  {"sysred.frf.n", DR_CFG_INT, "200", "frequencies of the response comparison (logarithmic grid)", "1..", NULL, NULL},
+  {"sysred.frf.wmin", DR_CFG_REAL, "0", "lowest frequency [rad/s] (0: a tenth of the smallest nonzero pole magnitude)", "0..", "rad/s", NULL},
+  {"sysred.frf.wmax", DR_CFG_REAL, "0", "highest frequency [rad/s] (0: ten times the largest pole magnitude)", "0..", "rad/s", NULL},
+  {NULL, 0, NULL, NULL, NULL, NULL, NULL},
+};
+
+PetscErrorCode DRJobSysRed(DRConfig cfg)
+{
+  DRSysRed    s;
+  DRStore     store;
+  const char *ph[1] = {"reduce"};
+  PetscReal   t[1];
+  char        o[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBeginUser;
+  PetscCall(DRSysRedCreate(PETSC_COMM_WORLD, &s));
+  PetscCall(DRSysRedSetConfig(s, cfg));
+  PetscCall(DRSysRedSetFromOptions(s));
+  PetscCall(DRSysRedSetUp(s));
+  PetscCall(DRSysRedSolve(s));
+  PetscCall(DRSysRedView(s, PETSC_VIEWER_STDOUT_WORLD));
+  PetscCall(DRJobStoreOpen(cfg, "sysred", &store));
+  PetscCall(DRSysRedWrite(s, store));
+  PetscCall(DRSysRedGetTime(s, &t[0]));
+  PetscCall(DRJobStoreCommit(&store, 1, ph, t));
+  PetscCall(DRConfigGetString(cfg, "output", o, sizeof(o), NULL));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "wrote %s\n", o));
+  PetscCall(DRSysRedDestroy(&s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
