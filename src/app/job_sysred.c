@@ -18,7 +18,7 @@ const DRConfigKey DRJobSysRedKeys[] = {
   {"sysred.tol", DR_CFG_REAL, "0", "smallest order whose error bound 2 sum_{i>r} sigma_i is <= tol (bt, spa; output units)", "0..", NULL, NULL},
   {"sysred.split", DR_CFG_BOOL, "true", "keep poles with Re(s) >= -alpha (rigid-body, undamped, unstable) exactly and balance the stable part; false: such poles are an error", NULL, NULL, NULL},
   {"sysred.marginal_tol", DR_CFG_REAL, "1e-12", "split threshold alpha = max(marginal_tol ||A||_F, 10 sqrt(eps ||A||_F))", "0..1", NULL, NULL},
-  {"sysred.minreal_tol", DR_CFG_REAL, "0", "rank tolerance of the minimal realization (TB01PD; 0: SLICOT's default n^2 eps ||.||)", "0..", NULL, NULL},
+  {"sysred.minreal_tol", DR_CFG_REAL, "1e-10", "minimal realization (TB01PD): a staircase block whose estimated reciprocal condition number is below this is rank deficient (0: SLICOT's default n^2 eps, too strict once round-off has mixed the states)", "0..1", NULL, NULL},
   {"sysred.frf.n", DR_CFG_INT, "200", "frequencies of the response comparison (logarithmic grid)", "1..", NULL, NULL},
   {"sysred.frf.wmin", DR_CFG_REAL, "0", "lowest frequency [rad/s] (0: a tenth of the smallest nonzero pole magnitude)", "0..", "rad/s", NULL},
   {"sysred.frf.wmax", DR_CFG_REAL, "0", "highest frequency [rad/s] (0: ten times the largest pole magnitude)", "0..", "rad/s", NULL},

@@ -1,8 +1,11 @@
 /* dynred sysred: the dense reductions on SLICOT and LAPACK.
  *
  * minreal: TB01PD (JOB 'M': controllability then observability staircase,
- *   orthogonal transformations; EQUIL 'S' scales first).  The transfer
- *   function is unchanged; TB01PD returns no transformation.
+ *   orthogonal transformations, no scaling).  The transfer function is
+ *   unchanged; TB01PD returns no transformation.  Rank decisions with
+ *   sysred.minreal_tol (default 1e-10 as reciprocal condition number):
+ *   SLICOT's default n^2 eps kept 2 of 5 planted uncontrollable/unobservable
+ *   states of a rotated 11-state system (close poles; test sysred_bt).
  * bt, spa: the split of METHODS.md 6 / issue 14 item 4, then the square-root
  *   balanced truncation of the stable part:
  *   1. A = U S U^T, real Schur form ordered by dgees so that the poles with
@@ -49,7 +52,7 @@ PetscErrorCode DRSysRedMinreal(DRSysRed s)
   PetscCall(PetscArraycpy(B, f->B, n * m));
   for (fint j = 0; j < n; j++)
     for (fint i = 0; i < p; i++) C[i + j * ldc] = f->C[i + j * p];
-  tb01pd_("M", "S", &n, &m, &p, A, &lda, B, &lda, C, &ldc, &nr, &tol, iw, dw, &ldw, &info, 1, 1);
+  tb01pd_("M", "N", &n, &m, &p, A, &lda, B, &lda, C, &ldc, &nr, &tol, iw, dw, &ldw, &info, 1, 1);
   PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "SLICOT TB01PD failed: info = %d", (int)info);
   PetscCall(DRLTIFree(&s->red));
   PetscCall(DRLTIAlloc(nr, f->m, f->p, &s->red));

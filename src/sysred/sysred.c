@@ -12,6 +12,7 @@ PetscErrorCode DRSysRedCreate(MPI_Comm comm, DRSysRed *s)
   (*s)->nw           = 200;
   (*s)->split        = PETSC_TRUE;
   (*s)->marginal_tol = 1e-12;
+  (*s)->minreal_tol  = 1e-10;
   PetscCall(PetscStrncpy((*s)->method, "bt", sizeof((*s)->method)));
   PetscCall(PetscStrncpy((*s)->where, "the system", sizeof((*s)->where)));
   PetscFunctionReturn(PETSC_SUCCESS);
