@@ -161,7 +161,7 @@ static PetscErrorCode ReadMtx(const char *path, PetscInt *rows, PetscInt *cols, 
         j = k / r + 1;
       }
     }
-    if (!ok || i < 1 || i > r || j < 1 || j > c || !PetscIsNormalReal(v + 1.0)) {
+    if (!ok || i < 1 || i > r || j < 1 || j > c || PetscIsInfOrNanReal(v)) {
       fclose(fp);
       PetscCall(PetscFree(*a));
       SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s:%ld: found '%.60s', expected %s of a %ld x %ld matrix", path, ln, strtok(line, "\n"), coord ? "'row col value' (1-based)" : "one finite value", r, c);

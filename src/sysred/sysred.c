@@ -112,7 +112,7 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
     PetscCall(DRPathResolve(origin, path, mtx[k], sizeof(mtx[k])));
     files[nf++] = mtx[k];
   }
-  PetscCall(DRConfigWhere(cfg, "sysred.source", w, sizeof(w)));
+  PetscCall(DRConfigWhere(cfg, nf ? "sysred.mtx.A" : "sysred.source", w, sizeof(w)));
   PetscCheck(!(file[0] && nf), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: both sysred.source and sysred.mtx are given, expected one source of the system", w);
   PetscCheck(file[0] || nf >= 3, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: no system: expected sysred.source (a dynred ss result or HDF5 file with A, B, C[, D]) or sysred.mtx.A, .B, .C[, .D]", w);
   if (file[0]) {
@@ -136,7 +136,7 @@ PetscErrorCode DRSysRedSolve(DRSysRed s)
   PetscFunctionBegin;
   PetscCall(DRSysRedSetUp(s));
   PetscCall(PetscTime(&t0));
-  for (PetscInt k = 0; k < s->full.n * s->full.n; k++) PetscCheck(PetscIsNormalReal(s->full.A[k] + 1.0), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: A has a non-finite entry, expected finite numbers", s->where);
+  for (PetscInt k = 0; k < s->full.n * s->full.n; k++) PetscCheck(!PetscIsInfOrNanReal(s->full.A[k]), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: A has a non-finite entry, expected finite numbers", s->where);
   if (!strcmp(s->method, "minreal")) PetscCall(DRSysRedMinreal(s));
   else PetscCall(DRSysRedBalanced(s, strcmp(s->method, "spa") ? PETSC_FALSE : PETSC_TRUE));
   PetscCall(DRSysRedFRF(s));

@@ -33,7 +33,7 @@ assert g["/sysred"].attrs["n_kept_exactly"] == 12 and Ar.shape == (18, 18)
 ev = np.linalg.eigvals(Ar)
 # double zeros of [[0,1],[0,0]] blocks: eigenvalues accurate to sqrt(eps ||A||)
 nz = np.sum(abs(ev) < 1e-6 * np.sqrt(abs(A).max()))
-print(f"reduced A: {nz} zero poles (rigid-body), max |Re| of the others {abs(ev[abs(ev) >= 1e-6]).min():.3g}")
+print(f"reduced A: {nz} zero poles (rigid-body), smallest |pole| of the others {abs(ev[abs(ev) >= 1e-6]).min():.3g}")
 assert nz == 12, ev
 # stable part: the elastic modes (2x2 blocks of /ss/A) alone
 el = [k for k in range(0, A.shape[0], 2) if A[k + 1, k] != 0]
