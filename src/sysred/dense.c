@@ -151,7 +151,7 @@ static PetscErrorCode Balance(PetscBool spa, PetscInt ns, PetscInt m, PetscInt p
 }
 
 /* the stable order r_s from sysred.order or sysred.tol */
-static PetscErrorCode ChooseOrder(DRSysRed s, PetscInt *rs)
+PetscErrorCode DRSysRedChooseOrder(DRSysRed s, PetscInt *rs)
 {
   PetscInt ns = s->ns, nu = s->nu, nmin = 0;
 
@@ -200,7 +200,7 @@ PetscErrorCode DRSysRedBalanced(DRSysRed s, PetscBool spa)
     for (PetscInt j = 0; j < m; j++) PetscCall(PetscArraycpy(b + j * ns, Bt + j * n, ns));
     PetscCall(PetscArraycpy(c, Ct, p * ns));
     PetscCall(PetscArraycpy(d, f->D, p * m));
-    if (pass == 1) PetscCall(ChooseOrder(s, &rs));
+    if (pass == 1) PetscCall(DRSysRedChooseOrder(s, &rs));
     nr = pass ? (fint)rs : (fint)ns;
     PetscCall(Balance(spa, ns, m, p, &nr, a, b, c, d, s->hsv, T, Ti, &iwarn));
   }

@@ -13,6 +13,8 @@ PetscErrorCode DRSysRedCreate(MPI_Comm comm, DRSysRed *s)
   (*s)->split        = PETSC_TRUE;
   (*s)->marginal_tol = 1e-12;
   (*s)->minreal_tol  = 1e-10;
+  (*s)->lr_tol       = 1e-10;
+  (*s)->lr_maxit     = 100;
   PetscCall(PetscStrncpy((*s)->method, "bt", sizeof((*s)->method)));
   PetscCall(PetscStrncpy((*s)->where, "the system", sizeof((*s)->where)));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -74,6 +76,15 @@ PetscErrorCode DRSysRedSetFromOptions(DRSysRed s)
   PetscCall(DRConfigGetReal(cfg, "sysred.marginal_tol", &s->marginal_tol, NULL));
   PetscCall(DRConfigGetReal(cfg, "sysred.minreal_tol", &s->minreal_tol, NULL));
   PetscCall(DRConfigGetInt(cfg, "sysred.frf.n", &s->nw, NULL));
+  PetscCall(DRConfigGetString(cfg, "sysred.gramians", m, sizeof(m), NULL));
+  s->lowrank = strcmp(m, "lowrank") ? PETSC_FALSE : PETSC_TRUE;
+  PetscCall(DRConfigGetReal(cfg, "sysred.lowrank.tol", &s->lr_tol, NULL));
+  PetscCall(DRConfigGetInt(cfg, "sysred.lowrank.maxit", &s->lr_maxit, NULL));
+  PetscCall(DRConfigGetInt(cfg, "sysred.lowrank.ncv", &s->lr_ncv, NULL));
+  if (s->lowrank) {
+    PetscCall(DRConfigWhere(cfg, "sysred.gramians", w, sizeof(w)));
+    PetscCheck(!strcmp(s->method, "bt"), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: sysred.gramians lowrank with sysred.method %s, expected method bt (low-rank factors serve balanced truncation only)", w, s->method);
+  }
   PetscCall(DRConfigGetReal(cfg, "sysred.frf.wmin", &s->wmin, NULL));
   PetscCall(DRConfigGetReal(cfg, "sysred.frf.wmax", &s->wmax, &set));
   if (set && s->wmin > 0) {
@@ -138,8 +149,9 @@ PetscErrorCode DRSysRedSolve(DRSysRed s)
   PetscCall(PetscTime(&t0));
   for (PetscInt k = 0; k < s->full.n * s->full.n; k++) PetscCheck(!PetscIsInfOrNanReal(s->full.A[k]), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: A has a non-finite entry, expected finite numbers", s->where);
   if (!strcmp(s->method, "minreal")) PetscCall(DRSysRedMinreal(s));
+  else if (s->lowrank) PetscCall(DRSysRedLowRank(s));
   else PetscCall(DRSysRedBalanced(s, strcmp(s->method, "spa") ? PETSC_FALSE : PETSC_TRUE));
-  PetscCall(DRSysRedFRF(s));
+  if (s->nw > 0) PetscCall(DRSysRedFRF(s));
   PetscCall(PetscTime(&t1));
   s->seconds = (PetscReal)(t1 - t0);
   s->solved  = PETSC_TRUE;
@@ -152,13 +164,14 @@ PetscErrorCode DRSysRedView(DRSysRed s, PetscViewer v)
   PetscCall(PetscViewerASCIIPrintf(v, "sysred %s: %s, %" PetscInt_FMT " states, %" PetscInt_FMT " inputs, %" PetscInt_FMT " outputs -> %" PetscInt_FMT " states\n", s->method, s->where, s->full.n, s->full.m, s->full.p, s->red.n));
   if (!strcmp(s->method, "minreal")) PetscCall(PetscViewerASCIIPrintf(v, "  minimal realization (TB01PD): %" PetscInt_FMT " uncontrollable or unobservable states removed\n", s->full.n - s->red.n));
   else {
-    PetscCall(PetscViewerASCIIPrintf(v, "  split at Re(s) = -%g: %" PetscInt_FMT " poles kept exactly (zero, undamped or unstable), %" PetscInt_FMT " stable states balanced\n", (double)s->alpha, s->nu, s->ns));
+    if (s->lowrank) PetscCall(PetscViewerASCIIPrintf(v, "  low-rank Gramian factors (SLEPc LME Krylov): %" PetscInt_FMT " Hankel singular values resolved\n", s->ns));
+    else PetscCall(PetscViewerASCIIPrintf(v, "  split at Re(s) = -%g: %" PetscInt_FMT " poles kept exactly (zero, undamped or unstable), %" PetscInt_FMT " stable states balanced\n", (double)s->alpha, s->nu, s->ns));
     PetscCall(PetscViewerASCIIPrintf(v, "  Hankel singular values:"));
     for (PetscInt i = 0; i < PetscMin(s->ns, 12); i++) PetscCall(PetscViewerASCIIPrintf(v, " %.4g", (double)s->hsv[i]));
     PetscCall(PetscViewerASCIIPrintf(v, "%s\n", s->ns > 12 ? " ..." : ""));
     PetscCall(PetscViewerASCIIPrintf(v, "  order %" PetscInt_FMT " (%" PetscInt_FMT " balanced + %" PetscInt_FMT " kept), error bound 2 sum sigma_i = %.6g\n", s->red.n, s->red.n - s->nu, s->nu, (double)s->bound));
   }
-  PetscCall(PetscViewerASCIIPrintf(v, "  frequency response on %" PetscInt_FMT " points %.4g..%.4g rad/s: max |G - G_r| = %.4g, H-inf error on the grid %.4g (||G|| on the grid %.4g)\n", s->nw, (double)s->wmin, (double)s->wmax, (double)s->frf_max, (double)s->frf_hinf, (double)s->frf_ref));
+  if (s->nw > 0) PetscCall(PetscViewerASCIIPrintf(v, "  frequency response on %" PetscInt_FMT " points %.4g..%.4g rad/s: max |G - G_r| = %.4g, H-inf error on the grid %.4g (||G|| on the grid %.4g)\n", s->nw, (double)s->wmin, (double)s->wmax, (double)s->frf_max, (double)s->frf_hinf, (double)s->frf_ref));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -202,12 +215,15 @@ PetscErrorCode DRSysRedWrite(DRSysRed s, DRStore st)
   PetscCall(DRStoreAttrInt(st, "/sysred", "n_stable", s->ns));
   PetscCall(DRStoreAttrInt(st, "/sysred", "n_minimal_stable", s->nmin));
   PetscCall(DRStoreAttrReal(st, "/sysred", "split_threshold", s->alpha));
-  PetscCall(DRStoreWriteReal(st, "/sysred/frf/omega", 1, dw, s->omega, "rad/s"));
-  PetscCall(DRStoreWriteReal(st, "/sysred/frf/full", 3, dg, s->Gf, NULL));
-  PetscCall(DRStoreWriteReal(st, "/sysred/frf/reduced", 3, dg, s->Gr, NULL));
-  PetscCall(DRStoreAttrReal(st, "/sysred/frf", "max_error", s->frf_max));
-  PetscCall(DRStoreAttrReal(st, "/sysred/frf", "hinf_error", s->frf_hinf));
-  PetscCall(DRStoreAttrReal(st, "/sysred/frf", "hinf_full", s->frf_ref));
+  PetscCall(DRStoreAttrString(st, "/sysred", "gramians", s->lowrank ? "lowrank" : "dense"));
+  if (s->nw > 0) {
+    PetscCall(DRStoreWriteReal(st, "/sysred/frf/omega", 1, dw, s->omega, "rad/s"));
+    PetscCall(DRStoreWriteReal(st, "/sysred/frf/full", 3, dg, s->Gf, NULL));
+    PetscCall(DRStoreWriteReal(st, "/sysred/frf/reduced", 3, dg, s->Gr, NULL));
+    PetscCall(DRStoreAttrReal(st, "/sysred/frf", "max_error", s->frf_max));
+    PetscCall(DRStoreAttrReal(st, "/sysred/frf", "hinf_error", s->frf_hinf));
+    PetscCall(DRStoreAttrReal(st, "/sysred/frf", "hinf_full", s->frf_ref));
+  }
   PetscCall(PetscLogEventEnd(DR_SYSRED_Write, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

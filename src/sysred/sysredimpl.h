@@ -21,7 +21,9 @@ struct _p_DRSysRed {
   char      method[16], where[PETSC_MAX_PATH_LEN + 64]; /* where: the source's description for messages */
   PetscInt  order, nw;
   PetscReal tol, minreal_tol, marginal_tol, wmin, wmax;
-  PetscBool split, setup, solved;
+  PetscBool split, setup, solved, lowrank;
+  PetscReal lr_tol;
+  PetscInt  lr_maxit, lr_ncv;
   DRLTI     full, red;
   /* results */
   PetscInt   nu, ns, nmin; /* states kept exactly, stable states, order of the minimal stable part */
@@ -42,6 +44,10 @@ PetscErrorCode DRSysRedReadMtx(PetscInt nfiles, char *const files[], DRLTI *s);
 /* dense.c */
 PetscErrorCode DRSysRedMinreal(DRSysRed s);
 PetscErrorCode DRSysRedBalanced(DRSysRed s, PetscBool spa);
+/* the stable order from sysred.order / sysred.tol and s->hsv; sets nmin, bound */
+PetscErrorCode DRSysRedChooseOrder(DRSysRed s, PetscInt *rs);
+/* lowrank.c: bt with low-rank Gramian factors (SLEPc LME) */
+PetscErrorCode DRSysRedLowRank(DRSysRed s);
 /* frf.c: frequency grid, responses of full and reduced system, errors */
 PetscErrorCode DRSysRedFRF(DRSysRed s);
 
