@@ -198,3 +198,25 @@ PetscErrorCode DRSysRedReadMtx(PetscInt nfiles, char *const files[], DRLTI *s)
   for (int k = 0; k < 4; k++) PetscCall(PetscFree(buf[k]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode DRSysRedReadSnapshots(const char *path, const char *dset, PetscInt n, PetscInt *N, PetscReal **X)
+{
+  hid_t     f;
+  PetscBool e;
+  int       nd;
+  hsize_t   dd[4];
+
+  PetscFunctionBegin;
+  PetscCall(DRH5FileOpen(MPI_COMM_NULL, path, DR_H5_READ, &f));
+  PetscCheck(f >= 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: cannot open as HDF5 (sysred.pod.snapshots), expected a file with snapshots %s [time samples, states]", path, dset);
+  PetscCall(DRH5Exists(f, dset, &e));
+  if (e) PetscCall(DRH5Dims(f, dset, &nd, dd));
+  if (!e || nd != 2 || (PetscInt)dd[1] != n || dd[0] < 1) {
+    PetscCall(DRH5FileClose(&f));
+    SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s %s, expected snapshots [time samples, %" PetscInt_FMT " states] (sysred.pod.dataset)", path, dset, !e ? "does not exist" : "has the wrong shape", n);
+  }
+  *N = (PetscInt)dd[0];
+  PetscCall(DRH5ReadAll(f, dset, H5T_NATIVE_DOUBLE, NULL, NULL, (void **)X)); /* row-major [N][n] = column-major n x N */
+  PetscCall(DRH5FileClose(&f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -30,7 +30,7 @@ PetscErrorCode DRSysRedSetConfig(DRSysRed s, DRConfig cfg)
 PetscErrorCode DRSysRedSetMethod(DRSysRed s, const char *method)
 {
   PetscFunctionBegin;
-  PetscCheck(!strcmp(method, "minreal") || !strcmp(method, "bt") || !strcmp(method, "spa"), PETSC_COMM_WORLD, DR_ERR_INPUT, "unknown sysred.method '%s', expected minreal, bt or spa", method);
+  PetscCheck(!strcmp(method, "minreal") || !strcmp(method, "bt") || !strcmp(method, "spa") || !strcmp(method, "pod"), PETSC_COMM_WORLD, DR_ERR_INPUT, "unknown sysred.method '%s', expected minreal, bt, spa or pod", method);
   PetscCall(PetscStrncpy(s->method, method, sizeof(s->method)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -135,6 +135,17 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
     PetscCall(DRSysRedReadMtx(nf, files, &s->full));
     PetscCall(PetscSNPrintf(s->where, sizeof(s->where), "%s", files[0]));
   }
+  if (!strcmp(s->method, "pod")) {
+    char dset[256];
+    PetscCall(DRConfigGetString(cfg, "sysred.pod.snapshots", file, sizeof(file), NULL));
+    PetscCall(DRConfigGetString(cfg, "sysred.pod.dataset", dset, sizeof(dset), NULL));
+    PetscCall(DRConfigWhere(cfg, "sysred.pod.snapshots", w, sizeof(w)));
+    PetscCheck(file[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: sysred.pod.snapshots is missing, expected the HDF5 file of the snapshots for method pod", w);
+    PetscCall(DRPathResolve(origin, file, path, sizeof(path)));
+    PetscCall(PetscFree(s->X));
+    PetscCall(DRSysRedReadSnapshots(path, dset, s->full.n, &s->nsnap, &s->X));
+    PetscCall(PetscSNPrintf(s->snapwhere, sizeof(s->snapwhere), "%s: %s", path, dset));
+  }
   s->setup = PETSC_TRUE;
   PetscCall(PetscLogEventEnd(DR_SYSRED_Read, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -149,6 +160,7 @@ PetscErrorCode DRSysRedSolve(DRSysRed s)
   PetscCall(PetscTime(&t0));
   for (PetscInt k = 0; k < s->full.n * s->full.n; k++) PetscCheck(!PetscIsInfOrNanReal(s->full.A[k]), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: A has a non-finite entry, expected finite numbers", s->where);
   if (!strcmp(s->method, "minreal")) PetscCall(DRSysRedMinreal(s));
+  else if (!strcmp(s->method, "pod")) PetscCall(DRSysRedPOD(s));
   else if (s->lowrank) PetscCall(DRSysRedLowRank(s));
   else PetscCall(DRSysRedBalanced(s, strcmp(s->method, "spa") ? PETSC_FALSE : PETSC_TRUE));
   if (s->nw > 0) PetscCall(DRSysRedFRF(s));
@@ -163,6 +175,7 @@ PetscErrorCode DRSysRedView(DRSysRed s, PetscViewer v)
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(v, "sysred %s: %s, %" PetscInt_FMT " states, %" PetscInt_FMT " inputs, %" PetscInt_FMT " outputs -> %" PetscInt_FMT " states\n", s->method, s->where, s->full.n, s->full.m, s->full.p, s->red.n));
   if (!strcmp(s->method, "minreal")) PetscCall(PetscViewerASCIIPrintf(v, "  minimal realization (TB01PD): %" PetscInt_FMT " uncontrollable or unobservable states removed\n", s->full.n - s->red.n));
+  else if (!strcmp(s->method, "pod")) PetscCall(PetscViewerASCIIPrintf(v, "  POD of %" PetscInt_FMT " snapshots (%s): %" PetscInt_FMT " modes, discarded energy fraction %.3g, Galerkin projection\n", s->nsnap, s->snapwhere, s->red.n, (double)s->pod_discarded));
   else {
     if (s->lowrank) PetscCall(PetscViewerASCIIPrintf(v, "  low-rank Gramian factors (SLEPc LME Krylov): %" PetscInt_FMT " Hankel singular values resolved\n", s->ns));
     else PetscCall(PetscViewerASCIIPrintf(v, "  split at Re(s) = -%g: %" PetscInt_FMT " poles kept exactly (zero, undamped or unstable), %" PetscInt_FMT " stable states balanced\n", (double)s->alpha, s->nu, s->ns));
@@ -205,8 +218,14 @@ PetscErrorCode DRSysRedWrite(DRSysRed s, DRStore st)
     PetscCall(WriteMat(st, "/sysred/T", s->full.n, r->n, s->T));
     PetscCall(WriteMat(st, "/sysred/Ti", r->n, s->full.n, s->Ti));
   }
-  if (strcmp(s->method, "minreal")) PetscCall(DRStoreWriteReal(st, "/sysred/hsv", 1, dh, s->hsv, NULL));
-  PetscCall(DRStoreWriteReal(st, "/sysred/error_bound", 1, d1, &s->bound, NULL));
+  if (!strcmp(s->method, "pod")) {
+    PetscCall(DRStoreWriteReal(st, "/sysred/pod/singular_values", 1, dh, s->hsv, NULL));
+    PetscCall(DRStoreAttrReal(st, "/sysred/pod", "discarded_energy", s->pod_discarded));
+    PetscCall(DRStoreAttrInt(st, "/sysred/pod", "n_snapshots", s->nsnap));
+  } else {
+    if (strcmp(s->method, "minreal")) PetscCall(DRStoreWriteReal(st, "/sysred/hsv", 1, dh, s->hsv, NULL));
+    PetscCall(DRStoreWriteReal(st, "/sysred/error_bound", 1, d1, &s->bound, NULL));
+  }
   PetscCall(DRStoreAttrString(st, "/sysred", "method", s->method));
   PetscCall(DRStoreAttrString(st, "/sysred", "source", s->where));
   PetscCall(DRStoreAttrInt(st, "/sysred", "n_full", s->full.n));
@@ -264,6 +283,7 @@ PetscErrorCode DRSysRedDestroy(DRSysRed *s)
   PetscCall(PetscFree((*s)->hsv));
   PetscCall(PetscFree((*s)->T));
   PetscCall(PetscFree((*s)->Ti));
+  PetscCall(PetscFree((*s)->X));
   PetscCall(PetscFree3((*s)->omega, (*s)->Gf, (*s)->Gr));
   PetscCall(PetscFree(*s));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -33,6 +33,10 @@ struct _p_DRSysRed {
   PetscReal *omega, *Gf, *Gr; /* nw; nw x p x m complex as (re, im) pairs, row-major over (w, i, j) */
   PetscReal  frf_max, frf_hinf, frf_ref;
   PetscReal  seconds;
+  /* pod */
+  PetscInt   nsnap;
+  PetscReal *X, pod_discarded; /* n x nsnap snapshots; discarded energy fraction */
+  char       snapwhere[PETSC_MAX_PATH_LEN + 300];
 };
 
 extern PetscClassId  DR_SYSRED_CLASSID;
@@ -41,6 +45,10 @@ extern PetscLogEvent DR_SYSRED_Read, DR_SYSRED_Minreal, DR_SYSRED_Split, DR_SYSR
 /* source.c: A, B, C[, D] from an HDF5 group or Matrix Market files */
 PetscErrorCode DRSysRedReadH5(const char *path, const char *group, DRLTI *s);
 PetscErrorCode DRSysRedReadMtx(PetscInt nfiles, char *const files[], DRLTI *s);
+/* snapshots [N, n] (one state per row) as column-major n x N */
+PetscErrorCode DRSysRedReadSnapshots(const char *path, const char *dset, PetscInt n, PetscInt *N, PetscReal **X);
+/* pod.c */
+PetscErrorCode DRSysRedPOD(DRSysRed s);
 /* dense.c */
 PetscErrorCode DRSysRedMinreal(DRSysRed s);
 PetscErrorCode DRSysRedBalanced(DRSysRed s, PetscBool spa);
