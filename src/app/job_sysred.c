@@ -28,6 +28,15 @@ const DRConfigKey DRJobSysRedKeys[] = {
   {"sysred.frf.n", DR_CFG_INT, "200", "frequencies of the response comparison (logarithmic grid; 0: none, e.g. for large systems: the full response costs O(n^3))", "0..", NULL, NULL},
   {"sysred.frf.wmin", DR_CFG_REAL, "0", "lowest frequency [rad/s] (0: a tenth of the smallest nonzero pole magnitude)", "0..", "rad/s", NULL},
   {"sysred.frf.wmax", DR_CFG_REAL, "0", "highest frequency [rad/s] (0: ten times the largest pole magnitude)", "0..", "rad/s", NULL},
+  {"sysred.sim.t_end", DR_CFG_REAL, "0", "time-response comparison of full and reduced system up to t_end (0: none); PETSc TS Crank-Nicolson from x(0) = 0", "0..", "s", NULL},
+  {"sysred.sim.h", DR_CFG_REAL, "1e-3", "fixed time step of the time-response comparison", "0..", "s", NULL},
+  {"sysred.input.signal", DR_CFG_STRING, "step", "input of the time response, the same on every input (the signals of dynred ss)", "step|ramp|sine|trapezoid", NULL, NULL},
+  {"sysred.input.amplitude", DR_CFG_REAL, "1.0", "signal amplitude", NULL, NULL, NULL},
+  {"sysred.input.t0", DR_CFG_REAL, "0", "signal start time", NULL, "s", NULL},
+  {"sysred.input.freq_hz", DR_CFG_REAL, "1.0", "sine frequency", "0..", "Hz", NULL},
+  {"sysred.input.t_rise", DR_CFG_REAL, "7.0", "ramp and trapezoid rise time", "0..", "s", NULL},
+  {"sysred.input.t_hold", DR_CFG_REAL, "11.5", "trapezoid hold time", "0..", "s", NULL},
+  {"sysred.input.t_fall", DR_CFG_REAL, "7.0", "trapezoid fall time", "0..", "s", NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
 

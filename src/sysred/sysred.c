@@ -1,6 +1,7 @@
 /* dynred sysred: the DRSysRed object (create, options, set-up, solve, view,
  * write, destroy).  The job keys are declared in src/app/job_sysred.c. */
 #include "sysredimpl.h"
+#include <dynred/ss.h>
 #include <string.h>
 
 PetscErrorCode DRSysRedCreate(MPI_Comm comm, DRSysRed *s)
@@ -91,6 +92,20 @@ PetscErrorCode DRSysRedSetFromOptions(DRSysRed s)
     PetscCall(DRConfigWhere(cfg, "sysred.frf.wmax", w, sizeof(w)));
     PetscCheck(s->wmax > s->wmin, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: sysred.frf.wmax = %g, expected > sysred.frf.wmin = %g", w, (double)s->wmax, (double)s->wmin);
   }
+  PetscCall(DRConfigGetReal(cfg, "sysred.sim.t_end", &s->sim_t_end, NULL));
+  PetscCall(DRConfigGetReal(cfg, "sysred.sim.h", &s->sim_h, NULL));
+  PetscCall(DRConfigGetString(cfg, "sysred.input.signal", m, sizeof(m), NULL));
+  s->sig_type = !strcmp(m, "step") ? DR_SIG_STEP : !strcmp(m, "ramp") ? DR_SIG_RAMP : !strcmp(m, "sine") ? DR_SIG_SINE : DR_SIG_TRAPEZOID;
+  PetscCall(DRConfigGetReal(cfg, "sysred.input.amplitude", &s->sig_a, NULL));
+  PetscCall(DRConfigGetReal(cfg, "sysred.input.t0", &s->sig_t0, NULL));
+  PetscCall(DRConfigGetReal(cfg, "sysred.input.freq_hz", &s->sig_f, NULL));
+  PetscCall(DRConfigGetReal(cfg, "sysred.input.t_rise", &s->sig_rise, NULL));
+  PetscCall(DRConfigGetReal(cfg, "sysred.input.t_hold", &s->sig_hold, NULL));
+  PetscCall(DRConfigGetReal(cfg, "sysred.input.t_fall", &s->sig_fall, NULL));
+  if (s->sim_t_end > 0) {
+    PetscCall(DRConfigWhere(cfg, "sysred.sim.h", w, sizeof(w)));
+    PetscCheck(s->sim_h > 0 && s->sim_h <= s->sim_t_end, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: sysred.sim.h = %g, expected 0 < h <= sysred.sim.t_end = %g", w, (double)s->sim_h, (double)s->sim_t_end);
+  }
   if (strcmp(s->method, "minreal")) {
     PetscCall(DRConfigWhere(cfg, "sysred.order", w, sizeof(w)));
     PetscCheck(s->order > 0 || s->tol > 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: neither sysred.order nor sysred.tol is given, expected the reduced order or a tolerance on the error bound for method %s", w, s->method);
@@ -164,6 +179,7 @@ PetscErrorCode DRSysRedSolve(DRSysRed s)
   else if (s->lowrank) PetscCall(DRSysRedLowRank(s));
   else PetscCall(DRSysRedBalanced(s, strcmp(s->method, "spa") ? PETSC_FALSE : PETSC_TRUE));
   if (s->nw > 0) PetscCall(DRSysRedFRF(s));
+  if (s->sim_t_end > 0) PetscCall(DRSysRedSimulate(s));
   PetscCall(PetscTime(&t1));
   s->seconds = (PetscReal)(t1 - t0);
   s->solved  = PETSC_TRUE;
@@ -185,6 +201,7 @@ PetscErrorCode DRSysRedView(DRSysRed s, PetscViewer v)
     PetscCall(PetscViewerASCIIPrintf(v, "  order %" PetscInt_FMT " (%" PetscInt_FMT " balanced + %" PetscInt_FMT " kept), error bound 2 sum sigma_i = %.6g\n", s->red.n, s->red.n - s->nu, s->nu, (double)s->bound));
   }
   if (s->nw > 0) PetscCall(PetscViewerASCIIPrintf(v, "  frequency response on %" PetscInt_FMT " points %.4g..%.4g rad/s: max |G - G_r| = %.4g, H-inf error on the grid %.4g (||G|| on the grid %.4g)\n", s->nw, (double)s->wmin, (double)s->wmax, (double)s->frf_max, (double)s->frf_hinf, (double)s->frf_ref));
+  if (s->sim_t_end > 0) PetscCall(PetscViewerASCIIPrintf(v, "  time response (PETSc TS Crank-Nicolson, h = %g s, %" PetscInt_FMT " steps): max |y - y_r| / max |y| = %.4g\n", (double)s->sim_h, s->nsim, (double)s->sim_err));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -243,6 +260,17 @@ PetscErrorCode DRSysRedWrite(DRSysRed s, DRStore st)
     PetscCall(DRStoreAttrReal(st, "/sysred/frf", "hinf_error", s->frf_hinf));
     PetscCall(DRStoreAttrReal(st, "/sysred/frf", "hinf_full", s->frf_ref));
   }
+  if (s->sim_t_end > 0) {
+    PetscInt   dt[1] = {s->nsim + 1}, dy[2] = {s->nsim + 1, s->full.p};
+    PetscReal *t;
+    PetscCall(PetscMalloc1(s->nsim + 1, &t));
+    for (PetscInt k = 0; k <= s->nsim; k++) t[k] = k * s->sim_h;
+    PetscCall(DRStoreWriteReal(st, "/sysred/sim/t", 1, dt, t, "s"));
+    PetscCall(DRStoreWriteReal(st, "/sysred/sim/full", 2, dy, s->Yf, NULL));
+    PetscCall(DRStoreWriteReal(st, "/sysred/sim/reduced", 2, dy, s->Yr, NULL));
+    PetscCall(DRStoreAttrReal(st, "/sysred/sim", "max_rel_error", s->sim_err));
+    PetscCall(PetscFree(t));
+  }
   PetscCall(PetscLogEventEnd(DR_SYSRED_Write, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -284,6 +312,7 @@ PetscErrorCode DRSysRedDestroy(DRSysRed *s)
   PetscCall(PetscFree((*s)->T));
   PetscCall(PetscFree((*s)->Ti));
   PetscCall(PetscFree((*s)->X));
+  PetscCall(PetscFree2((*s)->Yf, (*s)->Yr));
   PetscCall(PetscFree3((*s)->omega, (*s)->Gf, (*s)->Gr));
   PetscCall(PetscFree(*s));
   PetscFunctionReturn(PETSC_SUCCESS);

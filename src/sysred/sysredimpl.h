@@ -37,6 +37,11 @@ struct _p_DRSysRed {
   PetscInt   nsnap;
   PetscReal *X, pod_discarded; /* n x nsnap snapshots; discarded energy fraction */
   char       snapwhere[PETSC_MAX_PATH_LEN + 300];
+  /* time response (sim.c) */
+  PetscReal  sim_t_end, sim_h, sig_a, sig_t0, sig_f, sig_rise, sig_hold, sig_fall, sim_err;
+  int        sig_type; /* DRSignalType */
+  PetscInt   nsim;
+  PetscReal *Yf, *Yr; /* (nsim+1) x p row-major */
 };
 
 extern PetscClassId  DR_SYSRED_CLASSID;
@@ -47,6 +52,8 @@ PetscErrorCode DRSysRedReadH5(const char *path, const char *group, DRLTI *s);
 PetscErrorCode DRSysRedReadMtx(PetscInt nfiles, char *const files[], DRLTI *s);
 /* snapshots [N, n] (one state per row) as column-major n x N */
 PetscErrorCode DRSysRedReadSnapshots(const char *path, const char *dset, PetscInt n, PetscInt *N, PetscReal **X);
+/* sim.c: time responses of full and reduced system */
+PetscErrorCode DRSysRedSimulate(DRSysRed s);
 /* pod.c */
 PetscErrorCode DRSysRedPOD(DRSysRed s);
 /* dense.c */
