@@ -11,7 +11,13 @@
  *            stable part in real Schur form): Hankel singular values, the
  *            bound ||G - G_r||_inf <= 2 sum_{i>r} sigma_i, projection T, Ti;
  *   spa      singular perturbation approximation of the balanced stable part
- *            (SLICOT AB09BX): same bound, matches the DC gain.
+ *            (SLICOT AB09BX): same bound, matches the DC gain;
+ *   pod      proper orthogonal decomposition of state snapshots (SVD),
+ *            Galerkin projection of the first-order system (pod.c).
+ * bt with sysred.gramians lowrank: low-rank Gramian factors from SLEPc LME
+ * (Krylov) and the square-root method on the factors (lowrank.c).
+ * Comparisons: frequency response on a grid (frf.c), time response with
+ * PETSc TS for the input signals of dynred ss (sim.c).
  * bt and spa split A first (real Schur form ordered by LAPACK dgees, blocks
  * decoupled by the Sylvester solve dtrsyl): poles with Re(s) >= -alpha
  * (zero, undamped and unstable poles; alpha in DRSysRedSplitThreshold) are

@@ -36,7 +36,7 @@ static const DRJob jobs[] = {
   {"cms", DRJobCMS, "component mode synthesis: components on rank groups, coupled reduced system on the root", NULL},
   {"gmp", DRJobGMP, "Global Modal Parameterization: ROMs on a configuration grid (task farm), tracking, interpolation and its verification", NULL},
   {"ss", DRJobSS, "modal state-space export (A, B, C, D) of a reduced model, fixed-step simulation, virtual hybrid simulation", DRJobSSKeys},
-  {"sysred", DRJobSysRed, "system-level reduction of a state space: minimal realization, balanced truncation (Hankel values, error bound), singular perturbation", DRJobSysRedKeys},
+  {"sysred", DRJobSysRed, "system-level reduction of a state space: minimal realization, balanced truncation (Hankel values, error bound; dense or low-rank Gramians), singular perturbation, POD; frequency- and time-response comparison", DRJobSysRedKeys},
   {"ga", DRJobGA, "master-DOF selection: NSGA-II over master sets, condensation (idc, irs, guyan) on the task farm", NULL},
   {NULL, NULL, NULL, NULL},
 };
