@@ -24,13 +24,13 @@ PKGS    := slepc petsc $(HDF5_PC) yaml-0.1
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS  += $(PKG_CFLAGS)
-LDLIBS  += $(PKG_LIBS) -llapack -lblas -lm
+LDLIBS  += $(PKG_LIBS) -lslicot -llapack -lblas -lm
 # The MPI compiler wrapper is optional: PETSc's pkg-config already carries MPI.
 ifeq ($(shell command -v $(CC) 2>/dev/null),)
   CC := cc
 endif
 
-LIBSRC  := $(sort $(wildcard src/core/*.c src/model/*.c src/eigen/*.c src/ode/*.c src/reduce/*.c src/couple/*.c src/verify/*.c src/gmp/*.c src/ga/*.c src/ss/*.c))
+LIBSRC  := $(sort $(wildcard src/core/*.c src/model/*.c src/eigen/*.c src/ode/*.c src/reduce/*.c src/couple/*.c src/verify/*.c src/gmp/*.c src/ga/*.c src/ss/*.c src/sysred/*.c))
 APPSRC  := $(sort $(wildcard src/app/*.c))
 TESTSRC := $(sort $(wildcard tests/unit/*.c))
 B       ?= build

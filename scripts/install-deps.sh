@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(build-essential pkg-config make petsc-dev slepc-dev libhdf5-openmpi-dev
       libyaml-dev openmpi-bin liblapack-dev libblas-dev libopenblas0-serial
-      calculix-ccx python3-meshio python3-scipy
+      calculix-ccx libslicot-dev python3-meshio python3-scipy
       python3-h5py python3-matplotlib python3-numpy)
 missing=()
 for p in "${pkgs[@]}"; do

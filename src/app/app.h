@@ -24,6 +24,8 @@ PetscErrorCode           DRJobGA(DRConfig cfg);
 extern const DRConfigKey DRJobModalKeys[];
 PetscErrorCode           DRJobSS(DRConfig cfg);
 extern const DRConfigKey DRJobSSKeys[];
+PetscErrorCode           DRJobSysRed(DRConfig cfg);
+extern const DRConfigKey DRJobSysRedKeys[];
 
 /* The driver's own phases ("DR Job" class): model build, solve, the check
  * against the full model, output.  Jobs time their phases with these events

@@ -26,7 +26,7 @@ static const char default_job[] = "# The embedded default job (the demo): a clam
                                   "verify: true\n";
 
 static const DRConfigKey core_keys[] = {
-  {"job", DR_CFG_STRING, "modal", "job to run: modal | cms | gmp | ga | ss (see dynred help)", NULL, NULL, NULL},
+  {"job", DR_CFG_STRING, "modal", "job to run: modal | cms | gmp | ga | ss | sysred (see dynred help)", NULL, NULL, NULL},
   {"output", DR_CFG_STRING, "dynred.h5", "output HDF5 file (written to a temporary name, renamed on success)", NULL, NULL, NULL},
   {"verify", DR_CFG_BOOL, "false", "also solve the full model and compare", NULL, NULL, NULL},
   {"mem_limit_mib", DR_CFG_REAL, NULL, "memory a node offers to the job [MiB] in the check before the solve (unset: MemAvailable of /proc/meminfo); a job estimated above it stops with a one-line error", "0..", "MiB", NULL},
@@ -38,6 +38,7 @@ static const DRJob jobs[] = {
   {"cms", DRJobCMS, "component mode synthesis: components on rank groups, coupled reduced system on the root", NULL},
   {"gmp", DRJobGMP, "Global Modal Parameterization: ROMs on a configuration grid (task farm), tracking, interpolation and its verification", NULL},
   {"ss", DRJobSS, "modal state-space export (A, B, C, D) of a reduced model, fixed-step simulation, virtual hybrid simulation", DRJobSSKeys},
+  {"sysred", DRJobSysRed, "system-level reduction of a state space: minimal realization, balanced truncation (Hankel values, error bound; dense or low-rank Gramians), singular perturbation, POD; frequency- and time-response comparison", DRJobSysRedKeys},
   {"ga", DRJobGA, "master-DOF selection: NSGA-II over master sets, condensation (idc, irs, guyan) on the task farm", NULL},
   {NULL, NULL, NULL, NULL},
 };

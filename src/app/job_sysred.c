@@ -1,0 +1,66 @@
+/* dynred sysred: system-level reduction of a state space (METHODS.md
+ * section 6, issue 14): minimal realization, balanced truncation, singular
+ * perturbation; the job file's sysred section (DRJobSysRedKeys) drives a
+ * DRSysRed object (src/sysred/).  Small dense work: every rank computes the
+ * same thing; rank 0 writes. */
+#include "app.h"
+#include <dynred/sysred.h>
+
+const DRConfigKey DRJobSysRedKeys[] = {
+  {"sysred.source", DR_CFG_STRING, "", "HDF5 file holding the system: a dynred ss result, or any file with A, B, C[, D] in sysred.group (relative to the job file)", NULL, NULL, NULL},
+  {"sysred.group", DR_CFG_STRING, "/ss", "group of sysred.source with the datasets A [n,n], B [n,m], C [p,n], D [p,m] (D optional: zero)", NULL, NULL, NULL},
+  {"sysred.mtx.A", DR_CFG_STRING, "", "instead of sysred.source: Matrix Market file of A (relative to the job file)", NULL, NULL, NULL},
+  {"sysred.mtx.B", DR_CFG_STRING, "", "Matrix Market file of B", NULL, NULL, NULL},
+  {"sysred.mtx.C", DR_CFG_STRING, "", "Matrix Market file of C", NULL, NULL, NULL},
+  {"sysred.mtx.D", DR_CFG_STRING, "", "Matrix Market file of D (optional: zero)", NULL, NULL, NULL},
+  {"sysred.method", DR_CFG_STRING, "bt", "minreal (remove uncontrollable/unobservable states) | bt (balanced truncation) | spa (singular perturbation, matches DC gain) | pod (snapshot POD, Galerkin projection)", "minreal|bt|spa|pod", NULL, NULL},
+  {"sysred.order", DR_CFG_INT, "0", "reduced order, the states kept exactly included (bt, spa); 0: by sysred.tol", "0..", NULL, NULL},
+  {"sysred.tol", DR_CFG_REAL, "0", "smallest order whose error bound 2 sum_{i>r} sigma_i is <= tol (bt, spa; output units); pod: whose discarded snapshot energy fraction is <= tol", "0..", NULL, NULL},
+  {"sysred.pod.snapshots", DR_CFG_STRING, "", "pod: HDF5 file of the snapshots (relative to the job file)", NULL, NULL, NULL},
+  {"sysred.pod.dataset", DR_CFG_STRING, "/snapshots", "pod: dataset of the snapshots [time samples, states]", NULL, NULL, NULL},
+  {"sysred.split", DR_CFG_BOOL, "true", "keep poles with Re(s) >= -alpha (rigid-body, undamped, unstable) exactly and balance the stable part; false: such poles are an error", NULL, NULL, NULL},
+  {"sysred.marginal_tol", DR_CFG_REAL, "1e-12", "split threshold alpha = max(marginal_tol ||A||_F, 10 sqrt(eps ||A||_F))", "0..1", NULL, NULL},
+  {"sysred.minreal_tol", DR_CFG_REAL, "1e-10", "minimal realization (TB01PD): a staircase block whose estimated reciprocal condition number is below this is rank deficient (0: SLICOT's default n^2 eps, too strict once round-off has mixed the states)", "0..1", NULL, NULL},
+  {"sysred.gramians", DR_CFG_STRING, "dense", "dense (SLICOT, O(n^3), with the stable/marginal split) | lowrank (low-rank factors by SLEPc LME Krylov; bt of a stable A only)", "dense|lowrank", NULL, NULL},
+  {"sysred.lowrank.tol", DR_CFG_REAL, "1e-10", "relative residual tolerance of the low-rank Lyapunov solves", "0..1", NULL, NULL},
+  {"sysred.lowrank.maxit", DR_CFG_INT, "100", "restarts of the low-rank Lyapunov solves", "1..", NULL, NULL},
+  {"sysred.lowrank.ncv", DR_CFG_INT, "0", "Krylov subspace dimension of the low-rank Lyapunov solves (0: SLEPc's default)", "0..", NULL, NULL},
+  {"sysred.frf.n", DR_CFG_INT, "200", "frequencies of the response comparison (logarithmic grid; 0: none, e.g. for large systems: the full response costs O(n^3))", "0..", NULL, NULL},
+  {"sysred.frf.wmin", DR_CFG_REAL, "0", "lowest frequency [rad/s] (0: a tenth of the smallest nonzero pole magnitude)", "0..", "rad/s", NULL},
+  {"sysred.frf.wmax", DR_CFG_REAL, "0", "highest frequency [rad/s] (0: ten times the largest pole magnitude)", "0..", "rad/s", NULL},
+  {"sysred.sim.t_end", DR_CFG_REAL, "0", "time-response comparison of full and reduced system up to t_end (0: none); PETSc TS Crank-Nicolson from x(0) = 0", "0..", "s", NULL},
+  {"sysred.sim.h", DR_CFG_REAL, "1e-3", "fixed time step of the time-response comparison", "0..", "s", NULL},
+  {"sysred.input.signal", DR_CFG_STRING, "step", "input of the time response, the same on every input (the signals of dynred ss)", "step|ramp|sine|trapezoid", NULL, NULL},
+  {"sysred.input.amplitude", DR_CFG_REAL, "1.0", "signal amplitude", NULL, NULL, NULL},
+  {"sysred.input.t0", DR_CFG_REAL, "0", "signal start time", NULL, "s", NULL},
+  {"sysred.input.freq_hz", DR_CFG_REAL, "1.0", "sine frequency", "0..", "Hz", NULL},
+  {"sysred.input.t_rise", DR_CFG_REAL, "7.0", "ramp and trapezoid rise time", "0..", "s", NULL},
+  {"sysred.input.t_hold", DR_CFG_REAL, "11.5", "trapezoid hold time", "0..", "s", NULL},
+  {"sysred.input.t_fall", DR_CFG_REAL, "7.0", "trapezoid fall time", "0..", "s", NULL},
+  {NULL, 0, NULL, NULL, NULL, NULL, NULL},
+};
+
+PetscErrorCode DRJobSysRed(DRConfig cfg)
+{
+  DRSysRed    s;
+  DRStore     store;
+  const char *ph[1] = {"reduce"};
+  PetscReal   t[1];
+  char        o[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBeginUser;
+  PetscCall(DRSysRedCreate(PETSC_COMM_WORLD, &s));
+  PetscCall(DRSysRedSetConfig(s, cfg));
+  PetscCall(DRSysRedSetFromOptions(s));
+  PetscCall(DRSysRedSetUp(s));
+  PetscCall(DRSysRedSolve(s));
+  PetscCall(DRSysRedView(s, PETSC_VIEWER_STDOUT_WORLD));
+  PetscCall(DRJobStoreOpen(cfg, "sysred", &store));
+  PetscCall(DRSysRedWrite(s, store));
+  PetscCall(DRSysRedGetTime(s, &t[0]));
+  PetscCall(DRJobStoreCommit(&store, 1, ph, t));
+  PetscCall(DRConfigGetString(cfg, "output", o, sizeof(o), NULL));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "wrote %s\n", o));
+  PetscCall(DRSysRedDestroy(&s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,87 @@
+/* dynred sysred: private layout of DRSysRed and the Fortran interfaces
+ * (SLICOT, LAPACK).  Internal matrices are column-major (Fortran). */
+#ifndef DYNRED_SYSREDIMPL_H
+#define DYNRED_SYSREDIMPL_H
+
+#include <dynred/sysred.h>
+#include <complex.h>
+#include <stddef.h>
+
+typedef struct {
+  PetscInt   n, m, p;
+  PetscReal *A, *B, *C, *D; /* n x n, n x m, p x n, p x m; column-major */
+} DRLTI;
+PetscErrorCode DRLTIAlloc(PetscInt n, PetscInt m, PetscInt p, DRLTI *s);
+PetscErrorCode DRLTIFree(DRLTI *s);
+PetscErrorCode DRLTICopy(const DRLTI *a, DRLTI *b);
+
+struct _p_DRSysRed {
+  MPI_Comm  comm;
+  DRConfig  cfg;
+  char      method[16], where[PETSC_MAX_PATH_LEN + 64]; /* where: the source's description for messages */
+  PetscInt  order, nw;
+  PetscReal tol, minreal_tol, marginal_tol, wmin, wmax;
+  PetscBool split, setup, solved, lowrank;
+  PetscReal lr_tol;
+  PetscInt  lr_maxit, lr_ncv;
+  DRLTI     full, red;
+  /* results */
+  PetscInt   nu, ns, nmin; /* states kept exactly, stable states, order of the minimal stable part */
+  PetscReal  alpha;        /* split threshold: Re(s) >= -alpha kept */
+  PetscReal *hsv, bound;   /* ns Hankel singular values, error bound */
+  PetscReal *T, *Ti;       /* n x r, r x n (bt only; NULL otherwise) */
+  PetscReal *omega, *Gf, *Gr; /* nw; nw x p x m complex as (re, im) pairs, row-major over (w, i, j) */
+  PetscReal  frf_max, frf_hinf, frf_ref;
+  PetscReal  seconds;
+  /* pod */
+  PetscInt   nsnap;
+  PetscReal *X, pod_discarded; /* n x nsnap snapshots; discarded energy fraction */
+  char       snapwhere[PETSC_MAX_PATH_LEN + 300];
+  /* time response (sim.c) */
+  PetscReal  sim_t_end, sim_h, sig_a, sig_t0, sig_f, sig_rise, sig_hold, sig_fall, sim_err;
+  int        sig_type; /* DRSignalType */
+  PetscInt   nsim;
+  PetscReal *Yf, *Yr; /* (nsim+1) x p row-major */
+};
+
+extern PetscClassId  DR_SYSRED_CLASSID;
+extern PetscLogEvent DR_SYSRED_Read, DR_SYSRED_Minreal, DR_SYSRED_Split, DR_SYSRED_Balance, DR_SYSRED_FRF, DR_SYSRED_Write;
+
+/* source.c: A, B, C[, D] from an HDF5 group or Matrix Market files */
+PetscErrorCode DRSysRedReadH5(const char *path, const char *group, DRLTI *s);
+PetscErrorCode DRSysRedReadMtx(PetscInt nfiles, char *const files[], DRLTI *s);
+/* snapshots [N, n] (one state per row) as column-major n x N */
+PetscErrorCode DRSysRedReadSnapshots(const char *path, const char *dset, PetscInt n, PetscInt *N, PetscReal **X);
+/* sim.c: time responses of full and reduced system */
+PetscErrorCode DRSysRedSimulate(DRSysRed s);
+/* pod.c */
+PetscErrorCode DRSysRedPOD(DRSysRed s);
+/* dense.c */
+PetscErrorCode DRSysRedMinreal(DRSysRed s);
+PetscErrorCode DRSysRedBalanced(DRSysRed s, PetscBool spa);
+/* the stable order from sysred.order / sysred.tol and s->hsv; sets nmin, bound */
+PetscErrorCode DRSysRedChooseOrder(DRSysRed s, PetscInt *rs);
+/* lowrank.c: bt with low-rank Gramian factors (SLEPc LME) */
+PetscErrorCode DRSysRedLowRank(DRSysRed s);
+/* frf.c: frequency grid, responses of full and reduced system, errors */
+PetscErrorCode DRSysRedFRF(DRSysRed s);
+
+/* Fortran: SLICOT 5.0 (libslicot) and LAPACK; character arguments carry
+ * hidden lengths (size_t, gfortran >= 8) at the end. */
+typedef int fint;
+void tb01pd_(const char *job, const char *equil, const fint *n, const fint *m, const fint *p, double *a, const fint *lda, double *b, const fint *ldb, double *c, const fint *ldc, fint *nr, const double *tol, fint *iwork, double *dwork, const fint *ldwork, fint *info, size_t, size_t);
+void ab09ax_(const char *dico, const char *job, const char *ordsel, const fint *n, const fint *m, const fint *p, fint *nr, double *a, const fint *lda, double *b, const fint *ldb, double *c, const fint *ldc, double *hsv, double *t, const fint *ldt, double *ti, const fint *ldti, const double *tol, fint *iwork, double *dwork, const fint *ldwork, fint *iwarn, fint *info, size_t, size_t, size_t);
+void ab09bx_(const char *dico, const char *job, const char *ordsel, const fint *n, const fint *m, const fint *p, fint *nr, double *a, const fint *lda, double *b, const fint *ldb, double *c, const fint *ldc, double *d, const fint *ldd, double *hsv, double *t, const fint *ldt, double *ti, const fint *ldti, const double *tol1, const double *tol2, fint *iwork, double *dwork, const fint *ldwork, fint *iwarn, fint *info, size_t, size_t, size_t);
+typedef fint (*DRSelect2)(const double *, const double *);
+void dgees_(const char *jobvs, const char *sort, DRSelect2 select, const fint *n, double *a, const fint *lda, fint *sdim, double *wr, double *wi, double *vs, const fint *ldvs, double *work, const fint *lwork, fint *bwork, fint *info, size_t, size_t);
+void dtrsyl_(const char *trana, const char *tranb, const fint *isgn, const fint *m, const fint *n, const double *a, const fint *lda, const double *b, const fint *ldb, double *c, const fint *ldc, double *scale, fint *info, size_t, size_t);
+typedef fint (*DRSelectZ)(const double _Complex *);
+void zgees_(const char *jobvs, const char *sort, DRSelectZ select, const fint *n, double _Complex *a, const fint *lda, fint *sdim, double _Complex *w, double _Complex *vs, const fint *ldvs, double _Complex *work, const fint *lwork, double *rwork, fint *bwork, fint *info, size_t, size_t);
+void ztrtrs_(const char *uplo, const char *trans, const char *diag, const fint *n, const fint *nrhs, const double _Complex *a, const fint *lda, double _Complex *b, const fint *ldb, fint *info, size_t, size_t, size_t);
+void zgesvd_(const char *jobu, const char *jobvt, const fint *m, const fint *n, double _Complex *a, const fint *lda, double *s, double _Complex *u, const fint *ldu, double _Complex *vt, const fint *ldvt, double _Complex *work, const fint *lwork, double *rwork, fint *info, size_t, size_t);
+void dgemm_(const char *ta, const char *tb, const fint *m, const fint *n, const fint *k, const double *alpha, const double *a, const fint *lda, const double *b, const fint *ldb, const double *beta, double *c, const fint *ldc, size_t, size_t);
+
+/* C = op(A) op(B) (+ beta C), column-major, sizes from the op'ed shapes */
+PetscErrorCode DRGemm(char ta, char tb, PetscInt m, PetscInt n, PetscInt k, PetscReal alpha, const PetscReal *a, PetscInt lda, const PetscReal *b, PetscInt ldb, PetscReal beta, PetscReal *c, PetscInt ldc);
+
+#endif
