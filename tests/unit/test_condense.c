@@ -14,7 +14,10 @@
  * modes, which these masters observe: with an axial master instead, the
  * decoupled axial mode would take the fifth place, as subspace iteration
  * from that start must).
- * -dense_max 0 forces the block-solve path (the one distributed runs use). */
+ * -dense_max 0 forces the block-solve path (the one distributed runs use).
+ * -dump DIR writes (rank 0) the full K, M, the masters and the kernels'
+ * Guyan and IRS K_R, M_R and eigenvalues as text for tests/e2e/condense_ref.py,
+ * an independent numpy Guyan and IRS. */
 #include "drtest.h"
 #include <dynred/condense.h>
 #include <dynred/reduce.h>
@@ -60,6 +63,27 @@ static PetscReal RelDiff(PetscInt r, const PetscReal *A, const PetscReal *B, con
   return d / s;
 }
 
+/* rank 0: an n x m column-major array as text, one row a line */
+static PetscErrorCode WriteText(const char *dir, const char *name, PetscInt n, PetscInt m, const PetscReal *a)
+{
+  char        path[PETSC_MAX_PATH_LEN];
+  FILE       *fp;
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (rank || !dir[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.txt", dir, name));
+  fp = fopen(path, "w");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", path);
+  for (PetscInt i = 0; i < n; i++) {
+    for (PetscInt j = 0; j < m; j++) fprintf(fp, " %.17g", (double)a[i + j * n]);
+    fprintf(fp, "\n");
+  }
+  fclose(fp);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* grounded spring chain, K tridiagonal (k = 1), M = diag(m) */
 static PetscErrorCode Chain(PetscInt n, const PetscReal m[], Mat *K, Mat *M)
 {
@@ -96,12 +120,14 @@ int main(int argc, char **argv)
   PetscInt        nf;
   PetscMPIInt     rank;
   PetscInt         ndof;
+  char             dump[PETSC_MAX_PATH_LEN] = "";
   const DRLabel   *labels;
   const PetscReal *xyz;
   Mat              compK, compM;
 
   PetscCall(DRInitialize(&argc, &argv, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-dense_max", &dense_max, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-dump", dump, sizeof(dump), NULL));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(DRBuiltinCantilever2D(PETSC_COMM_WORLD, 1.0, 20, &sec, PETSC_TRUE, &c));
   PetscCall(DRComponentGetLabels(c, &ndof, &labels));
@@ -150,6 +176,13 @@ int main(int argc, char **argv)
   PetscCall(DenseOf(compK, Kf));
   PetscCall(DenseOf(compM, Mf));
   PetscCall(DRDenseEigen(ndof, Kf, Mf, ndof, 0, &nf, lamf, NULL));
+  PetscCall(WriteText(dump, "K", ndof, ndof, Kf));
+  PetscCall(WriteText(dump, "M", ndof, ndof, Mf));
+  {
+    PetscReal mr[8];
+    for (PetscInt i = 0; i < r; i++) mr[i] = (PetscReal)masters[i];
+    PetscCall(WriteText(dump, "masters", r, 1, mr));
+  }
 
   PetscCall(DRCondenseCreate(compK, compM, &cd));
   PetscCall(DRCondenseSetDenseMax(cd, dense_max));
@@ -167,12 +200,18 @@ int main(int argc, char **argv)
   DRTEST_TRUE(info.status == DR_CONDENSE_OK, "guyan status ok");
   DRTEST_CLOSE(RelDiff(r, KR, g.K, perm), 0, 0, 1e-9, "guyan K_R = registry guyan (K_ss factored)");
   DRTEST_CLOSE(RelDiff(r, MR, g.M, perm), 0, 0, 1e-9, "guyan M_R = registry guyan");
+  PetscCall(WriteText(dump, "guyan_K", r, r, KR));
+  PetscCall(WriteText(dump, "guyan_M", r, r, MR));
+  PetscCall(WriteText(dump, "guyan_lambda", r, 1, lamg));
 
   PetscCall(DRCondenseSetType(cd, DRCONDENSE_IRS));
   PetscCall(DRCondenseReduce(cd, r, masters, KR, MR, lam, &info));
   DRTEST_TRUE(info.status == DR_CONDENSE_OK, "irs status ok");
   DRTEST_CLOSE(RelDiff(r, KR, irs.K, perm), 0, 0, 1e-9, "irs K_R = registry irs");
   DRTEST_CLOSE(RelDiff(r, MR, irs.M, perm), 0, 0, 1e-9, "irs M_R = registry irs");
+  PetscCall(WriteText(dump, "irs_K", r, r, KR));
+  PetscCall(WriteText(dump, "irs_M", r, r, MR));
+  PetscCall(WriteText(dump, "irs_lambda", r, 1, lam));
   for (PetscInt k = 0; k < r; k++) DRTEST_TRUE(lam[k] >= lamf[k] * (1 - 1e-10), "irs mode %d: full %.10g <= irs %.10g (guyan %.10g)", (int)k + 1, (double)lamf[k], (double)lam[k], (double)lamg[k]);
 
   /* IDC, no outer step: R0 = Q_sm Q_mm^{-1} is Guyan for lumped mass */
