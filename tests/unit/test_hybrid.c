@@ -14,6 +14,11 @@
  * Test (default): the hybrid loop with the linear law A equals the purely
  * linear model (absorber as a spring inside K), for the full and the reduced
  * model, with central difference and with Newmark + Newton.
+ * -dump DIR: laws B and C (never linear: no exact reference inside C) on
+ * the full and the Guyan-reduced frame, central difference and Newmark at
+ * h = 0.005 and 0.0025 ms over 40 ms, written with the model (M, K, D, P,
+ * element) as text for tests/e2e/hybrid_ref.py, which integrates the same
+ * nonlinear model with scipy (solve_ivp, Radau, rtol 1e-10).
  * -bench FILE: mean squared error at 3V against the full model with the same
  * nonlinear element (Newmark, h/8... reference step 0.0025 ms), and time per
  * step against the step size, as a Markdown table. */
@@ -381,17 +386,87 @@ static PetscErrorCode Bench(const char *file, const char *red, PetscReal tend)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* rank 0: an n x m row-major array as text, one row a line */
+static PetscErrorCode WriteText(const char *dir, const char *name, PetscInt n, PetscInt m, const PetscReal *a)
+{
+  char  path[PETSC_MAX_PATH_LEN];
+  FILE *fp;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.txt", dir, name));
+  fp = fopen(path, "w");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", path);
+  for (PetscInt i = 0; i < n; i++) {
+    for (PetscInt j = 0; j < m; j++) fprintf(fp, " %.17g", (double)a[i * m + j]);
+    fprintf(fp, "\n");
+  }
+  fclose(fp);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Laws B and C through the hybrid loop, for an independent integration. */
+static PetscErrorCode Dump(const char *dir)
+{
+  Dense       mod[2];
+  const char *mname[2] = {"full", "guyan"}, *meth[2] = {"central", "newmark"}, *lawn[2] = {"B", "C"};
+  DRHybridLaw laws[2] = {DRHybridLawB, DRHybridLawC};
+  DRSSInput   in = {2, Load, NULL};
+  PetscReal   hs[2] = {0.005, 0.0025}, tend = 40, *Y;
+  char        name[64];
+
+  PetscFunctionBeginUser;
+  PetscCall(BuildFrame(PETSC_FALSE, &mod[0]));
+  PetscCall(Reduce("guyan", 6, masters, &mod[1]));
+  PetscCall(PetscMalloc1((PetscInt)(tend / hs[1] + 0.5) + 1, &Y));
+  for (int m = 0; m < 2; m++) {
+    Setup     s;
+    PetscInt  n = mod[m].n;
+    PetscReal el[7];
+    PetscCall(SetUp(&mod[m], PETSC_TRUE, laws[0], NULL, &s));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s_M", mname[m]));
+    PetscCall(WriteText(dir, name, n, n, mod[m].M));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s_K", mname[m]));
+    PetscCall(WriteText(dir, name, n, n, mod[m].K));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s_D", mname[m]));
+    PetscCall(WriteText(dir, name, n, n, s.D));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s_P", mname[m]));
+    PetscCall(WriteText(dir, name, n, 2, s.P));
+    for (int t = 0; t < 4; t++) el[t] = (PetscReal)s.el.idx[t];
+    el[4] = s.el.e[0], el[5] = s.el.e[1], el[6] = (PetscReal)s.obs;
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s_element", mname[m]));
+    PetscCall(WriteText(dir, name, 1, 7, el));
+    PetscCall(SetUpFree(&s));
+    for (int l = 0; l < 2; l++)
+      for (int q = 0; q < 2; q++)
+        for (int k = 0; k < 2; k++) {
+          PetscInt ns = (PetscInt)(tend / hs[k] + 0.5);
+          PetscCall(SetUp(&mod[m], PETSC_TRUE, laws[l], NULL, &s));
+          PetscCall(DRHybridSimulate(&s.hm, meth[q], hs[k], ns, &in, 1, &s.obs, Y, NULL));
+          PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s_%s_%d", mname[m], lawn[l], meth[q], k));
+          PetscCall(WriteText(dir, name, ns + 1, 1, Y));
+          PetscCall(SetUpFree(&s));
+        }
+  }
+  PetscCall(PetscFree(Y));
+  PetscCall(DenseFree(&mod[0]));
+  PetscCall(DenseFree(&mod[1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   char      file[PETSC_MAX_PATH_LEN] = "", red[32] = "guyan";
-  PetscBool bench;
+  PetscBool bench, dump;
+  char      dir[PETSC_MAX_PATH_LEN] = "";
   PetscReal tend = 100;
 
   PetscCall(DRInitialize(&argc, &argv, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-bench", file, sizeof(file), &bench));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-reduction", red, sizeof(red), NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-t_end", &tend, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-dump", dir, sizeof(dir), &dump));
   if (bench) PetscCall(Bench(file, red, tend));
+  else if (dump) PetscCall(Dump(dir));
   else {
     PetscCall(TestLinearEquivalence("guyan"));
     PetscCall(TestLinearEquivalence("irs"));
