@@ -11,7 +11,11 @@
 #    neighbour MAC diagonal entry lies in (0, 1];
 #  - layout: /gmp/grid/{theta,K,M,lambda,Phi,psi,rho}, /gmp/labels,
 #    /gmp/verify/METHOD/{matrix_error,eig_error}; K's rigid row is zero and
-#    lambda[:, 0] = 0 (the rigid mode); M symmetric positive definite.
+#    lambda[:, 0] = 0 (the rigid mode); M symmetric positive definite;
+#  - an independent numpy slider-crank ROM (tests/e2e/slider_crank_ref.py:
+#    closed-form configuration, own beam matrices and joint constraints)
+#    reproduces rho, lambda and the invariants of K_R, M_R at grid points
+#    0, 5, 17, 40 and 63 (63: the periodic end, theta = 2 pi).
 set -euo pipefail
 cd "$T"
 $DYNRED -config $ROOT/configs/slider_crank_gmp.yaml -output sc.h5 -gmp_transient_enabled 0 > run.log
@@ -46,3 +50,4 @@ assert mm["quadratic"] < mm["linear"] < mm["eigenspace"], mm
 assert em["eigenspace"] < 0.1 * em["linear"] and em["eigenspace"] < 0.1 * em["quadratic"], em
 print("ok")
 PY
+/usr/bin/python3 $ROOT/tests/e2e/slider_crank_ref.py sc.h5 0 5 17 40 63
