@@ -17,7 +17,11 @@ Checked against /gmp/grid/{rho, lambda, K, M} (invariants only, since
 tracking may flip signs and reorder deformation modes: M_R[0,0], sorted
 diag(K_R), |M_R[0, k]| in the order of diag(K_R), the eigenvalues).
 
-  slider_crank_ref.py RESULT.h5 GRID_INDEX...
+With --export (a result with gmp.export_point = the one GRID_INDEX): the
+exported free-mechanism modes /gmp/export/modes equal the numpy Psi Phi
+(Phi: (K_R, M_R) eigenvectors, mass-normalized) up to each mode's sign.
+
+  slider_crank_ref.py RESULT.h5 GRID_INDEX... [--export]
 """
 import sys
 import h5py
@@ -83,14 +87,16 @@ def rom(theta):
     MR = Psi.T @ M @ Psi
     KR = np.zeros_like(MR)
     KR[1:, 1:] = (N @ X).T @ K @ (N @ X)
-    lam = sla.eigh(KR, MR, eigvals_only=True)
+    lam, Phi = sla.eigh(KR, MR)
+    rom.modes = Psi @ Phi
     return xy, KR, MR, lam, np.linalg.cond(Mf), np.linalg.norm(K @ r) / np.linalg.norm(K, 2)
 
 
 f = h5py.File(sys.argv[1], "r")
 g = f["/gmp/grid"]
 fails = 0
-for gi in (int(a) for a in sys.argv[2:]):
+export = "--export" in sys.argv
+for gi in (int(a) for a in sys.argv[2:] if a != "--export"):
     th = g["theta"][gi, 0]
     xy, KR, MR, lam, kap, strain = rom(th)
     Kd, Md, ld, rd = g["K"][gi], g["M"][gi], g["lambda"][gi], g["rho"][gi]
@@ -112,4 +118,16 @@ for gi in (int(a) for a in sys.argv[2:]):
     print(f"{'ok  ' if ok else 'FAIL'} grid point {gi} (theta {th:.4f}): rho {e_rho:.2g} m, lambda {e_lam:.2g}, diag K_R {e_k:.2g}, "
           f"M_R[0,0] {e_m00:.2g}, |M_R[0,k]| {e_mc:.2g} (tol {tol:.2g}: 100 u kappa(M_ff), kappa {kap:.3g}); "
           f"rigid mode strain |K r|/|K| {strain:.2g}; f = {np.sqrt(np.maximum(lam[1:4], 0)) / (2 * np.pi)} Hz ...")
+    if export:
+        ex = f["/gmp/export/modes"][:]
+        assert abs(f["/gmp/export/theta"][0] - th) < 1e-15, "export point is not this grid point"
+        # eigenvectors move by (eigenvalue tolerance) / (relative gap to the
+        # nearest other eigenvalue) (Davis-Kahan)
+        gap = np.min(np.diff(lam)) / lam.max()
+        tv = tol / gap
+        sg = np.sign(np.sum(ex * rom.modes, axis=0))
+        e_v = np.abs(ex - rom.modes * sg).max() / np.abs(rom.modes).max()
+        ok = e_v <= tv and np.all(sg != 0)
+        fails += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} grid point {gi}: exported modes Psi Phi = numpy, max rel diff {e_v:.2g} (tol {tv:.2g} = eigenvalue tol / relative gap {gap:.2g})")
 sys.exit(1 if fails else 0)
