@@ -25,13 +25,18 @@ import h5py, numpy as np
 a, g = h5py.File("ss.h5", "r"), h5py.File("g.h5", "r")
 f = a["/ss/frequencies_hz"][:]
 ref = np.sqrt(np.maximum(g["/gmp/grid/lambda"][5], 0)) / (2 * np.pi)
+# tol: sqrt of the same eigenvalues recomputed by dynred ss from the exported modes: kappa(M_R) u ~ 1e-11
 assert f.shape == ref.shape and np.abs(f[1:] - ref[1:]).max() / ref[1:].max() < 1e-10, (f, ref)
+# tol: a copy of the same double
 assert abs(g["/gmp/export/theta"][0] - g["/gmp/grid/theta"][5, 0]) < 1e-15
 w = np.sort(np.abs(np.linalg.eigvals(a["/ss/A"][:]).imag))[::2] / (2 * np.pi)
-assert np.abs(w - ref).max() < 1e-8 * ref.max(), (w, ref)
+# tol: eig of the 16 x 16 A with a defective zero block (the rigid mode): that pair comes out at up to
+# sqrt(u) omega_max = 1.5e-8 omega_max (the flexible ones to ~u); was 1e-8, below that bound: loosened to 5e-8
+assert np.abs(w - ref).max() < 5e-8 * ref.max(), (w, ref)
 lab = g["/gmp/export/labels"][:]
 i = int(np.where((lab[:, 0] == 6) & (lab[:, 1] == 2))[0][0])
 B = a["/ss/B"][:]
+# tol: B's velocity rows are copies of the mode entries: exact up to one rounding (1e-12 is looser, left)
 assert np.abs(B[1::2, 0] - g["/gmp/export/modes"][i, :]).max() < 1e-12 * np.abs(B).max()
 print("ok")
 PY
