@@ -65,9 +65,10 @@ for path, fmax_cfg in (("a.h5", 1200.0), ("b.h5", 0.0)):
         assert nm[k] == inb.sum(), (path, k, nm[k], inb.sum())
         if inb.any():
             e = np.abs(err[inb])
-            assert mx[k] == e.max(), (path, k, mx[k], e.max())
-            # a mean of <= 30 values summed in another order: <= 30 u = 3e-15 relative
-            assert abs(mn[k] - e.mean()) <= 1e-12 * max(e.mean(), 1e-300), (path, k, mn[k], e.mean())
+            # tol: e is the recomputed error, equal to the file's to the 400 u (percent) above
+            assert abs(mx[k] - e.max()) <= 400 * np.finfo(float).eps, (path, k, mx[k], e.max())
+            # tol: a mean of <= 30 values summed in another order (<= 30 u relative) plus the 400 u of each value
+            assert abs(mn[k] - e.mean()) <= 1e-12 * max(e.mean(), 1e-300) + 400 * np.finfo(float).eps, (path, k, mn[k], e.mean())
         else:
             assert np.isnan(mx[k]) and np.isnan(mn[k]), (path, k, mx[k], mn[k])
     assert np.nanmax(mx) <= vmax, (np.nanmax(mx), vmax)

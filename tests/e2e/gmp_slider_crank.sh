@@ -51,6 +51,7 @@ for m in me:
     assert me[m][ongrid].max() < 1e-9 and ee[m][ongrid].max() < 1e-9, (m, me[m][ongrid].max(), ee[m][ongrid].max())
 mm = {m: me[m].mean() for m in me}; em = {m: ee[m].mean() for m in ee}
 print("mean matrix error", mm); print("mean eigenvalue error", em)
+# tol: orderings reported by seed 004 (no numeric tolerance)
 assert mm["quadratic"] < mm["linear"] < mm["eigenspace"], mm
 assert em["eigenspace"] < 0.1 * em["linear"] and em["eigenspace"] < 0.1 * em["quadratic"], em
 print("ok")

@@ -24,9 +24,12 @@ f = h5py.File("tr.h5", "r")
 c = {m: f[f"/gmp/transient/{m}"].attrs["correlation"] for m in ("linear", "quadratic", "eigenspace")}
 e = {m: f[f"/gmp/transient/{m}"].attrs["theta_error_rel"] for m in c}
 print("correlation", c, "theta error", e)
+# tol: 0.9 and the ordering are seed 004's reported behaviour (phase kept by eigenspace interpolation), not a rounding bound
 assert c["eigenspace"] > 0.9 and c["eigenspace"] > c["linear"] and c["eigenspace"] > c["quadratic"], c
+# tol: 1 % of the crank's travel: the interpolation error of the ROM (grid step 0.1 rad), not rounding
 assert max(e.values()) < 1e-2, e
 t = f["/gmp/transient/t"][:]
+# tol: t_end reached by 6000 steps of 5e-5: accumulated rounding 6000 u * 0.3 = 4e-13
 assert abs(t[-1] - 0.3) < 1e-9 and len(t) == 601
 print("ok")
 PY
