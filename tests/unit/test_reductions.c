@@ -12,6 +12,7 @@
 #include "drtest.h"
 #include <dynred/reduce.h>
 #include <dynred/modal.h>
+#include <dynred/eigen.h>
 #include <petscblaslapack.h>
 #include <petscksp.h>
 
@@ -23,6 +24,34 @@ static PetscErrorCode DenseEig(PetscInt n, const PetscReal *K, const PetscReal *
   PetscFunctionBeginUser;
   PetscCall(DRDenseEigen(n, K, M, n, 0, &m, w, NULL));
   PetscCheck(m == n, PETSC_COMM_SELF, PETSC_ERR_LIB, "dense eigensolve returned %d of %d", (int)m, (int)n);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* kappa(A) of a small distributed SPD matrix: dense copy on every rank, LAPACK eigenvalues */
+static PetscErrorCode Cond(Mat A, PetscReal *kappa)
+{
+  Mat                D, R;
+  const PetscScalar *a;
+  PetscReal         *Ad, *Id, *lam;
+  PetscInt           n, lda;
+  PetscBool          ok;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetSize(A, &n, NULL));
+  PetscCall(MatConvert(A, MATDENSE, MAT_INITIAL_MATRIX, &D));
+  PetscCall(MatCreateRedundantMatrix(D, 0, PETSC_COMM_SELF, MAT_INITIAL_MATRIX, &R));
+  PetscCall(PetscMalloc3(n * n, &Ad, n * n, &Id, n, &lam));
+  PetscCall(MatDenseGetArrayRead(R, &a));
+  PetscCall(MatDenseGetLDA(R, &lda));
+  for (PetscInt j = 0; j < n; j++)
+    for (PetscInt i = 0; i < n; i++) Ad[i + j * n] = a[i + j * lda], Id[i + j * n] = i == j;
+  PetscCall(MatDenseRestoreArrayRead(R, &a));
+  PetscCall(DRDenseEigenvalues(n, Ad, Id, lam, &ok));
+  PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_LIB, "condition estimate: LAPACK failed");
+  *kappa = lam[n - 1] / lam[0];
+  PetscCall(PetscFree3(Ad, Id, lam));
+  PetscCall(MatDestroy(&R));
+  PetscCall(MatDestroy(&D));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -159,8 +188,13 @@ int main(int argc, char **argv)
         emax = PetscMax(emax, PetscAbsReal(ug[j] - um[j]));
         umax = PetscMax(umax, PetscAbsReal(um[j]));
       }
-      /* tol: Guyan is exact for loads at the masters: two direct solves (MUMPS on K, LAPACK on K_R) differ by ~kappa(K) u; kappa ~ 1e7 for this frame: 2e-9 ... measured by the solve, 1e-10 holds with kappa(K_R) << kappa(K) */
-      DRTEST_CLOSE(emax / umax, 0, 0, 1e-10, "Guyan static response at the masters equals the full solution (max rel diff)");
+      /* tol: Guyan is exact for loads at the masters; the two direct solves
+       * (MUMPS on K, LAPACK on K_R) each carry a forward error up to
+       * kappa(K) u (kappa(K_R) <= kappa(K)): 2 kappa(K) u, computed here
+       * (kappa = 1.8e8: 8e-8; was 1e-10, below that bound: loosened). */
+      PetscReal kap = 0;
+      PetscCall(Cond(compK, &kap));
+      DRTEST_CLOSE(emax / umax, 0, 0, 2 * kap * PETSC_MACHINE_EPSILON, "Guyan static response at the masters equals the full solution (max rel diff; kappa(K) = %.3g)", (double)kap);
     }
     PetscCall(PetscFree(ug));
     PetscCall(PetscFree(um));
