@@ -96,7 +96,7 @@ static PetscErrorCode PatchTest(void)
     {-5e-4, 3e-3, 1e-3 },
     {2e-3,  1e-3, -2e-3}
   };
-  PetscReal   *X, *K, *u, *ue, Ke[576], Me[576], xe[24], err = 0, energy = 0, eref, mass[3] = {0, 0, 0};
+  PetscReal   *X, *K, *u, *ue, Ke[576], Me[576], xe[24], err = 0, energy = 0, eabs = 0, eref, mass[3] = {0, 0, 0};
   PetscInt    *free, nf = 0;
   PetscBLASInt bn, one = 1, info, *piv;
   PetscReal   *Kff, *rhs;
@@ -158,14 +158,14 @@ static PetscErrorCode PatchTest(void)
   for (PetscInt a = 0; a < nn; a++)
     if (free[a] >= 0)
       for (int i = 0; i < 3; i++) err = PetscMax(err, PetscAbsReal(rhs[3 * free[a] + i] - u[3 * a + i]));
-  /* tol: LAPACK dgesv on the patch's K_ff: error <= kappa(K_ff) u |u| (kappa <~ 1e3 for 8 distorted cells, |u| ~ 1e-2): ~1e-15; 1e-10 is looser (left) */
+  /* tol: LAPACK dgesv on the patch's K_ff (24 unknowns, E = 2.5): error <= kappa(K_ff) u |u| with |u| <= 0.4 and kappa(K_ff) ~ 1e2: ~1e-14; 1e-10 is looser (left) */
   DRTEST_CLOSE(err, 0, 0, 1e-10, "hex8 patch test: max |u_interior - linear field| (%" PetscInt_FMT " distorted elements, %" PetscInt_FMT " free nodes)", ne * ne * ne, nf);
 
   /* Strain energy of u = B x (the constant a0 must not matter): 1/2 eps:D:eps x volume 1. */
   for (PetscInt a = 0; a < nn; a++)
     for (int i = 0; i < 3; i++) u[3 * a + i] = a0[i] + B[i][0] * X[3 * a] + B[i][1] * X[3 * a + 1] + B[i][2] * X[3 * a + 2];
   for (PetscInt r = 0; r < N; r++)
-    for (PetscInt s = 0; s < N; s++) energy += 0.5 * u[r] * K[r * N + s] * u[s];
+    for (PetscInt s = 0; s < N; s++) energy += 0.5 * u[r] * K[r * N + s] * u[s], eabs += 0.5 * PetscAbsReal(u[r] * K[r * N + s] * u[s]);
   {
     const PetscReal lambda = E * nu / ((1 + nu) * (1 - 2 * nu)), mu = E / (2 * (1 + nu));
     PetscReal       eps[3][3], tr = 0, ee = 0;
@@ -176,10 +176,10 @@ static PetscErrorCode PatchTest(void)
       for (int j = 0; j < 3; j++) ee += eps[i][j] * eps[i][j];
     eref = 0.5 * (lambda * tr * tr + 2 * mu * ee);
   }
-  /* tol: u^T K u sums N^2 = 5184 terms of size E |u|^2 with cancellation (rigid part a0): <= N^2 u * E|u|^2 / energy ~ 1e-11 */
-  DRTEST_CLOSE(energy, eref, 1e-10, 0, "hex8 constant-strain energy of the distorted patch");
-  /* tol: a sum of 27 x 576 Gauss-rule products: <= 1e4 u = 2e-12 worst case, 1e-13 holds with random-walk rounding (sqrt(1.5e4) u = 3e-14) */
-  for (int d = 0; d < 3; d++) DRTEST_CLOSE(mass[d], rho * 1.0, 1e-13, 0, "hex8 consistent mass, sum over the patch, direction %d (rho V)", d + 1);
+  /* tol: a sum of N^2 terms whose rigid part (a0) cancels: |error| <= N u sum |u_r K_rs u_s| / 2 (dot-product bound), relative to the energy (was 1e-10, below that bound: loosened to it) */
+  DRTEST_CLOSE(energy, eref, N * PETSC_MACHINE_EPSILON * eabs / eref, 0, "hex8 constant-strain energy of the distorted patch (tol N u sum|terms| / energy = %.2g)", (double)(N * PETSC_MACHINE_EPSILON * eabs / eref));
+  /* tol: a sum of positive terms, 27 cells x 64 same-direction entries = 1728: <= 1728 u + the entries' own Gauss rounding (~10 u) = 4e-13 (was 1e-13, below that bound: loosened to 5e-13) */
+  for (int d = 0; d < 3; d++) DRTEST_CLOSE(mass[d], rho * 1.0, 5e-13, 0, "hex8 consistent mass, sum over the patch, direction %d (rho V)", d + 1);
   PetscCall(PetscFree3(Kff, rhs, piv));
   PetscCall(PetscFree3(u, ue, free));
   PetscCall(PetscFree(X));
@@ -216,8 +216,8 @@ static PetscErrorCode Hex8RigidModes(void)
       PetscReal m = 0;
       for (int r = d; r < 24; r += 3)
         for (int s = d; s < 24; s += 3) m += Me[r * 24 + s];
-      /* tol: a 576-term sum of positive numbers: <= 576 u / 2 on average ~ 1e-14 (sum of positives, no cancellation) */
-      DRTEST_CLOSE(m, 2.0 * vol, 1e-14, 0, "hex8 brick: t^T Me t in direction %d equals rho V", d + 1);
+      /* tol: a sum of 64 positive same-direction entries: <= 64 u + Gauss rounding (~10 u) = 1.6e-14 (was 1e-14, below that bound: loosened to 2e-14) */
+      DRTEST_CLOSE(m, 2.0 * vol, 2e-14, 0, "hex8 brick: t^T Me t in direction %d equals rho V", d + 1);
     }
     /* Closed form: diagonal of a rectangular brick's consistent mass is
      * rho V / 27 (1D factor 1/3 cubed), stiffness diagonal of the first
@@ -338,7 +338,7 @@ static PetscErrorCode ModelMass(void)
   PetscCall(DRBuiltinSolid(PETSC_COMM_WORLD, &sp, (DRCut){'x', 1}, 0, &c));
   for (PetscInt d = 1; d <= 3; d++) {
     PetscCall(DRComponentTranslationalMass(c, d, &m));
-    /* tol: a sum of positive mass entries over the whole model (up to ~1e4 terms): <= 1e4 u = 2e-12 worst case, 1e-12 with random-walk rounding */
+    /* tol: positive terms: 30 cells x 64 element entries assembled, then ~1e3 assembled entries summed: <= 3e3 u = 6.5e-13 */
     DRTEST_CLOSE(m, sp.rho * sp.lx * sp.ly * sp.lz, 1e-12, 0, "solid box (free): translational mass in direction %" PetscInt_FMT " = rho lx ly lz", d);
   }
   PetscCall(DRComponentDestroy(&c));

@@ -129,7 +129,7 @@ int main(int argc, char **argv)
   if (!rank) {
     for (PetscInt j = 0; j < 7; j++) {
       PetscInt d = 1 + j, n = rom.n;
-      /* tol: LAPACK Rayleigh quotient (error ~ kappa(M_ff) u = 3e5 u = 7e-11) vs the SLEPc reference (residual tol 1e-12, eigenvalue error <= 1e-12 lambda_max / lambda_j ~ 1e-9) */
+      /* tol: two solves (LAPACK here, SLEPc + MUMPS for the reference), each <= kappa(K_ff) u = 1.4e-9 (kappa(K_ff) = 6.3e6, kappa(M_ff) = 2.8e5 at theta 0.7) plus SLEPc's residual tol 1e-12: 1e-8 is 3.5x the sum */
       DRTEST_CLOSE(rom.K[d + d * n] / rom.M[d + d * n], lam[j], 1e-8, 0, "theta fixed: omega^2 of deformation mode %" PetscInt_FMT " = clamped-crank frame", j + 1);
     }
     /* tol: the Cholesky solve leaves K r ~ u ||K|| |z|: r^T K r / max K_dd ~ u ||K|| |r|^2 / lambda_7 ~ 1e-13; 1e-10 is looser (left) */
@@ -139,14 +139,14 @@ int main(int argc, char **argv)
   }
   PetscCall(FrameReference(&p, xyz, PETSC_FALSE, 8, lam));
   if (!rank)
-    /* tol: Rayleigh-Ritz bound up to the two solvers' eigenvalue errors (<= 1e-12 lambda_max / lambda_j ~ 1e-9 relative at worst... in practice kappa u = 7e-11) */
-    for (PetscInt j = 1; j < 8; j++) DRTEST_TRUE(rom.lambda[j] >= lam[j] * (1 - 1e-10), "7 modes: free-mechanism eigenvalue %" PetscInt_FMT " %.6g >= exact %.6g (upper bound)", j, (double)rom.lambda[j], (double)lam[j]);
+    /* tol: Rayleigh-Ritz bound up to both solves' eigenvalue errors, <= kappa(K_ff) u each (kappa(K_ff) = 6.3e6 at theta 0.7, tests/e2e/slider_crank_ref.py): 3e-9 (was 1e-10, below that bound: loosened) */
+    for (PetscInt j = 1; j < 8; j++) DRTEST_TRUE(rom.lambda[j] >= lam[j] * (1 - 3e-9), "7 modes: free-mechanism eigenvalue %" PetscInt_FMT " %.6g >= exact %.6g (upper bound)", j, (double)rom.lambda[j], (double)lam[j]);
   {
     DRGMPRomOptions oall = o;
     oall.nmodes          = 3 * (p.nel1 + p.nel2 + 2) - 6; /* every constrained DOF with theta fixed */
     PetscCall(DRMechanismROM(m, PETSC_COMM_WORLD, th, &oall, &romall));
     if (!rank)
-      /* tol: same as the theta-fixed modes: SLEPc residual tol 1e-12 and LAPACK kappa(M) u */
+      /* tol: as for the theta-fixed modes: 2 kappa(K_ff) u = 2.8e-9 + SLEPc tol 1e-12 */
       for (PetscInt j = 1; j < 8; j++) DRTEST_CLOSE(romall.lambda[j], lam[j], 1e-8, 0, "all modes kept: free-mechanism eigenvalue %" PetscInt_FMT " exact", j);
   }
   {
