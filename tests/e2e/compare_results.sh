@@ -41,6 +41,9 @@ bad() { # name expected-dataset python
   if $C a.h5 "$1.h5" > "$1.out"; then echo "$1: not detected"; cat "$1.out"; exit 1; fi
   grep -q "DIFF: .*$2" "$1.out" || { echo "$1: $2 not named"; cat "$1.out"; exit 1; }
 }
+# tol: each planted change is 10x above scripts/compare_results.py's tolerance for its kind
+# (frequencies 1e-10 relative, reduced matrices 1e-10 of the dataset's max, mode shapes 1e-6
+# relative), so "DIFFERENT" is the only correct answer
 bad freq /cms/frequencies_hz 'd = f["/cms/frequencies_hz"]; v = d[()]; v[4] *= 1 + 1e-9; d[...] = v'
 bad shape /cms/modes 'd = f["/cms/modes"]; v = d[()]; v[:, 5] += 1e-5 * np.abs(v[:, 5]).max(); d[...] = v'
 bad redK /cms/reduced/K 'd = f["/cms/reduced/K"]; v = d[()]; i = np.argmax(np.abs(v)); v.flat[i] *= 1 + 1e-9; d[...] = v'

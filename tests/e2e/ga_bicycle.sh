@@ -20,7 +20,7 @@ for ev in DRGASetUp DRGASolve DRGAGeneration DRGAEvalBatch DRGAFitness DRGASelec
 done
 grep -q "ga: 73 DOFs, 6 forced masters (6.2 13.2 15.1 15.2 16.1 16.2), 41 candidate DOFs (genes); b = 5" np1.log
 test -f np1.csv && test ! -f np1.h5.ckpt.h5
-$CHK front np1.h5 --ndof 73 --ncand 41 --b 5 --nforced 6
+$CHK front np1.h5 --ndof 73 --ncand 41 --b 5 --nforced 6 --method idc
 timeout 300 $MPIEXEC -n 2 $DYNRED ga -config $C -output np2.h5 $OPTS > np2.log
 timeout 300 $MPIEXEC -n 3 $DYNRED ga -config $C -output np3.h5 $OPTS > np3.log
 $CHK same np1.h5 np2.h5 np3.h5

@@ -1,10 +1,13 @@
 #!/usr/bin/python3
 """Checks of `dynred ga` outputs against independent references (numpy/scipy).
 
-  ga_check.py front OUT.h5 [--ndof N --ncand N --b N]
+  ga_check.py front OUT.h5 [--ndof N --ncand N --b N --method guyan|idc]
       the front is non-dominated, sorted, feasible, contains the
       forced-masters-only solution, and its reduced matrices (/ga/solutions)
-      reproduce e (scipy eigh); model counts match.
+      reproduce e (scipy eigh); model counts match.  With --method, the
+      first point (forced masters only) is recomputed by the independent
+      numpy condensation of 'exhaustive' from /ga/model/{K,M}: its e, and
+      the eigenvalues of its K_R, M_R.
   ga_check.py same A.h5 B.h5 ...    identical fronts (r, e, masters)
   ga_check.py identical A.h5 B.h5
       every dataset and attribute under /ga bit for bit equal (except the
@@ -64,15 +67,29 @@ if cmd == 'front':
     lamf = np.sort(sl.eigh(K, M, eigvals_only=True)); b = int(ga.attrs['b'])
     fhz = f['/ga/full_frequencies_hz'][:b]
     tu = float(ga.attrs['time_unit_s'])
+    # tol: lumped (diagonal) M, so Cholesky is a diagonal scaling and each solver's eigenvalues carry ~u lambda_max absolute:
+    # u lambda_max / lambda_1 = 5e-10 relative (lambda_max / lambda_1 = 2.2e6 for this frame), 2.5e-10 on f, per solver
     if np.max(np.abs(np.sqrt(lamf[:b]) / (2 * np.pi * tu) - fhz) / fhz) > 1e-9: fail('full frequencies differ from scipy')
     for k in range(len(r)):
         sg = f['/ga/solutions/%03d' % (k + 1)]
         w = sl.eigh(sg['K'][:], sg['M'][:], eigvals_only=True)
         ek = float(np.sum((np.sqrt(w[:b]) - np.sqrt(lamf[:b])) / np.sqrt(lamf[:b])))
+        # tol: e sums b = 5 relative frequency errors, each carrying the full frequencies' 2.5e-10 (above) and the reduced ones'
+        # (kappa(M_R) u, kappa(M_R) = 36 for the first point): ~1.3e-9 absolute; 1e-7 is looser than needed (left)
         if abs(ek - e[k]) > 1e-7 * max(1.0, abs(e[k])) + 1e-9: fail('solution %d: e from its K_R, M_R = %.12g, front says %.12g' % (k + 1, ek, e[k]))
         if [s.decode() for s in sg['labels'][:]] != m[k].split(): fail('solution %d labels differ from the front' % (k + 1))
         dt = 2 / np.sqrt(w[-1]) * tu
+        # tol: 2/omega_max from the largest eigenvalue of the same pencil: kappa(M_R) u relative; 1e-6 is looser (left)
         if abs(dt - sg.attrs['dt_critical_s']) > 1e-6 * dt: fail('solution %d: dt_critical %g, expected 2/omega_max = %g' % (k + 1, sg.attrs['dt_critical_s'], dt))
+    if '--method' in a:
+        lab = names(f['/ga/model/labels'][:]); forced_rows = sorted(f['/ga/model/forced_rows'][:])
+        if set(lab[i] for i in forced_rows) != forced: fail('forced_rows %s are not the forced masters %s' % ([lab[i] for i in forced_rows], sorted(forced)))
+        e0 = e_of(K, M, list(forced_rows), lamf, b, a['--method'])
+        # tol: e sums b = 5 relative frequency errors; each side's carry
+        # ~2.5e-10 (u lambda_max / lambda_1 / 2 with lumped M, see above)
+        # plus the condensation's kappa(K_ss) u: ~1.3e-9 per side, 1e-8 both
+        if abs(e0 - e[0]) > 1e-8 * max(1.0, abs(e[0])): fail('first point: e %.12g (GA) vs %.12g (numpy %s)' % (e[0], e0, a['--method']))
+        print('ok: first point (forced masters) e = %.10g = independent numpy %s %.10g' % (e[0], a['--method'], e0))
     print('ok: %d front points, non-dominated, forced-only first (r %d, e %.4g); e and dt_cr reproduced from /ga/solutions' % (len(r), r[0], e[0]))
 elif cmd == 'same':
     ref = front_of(h5py.File(sys.argv[2], 'r'))
@@ -112,6 +129,7 @@ elif cmd == 'exhaustive':
         for add in itertools.combinations(cand, k):
             ms = sorted(forced + list(add))
             pts.append((len(ms), e_of(K, M, ms, lamf, b, method), ' '.join(lab[i] for i in ms)))
+    # tol: e of two master sets counts as tied within 1e-9 relative: e itself carries ~1.3e-9 absolute (see 'front'); ties are rare
     nd = [p for p in pts if not any(q[0] <= p[0] and q[1] <= p[1] - 1e-9 * max(1, abs(p[1])) or (q[0] < p[0] and q[1] <= p[1] + 1e-9 * max(1, abs(p[1]))) for q in pts)]
     nd.sort()
     r, e, m = front_of(f)
@@ -119,6 +137,7 @@ elif cmd == 'exhaustive':
     print('GA front: %s' % [(ri, '%.6g' % ei) for ri, ei in zip(r, e)])
     if [p[0] for p in nd] != r: fail('front r differ')
     for p, ei, mi in zip(nd, e, m):
+        # tol: e carries ~1.3e-9 absolute from each side's eigenvalues (see 'front'): 1e-8 covers both
         if abs(p[1] - ei) > 1e-8 * max(1, abs(ei)): fail('r %d: e %.12g (GA) vs %.12g (exhaustive)' % (p[0], ei, p[1]))
         if set(p[2].split()) != set(mi.split()): fail('r %d: masters %s (GA) vs %s (exhaustive)' % (p[0], mi, p[2]))
     print('ok: GA front = exhaustive front over all %d subsets of %d candidates (%s)' % (len(pts), len(cand), method))

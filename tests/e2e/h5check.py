@@ -42,6 +42,7 @@ def layout(path):
         fr = f[g + "/frequencies_hz"][:]
         if np.any(np.diff(fr) < 0):
             fail(f"{path}: frequencies not sorted")
+        # tol: dynred's modal solve targets relative residuals of 1e-12; 1e-8 flags a failed solve, not rounding
         if job == "modal" and np.max(f["/modal/residuals"][:]) > 1e-8:
             fail(f"{path}: residual above 1e-8")
         if "/mesh/coordinates" in f:
@@ -83,10 +84,12 @@ def same(a, b, rtol):
         worst = 1.0
         for k in range(len(f1)):
             gap = min([abs(f1[k] - f1[j]) / f1[k] for j in range(len(f1)) if j != k] + [1.0])
+            # tol: shapes of modes closer than 1e-4 (relative) are not individually defined at solver tol 1e-12
             if gap < 1e-4:
                 continue  # (near-)repeated frequency: the basis within it is arbitrary
             mac = np.dot(p1[:, k], p2[:, k]) ** 2 / (np.dot(p1[:, k], p1[:, k]) * np.dot(p2[:, k], p2[:, k]))
             worst = min(worst, mac)
+        # tol: eigenvector differences <= tol / gap = 1e-12 / 1e-4 = 1e-8, MAC deficit ~ their square; 1e-6 is looser (left)
         if worst < 1 - 1e-6:
             fail(f"mode shapes differ: min MAC {worst}")
         print(f"ok same {a} {b}: {len(f1)} modes, max rel freq diff {err:.2e}, min MAC {worst:.12f}")

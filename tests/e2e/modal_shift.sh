@@ -8,9 +8,10 @@
 # K is definite, so dynred factors K, finds no negative pivot and shifts at
 # 0 (reported by -info).  Asserts, against Euler-Bernoulli:
 #  - clamped, 4 modes within -modal_eps_max_it 20: the two bending pairs
-#    (1.8751^2, 4.6941^2) sqrt(EI / (rho A L^4)) / 2 pi, to 5e-5 (the
+#    (1.8751^2, 4.6941^2) sqrt(EI / (rho A L^4)) / 2 pi, to 2e-4 (the
 #    pencil's condition, ~1e12 for 8.6 mm elements, limits the accuracy,
-#    not the mesh);
+#    not the mesh: kappa u = 2.2e-4 on lambda, 1.1e-4 on f; was 5e-5,
+#    below that bound: loosened);
 #  - free-free (clamp none, 200 elements): K is singular, the
 #    factorization shows negative pivots, the trace-based shift is kept;
 #    six rigid modes (|f| < 1e-2 Hz) and the first flexible pair
@@ -34,12 +35,15 @@ for np_ in (1, 3):
     ref = np.array([1.87510407**2] * 2 + [4.69409113**2] * 2) * w
     e = np.abs(f - ref).max() / ref
     print("clamped", np_, f, e)
-    assert np.all(e < 5e-5), e
+    # tol: kappa u / 2 = 1.1e-4 in frequency (kappa ~ 1e12), x2 for the estimate of kappa; beta L to 9 digits (1e-9)
+    assert np.all(e < 2e-4), e
     f = h5py.File(f"f{np_}.h5", "r")["/modal/frequencies_hz"][:]
+    # tol: zero eigenvalues found to ~u lambda_max (lambda_max ~ 1e11 for 6 cm elements): f ~ sqrt(2e-5)/(2 pi) = 7e-4 Hz
     assert np.abs(f[:6]).max() < 1e-2, f[:6]
     ref = 4.73004074**2 * w
     e = np.abs(f[6:8] - ref).max() / ref
     print("free-free", np_, f[6:8], e)
+    # tol: 200 elements: kappa ~ 4e8, kappa u / 2 = 4.5e-8 in f; discretization (beta h)^4/1440 = 2e-10; beta L to 9 digits
     assert e < 1e-7, e
 print("ok")
 PY

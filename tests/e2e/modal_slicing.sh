@@ -17,6 +17,8 @@ for np_ in (1, 2):
     s = h5py.File(f"s{np_}.h5")["/modal/frequencies_hz"][:]
     assert len(s) == len(ref), f"slicing on {np_} rank(s) found {len(s)} modes below 1000 Hz, lowest-n solve {len(ref)}"
     err = np.max(np.abs(s - ref) / ref)
-    assert err < 1e-8, f"frequencies differ by {err}"  # round-off level: lambda_max/lambda_1 ~ 1e8 here
+    # tol: each solve's eigenvalues carry <= 1e-12 (SLEPc tol) + kappa u relative, kappa ~ lambda_max/lambda_1 ~ 1e8:
+    # 2.2e-8, 1.1e-8 in frequency, 2.2e-8 between the two solves.  (Was 1e-8, below that bound: loosened.)
+    assert err < 5e-8, f"frequencies differ by {err}"
     print(f"ok slicing on {np_} rank(s): {len(s)} modes below 1000 Hz, max rel diff {err:.1e}")
 PY

@@ -54,6 +54,7 @@ import h5py, numpy as np, scipy.io
 def lab(l): return (int(l), int(round(10 * (l - int(l)))))
 with h5py.File("free.h5") as f:
     fz = f["/cms/frequencies_hz"][:]; P = f["/cms/modes"][:]; L = [tuple(r) for r in f["/cms/labels"][:]]
+# tol: rigid modes come out at |f| ~ sqrt(u lambda_max)/(2 pi) << 1e-3 Hz; the lowest flexible mode is far above
 w = 2 * np.pi * np.where(fz > 1e-3, fz, 0.0)
 row = lambda l: P[L.index(lab(l))]
 with h5py.File("ss_cms.h5") as f:
@@ -65,11 +66,14 @@ ev = np.linalg.eigvals(A)
 ref = np.concatenate([1j * w, -1j * w])
 e = max(min(abs(ev - r)) for r in ref) / w.max()
 print(f"undamped: max |eig(A) - (+-i w)| / w_max = {e:.2e}")
+# tol: a rigid mode is a 2x2 Jordan block of A: eig accurate to sqrt(u) w_max = 1.5e-8 w_max; 1e-7 = 7x that
 assert e < 1e-7, e  # defective zero eigenvalues (rigid blocks) are only accurate to sqrt(eps)
+# tol: between the Jordan-block error sqrt(u) = 1.5e-8 and the lowest flexible omega / omega_max
 assert np.sum(abs(ev) < 1e-6 * w.max()) == 12, "rigid blocks must give 12 zero eigenvalues"
 Bref = np.zeros((2 * m, 3)); Cref = np.zeros((6, 2 * m))
 for j, l in enumerate([31.2, 1.3, 16.1]): Bref[1::2, j] = row(l)
 for i, l in enumerate([31.2, 1.6, 12.3]): Cref[2 * i, 0::2] = row(l); Cref[2 * i + 1, 1::2] = row(l)
+# tol: B and C are copies of mode-shape entries (no arithmetic): 1e-14 = 45 u of the largest entry
 assert np.allclose(B, Bref, rtol=0, atol=1e-14 * abs(Bref).max()), "B != (Phi^T S_in) kron e2"
 assert np.allclose(C, Cref, rtol=0, atol=1e-14 * abs(Cref).max()), "C != (S_out^T Phi) kron I2"
 assert not D.any()
@@ -85,8 +89,11 @@ wd = w[flex] * np.sqrt(1 - z[flex] ** 2)
 ref = np.concatenate([-z[flex] * w[flex] + 1j * wd, -z[flex] * w[flex] - 1j * wd])
 e = max(min(abs(ev - r)) for r in ref) / w.max()
 print(f"modal zeta: max |eig(A) - (-zeta w +- i w sqrt(1-zeta^2))| / w_max = {e:.2e}")
+# tol: the damped 2x2 blocks are not defective: LAPACK eig to ~n u ||A|| times the blocks' eigenvector condition 1/sqrt(1 - zeta^2) <= 2.3 (zeta 0.9): ~1e-14 w_max
 assert e < 1e-12, e
+# tol: as above: sqrt(u) for the Jordan blocks << 1e-6 << the lowest damped |eig|
 assert np.sum(abs(ev) < 1e-6 * w.max()) == 12, "rigid modes must stay undamped"
+# tol: zeta is copied from the input (default rtol 1e-5 is loose for an exact copy)
 assert np.allclose(zs[flex], z[flex]) and not zs[~flex].any()
 import importlib.util, os
 spec = importlib.util.spec_from_file_location("g", os.path.join(os.environ["ROOT"], "tests/data/ss/km_gen.py"))
@@ -100,6 +107,7 @@ for fn, grounded, al, be in (("ss_km.h5", True, 0.8, 2e-4), ("ss_km0.h5", False,
     Sin = np.zeros((8, 2)); Sin[0, 0] = 1; Sin[4, 1] = 1
     Sout = np.zeros((8, 3)); Sout[7, 0] = 1; Sout[2, 1] = 1; Sout[0, 2] = 1
     lam = np.sort(np.linalg.eigvals(np.linalg.solve(M, K)).real)
+    # tol: two eigensolves of an 8-DOF chain: kappa u ~ 1e-14 relative; atol 1e-3 rad/s for the free chain's zero frequency (sqrt(u lambda_max) ~ 1e-6)
     assert np.allclose(2 * np.pi * fr, np.sqrt(np.clip(lam, 0, None)), rtol=1e-10, atol=1e-3), "frequencies"
     emax = 0
     for fhz in np.linspace(0.5, 2.5 * fr.max(), 400):
@@ -109,6 +117,7 @@ for fn, grounded, al, be in (("ss_km.h5", True, 0.8, 2e-4), ("ss_km0.h5", False,
         Href = np.zeros_like(H); Href[0::2] = Hd; Href[1::2] = s * Hd
         emax = max(emax, abs(H - Href).max() / abs(Href).max())
     print(f"{fn}: transfer function of (A,B,C,D) vs (K - w^2 M + i w D)^-1, max rel error over 400 frequencies {emax:.2e}")
+    # tol: two solves at each of 400 frequencies: ~kappa(sI - A) u, kappa <= omega_max / distance of a sample to the nearest pole (undamped chain: >= 1e-4 omega here): <= 1e-11
     assert emax < 1e-9, emax
 print("ok")
 PY

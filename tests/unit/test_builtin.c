@@ -71,9 +71,11 @@ static PetscErrorCode CompareWithSerial(const char *what, DRComponent cw, DRComp
     Mat Aw = w ? CV(cw).M : CV(cw).K, As = w ? CV(cs).M : CV(cs).K;
     PetscCall(MatNorm(Aw, NORM_FROBENIUS, &a));
     PetscCall(MatNorm(As, NORM_FROBENIUS, &b));
+    /* tol: the same entries summed in another order over ranks: <= nnz u relative, nnz <= 1e4 here (random walk: sqrt(nnz) u = 2e-14) */
     DRTEST_CLOSE(a, b, 1e-12, 0, "%s: ||%s||_F on all ranks vs serial", what, w ? "M" : "K");
     PetscCall(Checksum(cw, Aw, &a));
     PetscCall(Checksum(cs, As, &b));
+    /* tol: same bilinear form, another summation order over ranks: <= nnz u of sum |u_i A_ij v_j| (positive weights, no cancellation) */
     DRTEST_CLOSE(a, b, 1e-12, 0, "%s: u^T %s v on all ranks vs serial", what, w ? "M" : "K");
     {
       MatInfo info;
@@ -81,6 +83,7 @@ static PetscErrorCode CompareWithSerial(const char *what, DRComponent cw, DRComp
       DRTEST_TRUE(info.nz_unneeded == 0 && info.mallocs == 0, "%s: %s preallocated exactly (%.0f nonzeros, %.0f unneeded, %.0f mallocs)", what, w ? "M" : "K", info.nz_used, info.nz_unneeded, info.mallocs);
     }
     PetscCall(Asymmetry(Aw, &asym));
+    /* tol: element matrices symmetric by construction up to one rounding per entry (the rotation T^T K T): a few u */
     DRTEST_CLOSE(asym, 0, 0, 1e-14, "%s: ||%s - %s^T|| / ||%s||", what, w ? "M" : "K", w ? "M" : "K", w ? "M" : "K");
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -110,6 +113,7 @@ static PetscErrorCode CompareParts(const char *what, DRComponent full, PetscInt 
       PetscCall(MatAXPY(D, -1.0, w ? CV(full).M : CV(full).K, DIFFERENT_NONZERO_PATTERN));
       PetscCall(MatNorm(D, NORM_FROBENIUS, &nd));
       PetscCall(MatNorm(w ? CV(full).M : CV(full).K, NORM_FROBENIUS, &nf));
+      /* tol: the same element contributions added in another order: a few u per entry relative to its row's largest; 1e-12 of ||A||_F is looser (left) */
       DRTEST_CLOSE(nd / nf, 0, 0, 1e-12, "%s: ||%s(parts) - %s(uncut)|| / ||%s||", what, w ? "M" : "K", w ? "M" : "K", w ? "M" : "K");
       PetscCall(MatDestroy(&D));
     }
@@ -144,6 +148,7 @@ static PetscErrorCode TestSolid(void)
     DRNodeSet *s;
     PetscCall(DRComponentGetNodeSet(cw, "x0", &s));
     DRTEST_TRUE(s && s->n == 20, "solid: node set x0 holds the 20 clamped nodes");
+    /* tol: x0 + lx computed as x0 + i (lx / n): two roundings, <= 2 u = 4.4e-16 */
     DRTEST_CLOSE(CV(cw).xyz[3 * (CV(cw).nnodes - 1)], 0.5, 1e-15, 0, "solid: x of the last node = x0 + lx");
   }
   DRTEST_TRUE(CV(cw).celltype == DR_CELL_HEX8 && CV(cw).ncells == 7 * 4 * 3, "solid: %" PetscInt_FMT " hex8 cells", CV(cw).ncells);
@@ -263,12 +268,14 @@ static PetscErrorCode TestFrame2D(void)
     PetscCall(MatAXPY(D, -1.0, CV(c0).K, DIFFERENT_NONZERO_PATTERN));
     PetscCall(MatNorm(D, NORM_FROBENIUS, &nd));
     /* Only node 3 moves: [c^2 cs; cs s^2] k, Frobenius norm k. */
+    /* tol: k (c^2, cs, s^2) with c^2 = 9/13: a few roundings of k, and K(no spring) cancels exactly (same entries): ~10 u */
     DRTEST_CLOSE(nd, k, 1e-12, 0, "frame2d portal: ||K(spring) - K(no spring)||_F = k (node 1 is fixed)");
     PetscCall(MatDestroy(&D));
     PetscCall(Checksum(cw, CV(cw).K, &nd));
     {
       PetscReal s0, du = LabelU(DRLabelMake(3, 1)) * LabelV(DRLabelMake(3, 1)) * c2 + (LabelU(DRLabelMake(3, 1)) * LabelV(DRLabelMake(3, 2)) + LabelU(DRLabelMake(3, 2)) * LabelV(DRLabelMake(3, 1))) * PetscSqrtReal(c2 * (1 - c2)) + LabelU(DRLabelMake(3, 2)) * LabelV(DRLabelMake(3, 2)) * (1 - c2);
       PetscCall(Checksum(c0, CV(c0).K, &s0));
+      /* tol: a difference of two checksums S = u^T K v ~ 2.5e8 (printed above) vs k du ~ 1.7e6: nnz u S / (k du) ~ 100 x 2.2e-16 x 150 = 3e-12; 1e-8 is looser (left) */
       DRTEST_CLOSE(nd - s0, k * du, 1e-8, 0, "frame2d portal: spring stiffness acts along the line 1-3");
     }
   }

@@ -1,10 +1,10 @@
 /* Condensation kernels with one shared factorization of K0 (condense.h)
  * against independent references:
  *  - Guyan and IRS equal the CMS registry's reductions (which factor K_ss,
- *    not K0) on the same master set: K_R and M_R to 1e-9;
- *  - IDC with lumped mass and zero outer steps is exactly Guyan (1e-12);
+ *    not K0) on the same master set: K_R and M_R to TOL_K0;
+ *  - IDC with lumped mass and zero outer steps is exactly Guyan (TOL_K0);
  *  - IDC iterated to convergence reproduces the r lowest eigenvalues of the
- *    full model (dense LAPACK on the full matrices) to 1e-8, and every
+ *    full model (dense LAPACK on the full matrices) to TOL_K0, and every
  *    reduced frequency of every method is an upper bound;
  *  - infeasible master sets are reported by status, never as an error: a
  *    massless master makes Q_mm singular (IDC), masters whose static shapes
@@ -14,12 +14,23 @@
  * modes, which these masters observe: with an axial master instead, the
  * decoupled axial mode would take the fifth place, as subspace iteration
  * from that start must).
- * -dense_max 0 forces the block-solve path (the one distributed runs use). */
+ * -dense_max 0 forces the block-solve path (the one distributed runs use).
+ * -dump DIR writes (rank 0) the full K, M, the masters and the kernels'
+ * Guyan and IRS K_R, M_R and eigenvalues as text for tests/e2e/condense_ref.py,
+ * an independent numpy Guyan and IRS. */
 #include "drtest.h"
 #include <dynred/condense.h>
 #include <dynred/reduce.h>
 #include <dynred/builtin.h>
 #include <dynred/modal.h>
+
+/* tol: the kernels solve with the factored K0 of the whole cantilever,
+ * kappa(K0) = 9.7e7 (tests/e2e/condense_ref.py prints it): every reduced
+ * matrix and eigenvalue carries a relative error up to kappa(K0) u = 2.2e-8;
+ * two such computations differ by up to twice that.  (Was 1e-9 / 1e-12 /
+ * 1e-10: below this bound, passing only because the errors are far from
+ * worst case on the machines tried; loosened to the derived value.) */
+#define TOL_K0 5e-8
 
 static PetscErrorCode DenseOf(Mat A, PetscReal *out)
 {
@@ -60,6 +71,27 @@ static PetscReal RelDiff(PetscInt r, const PetscReal *A, const PetscReal *B, con
   return d / s;
 }
 
+/* rank 0: an n x m column-major array as text, one row a line */
+static PetscErrorCode WriteText(const char *dir, const char *name, PetscInt n, PetscInt m, const PetscReal *a)
+{
+  char        path[PETSC_MAX_PATH_LEN];
+  FILE       *fp;
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (rank || !dir[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.txt", dir, name));
+  fp = fopen(path, "w");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", path);
+  for (PetscInt i = 0; i < n; i++) {
+    for (PetscInt j = 0; j < m; j++) fprintf(fp, " %.17g", (double)a[i + j * n]);
+    fprintf(fp, "\n");
+  }
+  fclose(fp);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* grounded spring chain, K tridiagonal (k = 1), M = diag(m) */
 static PetscErrorCode Chain(PetscInt n, const PetscReal m[], Mat *K, Mat *M)
 {
@@ -96,12 +128,14 @@ int main(int argc, char **argv)
   PetscInt        nf;
   PetscMPIInt     rank;
   PetscInt         ndof;
+  char             dump[PETSC_MAX_PATH_LEN] = "";
   const DRLabel   *labels;
   const PetscReal *xyz;
   Mat              compK, compM;
 
   PetscCall(DRInitialize(&argc, &argv, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-dense_max", &dense_max, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-dump", dump, sizeof(dump), NULL));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(DRBuiltinCantilever2D(PETSC_COMM_WORLD, 1.0, 20, &sec, PETSC_TRUE, &c));
   PetscCall(DRComponentGetLabels(c, &ndof, &labels));
@@ -111,6 +145,7 @@ int main(int argc, char **argv)
   for (PetscInt i = 0; i < ndof; i++) {
     PetscInt  k = DRComponentFindNode(c, DRLabelNode(labels[i])), d = DRLabelDir(labels[i]);
     PetscReal x = xyz[3 * k], q = 5 * x;
+    /* tol: node x = i/20 to one rounding: 5 x within 1e-15 of an integer; 1e-9 only separates grid points 0.25 apart */
     if (d == 2 && x > 0.1 && PetscAbsReal(q - PetscFloorReal(q + 0.5)) < 1e-9) {
       isb[i]       = PETSC_TRUE;
       masters[r++] = i;
@@ -150,6 +185,13 @@ int main(int argc, char **argv)
   PetscCall(DenseOf(compK, Kf));
   PetscCall(DenseOf(compM, Mf));
   PetscCall(DRDenseEigen(ndof, Kf, Mf, ndof, 0, &nf, lamf, NULL));
+  PetscCall(WriteText(dump, "K", ndof, ndof, Kf));
+  PetscCall(WriteText(dump, "M", ndof, ndof, Mf));
+  {
+    PetscReal mr[8];
+    for (PetscInt i = 0; i < r; i++) mr[i] = (PetscReal)masters[i];
+    PetscCall(WriteText(dump, "masters", r, 1, mr));
+  }
 
   PetscCall(DRCondenseCreate(compK, compM, &cd));
   PetscCall(DRCondenseSetDenseMax(cd, dense_max));
@@ -165,34 +207,41 @@ int main(int argc, char **argv)
   PetscCall(DRCondenseSetType(cd, DRCONDENSE_GUYAN));
   PetscCall(DRCondenseReduce(cd, r, masters, KR, MR, lamg, &info));
   DRTEST_TRUE(info.status == DR_CONDENSE_OK, "guyan status ok");
-  DRTEST_CLOSE(RelDiff(r, KR, g.K, perm), 0, 0, 1e-9, "guyan K_R = registry guyan (K_ss factored)");
-  DRTEST_CLOSE(RelDiff(r, MR, g.M, perm), 0, 0, 1e-9, "guyan M_R = registry guyan");
+  DRTEST_CLOSE(RelDiff(r, KR, g.K, perm), 0, 0, TOL_K0, "guyan K_R = registry guyan (K_ss factored)");
+  DRTEST_CLOSE(RelDiff(r, MR, g.M, perm), 0, 0, TOL_K0, "guyan M_R = registry guyan");
+  PetscCall(WriteText(dump, "guyan_K", r, r, KR));
+  PetscCall(WriteText(dump, "guyan_M", r, r, MR));
+  PetscCall(WriteText(dump, "guyan_lambda", r, 1, lamg));
 
   PetscCall(DRCondenseSetType(cd, DRCONDENSE_IRS));
   PetscCall(DRCondenseReduce(cd, r, masters, KR, MR, lam, &info));
   DRTEST_TRUE(info.status == DR_CONDENSE_OK, "irs status ok");
-  DRTEST_CLOSE(RelDiff(r, KR, irs.K, perm), 0, 0, 1e-9, "irs K_R = registry irs");
-  DRTEST_CLOSE(RelDiff(r, MR, irs.M, perm), 0, 0, 1e-9, "irs M_R = registry irs");
-  for (PetscInt k = 0; k < r; k++) DRTEST_TRUE(lam[k] >= lamf[k] * (1 - 1e-10), "irs mode %d: full %.10g <= irs %.10g (guyan %.10g)", (int)k + 1, (double)lamf[k], (double)lam[k], (double)lamg[k]);
+  DRTEST_CLOSE(RelDiff(r, KR, irs.K, perm), 0, 0, TOL_K0, "irs K_R = registry irs");
+  DRTEST_CLOSE(RelDiff(r, MR, irs.M, perm), 0, 0, TOL_K0, "irs M_R = registry irs");
+  PetscCall(WriteText(dump, "irs_K", r, r, KR));
+  PetscCall(WriteText(dump, "irs_M", r, r, MR));
+  PetscCall(WriteText(dump, "irs_lambda", r, 1, lam));
+  for (PetscInt k = 0; k < r; k++) DRTEST_TRUE(lam[k] >= lamf[k] * (1 - TOL_K0), "irs mode %d: full %.10g <= irs %.10g (guyan %.10g)", (int)k + 1, (double)lamf[k], (double)lam[k], (double)lamg[k]);
 
   /* IDC, no outer step: R0 = Q_sm Q_mm^{-1} is Guyan for lumped mass */
   PetscCall(DRCondenseSetType(cd, DRCONDENSE_IDC));
   PetscCall(DRCondenseSetIDC(cd, 1, 0, 0, 0));
   PetscCall(DRCondenseReduce(cd, r, masters, KR, MR, lam, &info));
-  DRTEST_CLOSE(RelDiff(r, KR, g.K, perm), 0, 0, 1e-12, "idc start K_R = guyan");
-  DRTEST_CLOSE(RelDiff(r, MR, g.M, perm), 0, 0, 1e-12, "idc start M_R = guyan");
+  DRTEST_CLOSE(RelDiff(r, KR, g.K, perm), 0, 0, TOL_K0, "idc start K_R = guyan");
+  DRTEST_CLOSE(RelDiff(r, MR, g.M, perm), 0, 0, TOL_K0, "idc start M_R = guyan");
   /* converged: the r lowest full eigenvalues */
   PetscCall(DRCondenseSetIDC(cd, 2, 200, 1e-13, 0));
   PetscCall(DRCondenseReduce(cd, r, masters, KR, MR, lam, &info));
   DRTEST_TRUE(info.status == DR_CONDENSE_OK && info.converged, "idc converged in %d outer steps (change %.2g)", (int)info.outer, (double)info.change);
   for (PetscInt k = 0; k < r; k++) {
-    DRTEST_CLOSE(lam[k], lamf[k], 1e-8, 0, "idc eigenvalue %d = full", (int)k + 1);
-    DRTEST_TRUE(lam[k] >= lamf[k] * (1 - 1e-10), "idc eigenvalue %d is an upper bound (to round-off)", (int)k + 1);
+    /* tol: IDC converged to a change of 1e-13; the K0 factorization's TOL_K0 dominates */
+    DRTEST_CLOSE(lam[k], lamf[k], TOL_K0, 0, "idc eigenvalue %d = full", (int)k + 1);
+    DRTEST_TRUE(lam[k] >= lamf[k] * (1 - TOL_K0), "idc eigenvalue %d is an upper bound (to round-off)", (int)k + 1);
   }
   /* one outer step of 3 inner steps lies between Guyan and converged */
   PetscCall(DRCondenseSetIDC(cd, 3, 1, 0, 0));
   PetscCall(DRCondenseReduce(cd, r, masters, NULL, NULL, lam, &info));
-  DRTEST_TRUE(lam[0] < lamg[0] && lam[r - 1] < lamg[r - 1] && lam[r - 1] >= lamf[r - 1] * (1 - 1e-12), "idc after 3 steps: mode %d %.6g between full %.6g and guyan %.6g", (int)r, (double)lam[r - 1], (double)lamf[r - 1], (double)lamg[r - 1]);
+  DRTEST_TRUE(lam[0] < lamg[0] && lam[r - 1] < lamg[r - 1] && lam[r - 1] >= lamf[r - 1] * (1 - TOL_K0), "idc after 3 steps: mode %d %.6g between full %.6g and guyan %.6g", (int)r, (double)lam[r - 1], (double)lamf[r - 1], (double)lamg[r - 1]);
   PetscCall(DRCondenseDestroy(&cd));
 
   /* infeasible master sets: status, not an error */

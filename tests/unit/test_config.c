@@ -205,8 +205,10 @@ int main(int argc, char **argv)
   PetscCall(DRConfigGetString(cfg, "job", s, sizeof(s), NULL));
   DRTEST_TRUE(!strcmp(s, "cms"), "job = cms (%s)", s);
   PetscCall(DRConfigGetReal(cfg, "model.plate.lx", &r, &set));
+  /* tol: exact: a decimal literal parsed by strtod */
   DRTEST_CLOSE(r, 2.0, 0, 0, "flow-map value model.plate.lx");
   PetscCall(DRConfigGetReal(cfg, "model.plate.ly", &r, &set));
+  /* tol: exact: a decimal literal parsed by strtod */
   DRTEST_CLOSE(r, 0.5, 0, 0, "schema default model.plate.ly");
   DRTEST_TRUE(!set, "default is reported as not set");
   PetscCall(DRConfigGetInt(cfg, "model.cut.parts", &n, NULL));

@@ -73,6 +73,7 @@ int main(int argc, char **argv)
         e = PetscMax(e, PetscMax(sm, PetscMax(sk, sp)));
         PetscCall(DRGMPRomDestroy(&ip));
       }
+      /* tol: weights 1 and 0 at a grid point: exact for linear/quadratic; eigenspace transforms back through Phi^{-1} (LU): kappa(Phi) u ~ 1e-13 */
       DRTEST_CLOSE(e, 0, 0, 1e-10, "%s interpolation exact at the %" PetscInt_FMT " grid points (max relative entry error of M, K, Psi)", DRGMPMethods[mth], ng);
     }
     /* eigenspace: eigenvalues = linear interpolation of lambda */
@@ -93,9 +94,11 @@ int main(int argc, char **argv)
           for (PetscInt y = x + 1; y < n; y++)
             if (lam[y] < lam[x]) { PetscReal t = lam[x]; lam[x] = lam[y]; lam[y] = t; }
         for (PetscInt j = 1; j < n; j++) e = PetscMax(e, PetscAbsReal(ip.lambda[j] - lam[j]) / lam[j]);
+        /* tol: the rigid eigenvalue is interpolated from exact zeros: only rounding of the back-transform, ~kappa(Phi) u lambda_max */
         DRTEST_TRUE(PetscAbsReal(ip.lambda[0]) < 1e-9 * lam[1], "eigenspace at theta %.4f: rigid eigenvalue stays 0 (%.2e)", (double)th, (double)ip.lambda[0]);
         PetscCall(DRGMPRomDestroy(&ip));
       }
+      /* tol: the eigenvalues are the interpolated Lambda by construction, recovered by a dense eigensolve: ~kappa(M) u relative */
       DRTEST_CLOSE(e, 0, 0, 1e-12, "eigenspace interpolation: eigenvalues = linear interpolation of the grid eigenvalues (max relative difference, 20 points)");
     }
     /* linear at a midpoint; quadratic reproduces theta^2 */
@@ -104,6 +107,7 @@ int main(int argc, char **argv)
       PetscReal e = 0, th = t0 + 2.5 * h;
       PetscCall(DRGMPInterpolate(ng, g, th, DR_GMP_LINEAR, &ip));
       for (PetscInt k = 0; k < n * n; k++) e = PetscMax(e, PetscAbsReal(ip.M[k] - 0.5 * (g[2].M[k] + g[3].M[k])));
+      /* tol: 0.5 a + 0.5 b vs (1-s) a + s b at s = 0.5 (s itself from (theta - t0)/h, one rounding): a few u of the entries */
       DRTEST_CLOSE(e, 0, 0, 1e-14, "linear interpolation at a midpoint = mean of the neighbours");
       PetscCall(DRGMPRomDestroy(&ip));
       for (PetscInt i = 0; i < ng; i++) {
@@ -118,6 +122,7 @@ int main(int argc, char **argv)
         for (PetscInt j = 0; j < n * n; j++) e = PetscMax(e, PetscAbsReal(ip.M[j] - ((j + 1) * tt * tt + 1 + j)) / ((j + 1) * tt * tt + 1 + j));
         PetscCall(DRGMPRomDestroy(&ip));
       }
+      /* tol: Lagrange weights on a uniform grid, values up to ~n^2 theta^2: cancellation between the three weights ~ 10 u relative */
       DRTEST_CLOSE(e, 0, 0, 1e-13, "quadratic interpolation reproduces theta^2 data exactly");
       for (PetscInt i = 0; i < ng; i++) PetscCall(DRGMPRomDestroy(&q[i]));
     }
@@ -149,6 +154,7 @@ int main(int argc, char **argv)
       PetscCall(DRGMPTrack(&g[2], &c, md, &mn));
       for (PetscInt k = 0; k < nd * n; k++) e = PetscMax(e, PetscAbsReal(c.Psi[k] - g[3].Psi[k]));
       for (PetscInt k = 0; k < n * n; k++) e = PetscMax(e, PetscAbsReal(c.M[k] - g[3].M[k]) / PetscAbsReal(g[3].M[0]));
+      /* tol: a permutation and sign flips are exact operations; only the MAC computation decides, the data are copied */
       DRTEST_CLOSE(e, 0, 0, 1e-14, "tracking restores a reversed, sign-flipped copy of the modes");
       PetscCall(DRGMPRomDestroy(&c));
     }
@@ -179,6 +185,7 @@ int main(int argc, char **argv)
             e = PetscMax(e, PetscMax(FrobRel(n * n, ip.M, a[q].M), PetscMax(FrobRel(n * n, ip.K, a[q].K), FrobRel(nd * n, ip.Psi, a[q].Psi))));
             PetscCall(DRGMPRomDestroy(&ip));
           }
+          /* tol: as in 1-D: exact weights, eigenspace back-transform kappa(Phi) u */
           DRTEST_CLOSE(e, 0, 0, 1e-12, "2-D %s interpolation exact at the 9 grid points (relative Frobenius error of M, K, Psi)", DRGMPMethods[mth]);
         }
         {
@@ -199,6 +206,7 @@ int main(int argc, char **argv)
             for (PetscInt j = 2; j < n; j++) e = PetscMax(e, PetscAbsReal(ip.lambda[j] - lam[j]) / lam[j]);
             PetscCall(DRGMPRomDestroy(&ip));
           }
+          /* tol: as in 1-D: a dense eigensolve of the interpolant, kappa(M) u */
           DRTEST_CLOSE(e, 0, 0, 1e-12, "2-D eigenspace interpolation: eigenvalues = bilinear interpolation of the grid eigenvalues (7 points)");
         }
       }

@@ -7,13 +7,50 @@ static const char help[] = "Read one component and print its size and norms.\n"
                            "  -nnodes_ref N       nodes with coordinates\n"
                            "  -ncells_ref N       cells\n"
                            "  -celltype_ref NAME  XDMF cell type name\n"
-                           "  -set_ref NAME:N     node set NAME has N nodes\n";
+                           "  -set_ref NAME:N     node set NAME has N nodes\n"
+                           "  -dump PREFIX        write K, M (D) as PETSc binary PREFIX_K.bin, PREFIX_M.bin\n"
+                           "                      (PREFIX_D.bin) and the labels as PREFIX.dof, for\n"
+                           "                      tests/e2e/readcomp_check.py to compare with the input files\n";
 
 /* The driver of the bad-input tests (tests/expect.sh checks the one-line
  * error) and of the CalculiX test, which compares with the deck. */
 #include "drtest.h"
 #include <stdlib.h>
 #include <string.h>
+
+/* The operators as read (PETSc binary, any rank count) and the labels in
+ * the component's order, for an independent parse of the input files. */
+static PetscErrorCode Dump(DRComponent c, const char *prefix)
+{
+  const char    *nm[3] = {"K", "M", "D"};
+  Mat            A[3];
+  PetscInt       n;
+  const DRLabel *labels;
+  char           path[PETSC_MAX_PATH_LEN];
+  PetscMPIInt    rank;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRComponentGetOperators(c, &A[0], &A[1], &A[2]));
+  for (int k = 0; k < 3; k++) {
+    PetscViewer v;
+    if (!A[k]) continue;
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s_%s.bin", prefix, nm[k]));
+    PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, path, FILE_MODE_WRITE, &v));
+    PetscCall(MatView(A[k], v));
+    PetscCall(PetscViewerDestroy(&v));
+  }
+  PetscCall(DRComponentGetLabels(c, &n, &labels));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (!rank) {
+    FILE *fp;
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s.dof", prefix));
+    fp = fopen(path, "w");
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", path);
+    for (PetscInt i = 0; i < n; i++) fprintf(fp, "%lld.%d\n", (long long)DRLabelNode(labels[i]), (int)DRLabelDir(labels[i]));
+    fclose(fp);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 int main(int argc, char **argv)
 {
@@ -64,10 +101,14 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(comm, "%s: n = %d, ||K||_F = %.10g, ||M||_F = %.10g, ||D||_F = %.10g\n", source, (int)n, (double)nk, (double)nm, (double)nd));
   PetscCall(PetscPrintf(comm, "mass in x, y, z: %.12g %.12g %.12g; %d nodes, %d %s cells, %d node sets\n", (double)mass[0], (double)mass[1], (double)mass[2], (int)nnodes, (int)ncells, DRCellName(celltype), (int)nsets));
 
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-dump", buf, sizeof(buf), &flg));
+  if (flg) PetscCall(Dump(c, buf));
+
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n_ref", &ref, &flg));
   if (flg) DRTEST_TRUE(n == ref, "n = %d, expected %d", (int)n, (int)ref);
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-mass_ref", &mref, &flg));
   if (flg)
+    /* tol: CalculiX writes 14 significant digits (5e-14 relative per entry); t^T M t sums <= 1e3 of them: <= 5e-11; the decks' masses are exact decimals */
     for (int d = 0; d < 3; d++) DRTEST_CLOSE(mass[d], mref, 1e-10, 0, "translational mass in direction %d", d + 1);
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-nnodes_ref", &ref, &flg));
   if (flg) DRTEST_TRUE(nnodes == ref, "%d nodes, expected %d", (int)nnodes, (int)ref);

@@ -5,6 +5,8 @@
  *    Rayleigh-Ritz bound;
  *  - SEREP reproduces its retained (nb lowest) modes exactly;
  *  - Craig-Bampton with every interior mode reproduces the full spectrum.
+ * Tolerances: 2 kappa(K) u with kappa(K) of the model computed here (1.8e8),
+ * the forward-error bound of the direct solves both sides use.
  * Model: a 3D steel cantilever frame (builtin frame3d, 24 elements, square
  * section), masters = the transverse translations u_y, u_z at x = 0.25, 0.5,
  * 0.75 and 1: they observe the 8 lowest modes (4 bending pairs; torsion and
@@ -12,6 +14,7 @@
 #include "drtest.h"
 #include <dynred/reduce.h>
 #include <dynred/modal.h>
+#include <dynred/eigen.h>
 #include <petscblaslapack.h>
 #include <petscksp.h>
 
@@ -23,6 +26,34 @@ static PetscErrorCode DenseEig(PetscInt n, const PetscReal *K, const PetscReal *
   PetscFunctionBeginUser;
   PetscCall(DRDenseEigen(n, K, M, n, 0, &m, w, NULL));
   PetscCheck(m == n, PETSC_COMM_SELF, PETSC_ERR_LIB, "dense eigensolve returned %d of %d", (int)m, (int)n);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* kappa(A) of a small distributed SPD matrix: dense copy on every rank, LAPACK eigenvalues */
+static PetscErrorCode Cond(Mat A, PetscReal *kappa)
+{
+  Mat                D, R;
+  const PetscScalar *a;
+  PetscReal         *Ad, *Id, *lam;
+  PetscInt           n, lda;
+  PetscBool          ok;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetSize(A, &n, NULL));
+  PetscCall(MatConvert(A, MATDENSE, MAT_INITIAL_MATRIX, &D));
+  PetscCall(MatCreateRedundantMatrix(D, 0, PETSC_COMM_SELF, MAT_INITIAL_MATRIX, &R));
+  PetscCall(PetscMalloc3(n * n, &Ad, n * n, &Id, n, &lam));
+  PetscCall(MatDenseGetArrayRead(R, &a));
+  PetscCall(MatDenseGetLDA(R, &lda));
+  for (PetscInt j = 0; j < n; j++)
+    for (PetscInt i = 0; i < n; i++) Ad[i + j * n] = a[i + j * lda], Id[i + j * n] = i == j;
+  PetscCall(MatDenseRestoreArrayRead(R, &a));
+  PetscCall(DRDenseEigenvalues(n, Ad, Id, lam, &ok));
+  PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_LIB, "condition estimate: LAPACK failed");
+  *kappa = lam[n - 1] / lam[0];
+  PetscCall(PetscFree3(Ad, Id, lam));
+  PetscCall(MatDestroy(&R));
+  PetscCall(MatDestroy(&D));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -45,6 +76,7 @@ int main(int argc, char **argv)
   const DRLabel   *labels;
   const PetscReal *xyz;
   Mat              compK, compM;
+  PetscReal        kap = 0; /* kappa(K) of the full model: the tolerances below */
 
   PetscCall(DRInitialize(&argc, &argv, NULL));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
@@ -99,6 +131,7 @@ int main(int argc, char **argv)
     PetscCall(DRReductionDestroy(&bad));
   }
 
+  PetscCall(Cond(compK, &kap));
   /* Guyan static exactness: unit tip loads in y and z */
   {
     KSP       ksp;
@@ -159,7 +192,11 @@ int main(int argc, char **argv)
         emax = PetscMax(emax, PetscAbsReal(ug[j] - um[j]));
         umax = PetscMax(umax, PetscAbsReal(um[j]));
       }
-      DRTEST_CLOSE(emax / umax, 0, 0, 1e-10, "Guyan static response at the masters equals the full solution (max rel diff)");
+      /* tol: Guyan is exact for loads at the masters; the two direct solves
+       * (MUMPS on K, LAPACK on K_R) each carry a forward error up to
+       * kappa(K) u (kappa(K_R) <= kappa(K)): 2 kappa(K) u, computed here
+       * (kappa = 1.8e8: 8e-8; was 1e-10, below that bound: loosened). */
+      DRTEST_CLOSE(emax / umax, 0, 0, 2 * kap * PETSC_MACHINE_EPSILON, "Guyan static response at the masters equals the full solution (max rel diff; kappa(K) = %.3g)", (double)kap);
     }
     PetscCall(PetscFree(ug));
     PetscCall(PetscFree(um));
@@ -185,12 +222,15 @@ int main(int argc, char **argv)
     PetscCallMPI(MPI_Bcast(wc, (PetscMPIInt)ncb, MPIU_REAL, 0, PETSC_COMM_WORLD));
     for (PetscInt k = 0; k < 4; k++) {
       PetscReal eg = wg[k] / lam_full[k] - 1, ei = wi[k] / lam_full[k] - 1;
-      DRTEST_TRUE(eg >= -1e-9 && ei >= -1e-9, "mode %d: Guyan and IRS eigenvalues above the full one (Rayleigh-Ritz): %.3e, %.3e", (int)k + 1, eg, ei);
+      /* tol: Rayleigh-Ritz bound up to the eigenvalue errors of the full (MUMPS shift-invert) and reduced solves, <= kappa(K) u each: 2 kappa(K) u = 8e-8 (IRS mode 1 lies 1e-12 above the full one; was 1e-9: loosened) */
+      DRTEST_TRUE(eg >= -2 * kap * PETSC_MACHINE_EPSILON && ei >= -2 * kap * PETSC_MACHINE_EPSILON, "mode %d: Guyan and IRS eigenvalues above the full one (Rayleigh-Ritz): %.3e, %.3e", (int)k + 1, eg, ei);
       DRTEST_TRUE(ei < eg, "mode %d: IRS closer than Guyan (rel. eigenvalue error %.3e < %.3e)", (int)k + 1, ei, eg);
     }
-    for (PetscInt k = 0; k < nb; k++) DRTEST_CLOSE(ws[k], lam_full[k], 1e-8, 0, "SEREP reproduces retained mode %d", (int)k + 1);
+    /* tol: SEREP reproduces its modes up to the eigenvalue errors of both solves, <= kappa(K) u each: 2 kappa(K) u (was 1e-8, below that bound: loosened) */
+    for (PetscInt k = 0; k < nb; k++) DRTEST_CLOSE(ws[k], lam_full[k], 2 * kap * PETSC_MACHINE_EPSILON, 0, "SEREP reproduces retained mode %d", (int)k + 1);
     DRTEST_TRUE(ncb == ndof, "Craig-Bampton with every interior mode keeps %d = %d coordinates", (int)ncb, (int)ndof);
-    for (PetscInt k = 0; k < nfull; k++) DRTEST_CLOSE(wc[k], lam_full[k], 1e-10, 0, "Craig-Bampton (all modes) eigenvalue %d", (int)k + 1);
+    /* tol: all interior modes kept, an exact change of basis: the two solves' eigenvalue errors, 2 kappa(K) u (was 1e-10, below that bound: loosened) */
+    for (PetscInt k = 0; k < nfull; k++) DRTEST_CLOSE(wc[k], lam_full[k], 2 * kap * PETSC_MACHINE_EPSILON, 0, "Craig-Bampton (all modes) eigenvalue %d", (int)k + 1);
     PetscCall(PetscFree4(wg, wi, ws, wc));
   }
   for (int k = 0; k < 4; k++) PetscCall(DRReductionDestroy(&red[k]));
