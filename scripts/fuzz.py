@@ -74,6 +74,25 @@ SANITIZER = re.compile(r"ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime er
 NOISE = re.compile(r"PETSC ERROR|HDF5-DIAG|Traceback|^\s*#\d+ 0x", re.M)
 
 
+# Known message defects OUTSIDE the files the fuzz work owns (readers,
+# config, h5, store), reported to their owners: a case whose failure
+# matches one is counted under "known:TAG", not as a failure.  Remove an
+# entry once its module is fixed; --strict counts them as failures.
+KNOWN = [
+    ("builder", r"dynred: error: (builtin:\w+|slider-crank|arm3d): ",
+     "built-in model / mechanism checks name the model, not JOB.yaml:LINE (src/model/fe_*, src/gmp)"),
+    ("modalrange", r"dynred: error: .*modal range: expected nmodes > 0",
+     "modal.nmodes has no range in its key table, checked later without JOB.yaml:LINE (src/eigen, src/app)"),
+    ("slepc", r"dynred: error: The inner product is not well defined",
+     "SLEPc's message for an indefinite M passed through without the component (src/eigen)"),
+    ("mdiag", r"dynred: error: \S+: M diagonal entry",
+     "component.c names the K file (c->source) for a bad M diagonal (src/model/component.c)"),
+    ("lapack", r"dynred: error: reduced (stiffness|mass) matrix is not positive",
+     "dense reduced eigenproblem failure without the component name (src/reduce)"),
+    ("recover0", r"m must be > 0: m = 0[\s\S]*DRCMSRecover_Private",
+     "CMS recovery with 0 system modes found (K with a 1e308 entry): PETSc trace (src/couple/recover.c)"),
+]
+
 # ---------------------------------------------------------------- mutations
 def m_truncate(rng, data, name):
     return data[: rng.randrange(0, max(1, len(data)))], "truncate"
@@ -218,7 +237,9 @@ def m_h5(rng, path, name):
             if x.dtype.kind == "f":
                 flat[k] = rng.choice([np.nan, np.inf, -np.inf, 1e308, -1e308])
             elif x.dtype.kind in "iu":
-                flat[k] = rng.choice([-1, -2**40, 2**40, 2**31, flat.size, 0])
+                info = np.iinfo(x.dtype)
+                flat[k] = rng.choice([-1, info.min, info.max, 2**31 - 1, flat.size, 0]) if info.min < 0 else \
+                    rng.choice([info.max, flat.size, 0])
             del f[d]
             f[d] = x
             return f"dataset {d}[{k}] = {flat[k]!r}"
@@ -274,8 +295,8 @@ def classify(rc, out, timed_out, fname, comp, before, after):
         return "hang"
     if rc < 0 or rc >= 128:
         return "crash"
-    if rc == 0:
-        return "pass"
+    if rc == 0:  # a successful run leaves no temporary file either
+        return "leftover" if any(".tmp" in f for f in after - before) else "pass"
     errs = [l for l in out.splitlines() if "dynred: error:" in l]
     if not errs:
         return "nomsg"
@@ -321,9 +342,11 @@ def run_case(args, i):
         rc = 128 + 11 if rc >= 0 and rc < 128 else rc
     after = listing(d)
     cls = classify(rc, out, timed_out, fname, comps.get(fname), before, after)
+    if cls not in ("pass", "crash", "hang", "sanitizer", "leftover") and not args.strict:
+        cls = next((f"known:{tag}" for tag, rx, _ in KNOWN if re.search(rx, out)), cls)
     res = dict(i=i, scen=scen, file=fname, what=what, np=2 if np2 else 1, rc=rc, cls=cls,
                sec=time.time() - t0, err=next((l for l in out.splitlines() if "dynred: error:" in l), ""))
-    if cls != "pass":
+    if cls != "pass" and not cls.startswith("known:"):
         dst = os.path.join(args.failures, cls, f"{i:05d}")
         shutil.rmtree(dst, ignore_errors=True)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
@@ -352,6 +375,7 @@ def main():
     ap.add_argument("--failures", default="fuzz-failures")
     ap.add_argument("--only", default="", help="comma list of scenarios: " + ", ".join(sorted(SCENARIOS)))
     ap.add_argument("--keep", action="store_true", help="keep every case directory")
+    ap.add_argument("--strict", action="store_true", help="count the KNOWN message defects as failures")
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per case")
     args = ap.parse_args()
     args.only = [s for s in args.only.split(",") if s]
@@ -368,17 +392,21 @@ def main():
         for r in ex.map(lambda i: run_case(args, i), range(args.first, args.first + args.cases)):
             n += 1
             totals[r["cls"]] = totals.get(r["cls"], 0) + 1
-            if args.verbose or r["cls"] != "pass":
+            if args.verbose or (r["cls"] != "pass" and not r["cls"].startswith("known:")):
                 print(f"{r['cls']:9s} case {r['i']:5d} {r['scen']:11s} np{r['np']} {r['file']:15s} {r['what'][:60]:60s} "
                       f"rc {r['rc']} {r['sec']:.1f}s {r['err'][:150]}", flush=True)
             if n % 500 == 0:
                 print(f"... {n} cases, {time.time() - t0:.0f} s: {totals}", flush=True)
     shutil.rmtree(args.work, ignore_errors=True)
-    fails = n - totals.get("pass", 0)
-    print(f"fuzz: seed {args.seed}, cases {args.first}..{args.first + n - 1}, {time.time() - t0:.0f} s")
+    known = sum(v for k, v in totals.items() if k.startswith("known:"))
+    fails = n - totals.get("pass", 0) - known
+    print(f"fuzz: seed {args.seed}, cases {args.first}..{args.first + n - 1}, {time.time() - t0:.0f} s, {args.bin}")
     print(f"fuzz: {n} cases, {totals.get('pass', 0)} passed, {fails} failed" +
-          "".join(f", {k} {v}" for k, v in sorted(totals.items()) if k != "pass") +
+          "".join(f", {k} {v}" for k, v in sorted(totals.items()) if k != "pass" and not k.startswith("known:")) +
           (f"; failing cases in {args.failures}" if fails else ""))
+    if known:
+        print(f"fuzz: {known} known message defects outside the readers (see KNOWN in scripts/fuzz.py): " +
+              ", ".join(f"{k[6:]} {v}" for k, v in sorted(totals.items()) if k.startswith("known:")))
     sys.exit(1 if fails else 0)
 
 
