@@ -83,6 +83,8 @@ KNOWN = [
      "built-in model / mechanism checks name the model, not JOB.yaml:LINE (src/model/fe_*, src/gmp)"),
     ("modalrange", r"dynred: error: .*modal range: expected nmodes > 0",
      "modal.nmodes has no range in its key table, checked later without JOB.yaml:LINE (src/eigen, src/app)"),
+    ("modalsize", r"dynred: error: assembly of \d+ components?: \d+ modes requested but the model has only",
+     "modal.nmodes beyond the model size (the default 20 on a tiny model) without JOB.yaml:LINE (src/eigen, src/app)"),
     ("slepc", r"dynred: error: The inner product is not well defined",
      "SLEPc's message for an indefinite M passed through without the component (src/eigen)"),
     ("mdiag", r"dynred: error: \S+: M diagonal entry",

@@ -15,13 +15,16 @@ static const char help[] = "Read one component and print its size and norms.\n"
 #include <stdlib.h>
 #include <string.h>
 
+/* The argument vector given to PETSc: PetscInitialize keeps a pointer to it
+ * until PetscFinalize, so it lives until exit (a static, not a leak). */
+static char **pargv;
+
 int main(int argc, char **argv)
 {
   DRComponent c;
   MPI_Comm    comm;
   const char *pos[8] = {NULL};
   int         npos = 0, pargc = 1;
-  char      **pargv;
   PetscReal   nk, nm, nd = 0, mass[3];
   PetscInt    ref;
   PetscReal   mref;
