@@ -381,6 +381,7 @@ def main():
     ap.add_argument("--failures", default="fuzz-failures")
     ap.add_argument("--only", default="", help="comma list of scenarios: " + ", ".join(sorted(SCENARIOS)))
     ap.add_argument("--keep", action="store_true", help="keep every case directory")
+    ap.add_argument("--max-seconds", type=float, default=0, help="stop (between batches of 50) after this long")
     ap.add_argument("--leaks", action="store_true", help="sanitizer build: keep LeakSanitizer on (off by default)")
     ap.add_argument("--strict", action="store_true", help="count the KNOWN message defects as failures")
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per case")
@@ -400,8 +401,16 @@ def main():
     args.work = tempfile.mkdtemp(prefix="dynred-fuzz.")
     t0 = time.time()
     totals, n = {}, 0
+    def results(ex):
+        """Cases in batches, so --max-seconds can stop between two."""
+        for b in range(args.first, args.first + args.cases, 50):
+            if args.max_seconds and time.time() - t0 > args.max_seconds:
+                print(f"fuzz: stopped after {time.time() - t0:.0f} s (--max-seconds)", flush=True)
+                return
+            yield from ex.map(lambda i: run_case(args, i), range(b, min(b + 50, args.first + args.cases)))
+
     with ThreadPoolExecutor(max_workers=args.jobs) as ex:
-        for r in ex.map(lambda i: run_case(args, i), range(args.first, args.first + args.cases)):
+        for r in results(ex):
             n += 1
             totals[r["cls"]] = totals.get(r["cls"], 0) + 1
             if args.verbose or (r["cls"] != "pass" and not r["cls"].startswith("known:")):
