@@ -363,7 +363,7 @@ def run_case(args, i):
             f.write(out)
         with open(os.path.join(dst, "replay.sh"), "w") as f:
             f.write("#!/bin/sh\n# replay: runs the case again in this directory\ncd \"$(dirname \"$0\")\"\n")
-            f.write(" ".join(shlex.quote(c) for c in cmd) + "\n")
+            f.write(" ".join(shlex.quote(args.bin_given if c == args.bin else c) for c in cmd) + "\n")
     if not args.keep:
         shutil.rmtree(d, ignore_errors=True)
     return res
@@ -387,7 +387,7 @@ def main():
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per case")
     args = ap.parse_args()
     args.only = [s for s in args.only.split(",") if s]
-    args.bin = os.path.abspath(args.bin)
+    args.bin = args.bin_given = os.path.abspath(args.bin)
     args.failures = os.path.abspath(args.failures)
     args.mpiexec = shlex.split(os.environ.get("MPIEXEC", "mpiexec --oversubscribe"))
     for k, v in (("OMPI_ALLOW_RUN_AS_ROOT", "1"), ("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"),
@@ -399,6 +399,9 @@ def main():
         # slow unwinding the leak suppressions need would cost seconds per case
         os.environ["ASAN_OPTIONS"] += ":detect_leaks=0"
     args.work = tempfile.mkdtemp(prefix="dynred-fuzz.")
+    # run a copy, so a rebuild during a long run does not pull the binary away
+    shutil.copy2(args.bin, os.path.join(args.work, "dynred"))
+    args.bin = os.path.join(args.work, "dynred")
     t0 = time.time()
     totals, n = {}, 0
     def results(ex):
@@ -421,7 +424,7 @@ def main():
     shutil.rmtree(args.work, ignore_errors=True)
     known = sum(v for k, v in totals.items() if k.startswith("known:"))
     fails = n - totals.get("pass", 0) - known
-    print(f"fuzz: seed {args.seed}, cases {args.first}..{args.first + n - 1}, {time.time() - t0:.0f} s, {args.bin}")
+    print(f"fuzz: seed {args.seed}, cases {args.first}..{args.first + n - 1}, {time.time() - t0:.0f} s, {args.bin_given}")
     print(f"fuzz: {n} cases, {totals.get('pass', 0)} passed, {fails} failed" +
           "".join(f", {k} {v}" for k, v in sorted(totals.items()) if k != "pass" and not k.startswith("known:")) +
           (f"; failing cases in {args.failures}" if fails else ""))
