@@ -33,9 +33,9 @@ endif
 # Sanitizer build: `make SANITIZE=address,undefined` compiles everything with
 # -fsanitize=... into build-san/ and bin-san/dynred (a normal build in build/
 # and bin/ is left alone); `make SANITIZE=address,undefined check` runs the
-# suite against it (tests/run_tests.sh honours DYNRED and TBIN).  The
-# suppressions for Open MPI's and PETSc's own leaks: scripts/lsan.supp;
-# scripts/sanitize-check.sh sets the run-time options.
+# suite against it (tests/run_tests.sh honours DYNRED and TBIN) without leak
+# detection; scripts/sanitize-check.sh runs the suite and then a leak pass
+# with the suppressions of scripts/lsan.supp (Open MPI's init/finalize).
 SANITIZE ?=
 ifneq ($(SANITIZE),)
   B       ?= build-san
@@ -45,6 +45,11 @@ ifneq ($(SANITIZE),)
   LDFLAGS += $(SANFLAGS)
   export DYNRED := $(CURDIR)/$(BINDIR)/dynred
   export TBIN   := $(CURDIR)/$(B)/tests
+  # `make SANITIZE=... check`: ASan + UBSan on the suite, leaks off (the leak
+  # pass with its suppressions is in scripts/sanitize-check.sh)
+  ASAN_OPTIONS  ?= detect_leaks=0
+  UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
+  export ASAN_OPTIONS UBSAN_OPTIONS
 endif
 BINDIR  ?= bin
 
