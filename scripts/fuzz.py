@@ -292,7 +292,7 @@ def listing(d):
     return out
 
 
-def classify(rc, out, timed_out, fname, comp, before, after):
+def classify(rc, out, timed_out, fname, comp, before, after, inputs=()):
     if SANITIZER.search(out):
         return "sanitizer"
     if timed_out:
@@ -309,7 +309,10 @@ def classify(rc, out, timed_out, fname, comp, before, after):
     e = errs[0]
     base = os.path.basename(fname)
     # a job file whose mutated path names a missing file: the message names that file
-    renamed = base.endswith(".yaml") and re.search(r"error: \S+: cannot open", e)
+    # or a job file whose mutation left another component or input to fail:
+    # the message names that input (e.g. component a deleted: b floats)
+    renamed = base.endswith(".yaml") and (re.search(r"error: \S+: cannot open", e) or
+                                          any(f in e for f in inputs))
     if base not in e and not renamed and not (comp and (f"'{comp}'" in e or f"error: {comp}:" in e)):
         return "nofile"
     new = sorted(after - before)
@@ -347,7 +350,7 @@ def run_case(args, i):
     if np2 and re.search(r"exited on signal|terminated with signal|Segmentation fault", out):
         rc = 128 + 11 if rc >= 0 and rc < 128 else rc
     after = listing(d)
-    cls = classify(rc, out, timed_out, fname, comps.get(fname), before, after)
+    cls = classify(rc, out, timed_out, fname, comps.get(fname), before, after, files)
     if cls not in ("pass", "crash", "hang", "sanitizer", "leftover") and not args.strict:
         cls = next((f"known:{tag}" for tag, rx, _ in KNOWN if re.search(rx, out)), cls)
     res = dict(i=i, scen=scen, file=fname, what=what, np=2 if np2 else 1, rc=rc, cls=cls,
