@@ -5,7 +5,8 @@
 #
 # A line of tests/tests.list is "NAME: SHELL COMMAND".  The command runs from
 # the repository root in bash with these variables:
-#   DYNRED   bin/dynred            TBIN  build/tests (unit test programs)
+#   DYNRED   bin/dynred            TBIN  build/tests (unit test programs;
+#            both overridable from the environment)
 #   MPIEXEC  mpiexec with the flags root and oversubscription need
 #   T        a fresh scratch directory for this test
 # It passes when it exits 0.  Tests assert numbers against independent
@@ -13,7 +14,10 @@
 # tests/expect.sh compares output with a reference file.
 set -u
 cd "$(dirname "$0")/.."
-export DYNRED="$PWD/bin/dynred" TBIN="$PWD/build/tests" ROOT="$PWD"
+# DYNRED and TBIN may be set by the caller to test another build (the
+# sanitizer build: make SANITIZE=address,undefined check, or
+# scripts/sanitize-check.sh, sets DYNRED=bin-san/dynred TBIN=build-san/tests).
+export DYNRED="${DYNRED:-$PWD/bin/dynred}" TBIN="${TBIN:-$PWD/build/tests}" ROOT="$PWD"
 source scripts/mpi-env.sh
 export PETSC_OPTIONS="${PETSC_OPTIONS:-} -options_left no"
 scratch=$(mktemp -d /tmp/dynred-tests.XXXXXX)

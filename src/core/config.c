@@ -176,6 +176,35 @@ static PetscErrorCode Walk(DRConfig cfg, yaml_document_t *doc, yaml_node_t *node
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A job file is a few levels deep (components[].K is the deepest: 3).  A
+ * pathological nesting (a fuzzed "[[[[..." of 200k levels) took libyaml's
+ * loader and Walk minutes; it is refused from one pass over the events. */
+#define DR_CFG_MAX_DEPTH 32
+static PetscErrorCode CheckDepth(DRConfig cfg, const char *origin, const char *text)
+{
+  yaml_parser_t parser;
+  yaml_event_t  ev;
+  int           depth = 0, done = 0, bad = 0, line = 0;
+
+  PetscFunctionBeginUser;
+  PetscCheck(yaml_parser_initialize(&parser), PETSC_COMM_SELF, PETSC_ERR_LIB, "libyaml: cannot initialize parser");
+  yaml_parser_set_input_string(&parser, (const unsigned char *)text, strlen(text));
+  while (!done && !bad) {
+    if (!yaml_parser_parse(&parser, &ev)) break; /* the loader reports syntax errors */
+    if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT) {
+      if (++depth > DR_CFG_MAX_DEPTH) {
+        bad  = 1;
+        line = (int)ev.start_mark.line + 1;
+      }
+    } else if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT) depth--;
+    else if (ev.type == YAML_STREAM_END_EVENT) done = 1;
+    yaml_event_delete(&ev);
+  }
+  yaml_parser_delete(&parser);
+  PetscCheck(!bad, cfg->comm, DR_ERR_INPUT, "%s:%d: lists and mappings nested more than %d deep, expected a dynred job file (at most a few levels)", origin, line, DR_CFG_MAX_DEPTH);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRConfigLoadString(DRConfig cfg, const char *origin, const char *text)
 {
   yaml_parser_t   parser;
@@ -187,6 +216,7 @@ PetscErrorCode DRConfigLoadString(DRConfig cfg, const char *origin, const char *
   PetscCall(PetscStrncpy(cfg->origin, origin, sizeof(cfg->origin)));
   PetscCall(PetscFree(cfg->text));
   PetscCall(PetscStrallocpy(text, &cfg->text));
+  PetscCall(CheckDepth(cfg, origin, text));
   PetscCheck(yaml_parser_initialize(&parser), PETSC_COMM_SELF, PETSC_ERR_LIB, "libyaml: cannot initialize parser");
   yaml_parser_set_input_string(&parser, (const unsigned char *)text, strlen(text));
   if (!yaml_parser_load(&parser, &doc)) {

@@ -13,12 +13,35 @@ static const char *FName(hid_t loc, char *buf, size_t len)
   return buf;
 }
 
+/* Was loc's file opened read-only? */
+static PetscBool ReadOnly(hid_t loc)
+{
+  hid_t    f;
+  unsigned intent = 0;
+  herr_t   e      = -1;
+
+  H5E_BEGIN_TRY
+  {
+    f = H5Iget_file_id(loc);
+    if (f >= 0) {
+      e = H5Fget_intent(f, &intent);
+      H5Fclose(f);
+    }
+  }
+  H5E_END_TRY;
+  return (e >= 0 && !(intent & H5F_ACC_RDWR)) ? PETSC_TRUE : PETSC_FALSE;
+}
+
 PetscErrorCode DRH5Error_Private(int line, const char *func, const char *file, hid_t loc, const char *name, const char *expr)
 {
   char fname[PETSC_MAX_PATH_LEN];
 
   if (loc >= 0) FName(loc, fname, sizeof(fname));
   else snprintf(fname, sizeof(fname), "(HDF5 file)");
+  /* A failed read of a file opened read-only is bad input (a damaged file, or
+   * an object of another type or shape than the layout says): a one-line
+   * input error.  Failures while writing stay library errors. */
+  if (loc >= 0 && ReadOnly(loc)) return PetscError(PETSC_COMM_SELF, line, func, file, DR_ERR_INPUT, PETSC_ERROR_INITIAL, "%s: %s: cannot read (HDF5 call failed: %s), expected the layout dynred writes", fname, name ? name : "", expr);
   return PetscError(PETSC_COMM_SELF, line, func, file, PETSC_ERR_LIB, PETSC_ERROR_INITIAL, "%s: %s: HDF5 call failed: %s", fname, name ? name : "", expr);
 }
 
@@ -235,8 +258,18 @@ PetscErrorCode DRH5AttrReadString(hid_t loc, const char *obj, const char *name, 
   PetscCall(AttrOpen(loc, obj, name, &a, found));
   if (a < 0) PetscFunctionReturn(PETSC_SUCCESS);
   DRH5Call(loc, name, ft = H5Aget_type(a));
+  if (H5Tget_class(ft) != H5T_STRING) {
+    char fname[PETSC_MAX_PATH_LEN], oname[256] = "";
+    H5Tclose(ft);
+    H5Aclose(a);
+    H5E_BEGIN_TRY { H5Iget_name(loc, oname, sizeof(oname)); }
+    H5E_END_TRY;
+    SETERRQ(PETSC_COMM_SELF, DR_ERR_INPUT, "%s: attribute '%s' of %s%s%s is not a string, expected a string", FName(loc, fname, sizeof(fname)), name, oname, strcmp(obj, ".") ? "/" : "", strcmp(obj, ".") ? obj : "");
+  }
   DRH5Call(loc, name, vlen = H5Tis_variable_str(ft));
   DRH5Call(loc, name, mt = H5Tcopy(H5T_C_S1));
+  /* h5py writes str attributes as UTF-8: HDF5 converts no ASCII <-> UTF-8 */
+  DRH5Call(loc, name, H5Tset_cset(mt, H5Tget_cset(ft)));
   if (vlen) {
     char *s = NULL;
     DRH5Call(loc, name, H5Tset_size(mt, H5T_VARIABLE));
@@ -471,6 +504,8 @@ PetscErrorCode DRH5ReadStrings(hid_t loc, const char *name, PetscInt *n, char **
   DRH5Call(loc, name, ft = H5Dget_type(d));
   DRH5Call(loc, name, vlen = H5Tis_variable_str(ft));
   DRH5Call(loc, name, mt = H5Tcopy(H5T_C_S1));
+  /* h5py writes str attributes as UTF-8: HDF5 converts no ASCII <-> UTF-8 */
+  DRH5Call(loc, name, H5Tset_cset(mt, H5Tget_cset(ft)));
   if (vlen) {
     char **v;
     hid_t  sp;

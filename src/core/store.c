@@ -1,6 +1,7 @@
 /* HDF5 result store (parallel HDF5), written atomically, with XDMF. */
 #include <dynred/store.h>
 #include <dynred/h5.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -57,6 +58,7 @@ PetscErrorCode DRStoreCreate(MPI_Comm comm, const char *path, DRStore *s)
   PetscCall(PetscNew(&st));
   st->comm = comm;
   PetscCallMPI(MPI_Comm_rank(comm, &st->rank));
+  PetscCheck(path && path[0], comm, DR_ERR_INPUT, "output file name is empty, expected a file name (output: in the job file, or -output)");
   PetscCall(PetscStrncpy(st->path, path, sizeof(st->path)));
   pid = (long)getpid();
   PetscCallMPI(MPI_Bcast(&pid, 1, MPI_LONG, 0, comm));
@@ -325,19 +327,21 @@ static PetscErrorCode WriteXDMF(DRStore s)
 PetscErrorCode DRStoreClose(DRStore *sp, PetscBool commit)
 {
   DRStore s = *sp;
-  int     ok;
+  int     ok, renamed = 0;
 
   PetscFunctionBeginUser;
   if (!s) PetscFunctionReturn(PETSC_SUCCESS);
   ok = H5Fclose(s->file) >= 0; /* a failed close is reported below, collectively */
   PetscCallMPI(MPI_Barrier(s->comm));
   if (!s->rank) {
-    if (commit && ok) {
-      PetscCheck(!rename(s->tmp, s->path), PETSC_COMM_SELF, DR_ERR_INPUT, "%s: cannot rename to %s", s->tmp, s->path);
-      if (s->nnodes) PetscCall(WriteXDMF(s));
-    } else unlink(s->tmp);
+    /* errno of a failed rename; the temporary file is removed (nothing
+     * half-written is left) and every rank raises the error below */
+    if (commit && ok) renamed = rename(s->tmp, s->path) ? (errno ? errno : EIO) : 0;
+    if (!(commit && ok) || renamed) unlink(s->tmp);
+    else if (s->nnodes) PetscCall(WriteXDMF(s));
   }
-  PetscCallMPI(MPI_Barrier(s->comm));
+  PetscCallMPI(MPI_Bcast(&renamed, 1, MPI_INT, 0, s->comm));
+  PetscCheck(!renamed, s->comm, DR_ERR_INPUT, "%s: cannot rename the finished output %s to it (%s), expected a writable file path", s->path, s->tmp, strerror(renamed));
   for (PetscInt k = 0; k < s->nshapes; k++) {
     for (PetscInt j = 0; j < s->shapes[k].nv; j++) PetscCall(PetscFree(s->shapes[k].names[j]));
     PetscCall(PetscFree(s->shapes[k].names));

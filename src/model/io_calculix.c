@@ -62,6 +62,7 @@
 /* Reader state (rank 0): which diagonal entries were seen. */
 typedef struct {
   const DRLabel *labels;
+  const char    *dofpath; /* JOB.dof: n is its number of labels */
   PetscBT        diag;
   PetscInt       ndiag;
   PetscInt64     nent;
@@ -85,6 +86,10 @@ static PetscErrorCode CcxEntries(DRMatStream *s, DRInputStatus *st, DRLineReader
     if (!got) break;
     if (DRStrBlank(r->line)) continue;
     parsed = DRParseEntry(r->line, &i, &j, &v, &vtok, &vlen);
+    if (parsed && i >= 1 && j >= 1 && i <= j && j > n) { /* the usual cause: a JOB.dof that does not match */
+      PetscCall(DRInputFail(st, "%s:%lld: column index %lld beyond the %" PetscInt_FMT " DOFs labelled in %s, expected 1..%" PetscInt_FMT ": a JOB.dof of another model?", path, (long long)r->lineno, j, n, cr->dofpath, n));
+      break;
+    }
     PetscCall(DRCheckEntry(st, path, r->lineno, r->line, parsed, i, j, v, vtok, vlen, n, expect));
     if (st->bad) break;
     if (i > j) {
@@ -114,7 +119,7 @@ static PetscErrorCode CcxDestroy(DRMatStream *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ReadCcxMatrix(MPI_Comm comm, const char *path, PetscInt n, const DRLabel labels[], Mat *A)
+static PetscErrorCode ReadCcxMatrix(MPI_Comm comm, const char *path, const char *dofpath, PetscInt n, const DRLabel labels[], Mat *A)
 {
   CcxReader   cr;
   DRMatStream s;
@@ -124,7 +129,8 @@ static PetscErrorCode ReadCcxMatrix(MPI_Comm comm, const char *path, PetscInt n,
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PetscMemzero(&cr, sizeof(cr)));
   PetscCall(PetscMemzero(&s, sizeof(s)));
-  cr.labels = labels;
+  cr.labels  = labels;
+  cr.dofpath = dofpath;
   if (rank == 0) PetscCall(PetscBTCreate(n, &cr.diag));
   s.path      = path;
   s.what      = "CalculiX matrix storage";
@@ -628,10 +634,10 @@ PetscErrorCode DRComponentReadCalculiX(MPI_Comm comm, const char *name, const ch
   PetscCall(DRComponentCreate(comm, name, &C));
   PetscCall(PetscStrncpy(C->source, job, sizeof(C->source)));
   PetscCall(DRLabelsRead(comm, dofpath, &C->n, &C->labels));
-  PetscCall(ReadCcxMatrix(comm, kpath, C->n, C->labels, &C->K));
-  PetscCall(ReadCcxMatrix(comm, mpath, C->n, C->labels, &C->M));
+  PetscCall(ReadCcxMatrix(comm, kpath, dofpath, C->n, C->labels, &C->K));
+  PetscCall(ReadCcxMatrix(comm, mpath, dofpath, C->n, C->labels, &C->M));
   PetscCall(DRFileExists(comm, dpath, &hasd));
-  if (hasd) PetscCall(ReadCcxMatrix(comm, dpath, C->n, C->labels, &C->D));
+  if (hasd) PetscCall(ReadCcxMatrix(comm, dpath, dofpath, C->n, C->labels, &C->D));
   PetscCall(ReadCcxDeck(C, job));
   PetscCall(DRComponentReadFinish(C));
   *c = C;

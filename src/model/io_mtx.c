@@ -80,6 +80,11 @@ typedef struct {
   MMHeader   h;
   PetscInt64 done;         /* entries read */
   PetscInt64 below, above; /* line of the first entry in each strict triangle */
+  /* A component's matrix: its size must be nexpect (the labels of dofs,
+   * known before the matrix is read, so a wrong size line is reported before
+   * anything of that size is allocated); -1: any size. */
+  PetscInt    nexpect;
+  const char *role, *kpath, *dofs;
 } MMReader;
 
 static PetscErrorCode MMHeaderCB(DRMatStream *s, DRInputStatus *st, DRLineReader *r)
@@ -88,6 +93,11 @@ static PetscErrorCode MMHeaderCB(DRMatStream *s, DRInputStatus *st, DRLineReader
 
   PetscFunctionBeginUser;
   PetscCall(MMReadHeader(st, r, s->path, &mm->h));
+  if (!st->bad && mm->nexpect >= 0 && mm->h.n != mm->nexpect) {
+    if (!strcmp(mm->role, "K")) PetscCall(DRInputFail(st, "%s: has %" PetscInt_FMT " labels but K (%s) has %" PetscInt_FMT " rows, expected one label per row", mm->dofs, mm->nexpect, s->path, mm->h.n));
+    else PetscCall(DRInputFail(st, "%s: %s is %" PetscInt_FMT " x %" PetscInt_FMT " but K (%s) is %" PetscInt_FMT " x %" PetscInt_FMT ", expected the same size", s->path, mm->role, mm->h.n, mm->h.n, mm->kpath, mm->nexpect, mm->nexpect));
+    mm->h.n = 0;
+  }
   s->n         = mm->h.n;
   s->symmetric = mm->h.symmetric;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -137,7 +147,7 @@ static PetscErrorCode MMEntries(DRMatStream *s, DRInputStatus *st, DRLineReader 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRMatReadMatrixMarket(MPI_Comm comm, const char *path, Mat *A)
+static PetscErrorCode ReadMM(MPI_Comm comm, const char *path, PetscInt nexpect, const char *role, const char *kpath, const char *dofs, Mat *A)
 {
   MMReader    mm;
   DRMatStream s;
@@ -147,6 +157,10 @@ PetscErrorCode DRMatReadMatrixMarket(MPI_Comm comm, const char *path, Mat *A)
   PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_ReadMTX, 0, 0, 0, 0));
   PetscCall(PetscMemzero(&mm, sizeof(mm)));
   PetscCall(PetscMemzero(&s, sizeof(s)));
+  mm.nexpect = nexpect;
+  mm.role    = role;
+  mm.kpath   = kpath;
+  mm.dofs    = dofs;
   s.path    = path;
   s.what    = "a Matrix Market file";
   s.header  = MMHeaderCB;
@@ -154,6 +168,13 @@ PetscErrorCode DRMatReadMatrixMarket(MPI_Comm comm, const char *path, Mat *A)
   s.ctx     = &mm;
   PetscCall(DRMatStreamRead(comm, &s, A));
   PetscCall(PetscLogEventEnd(DR_MODEL_EVENT_ReadMTX, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRMatReadMatrixMarket(MPI_Comm comm, const char *path, Mat *A)
+{
+  PetscFunctionBeginUser;
+  PetscCall(ReadMM(comm, path, -1, NULL, NULL, NULL, A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -166,10 +187,11 @@ PetscErrorCode DRComponentReadMTX(MPI_Comm comm, const char *name, const char *K
   PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_ReadMTX, 0, 0, 0, 0));
   PetscCall(DRComponentCreate(comm, name, &C));
   PetscCall(PetscStrncpy(C->source, K, sizeof(C->source)));
-  PetscCall(DRMatReadMatrixMarket(comm, K, &C->K));
-  PetscCall(DRMatReadMatrixMarket(comm, M, &C->M));
-  if (D && D[0]) PetscCall(DRMatReadMatrixMarket(comm, D, &C->D));
+  /* The labels first: their count is the size K, M and D must have. */
   PetscCall(DRLabelsRead(comm, dofs, &C->n, &C->labels));
+  PetscCall(ReadMM(comm, K, C->n, "K", K, dofs, &C->K));
+  PetscCall(ReadMM(comm, M, C->n, "M", K, dofs, &C->M));
+  if (D && D[0]) PetscCall(ReadMM(comm, D, C->n, "D", K, dofs, &C->D));
   PetscCall(DRComponentCheckSizes(C, K, M, D, dofs));
   PetscCall(DRComponentReadFinish(C));
   *c = C;

@@ -1,7 +1,7 @@
 /* PETSc binary component: PATH holds K, M and optionally D, one after the
  * other as MatView writes them (no .info file); PATH.dof holds the labels.
- * MatLoad distributes the rows itself, so nothing is streamed here.  Whether
- * D follows is decided by peeking at the class id after M (rank 0). */
+ * MatLoad distributes the rows itself; rank 0 first reads the whole file
+ * once to check it (ValidateFile), which also tells whether D follows. */
 #include "io_impl.h"
 #include <petscviewer.h>
 #include <errno.h>
@@ -22,9 +22,86 @@ static PetscErrorCode OpenBinary(MPI_Comm comm, const char *path, PetscFileMode 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Rank 0 peeks at the next class id: *next = 1 when a matrix follows, 0 at
- * the end of the file; anything else is an error naming `what`. */
-static PetscErrorCode PeekMatrix(MPI_Comm comm, PetscViewer v, const char *path, const char *what, PetscBool optional, PetscBool *next)
+/* Rank 0 reads through the whole file before MatLoad sees it: MatLoad
+ * trusts the header and the row lengths (a flipped byte made it read past
+ * its buffers or crash), so every field is checked here and a bad one is a
+ * one-line input error.  Per matrix (MatView's layout, big-endian int32 and
+ * float64): class id MAT_FILE_CLASSID, rows = columns = n > 0 (the same n
+ * for every matrix), nonzeros nz >= 0, n row lengths in 0..n summing to nz,
+ * nz column indices in 0..n-1 ascending within a row, nz finite values.
+ * Two (K, M) or three (K, M, D) matrices, nothing after them. */
+#define DR_PETSC_CHUNK 65536
+static PetscErrorCode ValidateMatrix(DRInputStatus *st, int fd, const char *path, const char *what, PetscInt *n, PetscInt *buf, PetscReal *vbuf)
+{
+  PetscInt   hdr[4], got = 0, nz, left, row = 0, inrow, prev = -1, *len;
+  PetscInt64 sum = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscBinaryRead(fd, hdr, 4, &got, PETSC_INT));
+  if (got < 4) PetscFunctionReturn(DRInputFail(st, "%s: %s: header ends after %" PetscInt_FMT " of 4 integers, expected a matrix written with MatView", path, what, got));
+  if (hdr[0] != MAT_FILE_CLASSID) PetscFunctionReturn(DRInputFail(st, "%s: %s has class id %" PetscInt_FMT ", expected a matrix (%d) written with MatView", path, what, hdr[0], MAT_FILE_CLASSID));
+  if (hdr[1] <= 0 || hdr[1] != hdr[2]) PetscFunctionReturn(DRInputFail(st, "%s: %s is %" PetscInt_FMT " x %" PetscInt_FMT ", expected a square matrix of positive size", path, what, hdr[1], hdr[2]));
+  if (*n >= 0 && hdr[1] != *n) PetscFunctionReturn(DRInputFail(st, "%s: %s is %" PetscInt_FMT " x %" PetscInt_FMT " but K is %" PetscInt_FMT " x %" PetscInt_FMT ", expected the same size", path, what, hdr[1], hdr[1], *n, *n));
+  if (hdr[3] < 0) PetscFunctionReturn(DRInputFail(st, "%s: %s has %" PetscInt_FMT " nonzeros, expected a count >= 0 (dense storage is not supported)", path, what, hdr[3]));
+  *n = hdr[1];
+  nz = hdr[3];
+  /* n row lengths (n integers held at once: what MatLoad holds too) */
+  PetscCall(PetscMalloc1(*n, &len));
+  PetscCall(PetscBinaryRead(fd, len, *n, &got, PETSC_INT));
+  for (PetscInt a = 0; a < got; a++) {
+    if (len[a] < 0 || len[a] > *n) {
+      PetscInt bad = len[a];
+      PetscCall(PetscFree(len));
+      PetscFunctionReturn(DRInputFail(st, "%s: %s: row %" PetscInt_FMT " has %" PetscInt_FMT " entries, expected 0..%" PetscInt_FMT, path, what, a + 1, bad, *n));
+    }
+    sum += len[a];
+  }
+  if (got < *n) {
+    PetscCall(PetscFree(len));
+    PetscFunctionReturn(DRInputFail(st, "%s: %s: ends after %" PetscInt_FMT " of %" PetscInt_FMT " row lengths", path, what, got, *n));
+  }
+  if (sum != nz) {
+    PetscCall(PetscFree(len));
+    PetscFunctionReturn(DRInputFail(st, "%s: %s: row lengths add up to %" PetscInt64_FMT " but the header says %" PetscInt_FMT " nonzeros, expected equal", path, what, sum, nz));
+  }
+  /* nz column indices in chunks, walked row by row */
+  inrow = 0;
+  for (left = nz; left > 0;) {
+    PetscInt k = PetscMin(left, DR_PETSC_CHUNK);
+    PetscCall(PetscBinaryRead(fd, buf, k, &got, PETSC_INT));
+    for (PetscInt a = 0; a < got; a++) {
+      while (inrow == 0) { /* sum == nz: a row with entries remains */
+        inrow = len[row++];
+        prev  = -1;
+      }
+      if (buf[a] < 0 || buf[a] >= *n || buf[a] <= prev) {
+        PetscCall(PetscFree(len));
+        if (buf[a] < 0 || buf[a] >= *n) PetscFunctionReturn(DRInputFail(st, "%s: %s: an entry of row %" PetscInt_FMT " has column %" PetscInt_FMT ", expected 1..%" PetscInt_FMT " (0-based 0..%" PetscInt_FMT ")", path, what, row, buf[a] + 1, *n, *n - 1));
+        PetscFunctionReturn(DRInputFail(st, "%s: %s: row %" PetscInt_FMT " has column %" PetscInt_FMT " after column %" PetscInt_FMT ", expected ascending columns", path, what, row, buf[a] + 1, prev + 1));
+      }
+      prev = buf[a];
+      inrow--;
+    }
+    if (got < k) {
+      PetscCall(PetscFree(len));
+      PetscFunctionReturn(DRInputFail(st, "%s: %s: ends after %" PetscInt_FMT " of %" PetscInt_FMT " column indices", path, what, nz - left + got, nz));
+    }
+    left -= k;
+  }
+  PetscCall(PetscFree(len));
+  for (left = nz; left > 0;) {
+    PetscInt k = PetscMin(left, DR_PETSC_CHUNK);
+    PetscCall(PetscBinaryRead(fd, vbuf, k, &got, PETSC_REAL));
+    for (PetscInt a = 0; a < got; a++)
+      if (PetscIsInfOrNanReal(vbuf[a])) PetscFunctionReturn(DRInputFail(st, "%s: %s: value %" PetscInt_FMT " is %g, expected a finite real", path, what, nz - left + a + 1, (double)vbuf[a]));
+    if (got < k) PetscFunctionReturn(DRInputFail(st, "%s: %s: ends after %" PetscInt_FMT " of %" PetscInt_FMT " values", path, what, nz - left + got, nz));
+    left -= k;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Collective: validate the file on rank 0; *nmat = 2 (K, M) or 3 (K, M, D). */
+static PetscErrorCode ValidateFile(MPI_Comm comm, const char *path, PetscInt *nmat)
 {
   DRInputStatus st;
   PetscInt      more = 0;
@@ -32,20 +109,34 @@ static PetscErrorCode PeekMatrix(MPI_Comm comm, PetscViewer v, const char *path,
   PetscFunctionBeginUser;
   PetscCall(DRInputStatusInit(comm, &st));
   if (st.rank == 0) {
-    int      fd;
-    PetscInt classid = 0, got = 0;
-    off_t    at;
-    PetscCall(PetscViewerBinaryGetDescriptor(v, &fd));
-    at = lseek(fd, 0, SEEK_CUR);
-    PetscCall(PetscBinaryRead(fd, &classid, 1, &got, PETSC_INT));
-    if (lseek(fd, at, SEEK_SET) != at) PetscCall(DRInputFail(&st, "%s: cannot seek (%s)", path, strerror(errno)));
-    else if (got == 1 && classid == MAT_FILE_CLASSID) more = 1;
-    else if (got == 0 && !optional) PetscCall(DRInputFail(&st, "%s: ends before %s, expected K, M [, D] written with MatView", path, what));
-    else if (got == 1) PetscCall(DRInputFail(&st, "%s: %s has class id %" PetscInt_FMT ", expected a matrix (%d) written with MatView", path, what, classid, MAT_FILE_CLASSID));
+    static const char *what[3] = {"K", "M", "D"};
+    int        fd;
+    PetscInt   n = -1, *buf, got = 0, extra;
+    PetscReal *vbuf;
+    PetscCall(PetscBinaryOpen(path, FILE_MODE_READ, &fd));
+    PetscCall(PetscMalloc2(DR_PETSC_CHUNK, &buf, DR_PETSC_CHUNK, &vbuf));
+    for (PetscInt m = 0; m < 3 && !st.bad; m++) {
+      if (m == 2) { /* D is optional: the file may end after M */
+        PetscCall(PetscBinaryRead(fd, &extra, 1, &got, PETSC_INT));
+        if (got == 0) break;
+        if (lseek(fd, -4, SEEK_CUR) < 0) {
+          PetscCall(DRInputFail(&st, "%s: cannot seek (%s)", path, strerror(errno)));
+          break;
+        }
+      }
+      PetscCall(ValidateMatrix(&st, fd, path, what[m], &n, buf, vbuf));
+      if (!st.bad) more = m + 1;
+    }
+    if (!st.bad && more == 3) {
+      PetscCall(PetscBinaryRead(fd, &extra, 1, &got, PETSC_INT));
+      if (got) PetscCall(DRInputFail(&st, "%s: data follows K, M and D, expected at most three matrices written with MatView", path));
+    }
+    PetscCall(PetscFree2(buf, vbuf));
+    PetscCall(PetscBinaryClose(fd));
   }
   PetscCall(DRInputSync(&st, &more));
   DRInputCheck(&st);
-  *next = more ? PETSC_TRUE : PETSC_FALSE;
+  *nmat = more;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -62,7 +153,7 @@ PetscErrorCode DRComponentReadPETSc(MPI_Comm comm, const char *name, const char 
 {
   DRComponent   C;
   PetscViewer   v;
-  PetscBool     next;
+  PetscInt      nmat = 0;
   char          dofpath[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBeginUser;
@@ -71,13 +162,11 @@ PetscErrorCode DRComponentReadPETSc(MPI_Comm comm, const char *name, const char 
   PetscCall(DRInputCheckReadable(comm, path, "a PETSc binary file with K, M [, D] written with MatView"));
   PetscCall(DRComponentCreate(comm, name, &C));
   PetscCall(PetscStrncpy(C->source, path, sizeof(C->source)));
+  PetscCall(ValidateFile(comm, path, &nmat));
   PetscCall(OpenBinary(comm, path, FILE_MODE_READ, &v));
-  PetscCall(PeekMatrix(comm, v, path, "K", PETSC_FALSE, &next));
   PetscCall(LoadMatrix(comm, v, &C->K));
-  PetscCall(PeekMatrix(comm, v, path, "M", PETSC_FALSE, &next));
   PetscCall(LoadMatrix(comm, v, &C->M));
-  PetscCall(PeekMatrix(comm, v, path, "D", PETSC_TRUE, &next));
-  if (next) PetscCall(LoadMatrix(comm, v, &C->D));
+  if (nmat == 3) PetscCall(LoadMatrix(comm, v, &C->D));
   PetscCall(PetscViewerDestroy(&v));
   PetscCall(PetscSNPrintf(dofpath, sizeof(dofpath), "%s.dof", path));
   PetscCall(DRLabelsRead(comm, dofpath, &C->n, &C->labels));

@@ -18,6 +18,10 @@ static const char help[] = "Read one component and print its size and norms.\n"
 #include <stdlib.h>
 #include <string.h>
 
+/* The argument vector given to PETSc: PetscInitialize keeps a pointer to it
+ * until PetscFinalize, so it lives until exit (a static, not a leak). */
+static char **pargv;
+
 /* The operators as read (PETSc binary, any rank count) and the labels in
  * the component's order, for an independent parse of the input files. */
 static PetscErrorCode Dump(DRComponent c, const char *prefix)
@@ -58,7 +62,6 @@ int main(int argc, char **argv)
   MPI_Comm    comm;
   const char *pos[8] = {NULL};
   int         npos = 0, pargc = 1;
-  char      **pargv;
   PetscReal   nk, nm, nd = 0, mass[3];
   PetscInt    ref;
   PetscReal   mref;
