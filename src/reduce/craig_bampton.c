@@ -20,7 +20,9 @@ static PetscErrorCode DRReductionDestroy_CraigBampton(DRReduction r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode DRReductionApply_CraigBampton(DRReduction r, DRComponent c, const PetscBool isboundary[], DRSuperelement *se)
+/* A fresh kit in r->data with the partition and the fixed-interface modes:
+ * the common start of Apply and of the interface pencil. */
+static PetscErrorCode KitWithModes(DRReduction r, DRComponent c, const PetscBool isboundary[], DRSuperelement *se, DRFixedInterface **out)
 {
   DRFixedInterface *fi;
 
@@ -30,6 +32,16 @@ static PetscErrorCode DRReductionApply_CraigBampton(DRReduction r, DRComponent c
   r->data = fi;
   PetscCall(DRFixedInterfaceSetUp(c, isboundary, se, fi));
   PetscCall(DRFixedInterfaceModes(fi, r, PETSC_TRUE, se));
+  *out = fi;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DRReductionApply_CraigBampton(DRReduction r, DRComponent c, const PetscBool isboundary[], DRSuperelement *se)
+{
+  DRFixedInterface *fi;
+
+  PetscFunctionBeginUser;
+  PetscCall(KitWithModes(r, c, isboundary, se, &fi));
   PetscCall(DRFixedInterfaceConstraintModes(fi, r));
   PetscCall(DRFixedInterfaceBuildT(fi, se));
   PetscCall(DRFixedInterfaceReducedStiffness(fi, se));
@@ -60,11 +72,7 @@ static PetscErrorCode DRReductionPencil_CraigBampton(DRReduction r, DRComponent 
   DRFixedInterface *fi;
 
   PetscFunctionBeginUser;
-  PetscCall(DRReductionDestroy_CraigBampton(r));
-  PetscCall(PetscNew(&fi));
-  r->data = fi;
-  PetscCall(DRFixedInterfaceSetUp(c, isboundary, se, fi));
-  PetscCall(DRFixedInterfaceModes(fi, r, PETSC_TRUE, se));
+  PetscCall(KitWithModes(r, c, isboundary, se, &fi));
   PetscCall(DRFixedInterfacePencil(fi, r, S, MG));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
