@@ -85,6 +85,8 @@ KNOWN = [
      "modal.nmodes has no range in its key table, checked later without JOB.yaml:LINE (src/eigen, src/app)"),
     ("modalsize", r"dynred: error: assembly of \d+ components?: \d+ modes requested but the model has only",
      "modal.nmodes beyond the model size (the default 20 on a tiny model) without JOB.yaml:LINE (src/eigen, src/app)"),
+    ("disjoint", r"dynred: error: component '\w+' shares no DOF label with any other component",
+     "a component whose labels were changed leaves the OTHER one disjoint: the message names that one, not the changed file (src/couple)"),
     ("slepc", r"dynred: error: The inner product is not well defined",
      "SLEPc's message for an indefinite M passed through without the component (src/eigen)"),
     ("mdiag", r"dynred: error: \S+: M diagonal entry",

@@ -331,6 +331,10 @@ PetscErrorCode DRStoreClose(DRStore *sp, PetscBool commit)
 
   PetscFunctionBeginUser;
   if (!s) PetscFunctionReturn(PETSC_SUCCESS);
+  /* Abandoned (a failed job): rank 0 removes the temporary file first, so it
+   * is gone even when the other ranks never reach the collective close below
+   * (an error raised on one rank only). */
+  if (!commit && !s->rank) unlink(s->tmp);
   ok = H5Fclose(s->file) >= 0; /* a failed close is reported below, collectively */
   PetscCallMPI(MPI_Barrier(s->comm));
   if (!s->rank) {
