@@ -162,6 +162,7 @@ PetscErrorCode DRCMSResetCoupled_Private(DRCMS c)
   PetscCall(PetscFree(c->lamext));
   PetscCall(PetscFree(c->est_pct));
   PetscCall(PetscFree(c->share));
+  PetscCall(PetscFree(c->ishare));
   c->nm = c->next = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -21,6 +21,7 @@ static const DRConfigKey cms_keys[] = {
   {"cms.verify_tol_pct", DR_CFG_REAL, "0", "with verify: fail (exit 1) when a paired mode deviates more; 0: report only", "0..", "%", NULL},
   {"cms.interface_modes", DR_CFG_INT, "0", "interface reduction: keep the lowest N characteristic constraint (CC) modes of the assembled boundary (0: off)", "0..", NULL, NULL},
   {"cms.interface_cutoff_factor", DR_CFG_REAL, "0", "interface reduction: keep the CC modes below interface_cutoff_factor * fmax (0: off, else >= 1; needs fmax)", "0..", NULL, NULL},
+  {"cms.interface_auto", DR_CFG_BOOL, "true", "with cms.tol_pct, cms.fmax and every component craig-bampton, and neither interface_modes nor interface_cutoff_factor given: reduce the interface before the projection, starting from the CC modes below 2 x cutoff_factor x fmax, and let the error estimate's boundary term add CC modes in the refinement rounds; false: no interface reduction unless asked for", NULL, NULL, NULL},
   {"cms.interface_early", DR_CFG_BOOL, "true", "interface reduction (cms.interface_modes or interface_cutoff_factor) before the component projection: the CC modes come from the components' boundary Schur complements (MUMPS) and each component projects on them only (ncc block solves instead of one per boundary DOF); false: after assembling the full Craig-Bampton boundary (same subspace, the reference path)", NULL, NULL, NULL},
   {"cms.partition", DR_CFG_STRING, "auto", "automatic substructuring of a model of ONE component into N subdomains + a separator (deterministic recursive bisection of the node graph): auto (when a cost model predicts a gain; models of several components stay as they are), off, or N >= 2", NULL, NULL, NULL},
   {"components[].method", DR_CFG_STRING, "", "CMS reduction of this component (default cms.method)", NULL, NULL, NULL},
@@ -66,6 +67,7 @@ PetscErrorCode DRCMSDestroy(DRCMS *cms)
   PetscCall(DRCMSResetCoupled_Private(c));
   PetscCall(PetscFree(c->pglob));
   PetscCall(PetscFree(c->Sfull));
+  PetscCall(PetscFree(c->Mfull));
   PetscCall(PetscFree(c->names));
   PetscCall(PetscFree(c->methods));
   PetscCall(PetscFree(c->red));
@@ -211,6 +213,18 @@ PetscErrorCode DRCMSSetFromOptions(DRCMS c)
   /* the explicit component-mode choice of the range in use is final */
   c->cutoff_given = (PetscBool)(c->fmax > 0 ? c->cutoff_given : c->modes_given);
   c->iface = (c->iface_modes > 0 || c->iface_factor > 0) ? PETSC_TRUE : PETSC_FALSE;
+  /* the CC count left to the estimate: an explicit choice is final, like
+   * cutoff_factor; it needs the early path (the late one has no refinement
+   * of the interface) and a range fmax for the first cutoff */
+  {
+    PetscBool autoi = PETSC_TRUE;
+    PetscCall(DRConfigGetBool(cfg, "cms.interface_auto", &autoi, NULL));
+    c->iface_auto = (PetscBool)(autoi && !c->iface && c->iface_early_opt && c->tol_pct > 0 && c->fmax > 0 && !c->cutoff_given);
+    if (c->iface_auto) {
+      c->iface        = PETSC_TRUE;
+      c->iface_factor = DR_CMS_IFACE_AUTO_FACTOR * c->cutoff_factor;
+    }
+  }
   PetscCall(ReadComponents(c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -298,7 +312,12 @@ static PetscErrorCode UseEarlyInterface(DRCMS c)
   for (PetscInt k = 0; c->iface_early && k < c->ncomp; k++) {
     PetscBool cb;
     PetscCall(PetscStrcmp(c->methods[k], "craig-bampton", &cb));
-    if (!cb) {
+    if (!cb && c->iface_auto) { /* nothing asked for: no interface reduction */
+      c->iface_early = PETSC_FALSE;
+      c->iface       = PETSC_FALSE;
+      c->iface_auto  = PETSC_FALSE;
+      c->iface_factor = 0;
+    } else if (!cb) {
       c->iface_early = PETSC_FALSE;
       PetscCall(DRProgress(c->comm, "cms: interface reduction after the assembly (component '%s' is %s; before the projection needs craig-bampton components)", c->names[k], c->methods[k]));
     }
@@ -359,6 +378,15 @@ static PetscErrorCode ReduceComponents(DRCMS c, const PetscBool redo[])
   /* one agreement point for all groups, whatever their component counts */
   ierr = DRErrorDeferEnd(c->comm, ierr, failed);
   if (ierr) PetscFunctionReturn(ierr);
+  if (redo && c->iface_redo) { /* more CC modes: every basis rebuilt on them */
+    PetscLogDouble t[3] = {0, 0, 0};
+    PetscCall(PetscLogEventBegin(DRCMS_Reduce, 0, 0, 0, 0));
+    ierr = DRCMSInterfaceEnrich_Private(c, c->iface_modes, t);
+    PetscCall(PetscLogEventEnd(DRCMS_Reduce, 0, 0, 0, 0));
+    if (ierr) PetscFunctionReturn(ierr);
+    PetscCall(DRProgress(c->comm, "cms: interface refined: %" PetscInt_FMT " CC modes of %" PetscInt_FMT " boundary DOFs", c->ncc, c->pnbglob));
+    for (int p = 0; p < 3; p++) loc[p] += t[p];
+  }
   PetscCall(MPIU_Allreduce(loc, mx, 3, MPIU_REAL, MPI_MAX, c->comm));
   c->t[DR_CMS_PHASE_COMPEIG] += mx[0];
   c->t[DR_CMS_PHASE_CONSTRAINT] += mx[1];
@@ -381,55 +409,100 @@ static PetscErrorCode InitComponentModes(DRCMS c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Enrichment of a component: its mode count times this factor, and at
- * least this many modes more. */
-#define DR_CMS_REFINE_FACTOR 1.5
-#define DR_CMS_REFINE_MIN    8
+/* Enrichment of a part (a component's modes, or the interface's CC modes):
+ * its count times a growth factor g, and at least DR_CMS_REFINE_MIN more.
+ * A truncated mode at lc contributes about (theta / lc)^2 to a mode's
+ * relative error (the truncation form of estimate.c), and lc grows about
+ * linearly with the count in the plate- and shell-like parts CMS is used on
+ * (modes per band roughly constant), so the error falls like 1 / count^2:
+ * g = sqrt(estimate / tol_pct) of the worst mode the part carries would land
+ * on the tolerance.  The estimate is taken twice (DR_CMS_TRUNC_SAFETY), so
+ * this g has a sqrt(2) margin already; it is kept in [1.5, 3]: at least the
+ * old fixed step, at most a 3x jump from an estimate far off. */
+#define DR_CMS_REFINE_FACTOR     1.5
+#define DR_CMS_REFINE_FACTOR_MAX 3.0
+#define DR_CMS_REFINE_MIN        8
+static PetscInt RefineCount(PetscInt n, PetscReal g)
+{
+  g = PetscMin(PetscMax(g, DR_CMS_REFINE_FACTOR), DR_CMS_REFINE_FACTOR_MAX);
+  return PetscMax((PetscInt)PetscCeilReal(g * n), n + DR_CMS_REFINE_MIN);
+}
 
 /* After an estimate: the modes up to fmax whose estimate exceeds tol_pct;
- * for each, the component with the largest share of its squared residual
- * and those with at least a quarter of it are enriched.  *again: something to redo (same answer on every rank: est_pct
- * and share are broadcast). */
+ * for each, the part of its squared residual with the largest share (a
+ * component's interior, or the interface truncation: the boundary term) and
+ * every part with at least a quarter of it are enriched: components get more
+ * fixed-interface modes, the interface (cms.interface_auto) more CC modes.
+ * *again: something to redo (same answer on every rank: est_pct and the
+ * shares are broadcast). */
 static PetscErrorCode Refine(DRCMS c, PetscBool redo[], PetscBool *again)
 {
-  PetscInt  nbad = 0, worst = -1;
-  char      list[512] = "";
+  PetscInt   nbad = 0, worst = -1, ncc_more = 0;
+  char       list[512] = "";
+  PetscBool  any = PETSC_FALSE;
+  PetscReal *g, gi = 0; /* growth factor wanted per component, and the interface's */
 
   PetscFunctionBeginUser;
-  *again = PETSC_FALSE;
+  *again        = PETSC_FALSE;
+  c->iface_redo = PETSC_FALSE;
   if (!c->est_pct || c->tol_pct <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscCalloc1(c->ncomp + 1, &g));
   for (PetscInt k = 0; k < c->ncomp; k++) redo[k] = PETSC_FALSE;
   for (PetscInt j = 0; j < c->nm; j++) {
-    PetscInt kmax = 0;
+    PetscReal smax = c->ishare ? c->ishare[j] : 0, gj;
     if (c->est_pct[j] <= c->tol_pct) continue;
     nbad++;
     if (worst < 0 || c->est_pct[j] > c->est_pct[worst]) worst = j;
-    for (PetscInt k = 1; k < c->ncomp; k++)
-      if (c->share[k * c->nm + j] > c->share[kmax * c->nm + j]) kmax = k;
-    /* the largest share and every share of at least a quarter of it (a mode
-     * spread over several parts needs them all; one per round crawls) */
+    gj = PetscIsInfReal(c->est_pct[j]) ? DR_CMS_REFINE_FACTOR_MAX : PetscSqrtReal(c->est_pct[j] / c->tol_pct);
+    for (PetscInt k = 0; k < c->ncomp; k++) smax = PetscMax(smax, c->share[k * c->nm + j]);
+    /* the largest share and every share of at least a quarter of it (a
+     * mode spread over several parts needs them all; one per round crawls) */
     for (PetscInt k = 0; k < c->ncomp; k++)
-      if (c->share[k * c->nm + j] >= 0.25 * c->share[kmax * c->nm + j]) redo[k] = PETSC_TRUE;
+      if (c->share[k * c->nm + j] >= 0.25 * smax) {
+        redo[k] = PETSC_TRUE;
+        g[k]    = PetscMax(g[k], gj);
+      }
+    if (c->ishare && c->ishare[j] >= 0.25 * smax) {
+      c->iface_redo = PETSC_TRUE;
+      gi            = PetscMax(gi, gj);
+    }
   }
-  if (!nbad) PetscFunctionReturn(PETSC_SUCCESS);
-  if (c->cutoff_given || c->nrefine >= c->max_refine) {
+  if (!nbad) {
+    PetscCall(PetscFree(g));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* the interface can grow only when its count is dynred's to choose */
+  if (c->iface_redo && !(c->iface_auto && c->iface_early && c->ncc < c->pnbglob)) c->iface_redo = PETSC_FALSE;
+  if (c->iface_redo) ncc_more = PetscMin(c->pnbglob, RefineCount(c->ncc, gi));
+  for (PetscInt k = 0; k < c->ncomp; k++) any = (PetscBool)(any || redo[k]);
+  if (c->cutoff_given || c->nrefine >= c->max_refine || (!any && !c->iface_redo)) {
     PetscCall(PetscPrintf(c->comm, "dynred: warning: %" PetscInt_FMT " mode(s) with an error estimate above cms.tol_pct = %g %% (worst %.3g %% at %.6g Hz)%s; %s\n", nbad, (double)c->tol_pct, (double)c->est_pct[worst], (double)c->freq[worst],
-                          c->cutoff_given ? (c->fmax > 0 ? " with the explicit cms.cutoff_factor" : " with the explicit cms.component_modes") : " after cms.max_refine rounds", c->cutoff_given ? (c->fmax > 0 ? "leave cms.cutoff_factor unset to let dynred refine" : "leave cms.component_modes unset to let dynred refine") : "raise cms.max_refine or cms.cutoff_factor"));
+                          c->cutoff_given ? (c->fmax > 0 ? " with the explicit cms.cutoff_factor" : " with the explicit cms.component_modes") : c->nrefine >= c->max_refine ? " after cms.max_refine rounds" : " carried by the interface truncation",
+                          c->cutoff_given ? (c->fmax > 0 ? "leave cms.cutoff_factor unset to let dynred refine" : "leave cms.component_modes unset to let dynred refine") : c->nrefine >= c->max_refine ? "raise cms.max_refine or cms.cutoff_factor" : "raise cms.interface_modes / interface_cutoff_factor or leave both unset"));
+    c->iface_redo = PETSC_FALSE;
+    PetscCall(PetscFree(g));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (PetscInt k = 0; k < c->ncomp; k++)
     if (redo[k]) {
       /* by count, not by cutoff: a raised cutoff may add no mode at all
        * (a short middle part's first fixed-interface mode lies far up) */
-      PetscInt nq = c->nq[k], more = PetscMax((PetscInt)PetscCeilReal(DR_CMS_REFINE_FACTOR * nq), nq + DR_CMS_REFINE_MIN);
+      PetscInt nq = c->nq[k], more = RefineCount(nq, g[k]);
       char     item[128];
       c->comp_cut[k]    = 0;
       c->comp_nmodes[k] = more;
       PetscCall(PetscSNPrintf(item, sizeof(item), "%s'%s' (%" PetscInt_FMT " -> %" PetscInt_FMT " modes)", list[0] ? ", " : "", c->names[k], nq, more));
       PetscCall(PetscStrlcat(list, item, sizeof(list)));
     }
+  if (c->iface_redo) {
+    char item[128];
+    PetscCall(PetscSNPrintf(item, sizeof(item), "%sthe interface (%" PetscInt_FMT " -> %" PetscInt_FMT " CC modes)", list[0] ? ", " : "", c->ncc, ncc_more));
+    PetscCall(PetscStrlcat(list, item, sizeof(list)));
+    c->iface_modes = ncc_more; /* the count of the next round */
+  }
+  PetscCall(PetscFree(g));
   c->nrefine++;
-  PetscCall(DRProgress(c->comm, "cms: refinement %" PetscInt_FMT ": %" PetscInt_FMT " mode(s) above tol_pct %g %% (worst estimate %.3g %% at %.6g Hz); enriching the components with the largest share of their residual: %s", c->nrefine, nbad, (double)c->tol_pct, (double)c->est_pct[worst], (double)c->freq[worst], list));
+  PetscCall(DRProgress(c->comm, "cms: refinement %" PetscInt_FMT ": %" PetscInt_FMT " mode(s) above tol_pct %g %% (worst estimate %.3g %% at %.6g Hz); enriching the parts with the largest share of their residual: %s", c->nrefine, nbad, (double)c->tol_pct, (double)c->est_pct[worst], (double)c->freq[worst], list));
   *again = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

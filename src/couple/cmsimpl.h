@@ -23,6 +23,13 @@
  * gaps of the reported modes in the error estimate. */
 #define DR_CMS_EXTRA_RANGE 1.25
 #define DR_CMS_EXTRA_MODES 3
+/* cms.interface_auto: the first interface cutoff, a multiple of the
+ * component cutoff.  CC modes are cheap (one block-solve column and one
+ * projection column each, no eigensolve) and an interface round rebuilds
+ * every component's basis, so the first cut is generous: twice the component
+ * cutoff (the CC modes' share of a mode's error falls like (f / f_cc)^2, as
+ * the component modes'). */
+#define DR_CMS_IFACE_AUTO_FACTOR 2.0
 
 /* Phases of /timing and of the "cms time:" line, in this order. */
 typedef enum {
@@ -89,9 +96,11 @@ struct _p_DRCMS {
    * the lowest CC eigenvalue left out (inf: none) */
   PetscBool  iface_early_opt; /* cms.interface_early */
   PetscBool  iface_early;     /* in use (every component craig-bampton) */
+  PetscBool  iface_auto;      /* the CC count chosen by cms.tol_pct (no explicit interface_modes / interface_cutoff_factor) */
+  PetscBool  iface_redo;      /* Refine: more CC modes in the next round */
   PetscInt   pnbglob;
   DRLabel   *pglob;
-  PetscReal *Sfull, lcc;
+  PetscReal *Sfull, *Mfull, lcc; /* Mfull: the assembled Guyan mass M_G (root) */
   /* results: nm reported modes; next >= nm computed (the extra ones, up to
    * DR_CMS_EXTRA_RANGE fmax or DR_CMS_EXTRA_MODES more, give the estimate its
    * gaps above the last reported mode) */
@@ -100,6 +109,7 @@ struct _p_DRCMS {
   /* error estimate (estimate.c): est_pct[nm] on every rank (NULL: none),
    * share[ncomp * nm]: component k's part of mode j's squared residual */
   PetscReal *est_pct, *share;
+  PetscReal *ishare; /* nm: the interface truncation's part (the boundary term) of mode j's squared residual */
   PetscReal  tol_pct;
   PetscInt   max_refine, nrefine;
   PetscBool  cutoff_given; /* the component-mode choice in use (cutoff_factor with fmax, component_modes without) set by the user: no refinement */
@@ -120,6 +130,8 @@ struct _p_DRCMS {
 /* iface_early.c: phase 1 (modes, pencils), the CC modes at the root, phase
  * 2 (bases on the CC modes) for my components; ierr agreed by all groups */
 PetscErrorCode DRCMSInterfaceEarly_Private(DRCMS c, PetscLogDouble t[3]);
+/* iface_early.c: a refinement round with count CC modes (bases rebuilt) */
+PetscErrorCode DRCMSInterfaceEnrich_Private(DRCMS c, PetscInt count, PetscLogDouble t[3]);
 /* partition.c; the balance table: predicted share vs seconds per group */
 PetscErrorCode DRCMSPartition_Private(DRCMS c);
 PetscErrorCode DRCMSViewBalance_Private(DRCMS c, PetscViewer v);

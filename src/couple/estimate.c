@@ -44,7 +44,8 @@
  * with other methods no estimate is made (said in the log).
  *
  * The share of component k in mode j's eta^2 (its r_I part) tells the
- * refinement (cms.c) which components to enrich. */
+ * refinement (cms.c) which components to enrich; the boundary term's share
+ * (interface reduced before the projection) whether to add CC modes. */
 #include "cmsimpl.h"
 #include <petscblaslapack.h>
 #include <math.h>
@@ -213,6 +214,7 @@ PetscErrorCode DRCMSEstimate_Private(DRCMS c, const PetscReal *Q)
   PetscCall(PetscLogEventBegin(DRCMS_Estimate, 0, 0, 0, 0));
   PetscCall(PetscFree(c->est_pct));
   PetscCall(PetscFree(c->share));
+  PetscCall(PetscFree(c->ishare));
   PetscCallMPI(MPI_Comm_rank(c->gcomm, &grank));
   PetscCall(PetscCalloc3(ncol + 1, &part, ncomp * ncol + 1, &eta2c, nb * ncol + 1, &g));
   for (PetscInt i = 0; i < c->nmine; i++) {
@@ -248,6 +250,7 @@ PetscErrorCode DRCMSEstimate_Private(DRCMS c, const PetscReal *Q)
     PetscCallMPI(MPI_Reduce(g, g_all, (PetscMPIInt)(nb * ncol), MPIU_REAL, MPIU_SUM, 0, c->comm));
     PetscCall(PetscMalloc1(c->nm + 1, &c->est_pct));
     PetscCall(PetscCalloc1(ncomp * c->nm + 1, &c->share));
+    PetscCall(PetscCalloc1(c->nm + 1, &c->ishare));
     if (!c->rank) {
       PetscReal *term, *eta, *est, tk = 0, tm = 0, zero;
       PetscBool *rigid, sok;
@@ -268,6 +271,9 @@ PetscErrorCode DRCMSEstimate_Private(DRCMS c, const PetscReal *Q)
         rigid[j] = (PetscBool)(c->lamext[j] <= zero);
         eta[j]   = rigid[j] ? 0 : PetscSqrtReal(PetscMax(e2, 0) / c->lamext[j]);
         for (PetscInt k = 0; j < c->nm && k < ncomp; k++) c->share[k * c->nm + j] = e2 > 0 ? eta2c_all[k * ncol + j] / e2 : 0;
+        /* the boundary term: the interface truncation (zero up to round-off
+         * when every boundary coordinate is kept) */
+        if (j < c->nm && c->iface_early) c->ishare[j] = e2 > 0 ? term[j] / e2 : 0;
       }
       PetscCall(GapEstimates(ncol, c->nm, c->lamext, eta, rigid, est));
       PetscCall(TruncationEstimates(c, ncol, eta2c_all, term, rigid, est));
@@ -276,6 +282,7 @@ PetscErrorCode DRCMSEstimate_Private(DRCMS c, const PetscReal *Q)
     }
     PetscCallMPI(MPI_Bcast(c->est_pct, (PetscMPIInt)c->nm, MPIU_REAL, 0, c->comm));
     PetscCallMPI(MPI_Bcast(c->share, (PetscMPIInt)(ncomp * c->nm), MPIU_REAL, 0, c->comm));
+    PetscCallMPI(MPI_Bcast(c->ishare, (PetscMPIInt)c->nm, MPIU_REAL, 0, c->comm));
     if (!c->rank) PetscCall(PetscFree2(eta2c_all, g_all));
   }
   PetscCall(PetscFree3(part, eta2c, g));

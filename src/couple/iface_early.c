@@ -46,12 +46,12 @@ static PetscErrorCode PencilToRoot(DRCMS c, PetscInt k, PetscInt nbk, const DRLa
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Root: assemble S, M_G over the physical boundary union and keep the CC
- * modes (c->Psi, c->ccfreq, c->ncc, c->Sfull, c->pglob, c->pnbglob, c->lcc). */
-static PetscErrorCode RootCCModes(DRCMS c, const PetscInt nbk[], DRLabel **bl, PetscReal **S, PetscReal **MG)
+/* Root: assemble S, M_G over the physical boundary union (c->pglob,
+ * c->pnbglob, c->Sfull, c->Mfull): kept for the estimate's boundary term and
+ * for more CC modes in a refinement round. */
+static PetscErrorCode RootPencil(DRCMS c, const PetscInt nbk[], DRLabel **bl, PetscReal **S, PetscReal **MG)
 {
-  PetscInt   nall = 0, nb, nc;
-  PetscReal *Sa, *Ma, *lam, *X, lcut = PetscSqr(2 * PETSC_PI * c->iface_factor * c->fmax);
+  PetscInt nall = 0, nb;
 
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < c->ncomp; k++) nall += nbk[k];
@@ -66,27 +66,42 @@ static PetscErrorCode RootCCModes(DRCMS c, const PetscInt nbk[], DRLabel **bl, P
   for (PetscInt i = 0; i < nall; i++)
     if (!nb || c->pglob[i] != c->pglob[nb - 1]) c->pglob[nb++] = c->pglob[i];
   c->pnbglob = nb;
-  PetscCall(PetscCalloc4(nb * nb + 1, &Sa, nb * nb + 1, &Ma, nb + 1, &lam, nb * nb + 1, &X));
+  PetscCall(PetscCalloc1(nb * nb + 1, &c->Sfull));
+  PetscCall(PetscCalloc1(nb * nb + 1, &c->Mfull));
   for (PetscInt k = 0; k < c->ncomp; k++) {
     PetscInt *map;
     PetscCall(PetscMalloc1(nbk[k] + 1, &map));
     for (PetscInt j = 0; j < nbk[k]; j++) map[j] = DRLabelsFind(nb, c->pglob, bl[k][j]);
     for (PetscInt j = 0; j < nbk[k]; j++)
       for (PetscInt i = 0; i < nbk[k]; i++) {
-        Sa[map[i] + map[j] * nb] += S[k][i + j * nbk[k]];
-        Ma[map[i] + map[j] * nb] += MG[k][i + j * nbk[k]];
+        c->Sfull[map[i] + map[j] * nb] += S[k][i + j * nbk[k]];
+        c->Mfull[map[i] + map[j] * nb] += MG[k][i + j * nbk[k]];
       }
     PetscCall(PetscFree(map));
   }
-  PetscCall(PetscMalloc1(nb * nb + 1, &c->Sfull));
-  PetscCall(PetscArraycpy(c->Sfull, Sa, nb * nb));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Root: the kept CC modes of (Sfull, Mfull): the lowest `count` (> 0), else
+ * those below c->iface_factor x fmax (c->Psi, c->ccfreq, c->ncc, c->lcc). */
+static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
+{
+  PetscInt   nb = c->pnbglob, nc;
+  PetscReal *Sa, *Ma, *lam, *X, lcut = PetscSqr(2 * PETSC_PI * c->iface_factor * c->fmax);
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(c->Psi));
+  PetscCall(PetscFree(c->ccfreq));
+  PetscCall(PetscMalloc4(nb * nb + 1, &Sa, nb * nb + 1, &Ma, nb + 1, &lam, nb * nb + 1, &X));
+  PetscCall(PetscArraycpy(Sa, c->Sfull, nb * nb));
+  PetscCall(PetscArraycpy(Ma, c->Mfull, nb * nb));
   /* one more than kept: its eigenvalue is the truncation's lc for the estimate */
-  if (c->iface_modes > 0) PetscCall(DRDenseEigen(nb, Sa, Ma, PetscMin(nb, c->iface_modes + 1), 0, &nc, lam, X));
+  if (count > 0) PetscCall(DRDenseEigen(nb, Sa, Ma, PetscMin(nb, count + 1), 0, &nc, lam, X));
   else PetscCall(DRDenseEigen(nb, Sa, Ma, 0, lcut, &nc, lam, X));
-  c->ncc = c->iface_modes > 0 ? PetscMin(nc, c->iface_modes) : nc;
+  c->ncc = count > 0 ? PetscMin(nc, count) : nc;
   c->lcc = PETSC_INFINITY;
-  if (c->iface_modes > 0 && nc > c->ncc) c->lcc = lam[c->ncc];
-  else if (c->iface_modes == 0 && nc < nb) c->lcc = lcut; /* the next one lies above the cutoff */
+  if (count > 0 && nc > c->ncc) c->lcc = lam[c->ncc];
+  else if (count == 0 && nc < nb) c->lcc = lcut; /* the next one lies above the cutoff */
   PetscCall(PetscMalloc1(nb * c->ncc + 1, &c->Psi));
   PetscCall(PetscArraycpy(c->Psi, X, nb * c->ncc));
   PetscCall(PetscMalloc1(c->ncc + 1, &c->ccfreq));
@@ -95,12 +110,66 @@ static PetscErrorCode RootCCModes(DRCMS c, const PetscInt nbk[], DRLabel **bl, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The CC modes from the root to every rank, and every component's basis on
+ * its rows of them (phase 2; again in an interface refinement round). */
+static PetscErrorCode ApplyCCModes(DRCMS c, PetscLogDouble t[3])
+{
+  PetscErrorCode ierr = PETSC_SUCCESS;
+  PetscReal     *V;
+  DRLabel       *cclab;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Bcast(&c->ncc, 1, MPIU_INT, 0, c->comm));
+  PetscCallMPI(MPI_Bcast(&c->lcc, 1, MPIU_REAL, 0, c->comm));
+  PetscCall(PetscMalloc1(c->pnbglob * c->ncc + 1, &V));
+  if (!c->rank) PetscCall(PetscArraycpy(V, c->Psi, c->pnbglob * c->ncc));
+  PetscCallMPI(MPI_Bcast(V, (PetscMPIInt)(c->pnbglob * c->ncc), MPIU_REAL, 0, c->comm));
+  /* coupling labels -ncc..-1 (sorted): CC mode j has label -(ncc - j) */
+  PetscCall(PetscMalloc1(c->ncc + 1, &cclab));
+  for (PetscInt j = 0; j < c->ncc; j++) cclab[j] = -(c->ncc - j);
+  for (PetscInt i = 0; i < c->nmine && !ierr; i++) {
+    PetscInt       nb;
+    const DRLabel *bl;
+    PetscReal     *Vc;
+    PetscCall(DRReductionGetPhysicalBoundary(c->red[i], &nb, &bl));
+    PetscCall(PetscMalloc1(nb * c->ncc + 1, &Vc));
+    for (PetscInt b = 0; b < nb; b++) {
+      PetscInt row = DRLabelsFind(c->pnbglob, c->pglob, bl[b]);
+      for (PetscInt j = 0; j < c->ncc; j++) Vc[b + j * nb] = V[row + j * c->pnbglob];
+    }
+    ierr = DRReductionApplyInterfaceBasis(c->red[i], c->comps[i], c->ncc, Vc, cclab);
+    PetscCall(PetscFree(Vc));
+    if (!ierr) {
+      PetscLogDouble ti[3];
+      PetscCall(DRReductionGetTimes(c->red[i], &ti[0], &ti[1], &ti[2]));
+      for (int p = 0; p < 3; p++) t[p] += ti[p];
+    }
+  }
+  ierr = DRCMSAllGroupsAgree_Private(c->comm, ierr);
+  PetscCall(PetscFree(cclab));
+  PetscCall(PetscFree(V));
+  PetscFunctionReturn(ierr);
+}
+
+/* A refinement round of the interface (cms.tol_pct): count CC modes instead
+ * of ncc, every component's basis rebuilt on them (its fixed-interface modes
+ * kept: ncc' block solves and one projection, no eigensolve). */
+PetscErrorCode DRCMSInterfaceEnrich_Private(DRCMS c, PetscInt count, PetscLogDouble t[3])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(DRCMS_IfaceReduce, 0, 0, 0, 0));
+  if (!c->rank) PetscCall(RootCCModes(c, count));
+  PetscCall(PetscLogEventEnd(DRCMS_IfaceReduce, 0, 0, 0, 0));
+  PetscCall(ApplyCCModes(c, t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRCMSInterfaceEarly_Private(DRCMS c, PetscLogDouble t[3])
 {
   PetscErrorCode ierr = PETSC_SUCCESS;
   PetscInt      *nbk, *tmp;
-  PetscReal    **S = NULL, **MG = NULL, **rS = NULL, **rM = NULL, *V = NULL;
-  DRLabel      **rbl = NULL, *cclab;
+  PetscReal    **S = NULL, **MG = NULL, **rS = NULL, **rM = NULL;
+  DRLabel      **rbl = NULL;
   PetscMPIInt    grank;
 
   PetscFunctionBeginUser;
@@ -138,7 +207,8 @@ PetscErrorCode DRCMSInterfaceEarly_Private(DRCMS c, PetscLogDouble t[3])
   PetscCall(PetscFree2(S, MG));
   PetscCall(PetscLogEventBegin(DRCMS_IfaceReduce, 0, 0, 0, 0));
   if (!c->rank) {
-    PetscCall(RootCCModes(c, nbk, rbl, rS, rM));
+    PetscCall(RootPencil(c, nbk, rbl, rS, rM));
+    PetscCall(RootCCModes(c, c->iface_modes));
     for (PetscInt k = 0; k < c->ncomp; k++) {
       PetscCall(PetscFree(rbl[k]));
       PetscCall(PetscFree(rS[k]));
@@ -147,41 +217,13 @@ PetscErrorCode DRCMSInterfaceEarly_Private(DRCMS c, PetscLogDouble t[3])
     PetscCall(PetscFree3(rbl, rS, rM));
   }
   PetscCall(PetscLogEventEnd(DRCMS_IfaceReduce, 0, 0, 0, 0));
-  /* the physical boundary and the CC modes to every rank */
+  /* the physical boundary to every rank, then the CC modes and phase 2 */
   PetscCallMPI(MPI_Bcast(&c->pnbglob, 1, MPIU_INT, 0, c->comm));
-  PetscCallMPI(MPI_Bcast(&c->ncc, 1, MPIU_INT, 0, c->comm));
-  PetscCallMPI(MPI_Bcast(&c->lcc, 1, MPIU_REAL, 0, c->comm));
   if (c->rank) PetscCall(PetscMalloc1(c->pnbglob + 1, &c->pglob));
   PetscCallMPI(MPI_Bcast(c->pglob, (PetscMPIInt)c->pnbglob, MPIU_INT64, 0, c->comm));
-  PetscCall(PetscMalloc1(c->pnbglob * c->ncc + 1, &V));
-  if (!c->rank) PetscCall(PetscArraycpy(V, c->Psi, c->pnbglob * c->ncc));
-  PetscCallMPI(MPI_Bcast(V, (PetscMPIInt)(c->pnbglob * c->ncc), MPIU_REAL, 0, c->comm));
-  PetscCall(DRProgress(c->comm, "cms: interface reduction before the projection: %" PetscInt_FMT " boundary DOFs -> %" PetscInt_FMT " CC modes", c->pnbglob, c->ncc));
-  /* coupling labels -ncc..-1 (sorted): CC mode j has label -(ncc - j) */
-  PetscCall(PetscMalloc1(c->ncc + 1, &cclab));
-  for (PetscInt j = 0; j < c->ncc; j++) cclab[j] = -(c->ncc - j);
-  /* phase 2: the bases on the CC modes */
-  for (PetscInt i = 0; i < c->nmine && !ierr; i++) {
-    PetscInt       nb;
-    const DRLabel *bl;
-    PetscReal     *Vc;
-    PetscCall(DRReductionGetPhysicalBoundary(c->red[i], &nb, &bl));
-    PetscCall(PetscMalloc1(nb * c->ncc + 1, &Vc));
-    for (PetscInt b = 0; b < nb; b++) {
-      PetscInt row = DRLabelsFind(c->pnbglob, c->pglob, bl[b]);
-      for (PetscInt j = 0; j < c->ncc; j++) Vc[b + j * nb] = V[row + j * c->pnbglob];
-    }
-    ierr = DRReductionApplyInterfaceBasis(c->red[i], c->comps[i], c->ncc, Vc, cclab);
-    PetscCall(PetscFree(Vc));
-    if (!ierr) {
-      PetscLogDouble ti[3];
-      PetscCall(DRReductionGetTimes(c->red[i], &ti[0], &ti[1], &ti[2]));
-      for (int p = 0; p < 3; p++) t[p] += ti[p];
-    }
-  }
-  ierr = DRCMSAllGroupsAgree_Private(c->comm, ierr);
-  PetscCall(PetscFree(cclab));
-  PetscCall(PetscFree(V));
+  PetscCallMPI(MPI_Bcast(&c->ncc, 1, MPIU_INT, 0, c->comm));
+  PetscCall(DRProgress(c->comm, "cms: interface reduction before the projection: %" PetscInt_FMT " boundary DOFs -> %" PetscInt_FMT " CC modes%s", c->pnbglob, c->ncc, c->iface_auto ? " (below the initial interface cutoff; cms.tol_pct refines it)" : ""));
+  ierr = ApplyCCModes(c, t);
   PetscCall(PetscFree2(nbk, tmp));
   PetscFunctionReturn(ierr);
 }

@@ -39,7 +39,8 @@ PetscErrorCode DRCMSView(DRCMS c, PetscViewer v)
     PetscCallMPI(MPI_Bcast(&fhi, 1, MPIU_REAL, 0, c->comm));
     PetscCall(PetscSNPrintf(line, sizeof(line), "  interface reduction%s: %" PetscInt_FMT " boundary coordinates -> %" PetscInt_FMT " CC modes (highest %.6g Hz", c->iface_early ? " before the projection" : "", c->iface_early ? c->pnbglob : c->nbglob, c->ncc, (double)fhi));
     PetscCall(PetscStrlen(line, &len));
-    if (c->iface_factor > 0) PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, ", cutoff %.6g x %.6g Hz", (double)c->iface_factor, (double)c->fmax));
+    if (c->iface_auto) PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, ", chosen by cms.tol_pct from a first cutoff %.6g x %.6g Hz", (double)c->iface_factor, (double)c->fmax));
+    else if (c->iface_factor > 0) PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, ", cutoff %.6g x %.6g Hz", (double)c->iface_factor, (double)c->fmax));
     PetscCall(PetscStrlen(line, &len));
     PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, "); coupled system %" PetscInt_FMT " -> %" PetscInt_FMT " coordinates\n", c->nred, c->ncoupled));
     PetscCall(PetscViewerASCIIPrintf(v, "%s", line));
@@ -203,7 +204,8 @@ static PetscErrorCode WriteReduced(DRCMS c, DRStore s)
     PetscReal *rowmajor = NULL;
     if (c->iface_early) PetscCall(DRStoreAttrString(s, "/cms/reduced", "interface_reduction", "before the projection: characteristic constraint modes of the assembled boundary Schur complement and Guyan mass (from the components' MUMPS Schur complements), M-normalized; every component projected on them, so K, M above are the solved system"));
     else PetscCall(DRStoreAttrString(s, "/cms/reduced", "interface_reduction", "characteristic constraint modes of (K_BB, M_BB) of the assembled reduced system, M_BB-normalized; solved system R^T K R, R^T M R with R = blkdiag(interface_modes, I_modal) (coupled_size coordinates)"));
-    if (c->iface_factor > 0) PetscCall(DRStoreAttrReal(s, "/cms/reduced", "interface_cutoff_hz", c->iface_factor * c->fmax));
+    if (c->iface_auto) PetscCall(DRStoreAttrString(s, "/cms/reduced", "interface_choice", "CC count chosen by cms.tol_pct (cms.interface_auto): first cut 2 x cutoff_factor x fmax, more CC modes where the estimate's boundary term dominates"));
+    else if (c->iface_factor > 0) PetscCall(DRStoreAttrReal(s, "/cms/reduced", "interface_cutoff_hz", c->iface_factor * c->fmax));
     if (!c->rank) {
       PetscCall(PetscMalloc1(nbp * c->ncc + 1, &rowmajor));
       for (PetscInt i = 0; i < nbp; i++)

@@ -171,11 +171,30 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
   PetscInt     nq = fi->nq, N = ncc + nq, ldt, ldx = 0, li = 0;
   PetscScalar *t;
   const PetscScalar *x = NULL, **ph;
-  PetscReal   *kcc = NULL, *XtB = NULL;
+  PetscReal   *kcc = NULL, *XtB = NULL, *lam = NULL;
   PetscMPIInt  rank;
+  Vec         *modes = fi->modes;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(fi->comm, &rank));
+  /* the fixed-interface modes and their eigenvalues: from the eigensolver
+   * (first application), or, applied again on more CC modes (the interface
+   * refinement of cms.tol_pct), the kept copies and the modal diagonal of the
+   * current K_r (rank 0), so the modes are not recomputed */
+  PetscCall(PetscMalloc1(nq + 1, &lam));
+  if (fi->modal) {
+    const PetscReal *l;
+    if (nq) PetscCall(DRModalGetModes(fi->modal, NULL, NULL, &l, NULL, NULL));
+    for (PetscInt k = 0; k < nq; k++) lam[k] = l[k];
+  } else {
+    PetscCheck(fi->nkept == nq && se->T, fi->comm, PETSC_ERR_ORDER, "component '%s': interface basis applied again without a built superelement", fi->name);
+    modes = fi->kept;
+    if (!rank)
+      for (PetscInt k = 0; k < nq; k++) lam[k] = se->K[(se->nb + k) * (se->nb + nq + 1)];
+    PetscCall(MatDestroy(&se->T));
+    PetscCall(PetscFree(se->K));
+    PetscCall(PetscFree(se->M));
+  }
   PetscCall(PetscLogEventBegin(DRRED_Constraint, 0, 0, 0, 0));
   PetscCall(BoundaryRows(fi, ncc, Vc, &Vd));
   /* X = -K_II^{-1} K_IB V_c: from the full constraint modes when they were
@@ -211,7 +230,7 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
     PetscCall(MatDenseGetLDA(X, &ldx));
   }
   PetscCall(PetscMalloc1(nq + 1, &ph));
-  for (PetscInt k = 0; k < nq; k++) PetscCall(VecGetArrayRead(fi->modes[k], &ph[k]));
+  for (PetscInt k = 0; k < nq; k++) PetscCall(VecGetArrayRead(modes[k], &ph[k]));
   for (PetscInt i = fi->rs; i < fi->re; i++) {
     PetscInt rr = i - fi->rs;
     for (PetscInt j = 0; j < N; j++) t[rr + j * ldt] = 0;
@@ -223,7 +242,7 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
       li++;
     }
   }
-  for (PetscInt k = 0; k < nq; k++) PetscCall(VecRestoreArrayRead(fi->modes[k], &ph[k]));
+  for (PetscInt k = 0; k < nq; k++) PetscCall(VecRestoreArrayRead(modes[k], &ph[k]));
   PetscCall(PetscFree(ph));
   if (X) PetscCall(MatDenseRestoreArrayRead(X, &x));
   PetscCall(MatDenseRestoreArray(se->T, &t));
@@ -237,14 +256,13 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
   se->nb = ncc;
   /* K_r on rank 0 */
   if (!rank) {
-    const PetscReal *lam = NULL;
     PetscCall(PetscCalloc1(N * N + 1, &se->K));
     for (PetscInt j = 0; j < ncc; j++)
       for (PetscInt i = 0; i < ncc; i++) se->K[i + j * N] = kcc[i + j * ncc] + (XtB ? 0.5 * (XtB[i + j * ncc] + XtB[j + i * ncc]) : 0);
-    if (nq) PetscCall(DRModalGetModes(fi->modal, NULL, NULL, &lam, NULL, NULL));
     for (PetscInt k = 0; k < nq; k++) se->K[(ncc + k) * (N + 1)] = lam[k];
   }
   se->K_formed = PETSC_TRUE;
+  PetscCall(PetscFree(lam));
   PetscCall(PetscFree(kcc));
   PetscCall(PetscFree(XtB));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# cms.interface_auto (the default, issue 13 items 2 and 4): with cms.tol_pct
+# and no explicit interface_modes / interface_cutoff_factor, the interface
+# is reduced before the projection from a first cut (2 x cutoff_factor x
+# fmax), and the refinement adds CC modes where the error estimate's
+# boundary term (the interface truncation) carries a mode's residual.
+# Case: the clamped plate in 4 parts (tests/data/cms/plate4.yaml, 7.5k DOFs,
+# 567 boundary DOFs) up to 3 kHz (29 modes), where the first cut is too low.
+# References: the full model (/verify, SLEPc on the assembled K, M), index
+# against index, and the same job without interface reduction.
+#  - default: the log shows an interface refinement round; every true error
+#    and every estimate <= tol_pct 0.5 %; estimate >= true error; f >= f_full;
+#  - 1, 2 and 3 ranks give the same frequencies;
+#  - cms.interface_auto false: no CC modes, also within 0.5 %;
+#  - an explicit cms.interface_modes is final: never refined.
+set -euo pipefail
+cd "$T"
+P="-config $ROOT/tests/data/cms/plate4.yaml -cms_fmax 3000 -verify true"
+timeout 300 $MPIEXEC -n 2 $DYNRED $P -output a2.h5 > a2.log
+$DYNRED $P -output a1.h5 > a1.log
+timeout 300 $MPIEXEC -n 3 $DYNRED $P -output a3.h5 > a3.log
+timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_interface_auto false -output off.h5 > off.log
+timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_interface_modes 30 -output fixed.h5 > fixed.log
+grep -E "interface|refinement" a2.log
+first=$(sed -n 's/.*567 boundary DOFs -> \([0-9]*\) CC modes (below the initial interface cutoff.*/\1/p' a2.log)
+test -n "$first"
+grep -q "the interface ($first -> [0-9]* CC modes)" a2.log
+grep -q "interface refined: [0-9]* CC modes of 567 boundary DOFs" a2.log
+! grep -q "interface reduction" off.log
+! grep -q "the interface (" fixed.log
+/usr/bin/python3 - "$first" <<'PY'
+import sys, h5py, numpy as np
+first = int(sys.argv[1])
+def rd(n):
+    with h5py.File(n, "r") as f:
+        return (f["/cms/frequencies_hz"][:], f["/cms/error_estimate_pct"][:], f["/verify/full_frequencies_hz"][:],
+                int(f["/cms/reduced"].attrs["n_interface_modes"]))
+# reference slack 1e-5 %: the full-model solve's residual tolerance 1e-12 with condition <= 1e5 over these modes
+# (as tests/e2e/cms_estimate.sh)
+SLACK = 1e-5
+res = {}
+for name in ["a1", "a2", "a3", "off", "fixed"]:
+    f, est, ff, ncc = rd(name + ".h5")
+    n = len(f)
+    true = 100 * (f - ff[:n]) / ff[:n]
+    res[name] = (f, ncc)
+    print(f"{name:5s}: {n} modes, {ncc} CC modes, true max {true.max():.3g} %, estimate max {est.max():.3g} %")
+    assert n >= 25, (name, n)
+    assert true.min() > -SLACK, (name, "Rayleigh-Ritz", true.min())
+    assert (est + SLACK >= true).all(), (name, "estimate below the true error", np.where(est + SLACK < true))
+    if name != "fixed":  # tol_pct 0.5 honoured: estimates and true errors
+        assert est.max() <= 0.5 and true.max() <= 0.5, (name, est.max(), true.max())
+assert res["a2"][1] > first, ("the interface was refined", first, res["a2"][1])
+assert res["off"][1] == 0 and res["fixed"][1] == 30, (res["off"][1], res["fixed"][1])
+# ranks: the same reduction (the CC modes chosen at the root from the same pencil); 1e-8 relative: the eigensolver
+# tolerance of the component solves (1e-10 residual) amplified by the spread of the coupled spectrum
+for name in ["a1", "a3"]:
+    assert res[name][1] == res["a2"][1], (name, res[name][1], res["a2"][1])
+    d = np.abs(res[name][0] / res["a2"][0] - 1).max()
+    assert d < 1e-8, (name, d)
+print("ok")
+PY
