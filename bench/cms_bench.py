@@ -87,6 +87,8 @@ def main():
                                "-cms_method", a.method, "-verify", "true",
                                "-output", cms] + (["-cms_cutoff_factor", a.cutoff_factor] if a.cutoff_factor else [])
                               + (partition + ["-cms_nmodes", str(nm)] if partition else []) + a.extra.split(), np_)
+                with open(cms[:-3] + ".log", "w") as lf:  # the job's log (refinement rounds, phases) beside its result
+                    lf.write(out)
                 with h5py.File(cms) as f:
                     t = f["/timing"].attrs
                     ndof = int(f["/cms"].attrs["ndof"])
