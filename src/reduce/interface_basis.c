@@ -182,12 +182,12 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
    * refinement of cms.tol_pct), the kept copies and the modal diagonal of the
    * current K_r (rank 0), so the modes are not recomputed */
   PetscCall(PetscMalloc1(nq + 1, &lam));
-  if (fi->modal) {
-    const PetscReal *l;
+  if (!se->T) {
+    const PetscReal *l = NULL;
     if (nq) PetscCall(DRModalGetModes(fi->modal, NULL, NULL, &l, NULL, NULL));
     for (PetscInt k = 0; k < nq; k++) lam[k] = l[k];
   } else {
-    PetscCheck(fi->nkept == nq && se->T, fi->comm, PETSC_ERR_ORDER, "component '%s': interface basis applied again without a built superelement", fi->name);
+    PetscCheck(fi->nkept == nq, fi->comm, PETSC_ERR_ORDER, "component '%s': interface basis applied again with %" PetscInt_FMT " kept modes for %" PetscInt_FMT, fi->name, fi->nkept, nq);
     modes = fi->kept;
     if (!rank)
       for (PetscInt k = 0; k < nq; k++) lam[k] = se->K[(se->nb + k) * (se->nb + nq + 1)];

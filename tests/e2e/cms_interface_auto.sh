@@ -12,7 +12,10 @@
 #    and every estimate <= tol_pct 0.5 %; estimate >= true error; f >= f_full;
 #  - 1, 2 and 3 ranks give the same frequencies;
 #  - cms.interface_auto false: no CC modes, also within 0.5 %;
-#  - an explicit cms.interface_modes is final: never refined.
+#  - an explicit cms.interface_modes is final: never refined;
+#  - the same plate as ONE component split by cms.partition 4 (the separator
+#    is all boundary: no fixed-interface modes of its own) also refines its
+#    interface and meets the tolerance.
 set -euo pipefail
 cd "$T"
 P="-config $ROOT/tests/data/cms/plate4.yaml -cms_fmax 3000 -verify true"
@@ -21,6 +24,8 @@ $DYNRED $P -output a1.h5 > a1.log
 timeout 300 $MPIEXEC -n 3 $DYNRED $P -output a3.h5 > a3.log
 timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_interface_auto false -output off.h5 > off.log
 timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_interface_modes 30 -output fixed.h5 > fixed.log
+timeout 300 $MPIEXEC -n 2 $DYNRED $P -model_plate_nx 48 -model_cut_parts 1 -cms_partition 4 -output part.h5 > part.log
+grep -q "interface refined: [0-9]* CC modes of [0-9]* boundary DOFs" part.log
 grep -E "interface|refinement" a2.log
 first=$(sed -n 's/.*567 boundary DOFs -> \([0-9]*\) CC modes (below the initial interface cutoff.*/\1/p' a2.log)
 test -n "$first"
@@ -39,7 +44,7 @@ def rd(n):
 # (as tests/e2e/cms_estimate.sh)
 SLACK = 1e-5
 res = {}
-for name in ["a1", "a2", "a3", "off", "fixed"]:
+for name in ["a1", "a2", "a3", "off", "fixed", "part"]:
     f, est, ff, ncc = rd(name + ".h5")
     n = len(f)
     true = 100 * (f - ff[:n]) / ff[:n]
