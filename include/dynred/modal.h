@@ -33,6 +33,9 @@ PetscErrorCode DRModalSetOptionsPrefix(DRModal m, const char *prefix);
 /* `what` names the model in messages (a file or "builtin:plate"). */
 PetscErrorCode DRModalSetOperators(DRModal m, Mat K, Mat M, const char *what);
 PetscErrorCode DRModalSetRange(DRModal m, PetscInt nmodes, PetscReal fmax);
+/* With fmax (not slicing): at least the lowest nmin modes, also when fewer
+ * lie below fmax (a floor for component modes; 0: none, the default). */
+PetscErrorCode DRModalSetMinModes(DRModal m, PetscInt nmin);
 /* fmax by spectrum slicing (default; every mode below fmax, proven by the
  * inertia at each slice) or, when false, counted: one LDL^T factorization
  * of K - lmax M gives the number of modes below fmax (inertia), then one

@@ -52,7 +52,8 @@ PetscErrorCode DRReductionGetType(DRReduction r, const char **type);
  * "<prefix>static_" of the interior factorization). */
 PetscErrorCode DRReductionSetOptionsPrefix(DRReduction r, const char prefix[]);
 /* Component modes kept: the nmodes lowest, or every mode below cutoff_hz
- * when cutoff_hz > 0 (methods with component modes). */
+ * when cutoff_hz > 0 (methods with component modes); with a cutoff, the
+ * fixed-interface family keeps at least the nmodes lowest (a floor; 0: none). */
 PetscErrorCode DRReductionSetModes(DRReduction r, PetscInt nmodes, PetscReal cutoff_hz);
 /* -<prefix>reduction_type, -<prefix>reduction_nmodes,
  * -<prefix>reduction_cutoff_hz, then the method's own options. */

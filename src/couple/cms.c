@@ -402,8 +402,11 @@ static PetscErrorCode InitComponentModes(DRCMS c)
   PetscCall(PetscFree2(c->comp_cut, c->comp_nmodes));
   PetscCall(PetscMalloc2(c->ncomp, &c->comp_cut, c->ncomp, &c->comp_nmodes));
   for (PetscInt k = 0; k < c->ncomp; k++) {
-    c->comp_cut[k]    = c->fmax > 0 ? c->cutoff_factor * c->fmax : 0;
-    c->comp_nmodes[k] = c->comp_modes;
+    c->comp_cut[k] = c->fmax > 0 ? c->cutoff_factor * c->fmax : 0;
+    /* with fmax the count is a floor under the cutoff (Craig-Bampton):
+     * DR_CMS_MIN_COMP_MODES when tol_pct refines, none for an explicit
+     * cutoff_factor or tol_pct 0 */
+    c->comp_nmodes[k] = c->fmax > 0 ? (c->cutoff_given || c->tol_pct <= 0 ? 0 : DR_CMS_MIN_COMP_MODES) : c->comp_modes;
   }
   c->nrefine = 0;
   PetscFunctionReturn(PETSC_SUCCESS);

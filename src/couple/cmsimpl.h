@@ -30,6 +30,15 @@
  * cutoff (the CC modes' share of a mode's error falls like (f / f_cc)^2, as
  * the component modes'). */
 #define DR_CMS_IFACE_AUTO_FACTOR 2.0
+/* cms.tol_pct with fmax and no explicit cutoff_factor: each Craig-Bampton
+ * component keeps at least this many modes in the first round, also when
+ * fewer lie below the cutoff (short middle parts, low fmax).  A refinement
+ * round costs a coupled solve, an estimate and a restarted Krylov-Schur
+ * solve, while a first solve for 16 modes instead of 4 costs little more
+ * (SLEPc's basis holds ncv = max(2 nev, nev + 15) vectors either way and the
+ * factorization is the same); measured on the 46k-DOF plate in 4 parts, 20
+ * modes: 3 rounds without the floor (bench/README.md). */
+#define DR_CMS_MIN_COMP_MODES 16
 
 /* Phases of /timing and of the "cms time:" line, in this order. */
 typedef enum {

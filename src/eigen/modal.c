@@ -18,6 +18,7 @@ struct _p_DRModal {
   PetscInt  nev;     /* nev of the counted path */
   PetscInt  count;   /* eigenvalues below fmax from the inertia of K - lmax M (-1: not counted) */
   PetscInt  dense_max; /* n <= dense_max: LAPACK on rank 0 instead of SLEPc (0: never) */
+  PetscInt  nmin;      /* with fmax: at least this many modes (the lowest), counted path and dense */
   EPS       eps;
   Mat       F;       /* a factorization of K given by the caller (shift 0 through it), or NULL */
   PetscInt  ndefl;   /* deflation space: known eigenvectors the solve stays M-orthogonal to */
@@ -96,6 +97,14 @@ PetscErrorCode DRModalSetRange(DRModal m, PetscInt nmodes, PetscReal fmax)
   PetscCheck(nmodes > 0 || fmax > 0, m->comm, DR_ERR_INPUT, "%s: modal range: expected nmodes > 0 or fmax > 0 (got nmodes %" PetscInt_FMT ", fmax %g)", m->what, nmodes, (double)fmax);
   m->nmodes = nmodes;
   m->fmax   = fmax;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRModalSetMinModes(DRModal m, PetscInt nmin)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(nmin >= 0, m->comm, DR_ERR_INPUT, "%s: modal range: expected a minimum mode count >= 0, got %" PetscInt_FMT, m->what, nmin);
+  m->nmin = nmin;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -475,7 +484,17 @@ static PetscErrorCode SolveDense(DRModal m, PetscInt n, PetscInt *nfound, PetscR
   PetscCall(PetscFree2(kl, ml));
   PetscCall(PetscMalloc1(n + 1, lam));
   /* rank 0 alone: its error code broadcast, so the others do not wait below */
-  PetscCall(DRRootAgree(m->comm, rank ? PETSC_SUCCESS : DRDenseEigen(n, Kd, Md, m->fmax > 0 ? 0 : PetscMin(m->nmodes, n), PetscSqr(2 * PETSC_PI * m->fmax), &nf, *lam, X)));
+  /* a floor with fmax: every mode (LAPACK computes them all anyway at these
+   * sizes), those below fmax or the lowest nmin kept below */
+  PetscCall(DRRootAgree(m->comm, rank ? PETSC_SUCCESS : DRDenseEigen(n, Kd, Md, m->fmax > 0 ? (m->nmin > 0 ? n : 0) : PetscMin(m->nmodes, n), PetscSqr(2 * PETSC_PI * m->fmax), &nf, *lam, X)));
+  if (m->fmax > 0 && m->nmin > 0) {
+    PetscInt nb = 0;
+    PetscCallMPI(MPI_Bcast(&nf, 1, MPIU_INT, 0, m->comm));
+    PetscCallMPI(MPI_Bcast(*lam, (PetscMPIInt)nf, MPIU_REAL, 0, m->comm));
+    while (nb < nf && (*lam)[nb] <= PetscSqr(2 * PETSC_PI * m->fmax)) nb++;
+    m->count = nb;
+    nf       = PetscMax(nb, PetscMin(m->nmin, nf));
+  }
   PetscCallMPI(MPI_Bcast(&nf, 1, MPIU_INT, 0, m->comm));
   PetscCallMPI(MPI_Bcast(*lam, (PetscMPIInt)nf, MPIU_REAL, 0, m->comm));
   PetscCall(MatCreateVecs(m->K, &x, NULL));
@@ -530,7 +549,7 @@ static PetscErrorCode SolveCounted(DRModal m, PetscInt n)
   PetscFunctionBeginUser;
   PetscCall(CountBelow(m, lmax, &m->count, &known));
   if (!known) m->count = -1;
-  m->nev = PetscMin(n, PetscMax(PetscMax(m->nmodes, 1), m->count));
+  m->nev = PetscMin(n, PetscMax(PetscMax(PetscMax(m->nmodes, 1), m->count), m->nmin));
   PetscCall(EPSSetDimensions(m->eps, m->nev, PETSC_DEFAULT, m->nev > 200 ? 200 : PETSC_DEFAULT));
   if (m->try_zero) PetscCall(TryZeroShift(m));
   for (PetscInt round = 0;; round++) {
@@ -595,7 +614,7 @@ PetscErrorCode DRModalSolve(DRModal m)
   PetscCall(MatGetSize(m->K, &n, NULL));
   if (n <= m->dense_max && !m->F && !m->ndefl) {
     PetscCall(SolveDense(m, n, &nconv, &lam, &tmp));
-    if (m->fmax > 0) m->count = nconv;
+    if (m->fmax > 0 && !m->nmin) m->count = nconv;
     nkeep = m->fmax > 0 ? nconv : PetscMin(nconv, m->nmodes);
     PetscCall(AllocResults(m, nkeep));
     m->modes = tmp;
@@ -621,6 +640,7 @@ PetscErrorCode DRModalSolve(DRModal m)
     PetscReal lmax = PetscSqr(2 * PETSC_PI * m->fmax);
     nkeep          = 0;
     while (nkeep < nconv && lam[nkeep] <= lmax) nkeep++;
+    nkeep = PetscMax(nkeep, PetscMin(m->nmin, nconv));
   } else nkeep = m->fmax > 0 ? nconv : PetscMin(nconv, m->nmodes);
   if (m->fmax > 0 && m->slicing) m->count = nconv;
   PetscCheck(m->fmax > 0 || nconv >= m->nmodes, m->comm, PETSC_ERR_CONV_FAILED, "%s: only %" PetscInt_FMT " of %" PetscInt_FMT " modes converged; try -%seps_max_it or a larger -%seps_ncv", m->what, nconv, m->nmodes, m->prefix, m->prefix);

@@ -94,8 +94,10 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscB
   PetscCall(DRModalSetOptionsPrefix(fi->modal, DRReductionPrefix(r)));
   PetscCall(DRModalSetOperators(fi->modal, fi->KII, fi->MII, fi->source));
   /* at least one mode: it proves K_II regular (no floating interior) */
-  if (keep && r->cutoff_hz > 0) PetscCall(DRModalSetRange(fi->modal, 0, r->cutoff_hz));
-  else PetscCall(DRModalSetRange(fi->modal, keep ? PetscMax(1, PetscMin(r->nmodes, fi->nI)) : 1, 0));
+  if (keep && r->cutoff_hz > 0) {
+    PetscCall(DRModalSetRange(fi->modal, 0, r->cutoff_hz));
+    PetscCall(DRModalSetMinModes(fi->modal, PetscMin(r->nmodes, fi->nI))); /* with a cutoff, nmodes is a floor */
+  } else PetscCall(DRModalSetRange(fi->modal, keep ? PetscMax(1, PetscMin(r->nmodes, fi->nI)) : 1, 0));
   PetscCall(DRModalSetSlicing(fi->modal, PETSC_FALSE));
   PetscCall(DRModalSetDenseMax(fi->modal, DR_COMPONENT_DENSE_MAX));
   PetscCall(DRModalSetFromOptions(fi->modal));

@@ -15,7 +15,11 @@
 #  - an explicit cms.interface_modes is final: never refined;
 #  - the same plate as ONE component split by cms.partition 4 (the separator
 #    is all boundary: no fixed-interface modes of its own) also refines its
-#    interface and meets the tolerance.
+#    interface and meets the tolerance;
+#  - the component-mode floor (DR_CMS_MIN_COMP_MODES = 16, with tol_pct): at
+#    800 Hz every part keeps >= 16 modes, the lowest ones (their frequencies
+#    are those of the tol_pct-0 job, which keeps only those below 2 x fmax:
+#    fewer than 16 in some part), and no refinement round is needed.
 set -euo pipefail
 cd "$T"
 P="-config $ROOT/tests/data/cms/plate4.yaml -cms_fmax 3000 -verify true"
@@ -26,6 +30,9 @@ timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_interface_auto false -output off.h5 > 
 timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_interface_modes 30 -output fixed.h5 > fixed.log
 timeout 300 $MPIEXEC -n 2 $DYNRED $P -model_plate_nx 48 -model_cut_parts 1 -cms_partition 4 -output part.h5 > part.log
 grep -q "interface refined: [0-9]* CC modes of [0-9]* boundary DOFs" part.log
+F="-config $ROOT/tests/data/cms/plate4.yaml -cms_fmax 800"
+timeout 300 $MPIEXEC -n 2 $DYNRED $F -output floor.h5 > floor.log
+timeout 300 $MPIEXEC -n 2 $DYNRED $F -cms_tol_pct 0 -output nofloor.h5 > nofloor.log
 grep -E "interface|refinement" a2.log
 first=$(sed -n 's/.*567 boundary DOFs -> \([0-9]*\) CC modes (below the initial interface cutoff.*/\1/p' a2.log)
 test -n "$first"
@@ -63,5 +70,17 @@ for name in ["a1", "a3"]:
     assert res[name][1] == res["a2"][1], (name, res[name][1], res["a2"][1])
     d = np.abs(res[name][0] / res["a2"][0] - 1).max()
     assert d < 1e-8, (name, d)
+with h5py.File("floor.h5") as a, h5py.File("nofloor.h5") as b:
+    assert int(a["/cms"].attrs["refinements"]) == 0, a["/cms"].attrs["refinements"]
+    counts = []
+    for name in a["/cms/components"]:
+        qa = a[f"/cms/components/{name}/frequencies_hz"][:]
+        qb = b[f"/cms/components/{name}/frequencies_hz"][:]
+        counts.append((name, len(qa), len(qb)))
+        assert len(qa) >= 16 and len(qa) >= len(qb), (name, len(qa), len(qb))
+        # the lowest modes: the first ones agree with the cutoff job's (same solver tolerance 1e-12: 1e-9 relative)
+        assert np.allclose(qa[:len(qb)], qb, rtol=1e-9, atol=0), (name, qa[:len(qb)], qb)
+    print("floor:", counts)
+    assert min(nb for _, _, nb in counts) < 16, counts
 print("ok")
 PY
