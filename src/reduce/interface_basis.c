@@ -198,8 +198,8 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
   PetscCall(PetscLogEventBegin(DRRED_Constraint, 0, 0, 0, 0));
   PetscCall(BoundaryRows(fi, ncc, Vc, &Vd));
   /* X = -K_II^{-1} K_IB V_c: from the full constraint modes when they were
-   * made (several ranks), else ncc block solves */
-  if (fi->nI > 0) {
+   * made (several ranks), else ncc block solves (none without CC modes) */
+  if (fi->nI > 0 && ncc > 0) {
     PetscCall(MatCreateSubMatrix(fi->K, fi->isI, fi->isB, MAT_INITIAL_MATRIX, &KIB));
     PetscCall(MatMatMult(KIB, Vd, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &Bv));
     PetscCall(MatDestroy(&KIB));
@@ -214,11 +214,13 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
     PetscCall(MatDestroy(&Bv));
   }
   /* V_c^T K_BB V_c on rank 0 */
-  PetscCall(MatCreateSubMatrix(fi->K, fi->isB, fi->isB, MAT_INITIAL_MATRIX, &KBB));
-  PetscCall(MatMatMult(KBB, Vd, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &KV));
-  PetscCall(MatDestroy(&KBB));
-  PetscCall(DRDenseTransposeProduct(Vd, KV, &kcc));
-  PetscCall(MatDestroy(&KV));
+  if (ncc > 0) {
+    PetscCall(MatCreateSubMatrix(fi->K, fi->isB, fi->isB, MAT_INITIAL_MATRIX, &KBB));
+    PetscCall(MatMatMult(KBB, Vd, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &KV));
+    PetscCall(MatDestroy(&KBB));
+    PetscCall(DRDenseTransposeProduct(Vd, KV, &kcc));
+    PetscCall(MatDestroy(&KV));
+  }
   PetscCall(MatDestroy(&Vd));
   PetscCall(PetscLogEventEnd(DRRED_Constraint, 0, 0, 0, 0));
   /* T = [V_c 0; X Phi] */

@@ -33,6 +33,10 @@ grep -q "interface refined: [0-9]* CC modes of [0-9]* boundary DOFs" part.log
 F="-config $ROOT/tests/data/cms/plate4.yaml -cms_fmax 800"
 timeout 300 $MPIEXEC -n 2 $DYNRED $F -output floor.h5 > floor.log
 timeout 300 $MPIEXEC -n 2 $DYNRED $F -cms_tol_pct 0 -output nofloor.h5 > nofloor.log
+# one component, not partitioned: nothing to reduce, the job runs (no boundary at all)
+timeout 300 $MPIEXEC -n 2 $DYNRED $F -model_cut_parts 1 -cms_partition off -verify true -output one.h5 > one.log
+! grep -q "interface reduction" one.log
+grep -q "max deviation 0.00000 %" one.log
 grep -E "interface|refinement" a2.log
 first=$(sed -n 's/.*567 boundary DOFs -> \([0-9]*\) CC modes (below the initial interface cutoff.*/\1/p' a2.log)
 test -n "$first"
