@@ -68,6 +68,7 @@ PetscErrorCode DRCMSDestroy(DRCMS *cms)
   PetscCall(PetscFree(c->pglob));
   PetscCall(PetscFree(c->Sfull));
   PetscCall(PetscFree(c->Mfull));
+  PetscCall(PetscFree2(c->cclam, c->ccX));
   PetscCall(PetscFree(c->names));
   PetscCall(PetscFree(c->methods));
   PetscCall(PetscFree(c->red));

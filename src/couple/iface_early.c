@@ -83,7 +83,11 @@ static PetscErrorCode RootPencil(DRCMS c, const PetscInt nbk[], DRLabel **bl, Pe
 }
 
 /* Root: the kept CC modes of (Sfull, Mfull): the lowest `count` (> 0), else
- * those below c->iface_factor x fmax (c->Psi, c->ccfreq, c->ncc, c->lcc). */
+ * those below c->iface_factor x fmax (c->Psi, c->ccfreq, c->ncc, c->lcc).
+ * With the count dynred's to choose (cms.interface_auto) every CC mode is
+ * computed once and kept (c->ccX, c->cclam; up to 6000 boundary DOFs): the dense solve is O(nb^3)
+ * whatever the number of vectors asked for, and a refinement round then
+ * takes more columns for free. */
 static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
 {
   PetscInt   nb = c->pnbglob, nc;
@@ -92,21 +96,39 @@ static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
   PetscFunctionBeginUser;
   PetscCall(PetscFree(c->Psi));
   PetscCall(PetscFree(c->ccfreq));
-  PetscCall(PetscMalloc4(nb * nb + 1, &Sa, nb * nb + 1, &Ma, nb + 1, &lam, nb * nb + 1, &X));
-  PetscCall(PetscArraycpy(Sa, c->Sfull, nb * nb));
-  PetscCall(PetscArraycpy(Ma, c->Mfull, nb * nb));
-  /* one more than kept: its eigenvalue is the truncation's lc for the estimate */
-  if (count > 0) PetscCall(DRDenseEigen(nb, Sa, Ma, PetscMin(nb, count + 1), 0, &nc, lam, X));
-  else PetscCall(DRDenseEigen(nb, Sa, Ma, 0, lcut, &nc, lam, X));
+  /* up to 6000 boundary DOFs (the kept vectors 290 MB, as S and M_G) */
+  if (c->iface_auto && !c->cclam && nb <= 6000) {
+    PetscCall(PetscMalloc2(nb * nb + 1, &Sa, nb * nb + 1, &Ma));
+    PetscCall(PetscMalloc2(nb + 1, &c->cclam, nb * nb + 1, &c->ccX));
+    PetscCall(PetscArraycpy(Sa, c->Sfull, nb * nb));
+    PetscCall(PetscArraycpy(Ma, c->Mfull, nb * nb));
+    PetscCall(DRDenseEigen(nb, Sa, Ma, nb, 0, &nc, c->cclam, c->ccX));
+    PetscCheck(nc == nb, PETSC_COMM_SELF, PETSC_ERR_LIB, "interface pencil: %" PetscInt_FMT " of %" PetscInt_FMT " CC modes computed", nc, nb);
+    PetscCall(PetscFree2(Sa, Ma));
+  }
+  if (c->cclam) { /* from the kept spectrum */
+    lam = c->cclam;
+    X   = c->ccX;
+    if (count > 0) nc = PetscMin(nb, count + 1);
+    else
+      for (nc = 0; nc < nb && lam[nc] <= lcut;) nc++;
+  } else {
+    PetscCall(PetscMalloc4(nb * nb + 1, &Sa, nb * nb + 1, &Ma, nb + 1, &lam, nb * nb + 1, &X));
+    PetscCall(PetscArraycpy(Sa, c->Sfull, nb * nb));
+    PetscCall(PetscArraycpy(Ma, c->Mfull, nb * nb));
+    /* one more than kept: its eigenvalue is the truncation's lc for the estimate */
+    if (count > 0) PetscCall(DRDenseEigen(nb, Sa, Ma, PetscMin(nb, count + 1), 0, &nc, lam, X));
+    else PetscCall(DRDenseEigen(nb, Sa, Ma, 0, lcut, &nc, lam, X));
+  }
   c->ncc = count > 0 ? PetscMin(nc, count) : nc;
   c->lcc = PETSC_INFINITY;
   if (count > 0 && nc > c->ncc) c->lcc = lam[c->ncc];
-  else if (count == 0 && nc < nb) c->lcc = lcut; /* the next one lies above the cutoff */
+  else if (count == 0 && nc < nb) c->lcc = c->cclam ? lam[nc] : lcut; /* the next one lies above the cutoff */
   PetscCall(PetscMalloc1(nb * c->ncc + 1, &c->Psi));
   PetscCall(PetscArraycpy(c->Psi, X, nb * c->ncc));
   PetscCall(PetscMalloc1(c->ncc + 1, &c->ccfreq));
   for (PetscInt k = 0; k < c->ncc; k++) c->ccfreq[k] = (lam[k] >= 0 ? 1 : -1) * PetscSqrtReal(PetscAbsReal(lam[k])) / (2 * PETSC_PI);
-  PetscCall(PetscFree4(Sa, Ma, lam, X));
+  if (!c->cclam) PetscCall(PetscFree4(Sa, Ma, lam, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
