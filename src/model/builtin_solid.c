@@ -119,7 +119,8 @@ PetscErrorCode DRBuiltinSolid(MPI_Comm comm, const DRSolidParams *p, DRCut cut, 
   PetscCall(DRBuiltinParseClamp(comm, what, p->clamp, faces));
   PetscCall(DRBuiltinCheckCut(comm, what, cut, part, &axis));
   PetscCheck(cut.parts <= n[axis], comm, DR_ERR_INPUT, "%s: cut into %" PetscInt_FMT " parts along %c, but the model has only %" PetscInt_FMT " element layers along %c; expected parts <= %" PetscInt_FMT, what, cut.parts, "xyz"[axis], n[axis], "xyz"[axis], n[axis]);
-  PetscCheck((PetscInt64)(p->nx + 1) * (p->ny + 1) * (p->nz + 1) + p->node_offset < PETSC_MAX_INT / 8, comm, DR_ERR_INPUT, "%s: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " elements need more node ids than this PETSc's integers hold; build PETSc with 64-bit indices", what, p->nx, p->ny, p->nz);
+  /* in double: (nx + 1) overflows PetscInt at nx = 2^31 - 1, the product int64 beyond 2^63 (fuzz) */
+  PetscCheck(((double)p->nx + 1) * ((double)p->ny + 1) * ((double)p->nz + 1) + (double)p->node_offset < (double)(PETSC_MAX_INT / 8), comm, DR_ERR_INPUT, "%s: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " elements need more node ids than this PETSc's integers hold; build PETSc with 64-bit indices", what, p->nx, p->ny, p->nz);
 
   PetscCall(DRModelInitializePackage());
   PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_Generate, 0, 0, 0, 0));

@@ -64,7 +64,7 @@ void DRSSSimRecord(DRSSSim s, PetscInt n, const PetscReal x[], const PetscReal d
 /* exp(Z) of a small (N <= 5) row-major matrix: scaling and squaring with a
  * degree-18 Taylor polynomial on ||Z/2^s||_1 <= 1/2 (truncation < 1e-22). */
 #define NX 5
-static void Expm(const PetscReal Z[NX * NX], PetscReal E[NX * NX])
+static PetscBool Expm(const PetscReal Z[NX * NX], PetscReal E[NX * NX])
 {
   PetscReal nrm = 0, S[NX * NX], T[NX * NX];
   int       s   = 0;
@@ -73,6 +73,9 @@ static void Expm(const PetscReal Z[NX * NX], PetscReal E[NX * NX])
     for (int i = 0; i < NX; i++) c += PetscAbsReal(Z[i * NX + j]);
     nrm = PetscMax(nrm, c);
   }
+  /* an overflowed entry (h omega^2 or h c beyond the double range) would halve
+   * forever; a norm beyond 2^1000 has no meaningful exponential either */
+  if (PetscIsInfOrNanReal(nrm) || nrm > 1e300) return PETSC_FALSE;
   while (nrm > 0.5) {
     nrm /= 2;
     s++;
@@ -98,6 +101,7 @@ static void Expm(const PetscReal Z[NX * NX], PetscReal E[NX * NX])
       }
     for (int i = 0; i < NX * NX; i++) E[i] = T[i];
   }
+  return PETSC_TRUE;
 }
 
 /* Exact stepping of each 2x2 block.  The modal force over a step is taken as
@@ -123,7 +127,7 @@ static PetscErrorCode SimExact(DRSSSim s, const PetscReal x0[], PetscBool quad, 
     Z[1 * NX + 2] = h;
     Z[2 * NX + 3] = h;
     Z[3 * NX + 4] = h;
-    Expm(Z, E);
+    PetscCheck(Expm(Z, E), PETSC_COMM_SELF, DR_ERR_INPUT, "ss.sim: the exact step of mode %" PetscInt_FMT " (omega %g rad/s, damping %g 1/s) with h = %g s has no finite matrix exponential, expected h * omega^2 and h * c below 1e300 (a smaller ss.sim.h or a physical damping)", k + 1, (double)ss->omega[k], (double)ss->c[k], (double)h);
     g[0] = E[0 * NX + 0];
     g[1] = E[0 * NX + 1];
     g[2] = E[1 * NX + 0];

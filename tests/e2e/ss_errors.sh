@@ -27,6 +27,9 @@ $E "ok.yaml: unknown ss.damping.type 'viscous'" $DYNRED -config ok.yaml -ss_damp
 $E "ok.yaml: unknown method 'rk9' in ss.sim.methods" $DYNRED -config ok.yaml -ss_sim_methods rk4,rk9
 $E 'ok.yaml:6: ss.inputs entry 1 = 10.7 is not a DOF label' $DYNRED -config ok.yaml -ss_inputs 10.7
 $E 'central difference: step 0.01 s is above the stability limit' $DYNRED -config ok.yaml -ss_sim_methods central -ss_sim_h 0.01
+# fuzz cases 607 and 3630: an overflowing exact step (h omega^2 = inf) hung in the matrix exponential
+$E 'ss.sim: the exact step of mode 1 .* has no finite matrix exponential' timeout 60 $DYNRED -config ok.yaml -ss_sim_methods exact -ss_sim_h 1e308
+$E 'ss.sim: the exact step of mode 1 .* has no finite matrix exponential' timeout 60 $DYNRED -config ok.yaml -ss_sim_methods exact -ss_damping_type modal -ss_damping_zeta 1e308
 printf 't,u\n0,0\n0.1,1\n0.05,2\n' > bad.csv
 $E 'bad.csv:4: time 0.05 does not increase' $DYNRED -config ok.yaml -ss_sim_methods rk4 -ss_input_signal file -ss_input_file bad.csv
 test ! -e out.h5 && ! ls out.h5.tmp.* 2>/dev/null
