@@ -110,7 +110,8 @@ struct _p_DRCMS {
   PetscInt   pnbglob;
   DRLabel   *pglob;
   PetscReal *Sfull, *Mfull, lcc; /* Mfull: the assembled Guyan mass M_G (root) */
-  PetscReal *cclam, *ccX;         /* root, interface_auto: every CC eigenpair of (Sfull, Mfull) */
+  PetscReal *cclam, *ccX;         /* root, interface_auto: the lowest nccache CC eigenpairs of (Sfull, Mfull) */
+  PetscInt   nccache;
   /* results: nm reported modes; next >= nm computed (the extra ones, up to
    * DR_CMS_EXTRA_RANGE fmax or DR_CMS_EXTRA_MODES more, give the estimate its
    * gaps above the last reported mode) */
