@@ -509,6 +509,7 @@ PetscErrorCode DRComponentReadOP4(MPI_Comm comm, const char *name, const char *p
 
   PetscFunctionBeginUser;
   PetscCall(DRModelInitializePackage());
+  PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_ReadOP4, 0, 0, 0, 0));
   PetscCall(DRInputStatusInit(comm, &st));
   if (st.rank == 0) PetscCall(Scan(&st, path, &nmat, &n));
   PetscCall(DRInputSync(&st, &nmat));
@@ -534,5 +535,6 @@ PetscErrorCode DRComponentReadOP4(MPI_Comm comm, const char *name, const char *p
   PetscCall(DRComponentCheckSizes(C, path, path, path, dofs));
   PetscCall(DRComponentReadFinish(C));
   *c = C;
+  PetscCall(PetscLogEventEnd(DR_MODEL_EVENT_ReadOP4, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

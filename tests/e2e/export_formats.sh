@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # dynred export (issue 17 item 1): the reduced model of a CMS job (small
 # clamped plate in 5 parts, tests/data/cms/plate5.yaml on a coarser mesh)
-# and of a state space (second-order form with D) written as DMIG and as OP4
+# and of a state space (second-order form with D) and a GA solution (master
+# DOFs only) written as DMIG and as OP4
 # in all four forms (ASCII/binary x dense/sparse bigmat), read back by the
 # independent reader of tests/e2e/export_op4_ref.py (written from the format
 # description) and compared with the matrices in the HDF5 result:
@@ -142,6 +143,33 @@ k = min(len(fc), len(fb))
 rel = np.abs(fb[:k] - fc[:k]) / fc[:k]
 assert k >= 10 and rel.max() <= 1e-9, (fc[:k], fb[:k])
 print(f"OP4 superelement read back by dynred: {k} frequencies equal the CMS ones to {rel.max():.1e}")
+PY
+# a GA solution (master DOFs only: all GRID DOFs, no scalar point)
+timeout 300 $DYNRED ga -config $ROOT/configs/bicycle_frame_ga.yaml -output ga.h5 -ga_candidate_nodes 7,8,10,11,20 \
+  -ga_population 20 -ga_generations 10 > ga.log
+printf 'job: export\nexport: {source: ga.h5, group: /ga/solutions/002, output: ga.dmig}\n' > gax.yaml
+printf 'job: export\nexport: {source: ga.h5, group: /ga/solutions/002, format: op4, sparse: true, output: ga.op4}\n' > gaop4.yaml
+timeout 300 $DYNRED export -config gax.yaml > gax.log
+timeout 300 $DYNRED export -config gaop4.yaml > gaop4.log
+PYTHONPATH=$ROOT/tests/e2e /usr/bin/python3 - <<'PY'
+import h5py, numpy as np
+from export_op4_ref import read_op4, read_dmig
+with h5py.File("ga.h5", "r") as f:
+    g = f["/ga/solutions/002"]
+    K, M, lab = g["K"][:], g["M"][:], g["dof_labels"][:]
+for (nm, form, A), R in zip(read_op4("ga.op4"), (K, M)):
+    assert np.array_equal(A, R), nm          # ASCII with 17 digits: exact
+dm, hd, sp = read_dmig("ga.dmig")
+assert sp == [], sp
+key = {tuple(l): i for i, l in enumerate(lab)}
+for nm, R in (("KAAX", K), ("MAAX", M)):
+    U = np.zeros_like(R)
+    for gc, col in dm[nm].items():
+        for gci, v in col.items():
+            U[key[gci], key[gc]] = v
+    up = np.triu(R)
+    assert np.all((up == 0) == (U == 0)) and np.all(np.abs(U - up) <= 5e-10 * np.abs(up)), nm   # tol: 10 digits
+print(f"GA solution 002: {len(lab)} master DOFs as GRID DOFs in DMIG (5e-10) and OP4 (exact)")
 PY
 # bad inputs: one line each
 cat > badname.yaml <<EOF
