@@ -118,7 +118,7 @@ static PetscErrorCode Run(int argc, char **argv)
  * -gmp_st_* when LAPACK solved, are listed too: they had no effect). */
 static PetscErrorCode WarnUnusedOptions(void)
 {
-  static const char *const sec[] = {"model_", "modal_", "cms_", "gmp_", "ga_", "ss_", "farm_", "components_", NULL};
+  static const char *const sec[] = {"model_", "modal_", "cms_", "gmp_", "ga_", "ss_", "farm_", "components_", "export_", NULL};
   PetscInt                 n;
   char                   **names, **values;
 
