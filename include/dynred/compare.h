@@ -3,7 +3,9 @@
  * Reference modes Phi (e.g. the full model) against test modes Psi (e.g.
  * recovered CMS modes), both over the same labels, METHODS.md 1.5:
  *   MAC_ij = (phi_i^T psi_j)^2 / ((phi_i^T phi_i)(psi_j^T psi_j)),
- *   pairing: each test mode with the reference mode of largest MAC,
+ *   pairing: the one-to-one assignment of test to reference modes with the
+ *   largest total MAC (optimal assignment, DRAssignMax; with more test than
+ *   reference modes the surplus test modes stay unpaired, pair -1),
  *   deviation eps_j = (f_test_j - f_ref_paired) / f_ref_paired x 100 %,
  *   cross-orthogonality X = Phi^T M Psi (M-normalized modes: |X_jj| ~ 1),
  *   Rayleigh-Ritz bound: a Galerkin reduction of the same (K, M) can only
@@ -14,7 +16,7 @@
  * Accuracy per frequency band: the paired test modes binned by the
  * reference frequency of their pair into nbands bands of width fmax/nbands,
  * [0, w), [w, 2w), ..., [fmax - w, fmax] (the last band closed); per band
- * the count, max and mean |eps|.  Rigid-body pairs and pairs above fmax are
+ * the count, max, mean and RMS |eps|.  Rigid-body pairs and pairs above fmax are
  * left out.
  */
 #ifndef DYNRED_COMPARE_H
@@ -27,19 +29,31 @@ typedef struct {
   PetscInt   nref, ntest;
   PetscReal *mac;       /* nref x ntest, row-major */
   PetscReal *xorth;     /* nref x ntest, row-major (NULL without M) */
-  PetscInt  *pair;      /* ntest: paired reference mode (0-based) */
+  PetscInt  *pair;      /* ntest: paired reference mode (0-based; -1 unpaired) */
   PetscReal *err_pct;   /* ntest: frequency deviation of the pair, % (0 for rigid) */
   PetscReal *fref, *ftest;
-  PetscReal  max_err_pct, mean_err_pct;
+  PetscReal  max_err_pct, mean_err_pct, rms_err_pct; /* over paired flexible modes */
+  PetscInt   npaired;   /* paired flexible modes (the statistics' count) */
   PetscReal  rigid_hz;  /* rigid-body threshold used */
   PetscBool  rr_bound_ok;
   PetscInt   rr_worst;  /* index of the worst violation (-1 none) */
 } DRComparison;
 
 PetscErrorCode DRCompareModes(Mat M, PetscInt nref, const PetscReal fref[], Vec Phi[], PetscInt ntest, const PetscReal ftest[], Vec Psi[], PetscReal rigid_hz, DRComparison *cmp);
+/* Frequencies only (no mode shapes): the k-th test mode paired with the
+ * k-th reference mode; mac and xorth are NULL (printed as -1). */
+PetscErrorCode DRCompareFrequencies(PetscInt nref, const PetscReal fref[], PetscInt ntest, const PetscReal ftest[], PetscReal rigid_hz, DRComparison *cmp);
 PetscErrorCode DRComparisonView(MPI_Comm comm, const DRComparison *cmp);
 PetscErrorCode DRComparisonWrite(DRStore s, const char *group, const DRComparison *cmp);
 PetscErrorCode DRComparisonDestroy(DRComparison *cmp);
+
+/* Pairing of ntest test modes with nref reference modes by the weights
+ * w[i * ntest + j] (reference i, test j; e.g. MAC): DRAssignMax maximizes
+ * the total weight over one-to-one pairings (Hungarian algorithm; pair[j] =
+ * -1 for the surplus when ntest > nref); DRAssignGreedy takes each test
+ * mode's largest weight (pairs may repeat; kept for comparison). */
+PetscErrorCode DRAssignMax(PetscInt nref, PetscInt ntest, const PetscReal w[], PetscInt pair[]);
+PetscErrorCode DRAssignGreedy(PetscInt nref, PetscInt ntest, const PetscReal w[], PetscInt pair[]);
 
 typedef struct {
   PetscInt   nbands;
@@ -48,12 +62,13 @@ typedef struct {
   PetscInt  *nmodes;              /* paired test modes in the band */
   PetscReal *max_err_pct;         /* max |eps| in the band (NaN when empty) */
   PetscReal *mean_err_pct;        /* mean |eps| in the band (NaN when empty) */
+  PetscReal *rms_err_pct;         /* root mean square of eps in the band (NaN when empty) */
 } DRBandStats;
 
 /* Band statistics of cmp up to fmax_hz (> 0) in nbands equal bands. */
 PetscErrorCode DRComparisonBands(const DRComparison *cmp, PetscReal fmax_hz, PetscInt nbands, DRBandStats *b);
 PetscErrorCode DRBandStatsView(MPI_Comm comm, const DRBandStats *b);
-/* GROUP/bands/{lower_hz, upper_hz, n_modes, max_error_pct, mean_error_pct}. */
+/* GROUP/bands/{lower_hz, upper_hz, n_modes, max_error_pct, mean_error_pct, rms_error_pct}. */
 PetscErrorCode DRBandStatsWrite(DRStore s, const char *group, const DRBandStats *b);
 PetscErrorCode DRBandStatsDestroy(DRBandStats *b);
 

@@ -47,6 +47,10 @@ PetscErrorCode DRComponentWriteCalculiX(DRComponent c, const char *job);
 PetscErrorCode DRComponentReadPETSc(MPI_Comm comm, const char *name, const char *path, DRComponent *c);
 PetscErrorCode DRComponentWritePETSc(DRComponent c, const char *path);
 
+/* --- OP4 (Nastran OUTPUT4): K, M [, D] in one file, ASCII or binary, dense
+ * or sparse columns (src/model/io_op4.c), and a label file ------------------ */
+PetscErrorCode DRComponentReadOP4(MPI_Comm comm, const char *name, const char *path, const char *dofs, DRComponent *c);
+
 /* --- dynred HDF5 component file (layout in DESIGN.md) --------------------- */
 PetscErrorCode DRComponentReadHDF5(MPI_Comm comm, const char *name, const char *path, DRComponent *c);
 PetscErrorCode DRComponentWriteHDF5(DRComponent c, const char *path);

@@ -26,6 +26,10 @@ PetscErrorCode           DRJobSS(DRConfig cfg);
 extern const DRConfigKey DRJobSSKeys[];
 PetscErrorCode           DRJobSysRed(DRConfig cfg);
 extern const DRConfigKey DRJobSysRedKeys[];
+PetscErrorCode           DRJobExport(DRConfig cfg);
+extern const DRConfigKey DRJobExportKeys[];
+/* dynred compare A.h5 B.h5 [options]: file arguments, no job file. */
+PetscErrorCode DRJobCompare(int argc, char **argv);
 
 /* The driver's own phases ("DR Job" class): model build, solve, the check
  * against the full model, output.  Jobs time their phases with these events

@@ -30,7 +30,7 @@ static const char default_job[] = "# The embedded default job (the demo): a clam
                                   "verify: true\n";
 
 static const DRConfigKey core_keys[] = {
-  {"job", DR_CFG_STRING, "modal", "job to run: modal | cms | gmp | ga | ss | sysred (see dynred help)", NULL, NULL, NULL},
+  {"job", DR_CFG_STRING, "modal", "job to run: modal | cms | gmp | ga | ss | sysred | export (see dynred help)", NULL, NULL, NULL},
   {"output", DR_CFG_STRING, "dynred.h5", "output HDF5 file (written to a temporary name, renamed on success)", NULL, NULL, NULL},
   {"verify", DR_CFG_BOOL, "false", "also solve the full model and compare", NULL, NULL, NULL},
   {"mem_limit_mib", DR_CFG_REAL, NULL, "memory a node offers to the job [MiB] in the check before the solve (unset: MemAvailable of /proc/meminfo); a job estimated above it stops with a one-line error", "0..", "MiB", NULL},
@@ -43,6 +43,7 @@ static const DRJob jobs[] = {
   {"gmp", DRJobGMP, "Global Modal Parameterization: ROMs on a configuration grid (task farm), tracking, interpolation and its verification", NULL},
   {"ss", DRJobSS, "modal state-space export (A, B, C, D) of a reduced model, fixed-step simulation, virtual hybrid simulation", DRJobSSKeys},
   {"sysred", DRJobSysRed, "system-level reduction of a state space: minimal realization, balanced truncation (Hankel values, error bound; dense or low-rank Gramians), singular perturbation, POD; frequency- and time-response comparison", DRJobSysRedKeys},
+  {"export", DRJobExport, "superelement export of a reduced model (cms, ga, ss second-order form): Nastran DMIG bulk data or OP4 (ASCII/binary, dense/sparse) with a DOF map", DRJobExportKeys},
   {"ga", DRJobGA, "master-DOF selection: NSGA-II over master sets, condensation (idc, irs, guyan) on the task farm", NULL},
   {NULL, NULL, NULL, NULL},
 };
@@ -53,6 +54,7 @@ static PetscErrorCode PrintHelp(void)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s", help));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Subcommands (or the `job:` of the file):\n"));
   for (const DRJob *j = jobs; j->name; j++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %s\n", j->name, j->summary));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %s\n", "compare", "dynred compare A.h5 B.h5 [-tol_pct X] [-output C.h5] [-fmax HZ] [-nbands N] [-group_a G] [-group_b G] [-mass M.mtx]: frequencies, MAC with optimal pairing, bands, cross-orthogonality of two results"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %s\n\n", "help", "this text"));
   PetscCall(DRConfigPrintSchema(PETSC_COMM_WORLD));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\nSolver options pass through with a prefix per stage, e.g. -modal_eps_type, -modal_st_pc_factor_mat_solver_type;\n"
@@ -80,6 +82,10 @@ static PetscErrorCode Run(int argc, char **argv)
   PetscCall(DRGARegisterKeys());
   for (j = jobs; j->name; j++)
     if (j->keys) PetscCall(DRConfigRegisterKeys(j->keys));
+  if (sub && !strcmp(sub, "compare")) { /* file arguments, no job file */
+    PetscCall(DRJobCompare(argc, argv));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (sub && !strcmp(sub, "help")) {
     PetscCall(PrintHelp());
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -112,7 +118,7 @@ static PetscErrorCode Run(int argc, char **argv)
  * -gmp_st_* when LAPACK solved, are listed too: they had no effect). */
 static PetscErrorCode WarnUnusedOptions(void)
 {
-  static const char *const sec[] = {"model_", "modal_", "cms_", "gmp_", "ga_", "ss_", "farm_", "components_", NULL};
+  static const char *const sec[] = {"model_", "modal_", "cms_", "gmp_", "ga_", "ss_", "farm_", "components_", "export_", NULL};
   PetscInt                 n;
   char                   **names, **values;
 

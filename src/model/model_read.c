@@ -97,6 +97,19 @@ static PetscErrorCode ReadHDF5(DRConfig cfg, PetscInt k, const char *name, MPI_C
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* format op4: one OP4 file (path) with K, M [, D] and the dofs file. */
+static PetscErrorCode ReadOP4(DRConfig cfg, PetscInt k, const char *name, MPI_Comm comm, DRComponent *c)
+{
+  char path[PETSC_MAX_PATH_LEN], dofs[PETSC_MAX_PATH_LEN], where[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  PetscCall(GetPath(cfg, k, "path", path, sizeof(path), where, sizeof(where)));
+  PetscCall(GetPath(cfg, k, "dofs", dofs, sizeof(dofs), NULL, 0));
+  PetscCheck(path[0] && dofs[0], comm, DR_ERR_INPUT, "%s: component '%s' (format op4) needs a path (the OP4 file with K, M [, D]) and a dofs file", where, name);
+  PetscCall(DRComponentReadOP4(comm, name, path, dofs, c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRReaderRegisterAll(void)
 {
   PetscFunctionBeginUser;
@@ -107,5 +120,6 @@ PetscErrorCode DRReaderRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&DRReaderList, "mtx", ReadMTX));
   PetscCall(PetscFunctionListAdd(&DRReaderList, "petsc", ReadPETSc));
   PetscCall(PetscFunctionListAdd(&DRReaderList, "hdf5", ReadHDF5));
+  PetscCall(PetscFunctionListAdd(&DRReaderList, "op4", ReadOP4));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

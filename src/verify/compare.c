@@ -6,7 +6,7 @@
 PetscErrorCode DRCompareModes(Mat M, PetscInt nref, const PetscReal fref[], Vec Phi[], PetscInt ntest, const PetscReal ftest[], Vec Psi[], PetscReal rigid_hz, DRComparison *c)
 {
   PetscScalar *dots;
-  PetscReal   *nr, *nt, sum = 0;
+  PetscReal   *nr, *nt, sum = 0, sum2 = 0;
   PetscInt     cnt = 0;
 
   PetscFunctionBeginUser;
@@ -42,20 +42,23 @@ PetscErrorCode DRCompareModes(Mat M, PetscInt nref, const PetscReal fref[], Vec 
     PetscCall(VecDestroy(&Mpsi));
   }
   c->max_err_pct = 0;
+  /* optimal pairing: the one-to-one assignment of largest total MAC */
+  PetscCall(DRAssignMax(nref, ntest, c->mac, c->pair));
   for (PetscInt j = 0; j < ntest; j++) {
-    PetscInt best = 0;
-    for (PetscInt i = 1; i < nref; i++)
-      if (c->mac[i * ntest + j] > c->mac[best * ntest + j]) best = i;
-    c->pair[j] = best;
-    if (PetscAbsReal(fref[best]) < rigid_hz) c->err_pct[j] = 0;
+    PetscInt best = c->pair[j];
+    if (best < 0) c->err_pct[j] = (PetscReal)NAN; /* more test than reference modes: unpaired */
+    else if (PetscAbsReal(fref[best]) < rigid_hz) c->err_pct[j] = 0;
     else {
       c->err_pct[j] = 100.0 * (ftest[j] - fref[best]) / fref[best];
       c->max_err_pct = PetscMax(c->max_err_pct, PetscAbsReal(c->err_pct[j]));
       sum += PetscAbsReal(c->err_pct[j]);
+      sum2 += PetscSqr(c->err_pct[j]);
       cnt++;
     }
   }
   c->mean_err_pct = cnt ? sum / cnt : 0;
+  c->rms_err_pct  = cnt ? PetscSqrtReal(sum2 / cnt) : 0;
+  c->npaired      = cnt;
   c->rr_bound_ok  = PETSC_TRUE;
   c->rr_worst     = -1;
   for (PetscInt k = 0; k < PetscMin(nref, ntest); k++) {
@@ -75,15 +78,55 @@ PetscErrorCode DRCompareModes(Mat M, PetscInt nref, const PetscReal fref[], Vec 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRCompareFrequencies(PetscInt nref, const PetscReal fref[], PetscInt ntest, const PetscReal ftest[], PetscReal rigid_hz, DRComparison *c)
+{
+  PetscReal sum = 0, sum2 = 0;
+  PetscInt  cnt = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  c->nref     = nref;
+  c->ntest    = ntest;
+  c->rigid_hz = rigid_hz;
+  PetscCall(PetscMalloc1(ntest + 1, &c->pair));
+  PetscCall(PetscMalloc1(ntest + 1, &c->err_pct));
+  PetscCall(PetscMalloc1(nref + 1, &c->fref));
+  PetscCall(PetscMalloc1(ntest + 1, &c->ftest));
+  PetscCall(PetscArraycpy(c->fref, fref, nref));
+  PetscCall(PetscArraycpy(c->ftest, ftest, ntest));
+  for (PetscInt j = 0; j < ntest; j++) {
+    c->pair[j] = j < nref ? j : -1;
+    if (j >= nref) c->err_pct[j] = (PetscReal)NAN;
+    else if (PetscAbsReal(fref[j]) < rigid_hz) c->err_pct[j] = 0;
+    else {
+      c->err_pct[j]  = 100.0 * (ftest[j] - fref[j]) / fref[j];
+      c->max_err_pct = PetscMax(c->max_err_pct, PetscAbsReal(c->err_pct[j]));
+      sum += PetscAbsReal(c->err_pct[j]);
+      sum2 += PetscSqr(c->err_pct[j]);
+      cnt++;
+    }
+  }
+  c->mean_err_pct = cnt ? sum / cnt : 0;
+  c->rms_err_pct  = cnt ? PetscSqrtReal(sum2 / cnt) : 0;
+  c->npaired      = cnt;
+  c->rr_bound_ok  = PETSC_TRUE;
+  c->rr_worst     = -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRComparisonView(MPI_Comm comm, const DRComparison *c)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(comm, "  mode   reduced [Hz]   pair    full [Hz]    dev [%%]      MAC   |X_jj|\n"));
   for (PetscInt j = 0; j < c->ntest; j++) {
     PetscInt i = c->pair[j];
-    PetscCall(PetscPrintf(comm, "  %4" PetscInt_FMT "  %13.6f  %5" PetscInt_FMT "  %11.6f  %9.5f  %7.5f  %7.5f\n", j + 1, (double)c->ftest[j], i + 1, (double)c->fref[i], (double)c->err_pct[j], (double)c->mac[i * c->ntest + j], c->xorth ? (double)PetscAbsReal(c->xorth[i * c->ntest + j]) : -1.0));
+    if (i < 0) {
+      PetscCall(PetscPrintf(comm, "  %4" PetscInt_FMT "  %13.6f  %5s  %11s  %9s  %7s  %7s\n", j + 1, (double)c->ftest[j], "-", "-", "-", "-", "-"));
+      continue;
+    }
+    PetscCall(PetscPrintf(comm, "  %4" PetscInt_FMT "  %13.6f  %5" PetscInt_FMT "  %11.6f  %9.5f  %7.5f  %7.5f\n", j + 1, (double)c->ftest[j], i + 1, (double)c->fref[i], (double)c->err_pct[j], c->mac ? (double)c->mac[i * c->ntest + j] : -1.0, c->xorth ? (double)PetscAbsReal(c->xorth[i * c->ntest + j]) : -1.0));
   }
-  PetscCall(PetscPrintf(comm, "  max deviation %.5f %%, mean %.5f %%; Rayleigh-Ritz bound f_reduced >= f_full: %s\n", (double)c->max_err_pct, (double)c->mean_err_pct, c->rr_bound_ok ? "holds" : "VIOLATED"));
+  PetscCall(PetscPrintf(comm, "  max deviation %.5f %%, mean %.5f %%, rms %.5f %%; Rayleigh-Ritz bound f_reduced >= f_full: %s\n", (double)c->max_err_pct, (double)c->mean_err_pct, (double)c->rms_err_pct, c->rr_bound_ok ? "holds" : "VIOLATED"));
   if (!c->rr_bound_ok) PetscCall(PetscPrintf(comm, "  worst violation at mode %" PetscInt_FMT ": %.9g < %.9g Hz\n", c->rr_worst + 1, (double)c->ftest[c->rr_worst], (double)c->fref[c->rr_worst]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -95,8 +138,10 @@ PetscErrorCode DRComparisonWrite(DRStore s, const char *group, const DRCompariso
   PetscInt64 *pair;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/mac", group));
-  PetscCall(DRStoreWriteReal(s, path, 2, dims, c->mac, NULL));
+  if (c->mac) {
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/mac", group));
+    PetscCall(DRStoreWriteReal(s, path, 2, dims, c->mac, NULL));
+  }
   if (c->xorth) {
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/cross_orthogonality", group));
     PetscCall(DRStoreWriteReal(s, path, 2, dims, c->xorth, NULL));
@@ -105,7 +150,7 @@ PetscErrorCode DRComparisonWrite(DRStore s, const char *group, const DRCompariso
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/freq_error_pct", group));
   PetscCall(DRStoreWriteReal(s, path, 1, dims, c->err_pct, "%"));
   PetscCall(PetscMalloc1(c->ntest + 1, &pair));
-  for (PetscInt j = 0; j < c->ntest; j++) pair[j] = c->pair[j] + 1;
+  for (PetscInt j = 0; j < c->ntest; j++) pair[j] = c->pair[j] + 1; /* 0: unpaired */
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/pairing", group));
   PetscCall(DRStoreWriteInt(s, path, 1, dims, pair));
   PetscCall(PetscFree(pair));
@@ -114,8 +159,9 @@ PetscErrorCode DRComparisonWrite(DRStore s, const char *group, const DRCompariso
   PetscCall(DRStoreWriteReal(s, path, 1, dims, c->fref, "Hz"));
   PetscCall(DRStoreAttrReal(s, group, "max_error_pct", c->max_err_pct));
   PetscCall(DRStoreAttrReal(s, group, "mean_error_pct", c->mean_err_pct));
+  PetscCall(DRStoreAttrReal(s, group, "rms_error_pct", c->rms_err_pct));
   PetscCall(DRStoreAttrInt(s, group, "rayleigh_ritz_bound_ok", c->rr_bound_ok));
-  PetscCall(DRStoreAttrString(s, group, "pairing_convention", "1-based index of the full-model mode with the largest MAC; mac and cross_orthogonality are [n_full, n_reduced]"));
+  PetscCall(DRStoreAttrString(s, group, "pairing_convention", "1-based index of the paired full-model mode, by optimal assignment (largest total MAC, one-to-one; 0: unpaired); mac and cross_orthogonality are [n_full, n_reduced]"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -141,27 +187,33 @@ PetscErrorCode DRComparisonBands(const DRComparison *c, PetscReal fmax, PetscInt
   b->nbands  = nbands;
   b->fmax_hz = fmax;
   w          = fmax / nbands;
-  PetscCall(PetscMalloc5(nbands, &b->lower_hz, nbands, &b->upper_hz, nbands, &b->nmodes, nbands, &b->max_err_pct, nbands, &b->mean_err_pct));
+  PetscCall(PetscMalloc6(nbands, &b->lower_hz, nbands, &b->upper_hz, nbands, &b->nmodes, nbands, &b->max_err_pct, nbands, &b->mean_err_pct, nbands, &b->rms_err_pct));
   for (PetscInt k = 0; k < nbands; k++) {
     b->lower_hz[k]     = k * w;
     b->upper_hz[k]     = k + 1 == nbands ? fmax : (k + 1) * w;
     b->nmodes[k]       = 0;
     b->max_err_pct[k]  = 0;
     b->mean_err_pct[k] = 0;
+    b->rms_err_pct[k]  = 0;
   }
   for (PetscInt j = 0; j < c->ntest; j++) {
-    PetscReal f = c->fref[c->pair[j]], e = PetscAbsReal(c->err_pct[j]);
+    PetscReal f, e = PetscAbsReal(c->err_pct[j]);
     PetscInt  k;
+    if (c->pair[j] < 0) continue;
+    f = c->fref[c->pair[j]];
     if (PetscAbsReal(f) < c->rigid_hz || f < 0 || f > fmax) continue;
     /* the same edges as written: lower_hz <= f < upper_hz, last band closed */
     for (k = 0; k < nbands - 1 && f >= b->upper_hz[k]; k++) {}
     b->nmodes[k]++;
     b->max_err_pct[k] = PetscMax(b->max_err_pct[k], e);
     b->mean_err_pct[k] += e;
+    b->rms_err_pct[k] += e * e;
   }
   for (PetscInt k = 0; k < nbands; k++) {
-    if (b->nmodes[k]) b->mean_err_pct[k] /= b->nmodes[k];
-    else b->max_err_pct[k] = b->mean_err_pct[k] = (PetscReal)NAN;
+    if (b->nmodes[k]) {
+      b->mean_err_pct[k] /= b->nmodes[k];
+      b->rms_err_pct[k] = PetscSqrtReal(b->rms_err_pct[k] / b->nmodes[k]);
+    } else b->max_err_pct[k] = b->mean_err_pct[k] = b->rms_err_pct[k] = (PetscReal)NAN;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -170,11 +222,11 @@ PetscErrorCode DRBandStatsView(MPI_Comm comm, const DRBandStats *b)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(comm, "accuracy per band (modes binned by the full-model frequency of their MAC pair; rigid-body modes left out):\n"));
-  PetscCall(PetscPrintf(comm, "        band [Hz]          modes   max dev [%%]  mean dev [%%]\n"));
+  PetscCall(PetscPrintf(comm, "        band [Hz]          modes   max dev [%%]  mean dev [%%]   rms dev [%%]\n"));
   for (PetscInt k = 0; k < b->nbands; k++) {
     PetscCall(PetscPrintf(comm, "  [%9.4g, %9.4g%c  %5" PetscInt_FMT, (double)b->lower_hz[k], (double)b->upper_hz[k], k + 1 == b->nbands ? ']' : ')', b->nmodes[k]));
-    if (b->nmodes[k]) PetscCall(PetscPrintf(comm, "  %12.5f  %12.5f\n", (double)b->max_err_pct[k], (double)b->mean_err_pct[k]));
-    else PetscCall(PetscPrintf(comm, "  %12s  %12s\n", "-", "-"));
+    if (b->nmodes[k]) PetscCall(PetscPrintf(comm, "  %12.5f  %12.5f  %12.5f\n", (double)b->max_err_pct[k], (double)b->mean_err_pct[k], (double)b->rms_err_pct[k]));
+    else PetscCall(PetscPrintf(comm, "  %12s  %12s  %12s\n", "-", "-", "-"));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -199,16 +251,18 @@ PetscErrorCode DRBandStatsWrite(DRStore s, const char *group, const DRBandStats 
   PetscCall(DRStoreWriteReal(s, path, 1, dims, b->max_err_pct, "%"));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/bands/mean_error_pct", group));
   PetscCall(DRStoreWriteReal(s, path, 1, dims, b->mean_err_pct, "%"));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/bands/rms_error_pct", group));
+  PetscCall(DRStoreWriteReal(s, path, 1, dims, b->rms_err_pct, "%"));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/bands", group));
   PetscCall(DRStoreAttrReal(s, path, "fmax_hz", b->fmax_hz));
-  PetscCall(DRStoreAttrString(s, path, "binning", "test modes by the reference (full-model) frequency of their MAC pair: lower_hz <= f < upper_hz, the last band closed; rigid-body pairs and pairs above fmax_hz left out; max/mean of |freq_error_pct|, NaN for an empty band"));
+  PetscCall(DRStoreAttrString(s, path, "binning", "test modes by the reference (full-model) frequency of their MAC pair: lower_hz <= f < upper_hz, the last band closed; rigid-body pairs and pairs above fmax_hz left out; max/mean/rms of |freq_error_pct|, NaN for an empty band"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRBandStatsDestroy(DRBandStats *b)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscFree5(b->lower_hz, b->upper_hz, b->nmodes, b->max_err_pct, b->mean_err_pct));
+  PetscCall(PetscFree6(b->lower_hz, b->upper_hz, b->nmodes, b->max_err_pct, b->mean_err_pct, b->rms_err_pct));
   b->nbands = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
