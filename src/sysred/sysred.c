@@ -31,7 +31,7 @@ PetscErrorCode DRSysRedSetConfig(DRSysRed s, DRConfig cfg)
 PetscErrorCode DRSysRedSetMethod(DRSysRed s, const char *method)
 {
   PetscFunctionBegin;
-  PetscCheck(!strcmp(method, "minreal") || !strcmp(method, "bt") || !strcmp(method, "spa") || !strcmp(method, "pod"), PETSC_COMM_WORLD, DR_ERR_INPUT, "unknown sysred.method '%s', expected minreal, bt, spa or pod", method);
+  PetscCheck(!strcmp(method, "minreal") || !strcmp(method, "bt") || !strcmp(method, "spa") || !strcmp(method, "pod") || !strcmp(method, "energy"), PETSC_COMM_WORLD, DR_ERR_INPUT, "unknown sysred.method '%s', expected minreal, bt, spa, pod or energy", method);
   PetscCall(PetscStrncpy(s->method, method, sizeof(s->method)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -106,7 +106,11 @@ PetscErrorCode DRSysRedSetFromOptions(DRSysRed s)
     PetscCall(DRConfigWhere(cfg, "sysred.sim.h", w, sizeof(w)));
     PetscCheck(s->sim_h > 0 && s->sim_h <= s->sim_t_end, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: sysred.sim.h = %g, expected 0 < h <= sysred.sim.t_end = %g", w, (double)s->sim_h, (double)s->sim_t_end);
   }
-  if (strcmp(s->method, "minreal")) {
+  if (!strcmp(s->method, "energy")) {
+    PetscCall(DREnergySetFromConfig(cfg, &s->en));
+    s->nw = 0;
+    s->sim_t_end = 0;
+  } else if (strcmp(s->method, "minreal")) {
     PetscCall(DRConfigWhere(cfg, "sysred.order", w, sizeof(w)));
     PetscCheck(s->order > 0 || s->tol > 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: neither sysred.order nor sysred.tol is given, expected the reduced order or a tolerance on the error bound for method %s", w, s->method);
     PetscCheck(!(s->order > 0 && s->tol > 0), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: both sysred.order and sysred.tol are given, expected one of them", w);
@@ -123,6 +127,11 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
   PetscInt    nf = 0;
 
   PetscFunctionBegin;
+  if (!strcmp(s->method, "energy")) { /* the model comes from sysred.energy (SetFromOptions) */
+    PetscCheck(s->en.nc > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONGSTATE, "DRSysRedSetUp: method energy without a model (DRSysRedSetFromOptions)");
+    s->setup = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (s->setup || !cfg) {
     PetscCheck(s->setup, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONGSTATE, "DRSysRedSetUp: no system (DRSysRedSetSystem or a config)");
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -173,11 +182,8 @@ PetscErrorCode DRSysRedSolve(DRSysRed s)
   PetscFunctionBegin;
   PetscCall(DRSysRedSetUp(s));
   PetscCall(PetscTime(&t0));
-  for (PetscInt k = 0; k < s->full.n * s->full.n; k++) PetscCheck(!PetscIsInfOrNanReal(s->full.A[k]), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: A has a non-finite entry, expected finite numbers", s->where);
-  if (!strcmp(s->method, "minreal")) PetscCall(DRSysRedMinreal(s));
-  else if (!strcmp(s->method, "pod")) PetscCall(DRSysRedPOD(s));
-  else if (s->lowrank) PetscCall(DRSysRedLowRank(s));
-  else PetscCall(DRSysRedBalanced(s, strcmp(s->method, "spa") ? PETSC_FALSE : PETSC_TRUE));
+  if (!strcmp(s->method, "energy")) PetscCall(DREnergyRank(&s->en));
+  else PetscCall(DRSysRedReduce(s));
   if (s->nw > 0) PetscCall(DRSysRedFRF(s));
   if (s->sim_t_end > 0) PetscCall(DRSysRedSimulate(s));
   PetscCall(PetscTime(&t1));
@@ -186,9 +192,25 @@ PetscErrorCode DRSysRedSolve(DRSysRed s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRSysRedReduce(DRSysRed s)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < s->full.n * s->full.n; k++) PetscCheck(!PetscIsInfOrNanReal(s->full.A[k]), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: A has a non-finite entry, expected finite numbers", s->where);
+  if (!strcmp(s->method, "minreal")) PetscCall(DRSysRedMinreal(s));
+  else if (!strcmp(s->method, "pod")) PetscCall(DRSysRedPOD(s));
+  else if (s->lowrank) PetscCall(DRSysRedLowRank(s));
+  else PetscCall(DRSysRedBalanced(s, strcmp(s->method, "spa") ? PETSC_FALSE : PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRSysRedView(DRSysRed s, PetscViewer v)
 {
   PetscFunctionBegin;
+  if (!strcmp(s->method, "energy")) {
+    PetscCall(PetscViewerASCIIPrintf(v, "sysred energy: component ranking by energy flow (2NPR), removal and least-squares refit\n"));
+    PetscCall(DREnergyView(&s->en, v));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscViewerASCIIPrintf(v, "sysred %s: %s, %" PetscInt_FMT " states, %" PetscInt_FMT " inputs, %" PetscInt_FMT " outputs -> %" PetscInt_FMT " states\n", s->method, s->where, s->full.n, s->full.m, s->full.p, s->red.n));
   if (!strcmp(s->method, "minreal")) PetscCall(PetscViewerASCIIPrintf(v, "  minimal realization (TB01PD): %" PetscInt_FMT " uncontrollable or unobservable states removed\n", s->full.n - s->red.n));
   else if (!strcmp(s->method, "pod")) PetscCall(PetscViewerASCIIPrintf(v, "  POD of %" PetscInt_FMT " snapshots (%s): %" PetscInt_FMT " modes, discarded energy fraction %.3g, Galerkin projection\n", s->nsnap, s->snapwhere, s->red.n, (double)s->pod_discarded));
@@ -227,6 +249,12 @@ PetscErrorCode DRSysRedWrite(DRSysRed s, DRStore st)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(DR_SYSRED_Write, 0, 0, 0, 0));
+  if (!strcmp(s->method, "energy")) {
+    PetscCall(DREnergyWrite(&s->en, st));
+    PetscCall(DRStoreAttrString(st, "/sysred", "method", s->method));
+    PetscCall(PetscLogEventEnd(DR_SYSRED_Write, 0, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(WriteMat(st, "/sysred/A", r->n, r->n, r->A));
   PetscCall(WriteMat(st, "/sysred/B", r->n, r->m, r->B));
   PetscCall(WriteMat(st, "/sysred/C", r->p, r->n, r->C));
@@ -308,6 +336,7 @@ PetscErrorCode DRSysRedDestroy(DRSysRed *s)
   if (!*s) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DRLTIFree(&(*s)->full));
   PetscCall(DRLTIFree(&(*s)->red));
+  PetscCall(DREnergyFree(&(*s)->en));
   PetscCall(PetscFree((*s)->hsv));
   PetscCall(PetscFree((*s)->T));
   PetscCall(PetscFree((*s)->Ti));

@@ -4,6 +4,7 @@
 #define DYNRED_SYSREDIMPL_H
 
 #include <dynred/sysred.h>
+#include <dynred/ss.h>
 #include <complex.h>
 #include <stddef.h>
 
@@ -14,6 +15,36 @@ typedef struct {
 PetscErrorCode DRLTIAlloc(PetscInt n, PetscInt m, PetscInt p, DRLTI *s);
 PetscErrorCode DRLTIFree(DRLTI *s);
 PetscErrorCode DRLTICopy(const DRLTI *a, DRLTI *b);
+
+/* energy-based ranking (energy.c, energy_fit.c) */
+enum { DR_ENERGY_ELEMENTS, DR_ENERGY_PISTON_CRANK };
+enum { DR_EN_MASS, DR_EN_INERTIA, DR_EN_SPRING, DR_EN_DAMPER, DR_EN_FORCE };
+typedef struct {
+  int        kind;
+  PetscInt   nq, nc, nt, out, maxit, iters;
+  char (*name)[48];
+  int       *type;
+  PetscInt  *body, *di, *dj;   /* piston-crank: link 1..3; elements: dofs (dj -1: ground) */
+  PetscReal *par0, *par;       /* component values: full model, after the refit */
+  PetscBool *on, *removed, *needed;
+  PetscReal *act, *p2, *rel_act, *rel_p2, *work;
+  PetscReal  l1, l2, h, rtol, thr;
+  PetscBool  refit, use_activity;
+  DRSignal   sig;
+  PetscReal *y_full, *y_removed, *y_refit, *Q;
+  PetscReal  err_before, err_after, max_before, max_after;
+} DREnergy;
+PetscErrorCode DREnergyAlloc(DREnergy *e);
+PetscErrorCode DREnergyFree(DREnergy *e);
+PetscErrorCode DREnergySetFromConfig(DRConfig cfg, DREnergy *e);
+PetscErrorCode DREnergyForce(const DREnergy *e, PetscReal t, PetscReal f[]);
+PetscErrorCode DREnergyMass(const DREnergy *e, const PetscReal q[], const PetscReal par[], const PetscBool on[], PetscReal Md[]);
+PetscErrorCode DREnergyEval(const DREnergy *e, const PetscReal f[], const PetscReal q[], const PetscReal v[], const PetscReal par[], const PetscBool on[], PetscReal a[], PetscReal P[]);
+PetscReal      DREnergyOutput(const DREnergy *e, const PetscReal q[]);
+PetscErrorCode DREnergySimulate(const DREnergy *e, const PetscReal par[], const PetscBool on[], PetscReal y[], PetscReal Q[], PetscReal act[], PetscReal p2[]);
+PetscErrorCode DREnergyRank(DREnergy *e);
+PetscErrorCode DREnergyView(const DREnergy *e, PetscViewer v);
+PetscErrorCode DREnergyWrite(const DREnergy *e, DRStore st);
 
 struct _p_DRSysRed {
   MPI_Comm  comm;
@@ -42,6 +73,7 @@ struct _p_DRSysRed {
   int        sig_type; /* DRSignalType */
   PetscInt   nsim;
   PetscReal *Yf, *Yr; /* (nsim+1) x p row-major */
+  DREnergy   en;       /* method energy */
 };
 
 extern PetscClassId  DR_SYSRED_CLASSID;
@@ -56,6 +88,8 @@ PetscErrorCode DRSysRedReadSnapshots(const char *path, const char *dset, PetscIn
 PetscErrorCode DRSysRedSimulate(DRSysRed s);
 /* pod.c */
 PetscErrorCode DRSysRedPOD(DRSysRed s);
+/* sysred.c: the state-space reduction by s->method */
+PetscErrorCode DRSysRedReduce(DRSysRed s);
 /* dense.c */
 PetscErrorCode DRSysRedMinreal(DRSysRed s);
 PetscErrorCode DRSysRedBalanced(DRSysRed s, PetscBool spa);
