@@ -13,7 +13,7 @@ const DRConfigKey DRJobSysRedKeys[] = {
   {"sysred.mtx.B", DR_CFG_STRING, "", "Matrix Market file of B", NULL, NULL, NULL},
   {"sysred.mtx.C", DR_CFG_STRING, "", "Matrix Market file of C", NULL, NULL, NULL},
   {"sysred.mtx.D", DR_CFG_STRING, "", "Matrix Market file of D (optional: zero)", NULL, NULL, NULL},
-  {"sysred.method", DR_CFG_STRING, "bt", "minreal (remove uncontrollable/unobservable states) | bt (balanced truncation) | spa (singular perturbation, matches DC gain) | pod (snapshot POD, Galerkin projection) | energy (rank the components of a lumped-parameter model by energy flow, remove the small ones, refit the rest: sysred.energy)", "minreal|bt|spa|pod|energy", NULL, NULL},
+  {"sysred.method", DR_CFG_STRING, "bt", "minreal (remove uncontrollable/unobservable states) | bt (balanced truncation) | spa (singular perturbation, matches DC gain) | pod (snapshot POD, Galerkin projection) | sobt (second-order balanced truncation, position-velocity variant, of M, D, K, B, C in sysred.group; /ss means /ss/second_order) | energy (rank the components of a lumped-parameter model by energy flow, remove the small ones, refit the rest: sysred.energy)", "minreal|bt|spa|pod|sobt|energy", NULL, NULL},
   {"sysred.order", DR_CFG_INT, "0", "reduced order, the states kept exactly included (bt, spa); 0: by sysred.tol", "0..", NULL, NULL},
   {"sysred.tol", DR_CFG_REAL, "0", "smallest order whose error bound 2 sum_{i>r} sigma_i is <= tol (bt, spa; output units); pod: whose discarded snapshot energy fraction is <= tol", "0..", NULL, NULL},
   {"sysred.pod.snapshots", DR_CFG_STRING, "", "pod: HDF5 file of the snapshots (relative to the job file)", NULL, NULL, NULL},

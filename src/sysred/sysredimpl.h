@@ -46,6 +46,15 @@ PetscErrorCode DREnergyRank(DREnergy *e);
 PetscErrorCode DREnergyView(const DREnergy *e, PetscViewer v);
 PetscErrorCode DREnergyWrite(const DREnergy *e, DRStore st);
 
+/* second-order model M q'' + D q' + K q = B u, y = C q (column-major) */
+typedef struct {
+  PetscInt   n, m, p;
+  PetscReal *M, *D, *K, *B, *C;
+} DRSecondOrder;
+PetscErrorCode DRSecondOrderAlloc(PetscInt n, PetscInt m, PetscInt p, DRSecondOrder *so);
+PetscErrorCode DRSecondOrderFree(DRSecondOrder *so);
+PetscErrorCode DRSecondOrderProject(const DRSecondOrder *so, PetscInt r, const PetscReal *V, const PetscReal *W, DRSecondOrder *red);
+
 struct _p_DRSysRed {
   MPI_Comm  comm;
   DRConfig  cfg;
@@ -74,6 +83,7 @@ struct _p_DRSysRed {
   PetscInt   nsim;
   PetscReal *Yf, *Yr; /* (nsim+1) x p row-major */
   DREnergy   en;       /* method energy */
+  DRSecondOrder so, sored; /* method sobt: the model and the reduced one */
 };
 
 extern PetscClassId  DR_SYSRED_CLASSID;
@@ -90,6 +100,10 @@ PetscErrorCode DRSysRedSimulate(DRSysRed s);
 PetscErrorCode DRSysRedPOD(DRSysRed s);
 /* sysred.c: the state-space reduction by s->method */
 PetscErrorCode DRSysRedReduce(DRSysRed s);
+/* sobt.c: second-order balanced truncation (pv) */
+PetscErrorCode DRSysRedSecondOrder(DRSysRed s);
+/* source.c: M, D, K, B (or input_map), C (or output_map) of a group */
+PetscErrorCode DRSysRedReadSO(const char *path, const char *group, DRSecondOrder *so);
 /* dense.c */
 PetscErrorCode DRSysRedMinreal(DRSysRed s);
 PetscErrorCode DRSysRedBalanced(DRSysRed s, PetscBool spa);
