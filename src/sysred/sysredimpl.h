@@ -69,7 +69,7 @@ struct _p_DRSysRed {
   PetscInt   nu, ns, nmin; /* states kept exactly, stable states, order of the minimal stable part */
   PetscReal  alpha;        /* split threshold: Re(s) >= -alpha kept */
   PetscReal *hsv, bound;   /* ns Hankel singular values, error bound */
-  PetscReal *T, *Ti;       /* n x r, r x n (bt only; NULL otherwise) */
+  PetscReal *T, *Ti;       /* n x r, r x n (bt, spa, minreal, pod; sobt: on the positions) */
   PetscReal *omega, *Gf, *Gr; /* nw; nw x p x m complex as (re, im) pairs, row-major over (w, i, j) */
   PetscReal  frf_max, frf_hinf, frf_ref;
   PetscReal  seconds;
@@ -118,6 +118,7 @@ PetscErrorCode DRSysRedFRF(DRSysRed s);
  * hidden lengths (size_t, gfortran >= 8) at the end. */
 typedef int fint;
 void tb01pd_(const char *job, const char *equil, const fint *n, const fint *m, const fint *p, double *a, const fint *lda, double *b, const fint *ldb, double *c, const fint *ldc, fint *nr, const double *tol, fint *iwork, double *dwork, const fint *ldwork, fint *info, size_t, size_t);
+void tb01ud_(const char *jobz, const fint *n, const fint *m, const fint *p, double *a, const fint *lda, double *b, const fint *ldb, double *c, const fint *ldc, fint *ncont, fint *indcon, fint *nblk, double *z, const fint *ldz, double *tau, const double *tol, fint *iwork, double *dwork, const fint *ldwork, fint *info, size_t);
 void ab09ax_(const char *dico, const char *job, const char *ordsel, const fint *n, const fint *m, const fint *p, fint *nr, double *a, const fint *lda, double *b, const fint *ldb, double *c, const fint *ldc, double *hsv, double *t, const fint *ldt, double *ti, const fint *ldti, const double *tol, fint *iwork, double *dwork, const fint *ldwork, fint *iwarn, fint *info, size_t, size_t, size_t);
 void ab09bx_(const char *dico, const char *job, const char *ordsel, const fint *n, const fint *m, const fint *p, fint *nr, double *a, const fint *lda, double *b, const fint *ldb, double *c, const fint *ldc, double *d, const fint *ldd, double *hsv, double *t, const fint *ldt, double *ti, const fint *ldti, const double *tol1, const double *tol2, fint *iwork, double *dwork, const fint *ldwork, fint *iwarn, fint *info, size_t, size_t, size_t);
 typedef fint (*DRSelect2)(const double *, const double *);
