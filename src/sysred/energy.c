@@ -149,7 +149,7 @@ PetscErrorCode DREnergyEval(const DREnergy *e, const PetscReal f[], const PetscR
       if (k >= 0 && e->type[c] != DR_EN_FORCE) a[k] -= F;
     }
     PetscCall(DREnergyMass(e, q, par, on, Md));
-    for (PetscInt i = 0; i < nq; i++) a[i] /= Md[i];
+    for (PetscInt i = 0; i < nq; i++) a[i] = Md[i] > 0 ? a[i] / Md[i] : 0; /* no mass: a dof whose components are all removed (modal) */
     if (P)
       for (PetscInt c = 0; c < e->nc; c++) {
         PetscInt  i = e->di[c], k = e->dj[c];
@@ -170,7 +170,9 @@ PetscReal DREnergyOutput(const DREnergy *e, const PetscReal q[])
     PetscReal s = PetscSinReal(q[0]);
     return e->l1 * PetscCosReal(q[0]) + PetscSqrtReal(e->l2 * e->l2 - e->l1 * e->l1 * s * s);
   }
-  return q[e->out];
+  PetscReal y = 0;
+  for (PetscInt i = 0; i < e->nq; i++) y += e->cout[i] * q[i];
+  return y;
 }
 
 typedef struct {
@@ -283,6 +285,7 @@ PetscErrorCode DREnergyAlloc(DREnergy *e)
   PetscCall(PetscCalloc5(e->nc, &e->name, e->nc, &e->type, e->nc, &e->body, e->nc, &e->di, e->nc, &e->dj));
   PetscCall(PetscCalloc5(e->nc, &e->par0, e->nc, &e->par, e->nc, &e->on, e->nc, &e->act, e->nc, &e->p2));
   PetscCall(PetscCalloc5(e->nc, &e->rel_act, e->nc, &e->rel_p2, e->nc, &e->removed, e->nc, &e->needed, e->nq + 1, &e->work));
+  PetscCall(PetscCalloc2(e->nq, &e->cout, e->nq, &e->fhz));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -292,6 +295,7 @@ PetscErrorCode DREnergyFree(DREnergy *e)
   PetscCall(PetscFree5(e->name, e->type, e->body, e->di, e->dj));
   PetscCall(PetscFree5(e->par0, e->par, e->on, e->act, e->p2));
   PetscCall(PetscFree5(e->rel_act, e->rel_p2, e->removed, e->needed, e->work));
+  PetscCall(PetscFree2(e->cout, e->fhz));
   PetscCall(PetscFree4(e->y_full, e->y_removed, e->y_refit, e->Q));
   PetscCall(PetscFree(e->sig.scale));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -364,9 +368,56 @@ static PetscErrorCode Elements(DRConfig cfg, DREnergy *e)
   PetscCall(DRConfigWhere(cfg, "sysred.energy.output", w, sizeof(w)));
   PetscCheck(e->out >= 1 && e->out <= e->nq, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: sysred.energy.output = %" PetscInt_FMT ", expected the dof 1..%" PetscInt_FMT " whose displacement is the output", w, e->out, e->nq);
   e->out--;
+  e->cout[e->out] = 1;
   e->sig.nin = nf;
   PetscCall(PetscMalloc1(nf, &e->sig.scale));
   for (PetscInt j = 0; j < nf; j++) e->sig.scale[j] = 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* modal: every mode k of M q'' + D q' + K q = input_map u (diagonal: the
+ * form dynred ss writes) becomes a unit mass, a spring omega_k^2 and a
+ * damper c_k to the ground and one force per input, amplitude
+ * input_map(k, j) times the signal sysred.input.*; the output is row
+ * sysred.energy.output of output_map (the displacement of that output) */
+PetscErrorCode DREnergyModal(DRConfig cfg, const DRSecondOrder *so, const char *where, DREnergy *e)
+{
+  PetscInt n = so->n, m = so->m, c = 0;
+  char     w[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = 0; j < n; j++) {
+      if (i == j) continue;
+      PetscCheck(so->M[i + j * n] == 0 && so->D[i + j * n] == 0 && so->K[i + j * n] == 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: M, D or K has the off-diagonal entry (%" PetscInt_FMT ",%" PetscInt_FMT "), expected the diagonal modal model dynred ss writes (/ss/second_order) for sysred.energy.model modal", where, i + 1, j + 1);
+    }
+  for (PetscInt i = 0; i < n; i++) PetscCheck(so->M[i + i * n] > 0 && so->K[i + i * n] >= 0 && so->D[i + i * n] >= 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: mode %" PetscInt_FMT " has M %g, D %g, K %g, expected M > 0, D >= 0, K >= 0", where, i + 1, (double)so->M[i + i * n], (double)so->D[i + i * n], (double)so->K[i + i * n]);
+  e->nq = n;
+  e->nc = 3 * n + n * m;
+  PetscCall(DREnergyAlloc(e));
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscReal v[3] = {so->M[k + k * n], so->K[k + k * n], so->D[k + k * n]};
+    const int       t[3] = {DR_EN_MASS, DR_EN_SPRING, DR_EN_DAMPER};
+    const char     *l[3] = {"mass", "stiffness", "damper"};
+    e->fhz[k] = PetscSqrtReal(v[1] / v[0]) / (2 * PETSC_PI);
+    for (int q = 0; q < 3; q++, c++) {
+      e->type[c] = t[q], e->di[c] = k, e->dj[c] = -1, e->par0[c] = v[q], e->body[c] = k;
+      PetscCall(PetscSNPrintf(e->name[c], sizeof(e->name[c]), "mode %" PetscInt_FMT " (%.5g Hz) %s", k + 1, (double)e->fhz[k], l[q]));
+    }
+  }
+  for (PetscInt j = 0; j < m; j++)
+    for (PetscInt k = 0; k < n; k++, c++) {
+      e->type[c] = DR_EN_FORCE, e->di[c] = k, e->dj[c] = -1, e->par0[c] = so->B[k + j * n], e->body[c] = k;
+      PetscCall(PetscSNPrintf(e->name[c], sizeof(e->name[c]), "input %" PetscInt_FMT " on mode %" PetscInt_FMT, j + 1, k + 1));
+    }
+  PetscCall(DRConfigGetInt(cfg, "sysred.energy.output", &e->out, NULL));
+  PetscCall(DRConfigWhere(cfg, "sysred.energy.output", w, sizeof(w)));
+  PetscCheck(e->out >= 1 && e->out <= so->p, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: sysred.energy.output = %" PetscInt_FMT ", expected the output 1..%" PetscInt_FMT " (rows of %s output_map)", w, e->out, so->p, where);
+  e->out--;
+  for (PetscInt k = 0; k < n; k++) e->cout[k] = so->C[e->out + k * so->p];
+  e->sig.nin = n * m; /* one shape per force component, in order (DREnergyForce) */
+  PetscCall(PetscMalloc1(e->nc, &e->sig.scale));
+  for (PetscInt j = 0; j < e->nc; j++) e->sig.scale[j] = 1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -378,7 +429,7 @@ PetscErrorCode DREnergySetFromConfig(DRConfig cfg, DREnergy *e)
 
   PetscFunctionBegin;
   PetscCall(DRConfigGetString(cfg, "sysred.energy.model", m, sizeof(m), NULL));
-  e->kind = strcmp(m, "piston_crank") ? DR_ENERGY_ELEMENTS : DR_ENERGY_PISTON_CRANK;
+  e->kind = !strcmp(m, "piston_crank") ? DR_ENERGY_PISTON_CRANK : !strcmp(m, "modal") ? DR_ENERGY_MODAL : DR_ENERGY_ELEMENTS;
   PetscCall(DRConfigGetReal(cfg, "sysred.energy.t_end", &t_end, NULL));
   PetscCall(DRConfigGetReal(cfg, "sysred.energy.h", &e->h, NULL));
   PetscCall(DRConfigGetReal(cfg, "sysred.energy.rtol", &e->rtol, NULL));
@@ -391,7 +442,7 @@ PetscErrorCode DREnergySetFromConfig(DRConfig cfg, DREnergy *e)
   PetscCheck(e->h > 0 && e->h <= t_end, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: sysred.energy.h = %g, expected 0 < h <= sysred.energy.t_end = %g", w, (double)e->h, (double)t_end);
   e->nt = (PetscInt)PetscCeilReal(t_end / e->h - 1e-9);
   if (e->kind == DR_ENERGY_PISTON_CRANK) PetscCall(PistonCrank(e));
-  else {
+  else { /* elements here; modal: DREnergyModal once the source is read (DRSysRedSetUp) */
     PetscCall(DRConfigGetString(cfg, "sysred.input.signal", m, sizeof(m), NULL));
     e->sig.type = !strcmp(m, "step") ? DR_SIG_STEP : !strcmp(m, "ramp") ? DR_SIG_RAMP : !strcmp(m, "sine") ? DR_SIG_SINE : DR_SIG_TRAPEZOID;
     PetscCall(DRConfigGetReal(cfg, "sysred.input.amplitude", &e->sig.a, NULL));
@@ -400,7 +451,7 @@ PetscErrorCode DREnergySetFromConfig(DRConfig cfg, DREnergy *e)
     PetscCall(DRConfigGetReal(cfg, "sysred.input.t_rise", &e->sig.t_rise, NULL));
     PetscCall(DRConfigGetReal(cfg, "sysred.input.t_hold", &e->sig.t_hold, NULL));
     PetscCall(DRConfigGetReal(cfg, "sysred.input.t_fall", &e->sig.t_fall, NULL));
-    PetscCall(Elements(cfg, e));
+    if (e->kind == DR_ENERGY_ELEMENTS) PetscCall(Elements(cfg, e));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

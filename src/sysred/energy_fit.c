@@ -52,8 +52,8 @@ static PetscErrorCode Refit(DREnergy *e)
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(e->nc, &fi));
-  for (PetscInt c = 0; c < e->nc; c++)
-    if (e->on[c] && e->type[c] != DR_EN_FORCE) fi[np++] = c;
+  for (PetscInt c = 0; c < e->nc; c++) /* zero values (a rigid mode's spring, no damping) stay zero */
+    if (e->on[c] && e->type[c] != DR_EN_FORCE && e->par[c] > 0) fi[np++] = c;
   if (np == 0 || !e->refit) {
     PetscCall(PetscFree(fi));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -184,7 +184,17 @@ PetscErrorCode DREnergyRank(DREnergy *e)
         ord[j] = ord[j - 1], ord[j - 1] = t;
       } else break;
     }
-  for (PetscInt i = 0; i < nc; i++) {
+  if (e->kind == DR_ENERGY_MODAL) { /* a mode goes as a whole: its mass, spring, damper and forces */
+    for (PetscInt q = 0; q < e->nq; q++) {
+      PetscReal k = 0;
+      for (PetscInt c = 0; c < nc; c++)
+        if (e->body[c] == q && e->type[c] != DR_EN_FORCE) k += e->use_activity ? e->rel_act[c] : e->rel_p2[c];
+      if (!(k < e->thr)) continue;
+      for (PetscInt c = 0; c < nc; c++)
+        if (e->body[c] == q) e->on[c] = PETSC_FALSE, e->removed[c] = PETSC_TRUE;
+    }
+  }
+  for (PetscInt i = 0; i < nc && e->kind != DR_ENERGY_MODAL; i++) {
     PetscInt  c = ord[i];
     PetscReal k = e->use_activity ? e->rel_act[c] : e->rel_p2[c];
     PetscBool ok;
@@ -209,10 +219,10 @@ PetscErrorCode DREnergyRank(DREnergy *e)
 PetscErrorCode DREnergyView(const DREnergy *e, PetscViewer v)
 {
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(v, "  %s model, %" PetscInt_FMT " dof, %" PetscInt_FMT " components, t in [0, %g] s; ranking by %s, threshold %g %%\n", e->kind == DR_ENERGY_PISTON_CRANK ? "piston-crank (seed 002, section 5.8)" : "element", e->nq, e->nc, (double)(e->nt * e->h), e->use_activity ? "activity" : "2-norm of power", (double)e->thr));
+  PetscCall(PetscViewerASCIIPrintf(v, "  %s model, %" PetscInt_FMT " dof, %" PetscInt_FMT " components, t in [0, %g] s; ranking by %s, threshold %g %%\n", e->kind == DR_ENERGY_PISTON_CRANK ? "piston-crank (seed 002, section 5.8)" : e->kind == DR_ENERGY_MODAL ? "modal (a dynred ss result; a mode is removed as a whole when the sum of its components is below the threshold)" : "element", e->nq, e->nc, (double)(e->nt * e->h), e->use_activity ? "activity" : "2-norm of power", (double)e->thr));
   PetscCall(PetscViewerASCIIPrintf(v, "  %-28s %12s %10s %12s %10s  %s\n", "component", "activity", "[%]", "||P||_2", "[%]", "value: full -> refit"));
   for (PetscInt c = 0; c < e->nc; c++) {
-    const char *st = e->type[c] == DR_EN_FORCE ? "  (input)" : e->removed[c] ? "  removed" : e->needed[c] ? "  kept: needed for a regular mass matrix" : "";
+    const char *st = e->type[c] == DR_EN_FORCE ? (e->removed[c] ? "  (input) removed with its mode" : "  (input)") : e->removed[c] ? "  removed" : e->needed[c] ? "  kept: needed for a regular mass matrix" : "";
     if (e->type[c] == DR_EN_FORCE) PetscCall(PetscViewerASCIIPrintf(v, "  %-28s %12.5g %10s %12.5g %10s  %g%s\n", e->name[c], (double)e->act[c], "-", (double)e->p2[c], "-", (double)e->par0[c], st));
     else if (e->removed[c]) PetscCall(PetscViewerASCIIPrintf(v, "  %-28s %12.5g %10.4g %12.5g %10.4g  %g%s\n", e->name[c], (double)e->act[c], (double)e->rel_act[c], (double)e->p2[c], (double)e->rel_p2[c], (double)e->par0[c], st));
     else PetscCall(PetscViewerASCIIPrintf(v, "  %-28s %12.5g %10.4g %12.5g %10.4g  %g -> %.6g%s\n", e->name[c], (double)e->act[c], (double)e->rel_act[c], (double)e->p2[c], (double)e->rel_p2[c], (double)e->par0[c], (double)e->par[c], st));
@@ -247,7 +257,7 @@ PetscErrorCode DREnergyWrite(const DREnergy *e, DRStore st)
   PetscCall(DRStoreWriteReal(st, "/sysred/energy/y_full", 1, dt, e->y_full, NULL));
   PetscCall(DRStoreWriteReal(st, "/sysred/energy/y_removed", 1, dt, e->y_removed, NULL));
   PetscCall(DRStoreWriteReal(st, "/sysred/energy/y_refit", 1, dt, e->y_refit, NULL));
-  PetscCall(DRStoreAttrString(st, "/sysred/energy", "model", e->kind == DR_ENERGY_PISTON_CRANK ? "piston_crank" : "elements"));
+  PetscCall(DRStoreAttrString(st, "/sysred/energy", "model", e->kind == DR_ENERGY_PISTON_CRANK ? "piston_crank" : e->kind == DR_ENERGY_MODAL ? "modal" : "elements"));
   PetscCall(DRStoreAttrString(st, "/sysred/energy", "metric", e->use_activity ? "activity" : "p2"));
   PetscCall(DRStoreAttrString(st, "/sysred/energy", "removed_legend", "1 removed, 0 kept, -1 below the threshold but kept (its removal makes the mass matrix singular); forces are never removed and not in the percentages"));
   PetscCall(DRStoreAttrReal(st, "/sysred/energy", "threshold_pct", e->thr));

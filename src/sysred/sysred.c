@@ -127,7 +127,7 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
   PetscInt    nf = 0;
 
   PetscFunctionBegin;
-  if (!strcmp(s->method, "energy")) { /* the model comes from sysred.energy (SetFromOptions) */
+  if (!strcmp(s->method, "energy") && s->en.kind != DR_ENERGY_MODAL) { /* the model comes from sysred.energy (SetFromOptions) */
     PetscCheck(s->en.nc > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONGSTATE, "DRSysRedSetUp: method energy without a model (DRSysRedSetFromOptions)");
     s->setup = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -150,13 +150,14 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
   PetscCall(DRConfigWhere(cfg, nf ? "sysred.mtx.A" : "sysred.source", w, sizeof(w)));
   PetscCheck(!(file[0] && nf), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: both sysred.source and sysred.mtx are given, expected one source of the system", w);
   PetscCheck(file[0] || nf >= 3, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: no system: expected sysred.source (a dynred ss result or HDF5 file with A, B, C[, D]) or sysred.mtx.A, .B, .C[, .D]", w);
-  if (!strcmp(s->method, "sobt")) {
-    PetscCheck(file[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: sysred.method sobt reads a second-order model from sysred.source (group with M, D, K, B, C), expected sysred.source, not sysred.mtx", w);
+  if (!strcmp(s->method, "sobt") || !strcmp(s->method, "energy")) {
+    PetscCheck(file[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: sysred.method %s reads a second-order model from sysred.source (group with M, D, K, B, C), expected sysred.source, not sysred.mtx", w, s->method);
     PetscCall(DRConfigGetString(cfg, "sysred.group", group, sizeof(group), NULL));
     if (!strcmp(group, "/ss")) PetscCall(PetscStrncpy(group, "/ss/second_order", sizeof(group)));
     PetscCall(DRPathResolve(origin, file, path, sizeof(path)));
     PetscCall(DRSysRedReadSO(path, group, &s->so));
     PetscCall(PetscSNPrintf(s->where, sizeof(s->where), "%s: %s", path, group));
+    if (!strcmp(s->method, "energy")) PetscCall(DREnergyModal(cfg, &s->so, s->where, &s->en));
   } else if (file[0]) {
     PetscCall(DRConfigGetString(cfg, "sysred.group", group, sizeof(group), NULL));
     PetscCall(DRPathResolve(origin, file, path, sizeof(path)));

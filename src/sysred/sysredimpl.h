@@ -16,8 +16,17 @@ PetscErrorCode DRLTIAlloc(PetscInt n, PetscInt m, PetscInt p, DRLTI *s);
 PetscErrorCode DRLTIFree(DRLTI *s);
 PetscErrorCode DRLTICopy(const DRLTI *a, DRLTI *b);
 
+/* second-order model M q'' + D q' + K q = B u, y = C q (column-major) */
+typedef struct {
+  PetscInt   n, m, p;
+  PetscReal *M, *D, *K, *B, *C;
+} DRSecondOrder;
+PetscErrorCode DRSecondOrderAlloc(PetscInt n, PetscInt m, PetscInt p, DRSecondOrder *so);
+PetscErrorCode DRSecondOrderFree(DRSecondOrder *so);
+PetscErrorCode DRSecondOrderProject(const DRSecondOrder *so, PetscInt r, const PetscReal *V, const PetscReal *W, DRSecondOrder *red);
+
 /* energy-based ranking (energy.c, energy_fit.c) */
-enum { DR_ENERGY_ELEMENTS, DR_ENERGY_PISTON_CRANK };
+enum { DR_ENERGY_ELEMENTS, DR_ENERGY_PISTON_CRANK, DR_ENERGY_MODAL };
 enum { DR_EN_MASS, DR_EN_INERTIA, DR_EN_SPRING, DR_EN_DAMPER, DR_EN_FORCE };
 typedef struct {
   int        kind;
@@ -25,6 +34,8 @@ typedef struct {
   char (*name)[48];
   int       *type;
   PetscInt  *body, *di, *dj;   /* piston-crank: link 1..3; elements: dofs (dj -1: ground) */
+  PetscReal *cout;             /* elements, modal: y = cout . q (nq) */
+  PetscReal *fhz;              /* modal: the modes' frequencies [Hz] */
   PetscReal *par0, *par;       /* component values: full model, after the refit */
   PetscBool *on, *removed, *needed;
   PetscReal *act, *p2, *rel_act, *rel_p2, *work;
@@ -37,6 +48,9 @@ typedef struct {
 PetscErrorCode DREnergyAlloc(DREnergy *e);
 PetscErrorCode DREnergyFree(DREnergy *e);
 PetscErrorCode DREnergySetFromConfig(DRConfig cfg, DREnergy *e);
+/* modal: the modes of a dynred ss result as unit masses, springs omega^2,
+ * dampers c to the ground and forces input_map u (energy.c) */
+PetscErrorCode DREnergyModal(DRConfig cfg, const DRSecondOrder *so, const char *where, DREnergy *e);
 PetscErrorCode DREnergyForce(const DREnergy *e, PetscReal t, PetscReal f[]);
 PetscErrorCode DREnergyMass(const DREnergy *e, const PetscReal q[], const PetscReal par[], const PetscBool on[], PetscReal Md[]);
 PetscErrorCode DREnergyEval(const DREnergy *e, const PetscReal f[], const PetscReal q[], const PetscReal v[], const PetscReal par[], const PetscBool on[], PetscReal a[], PetscReal P[]);
@@ -45,15 +59,6 @@ PetscErrorCode DREnergySimulate(const DREnergy *e, const PetscReal par[], const 
 PetscErrorCode DREnergyRank(DREnergy *e);
 PetscErrorCode DREnergyView(const DREnergy *e, PetscViewer v);
 PetscErrorCode DREnergyWrite(const DREnergy *e, DRStore st);
-
-/* second-order model M q'' + D q' + K q = B u, y = C q (column-major) */
-typedef struct {
-  PetscInt   n, m, p;
-  PetscReal *M, *D, *K, *B, *C;
-} DRSecondOrder;
-PetscErrorCode DRSecondOrderAlloc(PetscInt n, PetscInt m, PetscInt p, DRSecondOrder *so);
-PetscErrorCode DRSecondOrderFree(DRSecondOrder *so);
-PetscErrorCode DRSecondOrderProject(const DRSecondOrder *so, PetscInt r, const PetscReal *V, const PetscReal *W, DRSecondOrder *red);
 
 struct _p_DRSysRed {
   MPI_Comm  comm;

@@ -64,8 +64,9 @@ def piston_crank(par, t_end=5.0, h=0.01, rtol=1e-12):
 
 
 def chain(ndof, masses, springs, dampers, forces, out, shape, t_end, h, rtol=1e-12):
-    """Element lists as in the job file (1-based dofs, 0 ground).  Returns t, y,
-    activity and 2-norm per element in the order masses, springs, dampers, forces."""
+    """Element lists as in the job file (1-based dofs, 0 ground); out: a dof
+    (1-based) or a vector c with y = c . q.  Returns t, y, activity and
+    2-norm per element in the order masses, springs, dampers, forces."""
     els = [("m", int(d) - 1, -1, v) for d, v in masses] + [("k", int(i) - 1, int(j) - 1, v) for i, j, v in springs] \
         + [("c", int(i) - 1, int(j) - 1, v) for i, j, v in dampers] + [("f", int(d) - 1, -1, v) for d, v in forces]
     M, K, C = np.zeros(ndof), np.zeros((ndof, ndof)), np.zeros((ndof, ndof))
@@ -98,4 +99,5 @@ def chain(ndof, masses, springs, dampers, forces, out, shape, t_end, h, rtol=1e-
     s = solve_ivp(rhs, (0, t[-1]), np.zeros(2 * ndof + 2 * ne), method="DOP853", t_eval=t, rtol=rtol, atol=rtol * 1e-2)
     assert s.success, s.message
     x = s.y
-    return t, x[out - 1], x[2 * ndof:2 * ndof + ne, -1], np.sqrt(x[2 * ndof + ne:, -1])
+    y = np.asarray(out) @ x[:ndof] if np.ndim(out) else x[out - 1]
+    return t, y, x[2 * ndof:2 * ndof + ne, -1], np.sqrt(x[2 * ndof + ne:, -1])
