@@ -1,8 +1,11 @@
 /* dynred sysred: the dense reductions on SLICOT and LAPACK.
  *
- * minreal: TB01PD (JOB 'M': controllability then observability staircase,
- *   orthogonal transformations, no scaling).  The transfer function is
- *   unchanged; TB01PD returns no transformation.  Rank decisions with
+ * minreal: the steps of TB01PD (JOB 'M', no scaling) with the transformation
+ *   kept: controllability staircase TB01UD (JOBZ 'I') of (A, B, C), then of
+ *   the dual of the controllable part (the observability staircase), so the
+ *   minimal system is the orthogonal projection T^T A T, T^T B, C T with
+ *   T = Z1c Z2o (n x r, orthonormal columns; Ti = T^T).  The transfer
+ *   function is unchanged.  Rank decisions with
  *   sysred.minreal_tol (default 1e-10 as reciprocal condition number):
  *   SLICOT's default n^2 eps kept 2 of 5 planted uncontrollable/unobservable
  *   states of a rotated 11-state system (close poles; test sysred_bt).
@@ -37,37 +40,66 @@ PetscErrorCode DRGemm(char ta, char tb, PetscInt m, PetscInt n, PetscInt k, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* controllability staircase of (A, B, C) (SLICOT TB01UD, JOBZ 'I'): Z^T A Z
+ * = [Ac *; 0 Anc], Z^T B = [Bc; 0]; nc, Z (n x n orthogonal); A, B, C are
+ * overwritten (lda n, ldb n, ldc max(p, 1)) */
+static PetscErrorCode Staircase(fint n, fint m, fint p, PetscReal *A, PetscReal *B, PetscReal *C, PetscReal tol, fint *nc, PetscReal *Z)
+{
+  fint       ld = PetscMax(n, 1), ldc = PetscMax(p, 1), indcon, *nblk, *iw, ldw = PetscMax(1, PetscMax(n, PetscMax(3 * m, p))) * 4 + 64, info;
+  PetscReal *tau, *dw;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc4(n + 1, &nblk, m + 1, &iw, n + 1, &tau, ldw, &dw));
+  tb01ud_("I", &n, &m, &p, A, &ld, B, &ld, C, &ldc, nc, &indcon, nblk, Z, &ld, tau, &tol, iw, dw, &ldw, &info, 1);
+  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "SLICOT TB01UD failed: info = %d", (int)info);
+  PetscCall(PetscFree4(nblk, iw, tau, dw));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRSysRedMinreal(DRSysRed s)
 {
   const DRLTI *f = &s->full;
-  fint         n = (fint)f->n, m = (fint)f->m, p = (fint)f->p, mp = (fint)PetscMax(f->m, f->p), nr = 0, info = 0;
-  fint         lda = PetscMax(n, 1), ldc = PetscMax(mp, 1), ldw = PetscMax(1, n + PetscMax(n, 3 * mp)) * 4 + 64;
-  PetscReal   *A, *B, *C, *dw, tol = s->minreal_tol;
-  fint        *iw;
+  fint         n = (fint)f->n, m = (fint)f->m, p = (fint)f->p, nc = 0, nr = 0;
+  PetscReal   *A, *B, *C, *Z1, *Z2, *X, tol = s->minreal_tol;
+  PetscInt     r;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(DR_SYSRED_Minreal, 0, 0, 0, 0));
-  PetscCall(PetscCalloc5(n * n, &A, n * mp, &B, ldc * n, &C, ldw, &dw, n + mp + 1, &iw));
+  PetscCall(PetscCalloc6(n * n + 1, &A, n * PetscMax(m, p) + 1, &B, PetscMax(m, p) * n + 1, &C, n * n + 1, &Z1, n * n + 1, &Z2, n * n + 1, &X));
+  /* 1. controllable part: Z1 */
   PetscCall(PetscArraycpy(A, f->A, n * n));
   PetscCall(PetscArraycpy(B, f->B, n * m));
-  for (fint j = 0; j < n; j++)
-    for (fint i = 0; i < p; i++) C[i + j * ldc] = f->C[i + j * p];
-  tb01pd_("M", "N", &n, &m, &p, A, &lda, B, &lda, C, &ldc, &nr, &tol, iw, dw, &ldw, &info, 1, 1);
-  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "SLICOT TB01PD failed: info = %d", (int)info);
+  PetscCall(PetscArraycpy(C, f->C, p * n));
+  PetscCall(Staircase(n, m, p, A, B, C, tol, &nc, Z1));
+  /* 2. observable part of (Ac, Bc, Cc): controllable part of the dual
+   *    (Ac^T, Cc^T, Bc^T) with Ac = Z1c^T A Z1c: Z2 (nc x nc) */
+  PetscCall(DRGemm('N', 'N', n, nc, n, 1.0, f->A, n, Z1, n, 0.0, X, n));
+  PetscCall(DRGemm('T', 'N', nc, nc, n, 1.0, X, n, Z1, n, 0.0, A, PetscMax(nc, 1))); /* X^T Z1c = Ac^T */
+  PetscCall(DRGemm('T', 'T', nc, p, n, 1.0, Z1, n, f->C, p, 0.0, B, PetscMax(nc, 1)));  /* Cc^T = Z1c^T C^T */
+  PetscCall(DRGemm('T', 'N', m, nc, n, 1.0, f->B, n, Z1, n, 0.0, C, PetscMax(m, 1))); /* Bc^T = B^T Z1c */
+  if (nc > 0) PetscCall(Staircase(nc, p, m, A, B, C, tol, &nr, Z2));
+  /* 3. T = Z1c Z2o (orthonormal columns), Ti = T^T; the minimal system is
+   *    the projection (T^T A T, T^T B, C T, D) */
+  r = nr;
+  PetscCall(PetscFree(s->T));
+  PetscCall(PetscFree(s->Ti));
+  PetscCall(PetscCalloc1(n * r + 1, &s->T));
+  PetscCall(PetscCalloc1(r * n + 1, &s->Ti));
+  PetscCall(DRGemm('N', 'N', n, r, nc, 1.0, Z1, n, Z2, PetscMax(nc, 1), 0.0, s->T, n));
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = 0; j < r; j++) s->Ti[j + i * r] = s->T[i + j * n];
   PetscCall(DRLTIFree(&s->red));
-  PetscCall(DRLTIAlloc(nr, f->m, f->p, &s->red));
-  for (fint j = 0; j < nr; j++)
-    for (fint i = 0; i < nr; i++) s->red.A[i + j * nr] = A[i + j * lda];
-  for (fint j = 0; j < m; j++)
-    for (fint i = 0; i < nr; i++) s->red.B[i + j * nr] = B[i + j * lda];
-  for (fint j = 0; j < nr; j++)
-    for (fint i = 0; i < p; i++) s->red.C[i + j * p] = C[i + j * ldc];
+  PetscCall(DRLTIAlloc(r, f->m, f->p, &s->red));
+  PetscCall(DRGemm('N', 'N', n, r, n, 1.0, f->A, n, s->T, n, 0.0, X, n));
+  PetscCall(DRGemm('T', 'N', r, r, n, 1.0, s->T, n, X, n, 0.0, s->red.A, r));
+  PetscCall(DRGemm('T', 'N', r, m, n, 1.0, s->T, n, f->B, n, 0.0, s->red.B, r));
+  PetscCall(DRGemm('N', 'N', p, r, n, 1.0, f->C, p, s->T, n, 0.0, s->red.C, p));
   PetscCall(PetscArraycpy(s->red.D, f->D, p * m));
-  s->nu = 0;
-  s->ns = 0;
-  s->nmin = nr;
+  s->nu    = 0;
+  s->ns    = 0;
+  s->nmin  = nr;
   s->bound = 0;
-  PetscCall(PetscFree5(A, B, C, dw, iw));
+  PetscCall(PetscFree6(A, B, C, Z1, Z2, X));
   PetscCall(PetscLogEventEnd(DR_SYSRED_Minreal, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -223,7 +255,10 @@ PetscErrorCode DRSysRedBalanced(DRSysRed s, PetscBool spa)
   PetscCall(PetscArraycpy(s->red.D, d, p * m));
   PetscCall(PetscFree(s->T));
   PetscCall(PetscFree(s->Ti));
-  if (!spa) { /* x ~ T x_r, x_r = Ti x: T = [W1 T_s, W2], Ti = [Ti_s Wi1; Wi2] */
+  { /* x ~ T x_r, x_r = Ti x: T = [W1 T_s, W2], Ti = [Ti_s Wi1; Wi2].  spa:
+     * x_r = Ti x are the kept balanced coordinates as in bt (AB09BX's
+     * leading T, TI columns/rows), but A_r != Ti A T: the residualized
+     * coordinates enter through A_22^{-1} (at steady state x_r = Ti x) */
     PetscCall(PetscCalloc1(n * r + 1, &s->T));
     PetscCall(PetscCalloc1(r * n + 1, &s->Ti));
     PetscCall(DRGemm('N', 'N', n, rs, ns, 1.0, W, n, T, ns, 0.0, s->T, n));

@@ -220,3 +220,62 @@ PetscErrorCode DRSysRedReadSnapshots(const char *path, const char *dset, PetscIn
   PetscCall(DRH5FileClose(&f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* one matrix of a second-order group: the first of two names that exists
+ * (alt may be NULL); rows, cols < 0: free, else checked */
+static PetscErrorCode ReadSOMat(hid_t f, const char *path, const char *group, const char *name, const char *alt, PetscInt rows, PetscInt cols, PetscInt *r, PetscInt *c, PetscReal **out)
+{
+  char       d[300], d2[300];
+  PetscBool  e;
+  int        nd;
+  hsize_t    dd[4];
+  PetscReal *buf;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(d, sizeof(d), "%s/%s", group, name));
+  PetscCall(DRH5Exists(f, d, &e));
+  if (!e && alt) {
+    PetscCall(PetscSNPrintf(d2, sizeof(d2), "%s/%s", group, alt));
+    PetscCall(DRH5Exists(f, d2, &e));
+    if (e) PetscCall(PetscStrncpy(d, d2, sizeof(d)));
+  }
+  PetscCheck(e, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: no dataset %s/%s%s%s, expected M, D, K, B (or input_map), C (or output_map) in group %s (sysred.group) for sysred.method sobt", path, group, name, alt ? " or " : "", alt ? alt : "", group);
+  PetscCall(DRH5Dims(f, d, &nd, dd));
+  PetscCheck(nd == 2, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s is %d-dimensional, expected a matrix (2 dimensions)", path, d, nd);
+  *r = (PetscInt)dd[0];
+  *c = (PetscInt)dd[1];
+  PetscCheck((rows < 0 || *r == rows) && (cols < 0 || *c == cols) && *r > 0 && *c > 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s is %" PetscInt_FMT " x %" PetscInt_FMT ", expected %s%" PetscInt_FMT " x %s%" PetscInt_FMT " (M is n x n, B n x inputs, C outputs x n)", path, d, *r, *c, rows < 0 ? ">= " : "", rows < 0 ? 1 : rows, cols < 0 ? ">= " : "", cols < 0 ? 1 : cols);
+  PetscCall(DRH5ReadAll(f, d, H5T_NATIVE_DOUBLE, NULL, NULL, (void **)&buf));
+  PetscCall(PetscMalloc1(*r * *c, out));
+  ToColMajor(*r, *c, buf, *out);
+  for (PetscInt k = 0; k < *r * *c; k++) PetscCheck(!PetscIsInfOrNanReal((*out)[k]), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s has a non-finite entry, expected finite numbers", path, d);
+  PetscCall(PetscFree(buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSysRedReadSO(const char *path, const char *group, DRSecondOrder *so)
+{
+  hid_t      f;
+  PetscInt   n, r, c, m, p;
+  PetscReal *X[5];
+
+  PetscFunctionBegin;
+  PetscCall(DRH5FileOpen(MPI_COMM_NULL, path, DR_H5_READ, &f));
+  PetscCheck(f >= 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: cannot open as HDF5 (sysred.source), expected a dynred ss result or a file with M, D, K, B, C", path);
+  PetscCall(ReadSOMat(f, path, group, "M", NULL, -1, -1, &n, &c, &X[0]));
+  PetscCheck(c == n, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s/M is %" PetscInt_FMT " x %" PetscInt_FMT ", expected a square matrix", path, group, n, c);
+  PetscCall(ReadSOMat(f, path, group, "D", NULL, n, n, &r, &c, &X[1]));
+  PetscCall(ReadSOMat(f, path, group, "K", NULL, n, n, &r, &c, &X[2]));
+  PetscCall(ReadSOMat(f, path, group, "B", "input_map", n, -1, &r, &m, &X[3]));
+  PetscCall(ReadSOMat(f, path, group, "C", "output_map", -1, n, &p, &c, &X[4]));
+  PetscCall(DRH5FileClose(&f));
+  PetscCall(DRSecondOrderFree(so));
+  PetscCall(DRSecondOrderAlloc(n, m, p, so));
+  PetscCall(PetscArraycpy(so->M, X[0], n * n));
+  PetscCall(PetscArraycpy(so->D, X[1], n * n));
+  PetscCall(PetscArraycpy(so->K, X[2], n * n));
+  PetscCall(PetscArraycpy(so->B, X[3], n * m));
+  PetscCall(PetscArraycpy(so->C, X[4], p * n));
+  for (int k = 0; k < 5; k++) PetscCall(PetscFree(X[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -31,7 +31,7 @@ PetscErrorCode DRSysRedSetConfig(DRSysRed s, DRConfig cfg)
 PetscErrorCode DRSysRedSetMethod(DRSysRed s, const char *method)
 {
   PetscFunctionBegin;
-  PetscCheck(!strcmp(method, "minreal") || !strcmp(method, "bt") || !strcmp(method, "spa") || !strcmp(method, "pod"), PETSC_COMM_WORLD, DR_ERR_INPUT, "unknown sysred.method '%s', expected minreal, bt, spa or pod", method);
+  PetscCheck(!strcmp(method, "minreal") || !strcmp(method, "bt") || !strcmp(method, "spa") || !strcmp(method, "pod") || !strcmp(method, "energy") || !strcmp(method, "sobt"), PETSC_COMM_WORLD, DR_ERR_INPUT, "unknown sysred.method '%s', expected minreal, bt, spa, pod, sobt or energy", method);
   PetscCall(PetscStrncpy(s->method, method, sizeof(s->method)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -106,7 +106,11 @@ PetscErrorCode DRSysRedSetFromOptions(DRSysRed s)
     PetscCall(DRConfigWhere(cfg, "sysred.sim.h", w, sizeof(w)));
     PetscCheck(s->sim_h > 0 && s->sim_h <= s->sim_t_end, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: sysred.sim.h = %g, expected 0 < h <= sysred.sim.t_end = %g", w, (double)s->sim_h, (double)s->sim_t_end);
   }
-  if (strcmp(s->method, "minreal")) {
+  if (!strcmp(s->method, "energy")) {
+    PetscCall(DREnergySetFromConfig(cfg, &s->en));
+    s->nw = 0;
+    s->sim_t_end = 0;
+  } else if (strcmp(s->method, "minreal")) {
     PetscCall(DRConfigWhere(cfg, "sysred.order", w, sizeof(w)));
     PetscCheck(s->order > 0 || s->tol > 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: neither sysred.order nor sysred.tol is given, expected the reduced order or a tolerance on the error bound for method %s", w, s->method);
     PetscCheck(!(s->order > 0 && s->tol > 0), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: both sysred.order and sysred.tol are given, expected one of them", w);
@@ -123,6 +127,11 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
   PetscInt    nf = 0;
 
   PetscFunctionBegin;
+  if (!strcmp(s->method, "energy") && s->en.kind != DR_ENERGY_MODAL) { /* the model comes from sysred.energy (SetFromOptions) */
+    PetscCheck(s->en.nc > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONGSTATE, "DRSysRedSetUp: method energy without a model (DRSysRedSetFromOptions)");
+    s->setup = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (s->setup || !cfg) {
     PetscCheck(s->setup, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONGSTATE, "DRSysRedSetUp: no system (DRSysRedSetSystem or a config)");
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -141,7 +150,15 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
   PetscCall(DRConfigWhere(cfg, nf ? "sysred.mtx.A" : "sysred.source", w, sizeof(w)));
   PetscCheck(!(file[0] && nf), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: both sysred.source and sysred.mtx are given, expected one source of the system", w);
   PetscCheck(file[0] || nf >= 3, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: no system: expected sysred.source (a dynred ss result or HDF5 file with A, B, C[, D]) or sysred.mtx.A, .B, .C[, .D]", w);
-  if (file[0]) {
+  if (!strcmp(s->method, "sobt") || !strcmp(s->method, "energy")) {
+    PetscCheck(file[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: sysred.method %s reads a second-order model from sysred.source (group with M, D, K, B, C), expected sysred.source, not sysred.mtx", w, s->method);
+    PetscCall(DRConfigGetString(cfg, "sysred.group", group, sizeof(group), NULL));
+    if (!strcmp(group, "/ss")) PetscCall(PetscStrncpy(group, "/ss/second_order", sizeof(group)));
+    PetscCall(DRPathResolve(origin, file, path, sizeof(path)));
+    PetscCall(DRSysRedReadSO(path, group, &s->so));
+    PetscCall(PetscSNPrintf(s->where, sizeof(s->where), "%s: %s", path, group));
+    if (!strcmp(s->method, "energy")) PetscCall(DREnergyModal(cfg, &s->so, s->where, &s->en));
+  } else if (file[0]) {
     PetscCall(DRConfigGetString(cfg, "sysred.group", group, sizeof(group), NULL));
     PetscCall(DRPathResolve(origin, file, path, sizeof(path)));
     PetscCall(DRSysRedReadH5(path, group, &s->full));
@@ -173,11 +190,8 @@ PetscErrorCode DRSysRedSolve(DRSysRed s)
   PetscFunctionBegin;
   PetscCall(DRSysRedSetUp(s));
   PetscCall(PetscTime(&t0));
-  for (PetscInt k = 0; k < s->full.n * s->full.n; k++) PetscCheck(!PetscIsInfOrNanReal(s->full.A[k]), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: A has a non-finite entry, expected finite numbers", s->where);
-  if (!strcmp(s->method, "minreal")) PetscCall(DRSysRedMinreal(s));
-  else if (!strcmp(s->method, "pod")) PetscCall(DRSysRedPOD(s));
-  else if (s->lowrank) PetscCall(DRSysRedLowRank(s));
-  else PetscCall(DRSysRedBalanced(s, strcmp(s->method, "spa") ? PETSC_FALSE : PETSC_TRUE));
+  if (!strcmp(s->method, "energy")) PetscCall(DREnergyRank(&s->en));
+  else PetscCall(DRSysRedReduce(s));
   if (s->nw > 0) PetscCall(DRSysRedFRF(s));
   if (s->sim_t_end > 0) PetscCall(DRSysRedSimulate(s));
   PetscCall(PetscTime(&t1));
@@ -186,19 +200,41 @@ PetscErrorCode DRSysRedSolve(DRSysRed s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRSysRedReduce(DRSysRed s)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < s->full.n * s->full.n; k++) PetscCheck(!PetscIsInfOrNanReal(s->full.A[k]), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: A has a non-finite entry, expected finite numbers", s->where);
+  if (!strcmp(s->method, "sobt")) {
+    PetscCall(DRSysRedSecondOrder(s));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (!strcmp(s->method, "minreal")) PetscCall(DRSysRedMinreal(s));
+  else if (!strcmp(s->method, "pod")) PetscCall(DRSysRedPOD(s));
+  else if (s->lowrank) PetscCall(DRSysRedLowRank(s));
+  else PetscCall(DRSysRedBalanced(s, strcmp(s->method, "spa") ? PETSC_FALSE : PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRSysRedView(DRSysRed s, PetscViewer v)
 {
   PetscFunctionBegin;
+  if (!strcmp(s->method, "energy")) {
+    PetscCall(PetscViewerASCIIPrintf(v, "sysred energy: component ranking by energy flow (2NPR), removal and least-squares refit\n"));
+    PetscCall(DREnergyView(&s->en, v));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscViewerASCIIPrintf(v, "sysred %s: %s, %" PetscInt_FMT " states, %" PetscInt_FMT " inputs, %" PetscInt_FMT " outputs -> %" PetscInt_FMT " states\n", s->method, s->where, s->full.n, s->full.m, s->full.p, s->red.n));
   if (!strcmp(s->method, "minreal")) PetscCall(PetscViewerASCIIPrintf(v, "  minimal realization (TB01PD): %" PetscInt_FMT " uncontrollable or unobservable states removed\n", s->full.n - s->red.n));
   else if (!strcmp(s->method, "pod")) PetscCall(PetscViewerASCIIPrintf(v, "  POD of %" PetscInt_FMT " snapshots (%s): %" PetscInt_FMT " modes, discarded energy fraction %.3g, Galerkin projection\n", s->nsnap, s->snapwhere, s->red.n, (double)s->pod_discarded));
   else {
-    if (s->lowrank) PetscCall(PetscViewerASCIIPrintf(v, "  low-rank Gramian factors (SLEPc LME Krylov): %" PetscInt_FMT " Hankel singular values resolved\n", s->ns));
+    if (!strcmp(s->method, "sobt")) PetscCall(PetscViewerASCIIPrintf(v, "  second-order balanced truncation, position-velocity variant (Reis & Stykel 2008): %" PetscInt_FMT " positions -> %" PetscInt_FMT ", M_r = I; the 2 sum sigma_i below is NOT a proven bound for it\n", s->so.n, s->sored.n));
+    else if (s->lowrank) PetscCall(PetscViewerASCIIPrintf(v, "  low-rank Gramian factors (SLEPc LME Krylov): %" PetscInt_FMT " Hankel singular values resolved\n", s->ns));
     else PetscCall(PetscViewerASCIIPrintf(v, "  split at Re(s) = -%g: %" PetscInt_FMT " poles kept exactly (zero, undamped or unstable), %" PetscInt_FMT " stable states balanced\n", (double)s->alpha, s->nu, s->ns));
-    PetscCall(PetscViewerASCIIPrintf(v, "  Hankel singular values:"));
+    PetscCall(PetscViewerASCIIPrintf(v, "  %s singular values:", strcmp(s->method, "sobt") ? "Hankel" : "pv"));
     for (PetscInt i = 0; i < PetscMin(s->ns, 12); i++) PetscCall(PetscViewerASCIIPrintf(v, " %.4g", (double)s->hsv[i]));
     PetscCall(PetscViewerASCIIPrintf(v, "%s\n", s->ns > 12 ? " ..." : ""));
-    PetscCall(PetscViewerASCIIPrintf(v, "  order %" PetscInt_FMT " (%" PetscInt_FMT " balanced + %" PetscInt_FMT " kept), error bound 2 sum sigma_i = %.6g\n", s->red.n, s->red.n - s->nu, s->nu, (double)s->bound));
+    if (!strcmp(s->method, "sobt")) PetscCall(PetscViewerASCIIPrintf(v, "  order %" PetscInt_FMT " positions (%" PetscInt_FMT " states), 2 sum of the discarded pv singular values %.6g (an indicator, not a bound)\n", s->sored.n, s->red.n, (double)s->bound));
+    else PetscCall(PetscViewerASCIIPrintf(v, "  order %" PetscInt_FMT " (%" PetscInt_FMT " balanced + %" PetscInt_FMT " kept), error bound 2 sum sigma_i = %.6g\n", s->red.n, s->red.n - s->nu, s->nu, (double)s->bound));
   }
   if (s->nw > 0) PetscCall(PetscViewerASCIIPrintf(v, "  frequency response on %" PetscInt_FMT " points %.4g..%.4g rad/s: max |G - G_r| = %.4g, H-inf error on the grid %.4g (||G|| on the grid %.4g)\n", s->nw, (double)s->wmin, (double)s->wmax, (double)s->frf_max, (double)s->frf_hinf, (double)s->frf_ref));
   if (s->sim_t_end > 0) PetscCall(PetscViewerASCIIPrintf(v, "  time response (PETSc TS Crank-Nicolson, h = %g s, %" PetscInt_FMT " steps): max |y - y_r| / max |y| = %.4g\n", (double)s->sim_h, s->nsim, (double)s->sim_err));
@@ -227,13 +263,20 @@ PetscErrorCode DRSysRedWrite(DRSysRed s, DRStore st)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(DR_SYSRED_Write, 0, 0, 0, 0));
+  if (!strcmp(s->method, "energy")) {
+    PetscCall(DREnergyWrite(&s->en, st));
+    PetscCall(DRStoreAttrString(st, "/sysred", "method", s->method));
+    PetscCall(PetscLogEventEnd(DR_SYSRED_Write, 0, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(WriteMat(st, "/sysred/A", r->n, r->n, r->A));
   PetscCall(WriteMat(st, "/sysred/B", r->n, r->m, r->B));
   PetscCall(WriteMat(st, "/sysred/C", r->p, r->n, r->C));
   PetscCall(WriteMat(st, "/sysred/D", r->p, r->m, r->D));
-  if (s->T) {
-    PetscCall(WriteMat(st, "/sysred/T", s->full.n, r->n, s->T));
-    PetscCall(WriteMat(st, "/sysred/Ti", r->n, s->full.n, s->Ti));
+  if (s->T) { /* sobt: on the positions */
+    PetscInt nf = strcmp(s->method, "sobt") ? s->full.n : s->so.n, nr = strcmp(s->method, "sobt") ? r->n : s->sored.n;
+    PetscCall(WriteMat(st, "/sysred/T", nf, nr, s->T));
+    PetscCall(WriteMat(st, "/sysred/Ti", nr, nf, s->Ti));
   }
   if (!strcmp(s->method, "pod")) {
     PetscCall(DRStoreWriteReal(st, "/sysred/pod/singular_values", 1, dh, s->hsv, NULL));
@@ -241,7 +284,17 @@ PetscErrorCode DRSysRedWrite(DRSysRed s, DRStore st)
     PetscCall(DRStoreAttrInt(st, "/sysred/pod", "n_snapshots", s->nsnap));
   } else {
     if (strcmp(s->method, "minreal")) PetscCall(DRStoreWriteReal(st, "/sysred/hsv", 1, dh, s->hsv, NULL));
-    PetscCall(DRStoreWriteReal(st, "/sysred/error_bound", 1, d1, &s->bound, NULL));
+    if (strcmp(s->method, "sobt")) PetscCall(DRStoreWriteReal(st, "/sysred/error_bound", 1, d1, &s->bound, NULL));
+    else {
+      const DRSecondOrder *q = &s->sored;
+      PetscCall(WriteMat(st, "/sysred/second_order/M", q->n, q->n, q->M));
+      PetscCall(WriteMat(st, "/sysred/second_order/D", q->n, q->n, q->D));
+      PetscCall(WriteMat(st, "/sysred/second_order/K", q->n, q->n, q->K));
+      PetscCall(WriteMat(st, "/sysred/second_order/B", q->n, q->m, q->B));
+      PetscCall(WriteMat(st, "/sysred/second_order/C", q->p, q->n, q->C));
+      PetscCall(DRStoreAttrString(st, "/sysred/second_order", "form", "M q_r'' + D q_r' + K q_r = B u, y = C q_r; q ~ T q_r, q_r = Ti q (/sysred/T, /sysred/Ti act on positions); /sysred/A..D: its first-order realization [q_r; q_r']"));
+      PetscCall(DRStoreAttrString(st, "/sysred/second_order", "variant", "position-velocity second-order balanced truncation (Reis & Stykel 2008): P_p = P(1:n,1:n), Q_v = Q(n+1:2n,n+1:2n) of the first-order realization [q; q']; /sysred/hsv = sqrt(eig(P_p Q_v)); preserves the second-order form and M_r = I, not the symmetry of D, K nor stability; no a-priori error bound"));
+    }
   }
   PetscCall(DRStoreAttrString(st, "/sysred", "method", s->method));
   PetscCall(DRStoreAttrString(st, "/sysred", "source", s->where));
@@ -308,6 +361,9 @@ PetscErrorCode DRSysRedDestroy(DRSysRed *s)
   if (!*s) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DRLTIFree(&(*s)->full));
   PetscCall(DRLTIFree(&(*s)->red));
+  PetscCall(DRSecondOrderFree(&(*s)->so));
+  PetscCall(DRSecondOrderFree(&(*s)->sored));
+  PetscCall(DREnergyFree(&(*s)->en));
   PetscCall(PetscFree((*s)->hsv));
   PetscCall(PetscFree((*s)->T));
   PetscCall(PetscFree((*s)->Ti));

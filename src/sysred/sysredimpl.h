@@ -4,6 +4,7 @@
 #define DYNRED_SYSREDIMPL_H
 
 #include <dynred/sysred.h>
+#include <dynred/ss.h>
 #include <complex.h>
 #include <stddef.h>
 
@@ -14,6 +15,50 @@ typedef struct {
 PetscErrorCode DRLTIAlloc(PetscInt n, PetscInt m, PetscInt p, DRLTI *s);
 PetscErrorCode DRLTIFree(DRLTI *s);
 PetscErrorCode DRLTICopy(const DRLTI *a, DRLTI *b);
+
+/* second-order model M q'' + D q' + K q = B u, y = C q (column-major) */
+typedef struct {
+  PetscInt   n, m, p;
+  PetscReal *M, *D, *K, *B, *C;
+} DRSecondOrder;
+PetscErrorCode DRSecondOrderAlloc(PetscInt n, PetscInt m, PetscInt p, DRSecondOrder *so);
+PetscErrorCode DRSecondOrderFree(DRSecondOrder *so);
+PetscErrorCode DRSecondOrderProject(const DRSecondOrder *so, PetscInt r, const PetscReal *V, const PetscReal *W, DRSecondOrder *red);
+
+/* energy-based ranking (energy.c, energy_fit.c) */
+enum { DR_ENERGY_ELEMENTS, DR_ENERGY_PISTON_CRANK, DR_ENERGY_MODAL };
+enum { DR_EN_MASS, DR_EN_INERTIA, DR_EN_SPRING, DR_EN_DAMPER, DR_EN_FORCE };
+typedef struct {
+  int        kind;
+  PetscInt   nq, nc, nt, out, maxit, iters;
+  char (*name)[48];
+  int       *type;
+  PetscInt  *body, *di, *dj;   /* piston-crank: link 1..3; elements: dofs (dj -1: ground) */
+  PetscReal *cout;             /* elements, modal: y = cout . q (nq) */
+  PetscReal *fhz;              /* modal: the modes' frequencies [Hz] */
+  PetscReal *par0, *par;       /* component values: full model, after the refit */
+  PetscBool *on, *removed, *needed;
+  PetscReal *act, *p2, *rel_act, *rel_p2, *work;
+  PetscReal  l1, l2, h, rtol, thr;
+  PetscBool  refit, use_activity;
+  DRSignal   sig;
+  PetscReal *y_full, *y_removed, *y_refit, *Q;
+  PetscReal  err_before, err_after, max_before, max_after;
+} DREnergy;
+PetscErrorCode DREnergyAlloc(DREnergy *e);
+PetscErrorCode DREnergyFree(DREnergy *e);
+PetscErrorCode DREnergySetFromConfig(DRConfig cfg, DREnergy *e);
+/* modal: the modes of a dynred ss result as unit masses, springs omega^2,
+ * dampers c to the ground and forces input_map u (energy.c) */
+PetscErrorCode DREnergyModal(DRConfig cfg, const DRSecondOrder *so, const char *where, DREnergy *e);
+PetscErrorCode DREnergyForce(const DREnergy *e, PetscReal t, PetscReal f[]);
+PetscErrorCode DREnergyMass(const DREnergy *e, const PetscReal q[], const PetscReal par[], const PetscBool on[], PetscReal Md[]);
+PetscErrorCode DREnergyEval(const DREnergy *e, const PetscReal f[], const PetscReal q[], const PetscReal v[], const PetscReal par[], const PetscBool on[], PetscReal a[], PetscReal P[]);
+PetscReal      DREnergyOutput(const DREnergy *e, const PetscReal q[]);
+PetscErrorCode DREnergySimulate(const DREnergy *e, const PetscReal par[], const PetscBool on[], PetscReal y[], PetscReal Q[], PetscReal act[], PetscReal p2[]);
+PetscErrorCode DREnergyRank(DREnergy *e);
+PetscErrorCode DREnergyView(const DREnergy *e, PetscViewer v);
+PetscErrorCode DREnergyWrite(const DREnergy *e, DRStore st);
 
 struct _p_DRSysRed {
   MPI_Comm  comm;
@@ -29,7 +74,7 @@ struct _p_DRSysRed {
   PetscInt   nu, ns, nmin; /* states kept exactly, stable states, order of the minimal stable part */
   PetscReal  alpha;        /* split threshold: Re(s) >= -alpha kept */
   PetscReal *hsv, bound;   /* ns Hankel singular values, error bound */
-  PetscReal *T, *Ti;       /* n x r, r x n (bt only; NULL otherwise) */
+  PetscReal *T, *Ti;       /* n x r, r x n (bt, spa, minreal, pod; sobt: on the positions) */
   PetscReal *omega, *Gf, *Gr; /* nw; nw x p x m complex as (re, im) pairs, row-major over (w, i, j) */
   PetscReal  frf_max, frf_hinf, frf_ref;
   PetscReal  seconds;
@@ -42,6 +87,8 @@ struct _p_DRSysRed {
   int        sig_type; /* DRSignalType */
   PetscInt   nsim;
   PetscReal *Yf, *Yr; /* (nsim+1) x p row-major */
+  DREnergy   en;       /* method energy */
+  DRSecondOrder so, sored; /* method sobt: the model and the reduced one */
 };
 
 extern PetscClassId  DR_SYSRED_CLASSID;
@@ -56,6 +103,12 @@ PetscErrorCode DRSysRedReadSnapshots(const char *path, const char *dset, PetscIn
 PetscErrorCode DRSysRedSimulate(DRSysRed s);
 /* pod.c */
 PetscErrorCode DRSysRedPOD(DRSysRed s);
+/* sysred.c: the state-space reduction by s->method */
+PetscErrorCode DRSysRedReduce(DRSysRed s);
+/* sobt.c: second-order balanced truncation (pv) */
+PetscErrorCode DRSysRedSecondOrder(DRSysRed s);
+/* source.c: M, D, K, B (or input_map), C (or output_map) of a group */
+PetscErrorCode DRSysRedReadSO(const char *path, const char *group, DRSecondOrder *so);
 /* dense.c */
 PetscErrorCode DRSysRedMinreal(DRSysRed s);
 PetscErrorCode DRSysRedBalanced(DRSysRed s, PetscBool spa);
@@ -70,6 +123,7 @@ PetscErrorCode DRSysRedFRF(DRSysRed s);
  * hidden lengths (size_t, gfortran >= 8) at the end. */
 typedef int fint;
 void tb01pd_(const char *job, const char *equil, const fint *n, const fint *m, const fint *p, double *a, const fint *lda, double *b, const fint *ldb, double *c, const fint *ldc, fint *nr, const double *tol, fint *iwork, double *dwork, const fint *ldwork, fint *info, size_t, size_t);
+void tb01ud_(const char *jobz, const fint *n, const fint *m, const fint *p, double *a, const fint *lda, double *b, const fint *ldb, double *c, const fint *ldc, fint *ncont, fint *indcon, fint *nblk, double *z, const fint *ldz, double *tau, const double *tol, fint *iwork, double *dwork, const fint *ldwork, fint *info, size_t);
 void ab09ax_(const char *dico, const char *job, const char *ordsel, const fint *n, const fint *m, const fint *p, fint *nr, double *a, const fint *lda, double *b, const fint *ldb, double *c, const fint *ldc, double *hsv, double *t, const fint *ldt, double *ti, const fint *ldti, const double *tol, fint *iwork, double *dwork, const fint *ldwork, fint *iwarn, fint *info, size_t, size_t, size_t);
 void ab09bx_(const char *dico, const char *job, const char *ordsel, const fint *n, const fint *m, const fint *p, fint *nr, double *a, const fint *lda, double *b, const fint *ldb, double *c, const fint *ldc, double *d, const fint *ldd, double *hsv, double *t, const fint *ldt, double *ti, const fint *ldti, const double *tol1, const double *tol2, fint *iwork, double *dwork, const fint *ldwork, fint *iwarn, fint *info, size_t, size_t, size_t);
 typedef fint (*DRSelect2)(const double *, const double *);
