@@ -26,6 +26,8 @@ PetscErrorCode           DRJobSS(DRConfig cfg);
 extern const DRConfigKey DRJobSSKeys[];
 PetscErrorCode           DRJobSysRed(DRConfig cfg);
 extern const DRConfigKey DRJobSysRedKeys[];
+PetscErrorCode           DRJobPMOR(DRConfig cfg);
+extern const DRConfigKey DRJobPMORKeys[];
 
 /* The driver's own phases ("DR Job" class): model build, solve, the check
  * against the full model, output.  Jobs time their phases with these events

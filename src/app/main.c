@@ -30,7 +30,7 @@ static const char default_job[] = "# The embedded default job (the demo): a clam
                                   "verify: true\n";
 
 static const DRConfigKey core_keys[] = {
-  {"job", DR_CFG_STRING, "modal", "job to run: modal | cms | gmp | ga | ss | sysred (see dynred help)", NULL, NULL, NULL},
+  {"job", DR_CFG_STRING, "modal", "job to run: modal | cms | gmp | ga | ss | sysred | pmor (see dynred help)", NULL, NULL, NULL},
   {"output", DR_CFG_STRING, "dynred.h5", "output HDF5 file (written to a temporary name, renamed on success)", NULL, NULL, NULL},
   {"verify", DR_CFG_BOOL, "false", "also solve the full model and compare", NULL, NULL, NULL},
   {"mem_limit_mib", DR_CFG_REAL, NULL, "memory a node offers to the job [MiB] in the check before the solve (unset: MemAvailable of /proc/meminfo); a job estimated above it stops with a one-line error", "0..", "MiB", NULL},
@@ -43,6 +43,7 @@ static const DRJob jobs[] = {
   {"gmp", DRJobGMP, "Global Modal Parameterization: ROMs on a configuration grid (task farm), tracking, interpolation and its verification", NULL},
   {"ss", DRJobSS, "modal state-space export (A, B, C, D) of a reduced model, fixed-step simulation, virtual hybrid simulation", DRJobSSKeys},
   {"sysred", DRJobSysRed, "system-level reduction of a state space: minimal realization, balanced truncation (Hankel values, error bound; dense or low-rank Gramians), singular perturbation, POD; frequency- and time-response comparison", DRJobSysRedKeys},
+  {"pmor", DRJobPMOR, "parametric model reduction for a moving load: support ROMs (shared modes + static mode) on the task farm, compatible coordinates (Panzer, Amsallem-Farhat), spline-weighted matrix interpolation, FRF error against the full model", DRJobPMORKeys},
   {"ga", DRJobGA, "master-DOF selection: NSGA-II over master sets, condensation (idc, irs, guyan) on the task farm", NULL},
   {NULL, NULL, NULL, NULL},
 };
@@ -112,7 +113,7 @@ static PetscErrorCode Run(int argc, char **argv)
  * -gmp_st_* when LAPACK solved, are listed too: they had no effect). */
 static PetscErrorCode WarnUnusedOptions(void)
 {
-  static const char *const sec[] = {"model_", "modal_", "cms_", "gmp_", "ga_", "ss_", "farm_", "components_", NULL};
+  static const char *const sec[] = {"model_", "modal_", "cms_", "gmp_", "ga_", "ss_", "pmor_", "farm_", "components_", NULL};
   PetscInt                 n;
   char                   **names, **values;
 
