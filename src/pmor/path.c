@@ -5,6 +5,13 @@
 
 #define DRPMOR_MAXPATH 100000
 
+/* a number as the user wrote it (PETSc's %g appends a '.') */
+static const char *Num(PetscReal v, char buf[32])
+{
+  snprintf(buf, 32, "%.15g", (double)v);
+  return buf;
+}
+
 static PetscErrorCode Where(DRPMOR pm, const char *key, char *buf, size_t len)
 {
   PetscFunctionBeginUser;
@@ -35,7 +42,7 @@ static PetscErrorCode PathNodes(DRPMOR pm)
   for (PetscInt j = 0; j < nv; j++) {
     PetscInt node = (PetscInt)v[j], row = -1;
     PetscBool any = PETSC_FALSE;
-    PetscCheck((PetscReal)node == v[j] && node >= 0, pm->comm, DR_ERR_INPUT, "%s: pmor.path entry %g is not a node id, expected a non-negative integer", where, (double)v[j]);
+    PetscCheck((PetscReal)node == v[j] && node >= 0, pm->comm, DR_ERR_INPUT, "%s: pmor.path entry %s is not a node id, expected a non-negative integer", where, Num(v[j], b));
     for (PetscInt d = 0; d < j; d++) PetscCheck(pm->path_nodes[d] != node, pm->comm, DR_ERR_INPUT, "%s: pmor.path lists node %" PetscInt_FMT " twice, expected distinct nodes", where, node);
     for (PetscInt r = 0; r < nl; r++) {
       if (DRLabelNode(labels[r]) == node) any = PETSC_TRUE;
@@ -84,7 +91,7 @@ static PetscErrorCode Supports(DRPMOR pm)
   PetscReal *v;
   PetscInt   nv = pm->npath + 1;
   PetscBool  set;
-  char       where[PETSC_MAX_PATH_LEN + 32];
+  char       where[PETSC_MAX_PATH_LEN + 32], b[32];
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(nv, &v));
@@ -94,8 +101,8 @@ static PetscErrorCode Supports(DRPMOR pm)
   if (set && nv > 0) {
     for (PetscInt i = 0; i < nv; i++) {
       PetscInt j = (PetscInt)v[i];
-      PetscCheck((PetscReal)j == v[i] && j >= 0 && j < pm->npath, pm->comm, DR_ERR_INPUT, "%s: pmor.supports entry %g is outside the path, expected a path index 0..%" PetscInt_FMT, where, (double)v[i], pm->npath - 1);
-      PetscCheck(i == 0 || j > pm->sup[i - 1], pm->comm, DR_ERR_INPUT, "%s: pmor.supports must increase (entry %g after %" PetscInt_FMT "), expected increasing path indices", where, (double)v[i], pm->sup[i - 1]);
+      PetscCheck((PetscReal)j == v[i] && j >= 0 && j < pm->npath, pm->comm, DR_ERR_INPUT, "%s: pmor.supports entry %s is outside the path, expected a path index 0..%" PetscInt_FMT, where, Num(v[i], b), pm->npath - 1);
+      PetscCheck(i == 0 || j > pm->sup[i - 1], pm->comm, DR_ERR_INPUT, "%s: pmor.supports must increase (entry %s after %" PetscInt_FMT "), expected increasing path indices", where, Num(v[i], b), pm->sup[i - 1]);
       pm->sup[i] = j;
     }
     pm->k = nv;

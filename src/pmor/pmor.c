@@ -75,7 +75,7 @@ PetscErrorCode DRPMORSetFromOptions(DRPMOR pm)
   PetscCall(DRConfigGetString(cfg, "pmor.checkpoint", pm->ckpt, sizeof(pm->ckpt), NULL));
   if (!pm->ckpt[0]) PetscCall(PetscSNPrintf(pm->ckpt, sizeof(pm->ckpt), "%s.supports.h5", pm->output));
   PetscCall(DRConfigWhere(cfg, "pmor.frf.fmax", where, sizeof(where)));
-  PetscCheck(!pm->frf || pm->fmax >= pm->fmin, pm->comm, DR_ERR_INPUT, "%s: pmor.frf.fmax = %g is below pmor.frf.fmin = %g, expected fmin <= fmax", where, (double)pm->fmax, (double)pm->fmin);
+  PetscCheck(!pm->frf || pm->fmax >= pm->fmin, pm->comm, DR_ERR_INPUT, "%s: pmor.frf.fmax is below pmor.frf.fmin, expected fmin <= fmax", where);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

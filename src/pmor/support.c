@@ -254,6 +254,19 @@ PetscErrorCode DRPMORSupports(DRPMOR pm)
   }
   PetscCall(DRModalDestroy(&modal));
   PetscCall(StaticModes(pm, W[0], W + pm->m));
+  /* unit mass norm, as the eigenmodes: the span (the support ROM) is the
+   * same, but the unweighted SVD of Panzer's method sees comparable columns */
+  {
+    Vec       t;
+    PetscReal mn;
+    PetscCall(VecDuplicate(W[0], &t));
+    for (PetscInt i = 0; i < pm->k; i++) {
+      PetscCall(MatMult(pm->M, W[pm->m + i], t));
+      PetscCall(VecDotRealPart(t, W[pm->m + i], &mn));
+      PetscCall(VecScale(W[pm->m + i], 1.0 / PetscSqrtReal(mn)));
+    }
+    PetscCall(VecDestroy(&t));
+  }
   PetscCall(Project(pm, pm->nw, W));
   PetscCall(VecDestroyVecs(pm->nw, &W));
   PetscCall(PetscMalloc1(pm->k * DRPMOR_ROMLEN(pm->n), &pm->raw));
