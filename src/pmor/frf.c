@@ -180,7 +180,7 @@ PetscErrorCode DRPMORFRF(DRPMOR pm)
   PetscCallMPI(MPI_Comm_rank(pm->comm, &rank));
   PetscCall(DRFarmCreate(pm->comm, &farm));
   PetscCall(DRFarmSetConfig(farm, pm->cfg));
-  PetscCall(DRFarmSetLabel(farm, "FRF frequency"));
+  PetscCall(DRFarmSetLabel(farm, "FRF point"));
   PetscCall(DRFarmSetFromOptions(farm));
   PetscCall(DRFarmGetGroup(farm, NULL, NULL, &ng));
   PetscCall(PetscPrintf(pm->comm, "pmor: FRF error on %" PetscInt_FMT " positions x %" PetscInt_FMT " frequencies (%g..%g Hz), %s, one factorization per frequency on %" PetscInt_FMT " rank group(s)\n", nfp, nf, (double)pm->fmin, (double)pm->fmax,
