@@ -24,6 +24,13 @@ const DRConfigKey DRJobPMORKeys[] = {
   {"pmor.frf.fmax", DR_CFG_REAL, "3000", "highest frequency of the FRF grid", "0..", "Hz", NULL},
   {"pmor.frf.n", DR_CFG_INT, "61", "frequencies of the FRF grid (equally spaced)", "1..", NULL, NULL},
   {"pmor.frf.refine", DR_CFG_INT, "2", "positions per path segment on the FRF grid (1: the path nodes only)", "1..", NULL, NULL},
+  {"pmor.sim.enabled", DR_CFG_BOOL, "false", "moving-load simulation: reduced (interpolated every step) against the full model, same Newmark integrator", NULL, NULL, NULL},
+  {"pmor.sim.t_end", DR_CFG_REAL, "1.0", "simulated time", "0..", "s", NULL},
+  {"pmor.sim.h", DR_CFG_REAL, "1e-4", "fixed time step (Newmark average acceleration)", "0..", "s", NULL},
+  {"pmor.sim.speed", DR_CFG_REAL, "1.0", "load speed along the path (parameter units per second)", NULL, NULL, NULL},
+  {"pmor.sim.p0", DR_CFG_REAL, "0", "load position at t = 0 (parameter units)", NULL, NULL, NULL},
+  {"pmor.sim.fmax", DR_CFG_REAL, "200", "F_max of the load law F = F_max/2 (1 - cos(pi t / t_ramp)) for t <= t_ramp, then F_max (seed 001 as corrected in METHODS.md 3)", NULL, "N", NULL},
+  {"pmor.sim.t_ramp", DR_CFG_REAL, "0.5", "ramp time of the load law (the seed: 0.5 s)", "0..", "s", NULL},
   {"pmor.checkpoint", DR_CFG_STRING, "", "checkpoint of the support sweep (default OUTPUT.supports.h5; removed on success)", NULL, NULL, NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };

@@ -72,6 +72,15 @@ PetscErrorCode DRPMORSetFromOptions(DRPMOR pm)
   PetscCall(DRConfigGetReal(cfg, "pmor.frf.fmax", &pm->fmax, NULL));
   PetscCall(DRConfigGetInt(cfg, "pmor.frf.n", &pm->nfreq, NULL));
   PetscCall(DRConfigGetInt(cfg, "pmor.frf.refine", &pm->refine, NULL));
+  PetscCall(DRConfigGetBool(cfg, "pmor.sim.enabled", &pm->sim, NULL));
+  PetscCall(DRConfigGetReal(cfg, "pmor.sim.t_end", &pm->sim_tend, NULL));
+  PetscCall(DRConfigGetReal(cfg, "pmor.sim.h", &pm->sim_h, NULL));
+  PetscCall(DRConfigGetReal(cfg, "pmor.sim.speed", &pm->sim_speed, NULL));
+  PetscCall(DRConfigGetReal(cfg, "pmor.sim.p0", &pm->sim_p0, NULL));
+  PetscCall(DRConfigGetReal(cfg, "pmor.sim.fmax", &pm->sim_fmax, NULL));
+  PetscCall(DRConfigGetReal(cfg, "pmor.sim.t_ramp", &pm->sim_ramp, NULL));
+  PetscCall(DRConfigWhere(cfg, "pmor.sim.h", where, sizeof(where)));
+  PetscCheck(!pm->sim || (pm->sim_h > 0 && pm->sim_tend >= pm->sim_h), pm->comm, DR_ERR_INPUT, "%s: pmor.sim.h must be positive and at most pmor.sim.t_end, expected 0 < h <= t_end", where);
   PetscCall(DRConfigGetString(cfg, "pmor.checkpoint", pm->ckpt, sizeof(pm->ckpt), NULL));
   if (!pm->ckpt[0]) PetscCall(PetscSNPrintf(pm->ckpt, sizeof(pm->ckpt), "%s.supports.h5", pm->output));
   PetscCall(DRConfigWhere(cfg, "pmor.frf.fmax", where, sizeof(where)));
@@ -117,6 +126,12 @@ PetscErrorCode DRPMORSolve(DRPMOR pm)
   if (pm->frf) PetscCall(DRPMORFRF(pm));
   PetscCall(PetscTime(&t2));
   pm->t_offline = (PetscReal)(t1 - t0), pm->t_frf = (PetscReal)(t2 - t1);
+  if (pm->sim) {
+    PetscLogDouble t3;
+    PetscCall(DRPMORSimulate(pm));
+    PetscCall(PetscTime(&t3));
+    pm->t_sim = (PetscReal)(t3 - t2);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -232,6 +247,24 @@ PetscErrorCode DRPMORWrite(DRPMOR pm, DRStore st)
     PetscCall(DRStoreWriteReal(st, "/pmor/frf/support_error", 2, dse, pm->serr, NULL));
     PetscCall(DRStoreWriteReal(st, "/pmor/frf/H_support", 3, dsh, pm->Hs, NULL));
   }
+  if (pm->sim && pm->sim_t) {
+    PetscInt d[1] = {pm->sim_n + 1};
+    PetscReal *p;
+    PetscCall(DRStoreWriteReal(st, "/pmor/sim/t", 1, d, pm->sim_t, "s"));
+    PetscCall(PetscMalloc1(pm->sim_n + 1, &p));
+    for (PetscInt s = 0; s <= pm->sim_n; s++) p[s] = pm->sim_p0 + pm->sim_speed * pm->sim_t[s];
+    PetscCall(DRStoreWriteReal(st, "/pmor/sim/p", 1, d, p, NULL));
+    PetscCall(PetscFree(p));
+    PetscCall(DRStoreWriteReal(st, "/pmor/sim/y_full", 1, d, pm->sim_yf, NULL));
+    PetscCall(DRStoreWriteReal(st, "/pmor/sim/y_reduced", 1, d, pm->sim_yr, NULL));
+    PetscCall(DRStoreAttrReal(st, "/pmor/sim", "max_error", pm->sim_emax));
+    PetscCall(DRStoreAttrReal(st, "/pmor/sim", "rms_error", pm->sim_erms));
+    PetscCall(DRStoreAttrReal(st, "/pmor/sim", "wall_full_s", pm->sim_wfull));
+    PetscCall(DRStoreAttrReal(st, "/pmor/sim", "wall_reduced_s", pm->sim_wred));
+    PetscCall(DRStoreAttrReal(st, "/pmor/sim", "h", pm->sim_h));
+    PetscCall(DRStoreAttrReal(st, "/pmor/sim", "F_max", pm->sim_fmax));
+    PetscCall(DRStoreAttrReal(st, "/pmor/sim", "t_ramp", pm->sim_ramp));
+  }
   PetscCall(PetscLogEventEnd(DRPMOR_Write, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -269,6 +302,7 @@ PetscErrorCode DRPMORDestroy(DRPMOR *pmp)
   PetscCall(PetscFree(pm->S2));
   PetscCall(PetscFree2(pm->fp, pm->omega));
   PetscCall(PetscFree5(pm->Hf, pm->Hr, pm->Hs, pm->err, pm->serr));
+  PetscCall(PetscFree3(pm->sim_t, pm->sim_yf, pm->sim_yr));
   PetscCall(PetscFree(pm));
   *pmp = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -53,6 +53,11 @@ struct _p_DRPMOR {
   PetscInt    nfp;            /* p grid */
   PetscReal  *fp, *omega, *Hf, *Hr, *Hs, *err, *serr; /* Hf, Hr [nfp x nf x 2], Hs [k x nf x 2] */
   PetscReal   t_offline, t_frf, t_sim;
+  /* moving-load simulation */
+  PetscBool   sim;
+  PetscInt    sim_n;
+  PetscReal   sim_tend, sim_h, sim_speed, sim_p0, sim_fmax, sim_ramp;
+  PetscReal  *sim_t, *sim_yf, *sim_yr, sim_emax, sim_erms, sim_wfull, sim_wred;
 };
 
 /* layout of the per-support arrays raw / tr: M, K, B, C of size n*n, n*n, n, n */
@@ -70,6 +75,8 @@ PetscErrorCode DRPMORGroupGet(DRPMOR pm, MPI_Comm group, DRPMORGroup *g);
 PetscErrorCode DRPMORGroupDestroy(DRPMORGroup *g);
 /* compat.c */
 PetscErrorCode DRPMORTransform(DRPMOR pm);
+/* sim.c */
+PetscErrorCode DRPMORSimulate(DRPMOR pm);
 /* frf.c */
 PetscErrorCode DRPMORFRF(DRPMOR pm);
 PetscErrorCode DRPMORReducedH(PetscInt n, const PetscReal *M, const PetscReal *K, PetscReal alpha, PetscReal beta, const PetscReal *B, const PetscReal *C, PetscReal w, PetscReal H[2]);
