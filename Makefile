@@ -53,7 +53,7 @@ ifneq ($(SANITIZE),)
 endif
 BINDIR  ?= bin
 
-LIBSRC  := $(sort $(wildcard src/core/*.c src/model/*.c src/eigen/*.c src/ode/*.c src/reduce/*.c src/couple/*.c src/verify/*.c src/gmp/*.c src/ga/*.c src/ss/*.c src/sysred/*.c))
+LIBSRC  := $(sort $(wildcard src/core/*.c src/model/*.c src/eigen/*.c src/ode/*.c src/reduce/*.c src/couple/*.c src/verify/*.c src/gmp/*.c src/ga/*.c src/ss/*.c src/sysred/*.c src/pmor/*.c))
 APPSRC  := $(sort $(wildcard src/app/*.c))
 TESTSRC := $(sort $(wildcard tests/unit/*.c))
 B       ?= build

@@ -30,6 +30,8 @@ PetscErrorCode           DRJobExport(DRConfig cfg);
 extern const DRConfigKey DRJobExportKeys[];
 /* dynred compare A.h5 B.h5 [options]: file arguments, no job file. */
 PetscErrorCode DRJobCompare(int argc, char **argv);
+PetscErrorCode           DRJobPMOR(DRConfig cfg);
+extern const DRConfigKey DRJobPMORKeys[];
 
 /* The driver's own phases ("DR Job" class): model build, solve, the check
  * against the full model, output.  Jobs time their phases with these events

@@ -1,0 +1,83 @@
+/* Private layout of DRPMOR (include/dynred/pmor.h). */
+#ifndef DYNRED_PMORIMPL_H
+#define DYNRED_PMORIMPL_H
+#include <dynred/pmor.h>
+#include <dynred/component.h>
+#include <dynred/model.h>
+#include <dynred/modal.h>
+#include <dynred/farm.h>
+#include <petscksp.h>
+
+extern PetscClassId  DRPMOR_CLASSID;
+extern PetscLogEvent DRPMOR_SetUp, DRPMOR_Eigen, DRPMOR_Static, DRPMOR_Project, DRPMOR_Transform, DRPMOR_FRF, DRPMOR_Sim, DRPMOR_Write;
+
+/* a rank group's own copy of what its tasks need (the factorization of K,
+ * or of the dynamic stiffness) */
+typedef struct {
+  MPI_Comm    key;    /* the farm's group communicator this was built for */
+  MPI_Comm    comm;   /* the communicator of K, M (not owned) */
+  DRComponent model;  /* NULL: the world model serves (one group) */
+  Mat         K, M;   /* borrowed from model or the world model */
+  KSP         ksp;    /* MUMPS Cholesky of K (static modes) */
+  PetscInt   *rows;   /* global rows of the path DOFs */
+} DRPMORGroup;
+
+struct _p_DRPMOR {
+  MPI_Comm    comm;
+  DRConfig    cfg;
+  char        output[PETSC_MAX_PATH_LEN], ckpt[PETSC_MAX_PATH_LEN + 16], sig[1024];
+  /* options */
+  PetscInt    nmodes, dir, every, refine, nfreq, ref;
+  PetscReal   tol, fmin, fmax, alpha, beta;
+  char        method[32], weights[32], parameter[32], distribute[32];
+  PetscBool   closed, frf;
+  /* model and path */
+  DRComponent model;
+  Mat         K, M;
+  PetscInt    ndof, npath, *path_nodes, *path_rows;
+  PetscReal  *path_p, period; /* parameter of every path node; period (closed) */
+  PetscInt    k, *sup;        /* supports: path indices */
+  PetscReal  *ps;             /* their parameters */
+  /* reduction: W = [Phi | s_1 .. s_k] */
+  PetscInt    m, nw;          /* modes found, columns of W */
+  PetscReal  *freq;           /* [m] Hz */
+  PetscReal  *GK, *GM, *GI;   /* W^T K W, W^T M W, W^T W [nw x nw] */
+  PetscReal  *Wp;             /* rows of W at the path DOFs [npath x nw], row-major */
+  PetscInt    n;              /* reduced size m + 1 */
+  PetscReal  *raw, *T, *tr;   /* per support: raw ROM (M, K, B, C), T_i, transformed ROM */
+  PetscReal  *S2;             /* spline second derivatives (NULL: linear) */
+  PetscReal   sv_ratio;       /* Panzer: sigma_n+1 / sigma_1 (what the truncation drops) */
+  /* farm bookkeeping */
+  PetscInt    computed, restored, ngroups;
+  /* FRF */
+  PetscInt    nfp;            /* p grid */
+  PetscReal  *fp, *omega, *Hf, *Hr, *Hs, *err, *serr; /* Hf, Hr [nfp x nf x 2], Hs [k x nf x 2] */
+  PetscReal   t_offline, t_frf, t_sim;
+  /* moving-load simulation */
+  PetscBool   sim;
+  PetscInt    sim_n;
+  PetscReal   sim_tend, sim_h, sim_speed, sim_p0, sim_fmax, sim_ramp;
+  PetscReal  *sim_t, *sim_yf, *sim_yr, sim_emax, sim_erms, sim_wfull, sim_wred;
+};
+
+/* layout of the per-support arrays raw / tr: M, K, B, C of size n*n, n*n, n, n */
+#define DRPMOR_ROMLEN(n) (2 * (n) * (n) + 2 * (n))
+
+PetscErrorCode DRPMORSplineSetUp(PetscInt k, const PetscReal x[], PetscReal period, PetscReal **S2);
+PetscErrorCode DRPMORWeightsEval(PetscInt k, const PetscReal x[], const PetscReal *S2, PetscReal period, PetscReal p, PetscReal w[]);
+/* load distribution: the coefficients of b(p) over the path nodes (at most 2) */
+PetscErrorCode DRPMORLoadAt(DRPMOR pm, PetscReal p, PetscInt idx[2], PetscReal c[2]);
+/* path.c */
+PetscErrorCode DRPMORPathSetUp(DRPMOR pm);
+/* support.c */
+PetscErrorCode DRPMORSupports(DRPMOR pm);
+PetscErrorCode DRPMORGroupGet(DRPMOR pm, MPI_Comm group, DRPMORGroup *g);
+PetscErrorCode DRPMORGroupDestroy(DRPMORGroup *g);
+/* compat.c */
+PetscErrorCode DRPMORTransform(DRPMOR pm);
+/* sim.c */
+PetscErrorCode DRPMORSimulate(DRPMOR pm);
+/* frf.c */
+PetscErrorCode DRPMORFRF(DRPMOR pm);
+PetscErrorCode DRPMORReducedH(PetscInt n, const PetscReal *M, const PetscReal *K, PetscReal alpha, PetscReal beta, const PetscReal *B, const PetscReal *C, PetscReal w, PetscReal H[2]);
+#endif

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Moving load on the ring (seed 001's load law, corrected: F = F_max/2 (1 -
+# cos(pi t / 0.5 s)) up to 0.5 s, then F_max = 200 N), 8 path nodes per
+# second, Newmark average acceleration h = 0.4 ms for 0.8 s (1 rank; the
+# simulation on 1, 2, 3 ranks is compared in pmor_ranks).
+#  1. the full model's deflection under the load against numpy: the same
+#     Newmark recursion on K, M read from the Matrix Market files (dense LU):
+#     1e-8 relative to max |y| (two factorizations, 5000 steps of a stable
+#     recursion: round-off grows at most linearly, 2000 x 1e-14);
+#  2. reduced (linear weights, every path node a support) vs full: the load
+#     moves slowly against the first mode (15 Hz), so y ~ H(p(t), 0) F(t)
+#     and the error is bounded by the FRF error near 0 Hz over the path,
+#     max_p eps_rel(p, 0..10 Hz), from the same run (/pmor/frf/error);
+#  3. with every 2nd node a support the error is larger (fewer supports).
+set -euo pipefail
+cd "$T"
+cp "$ROOT/tests/data/pmor/ring.yaml" .
+/usr/bin/python3 "$ROOT/tests/data/pmor/ring_gen.py" .
+S="-pmor_sim_enabled 1 -pmor_sim_speed 8 -pmor_sim_t_end 0.8 -pmor_sim_h 4e-4 -pmor_weights linear -pmor_frf_fmin 0 -pmor_frf_fmax 10 -pmor_frf_n 3 -pmor_frf_refine 4"
+$DYNRED -config ring.yaml -output s1.h5 $S -pmor_support_every 1 > s1.log
+$DYNRED -config ring.yaml -output s2.h5 $S -pmor_support_every 2 > s2.log
+grep "moving load" s1.log s2.log
+/usr/bin/python3 - <<'PY'
+import h5py, numpy as np, scipy.io, scipy.linalg as sla
+K = scipy.io.mmread("K.mtx").toarray(); M = scipy.io.mmread("M.mtx").toarray()
+g = h5py.File("s1.h5", "r")["/pmor"]
+rows, pp, period = g["path/rows"][:], g["path/p"][:], float(g.attrs["period"])
+beta, alpha = float(g.attrs["beta"]), float(g.attrs["alpha"])
+D = alpha * M + beta * K
+t, p, yf, yr = (g["sim/" + k][:] for k in ("t", "p", "y_full", "y_reduced"))
+h, Fm, tr = (float(g["sim"].attrs[k]) for k in ("h", "F_max", "t_ramp"))
+lu = sla.lu_factor(M + h / 2 * D + h * h / 4 * K)
+N = K.shape[0]; q = np.zeros(N); v = np.zeros(N); a = np.zeros(N); y = np.zeros(len(t))
+ext = np.append(pp, pp[0] + period)
+for s in range(1, len(t)):
+    F = Fm / 2 * (1 - np.cos(np.pi * t[s] / tr)) if t[s] <= tr else Fm
+    x = pp[0] + np.mod(p[s] - pp[0], period)
+    j = min(np.searchsorted(ext, x, side="right") - 1, len(pp) - 1)
+    c = (x - ext[j]) / (ext[j + 1] - ext[j])
+    b = np.zeros(N); b[rows[j]] += 1 - c; b[rows[(j + 1) % len(pp)]] += c
+    an = sla.lu_solve(lu, F * b - D @ (v + h / 2 * a) - K @ (q + h * v + h * h / 4 * a))
+    q = q + h * v + h * h / 4 * (a + an); v = v + h / 2 * (a + an); a = an
+    y[s] = b @ q
+d = np.abs(y - yf).max() / np.abs(y).max()
+print(f"full simulation vs numpy Newmark: {d:.2e} of max |y| = {np.abs(y).max():.4g} m")
+assert d < 1e-8, d
+e = g["frf/error"][:].max()
+em = float(g["sim"].attrs["max_error"])
+print(f"reduced vs full, every node a support: max {em:.2e} (bound from the FRF error at 0..10 Hz: {e:.2e})")
+assert em < e, (em, e)
+e2 = float(h5py.File("s2.h5", "r")["/pmor/sim"].attrs["max_error"])
+print(f"every 2nd node a support: max {e2:.2e}")
+assert e2 > em
+PY
