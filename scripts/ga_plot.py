@@ -10,6 +10,7 @@ OUT_front.png.
 import os
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in scripts/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dynred_plot  # noqa: E402
 
