@@ -35,6 +35,7 @@ import numpy as np
 import matplotlib
 matplotlib.use('Agg')
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 
 class PlotError(Exception):
@@ -64,6 +65,8 @@ def fig_mac(f, name):
         pr = ds(f, '/verify/pairing')
         ax.plot(np.arange(1, nr + 1), pr, 'r+', ms=6, label='pairing (largest MAC)')
         ax.legend(loc='lower left', fontsize=7)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel('reduced mode (%s)' % txt(f.attrs['job']))
     ax.set_ylabel('full-model mode')
     ax.set_title('MAC, reduced vs full', fontsize=9)
@@ -85,6 +88,7 @@ def fig_freq_error(f, name):
         est = ds(f, '/cms/error_estimate_pct')
         ax.plot(k[np.isfinite(est)], est[np.isfinite(est)], 'rv', ms=5, label='error estimate')
     ax.set_yscale('log')
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel('mode')
     ax.set_ylabel('frequency error [%]')
     ax.set_title('per mode: max %.3g %%' % np.nanmax(np.abs(err)) if len(err) else 'no modes', fontsize=9)
@@ -307,6 +311,7 @@ def fig_pareto(f, name):
     if hv:
         h = ds(f, '/ga/history/hypervolume')
         axs[0, 1].plot(np.arange(len(h)), h, 'o-', color='C2')
+        axs[0, 1].xaxis.set_major_locator(MaxNLocator(integer=True))
         axs[0, 1].set_xlabel('generation')
         axs[0, 1].set_ylabel('hypervolume of front 0')
         axs[0, 1].grid(True, alpha=0.3)
@@ -423,6 +428,7 @@ def fig_hankel(f, name):
     ax.axvline(r + 0.5, color='k', ls=':')
     if r < len(s):
         ax.annotate('2 sum of discarded = %.3g' % (2 * s[r:].sum()), (r + 0.6, s[r]), fontsize=7)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel('i')
     ax.set_ylabel('Hankel singular value sigma_i')
     ax.set_title('sysred (%s): Hankel singular values of the stable part (n = %d)'
