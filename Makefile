@@ -28,8 +28,8 @@ ifneq ($(INDEX64),)
   SLEPC64_PC ?= /usr/lib/slepc64/lib/pkgconfig
   export PKG_CONFIG_PATH := $(SLEPC64_PC):$(PETSC64_PC):$(PKG_CONFIG_PATH)
   PETSC_PKGS := slepc64 petsc64
-  B       ?= build64
-  BINDIR  ?= bin64
+  B       ?= build64$(if $(SANITIZE),-san)
+  BINDIR  ?= bin64$(if $(SANITIZE),-san)
   export DYNRED := $(CURDIR)/$(BINDIR)/dynred
   export TBIN   := $(CURDIR)/$(B)/tests
 else
@@ -134,7 +134,7 @@ bench: deps
 	@bash bench/run_all.sh
 
 clean:
-	rm -rf build bin build-san bin-san build64 bin64
+	rm -rf build bin build-san bin-san build64 bin64 build64-san bin64-san
 
 .PHONY: all deps demo check check64 check-built bench clean
 .SECONDARY:
