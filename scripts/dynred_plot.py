@@ -35,7 +35,7 @@ import numpy as np
 import matplotlib
 matplotlib.use('Agg')
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
+from matplotlib.ticker import MaxNLocator, NullFormatter  # noqa: E402
 
 
 class PlotError(Exception):
@@ -354,18 +354,31 @@ def fig_frf(f, name):
     if '/pmor/frf/error' in f:
         p, w, err = (ds(f, '/pmor/frf/' + k) for k in ('p', 'omega', 'error'))
         p, w = np.ravel(p), np.ravel(w)
-        if err.shape == (len(w), len(p)):
-            err = err.T
         if err.shape != (len(p), len(w)):
             raise PlotError('/pmor/frf/error is %s, expected [len(p), len(omega)] = [%d, %d]'
                             % (list(err.shape), len(p), len(w)))
-        wu = txt(f['/pmor/frf/omega'].attrs.get('units', b'rad/s'))
-        fig, ax = plt.subplots(figsize=(8, 5))
-        im = ax.pcolormesh(w, p, np.log10(np.maximum(np.abs(err), 1e-16)), shading='nearest', cmap='magma')
-        fig.colorbar(im, ax=ax, label='log10 relative FRF error ||H - H_r||_F / ||H||_F')
-        ax.set_xlabel('omega [%s]' % wu)
-        ax.set_ylabel('load position p')
-        ax.set_title('pmor: FRF error over load position and frequency', fontsize=9)
+        hz = txt(f['/pmor/frf/omega'].attrs.get('units', b'rad/s')) != 'Hz'
+        fr = w / (2 * np.pi) if hz else w
+        sup = '/pmor/frf/support_error' in f and '/pmor/supports/p' in f
+        fig, axs = plt.subplots(1, 2 if sup else 1, figsize=(11 if sup else 8, 4.8), squeeze=False,
+                                gridspec_kw={'width_ratios': [3, 1]} if sup else None)
+        ax = axs[0, 0]
+        im = ax.pcolormesh(p, fr, np.log10(np.maximum(np.abs(err.T), 1e-16)), shading='nearest', cmap='viridis')
+        fig.colorbar(im, ax=ax, label='log10 eps_rel = ||H - H_r||_F / ||H||_F')
+        if '/pmor/supports/p' in f:
+            for x in np.ravel(ds(f, '/pmor/supports/p')):
+                ax.axvline(x, color='w', lw=0.6, alpha=0.7)
+        ax.set_xlabel('load position p (white: supports)' if '/pmor/supports/p' in f else 'load position p')
+        ax.set_ylabel('frequency [Hz]')
+        ax.set_title('pmor: FRF error of the interpolated ROM', fontsize=9)
+        if sup:
+            serr = ds(f, '/pmor/frf/support_error')
+            for k in range(serr.shape[0]):
+                axs[0, 1].semilogx(np.maximum(serr[k], 1e-16), fr, lw=0.8)
+            axs[0, 1].xaxis.set_minor_formatter(NullFormatter())
+            axs[0, 1].set_xlabel('eps_rel of the support ROMs')
+            axs[0, 1].set_ylim(axs[0, 0].get_ylim())
+            axs[0, 1].grid(True, which='both', alpha=0.3)
         return fig
     # ss: the exported state space, displacement outputs (rows 0, 2, 4, ... of C)
     A, B, C, D = (ds(f, '/ss/' + k) for k in 'ABCD')

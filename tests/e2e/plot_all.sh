@@ -5,8 +5,9 @@
 #    zero, verify on), gmp (slider-crank with interpolation verify), ga
 #    (portal frame), ss (of the cms result of two Matrix Market chains),
 #    sysred (balanced truncation of tests/data/sysred/randsys.py's system);
-#    pmor has no job in this tree yet: a file with the layout of issue 15
-#    (/pmor/frf/{p, omega, error}) written by h5py stands for it;
+#    pmor has no job in this tree yet: a file with the layout of the pmor
+#    branch (/pmor/frf/{p, omega [rad/s], error [p, omega], support_error},
+#    /pmor/supports/p) written by h5py stands for it;
 #  - every result gives exactly the figures that apply to its kind, each a
 #    valid PNG (signature, IHDR size), not tiny, and not one flat colour
 #    (pixel variance of the image read back by matplotlib, and several
@@ -38,9 +39,11 @@ import h5py, numpy as np
 # stands for a `dynred pmor` result (issue 15 layout); error[p, omega]
 with h5py.File("pmor.h5", "w") as f:
     f.attrs["dynred_version"] = b"0.1.0"; f.attrs["job"] = b"pmor"; f.attrs["nranks"] = 1
-    p = np.linspace(0, 1, 9); w = np.linspace(0, 3000, 61)
-    f["/pmor/frf/p"] = p; f["/pmor/frf/omega"] = w; f["/pmor/frf/omega"].attrs["units"] = b"Hz"
-    f["/pmor/frf/error"] = 1e-6 + 1e-2 * np.abs(np.sin(4 * np.pi * p))[:, None] * (1 + w / 3000)[None, :]
+    p = np.linspace(0, 1, 33); w = 2 * np.pi * np.linspace(0, 3000, 61)
+    f["/pmor/frf/p"] = p; f["/pmor/frf/omega"] = w; f["/pmor/frf/omega"].attrs["units"] = b"rad/s"
+    f["/pmor/frf/error"] = 1e-6 + 1e-2 * np.abs(np.sin(4 * np.pi * p))[:, None] * (1 + w / w[-1])[None, :]
+    f["/pmor/supports/p"] = p[::16]
+    f["/pmor/frf/support_error"] = 1e-8 * (1 + w / w[-1])[None, :] * np.arange(1, 4)[:, None]
 # a CMS copy with per-component start/end times (the Gantt branch)
 import shutil; shutil.copy("cms.h5", "gantt.h5")
 with h5py.File("gantt.h5", "r+") as f:
