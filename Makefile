@@ -5,6 +5,8 @@
 #   make            library, bin/dynred and the test programs
 #   make demo       install what is missing, build, run the embedded default job
 #   make check      install what is missing, build, run every test
+#   make INDEX64=1  the same build against 64-bit-index PETSc/SLEPc (build64/, bin64/)
+#   make check64    install those, build them, run every test against bin64/dynred
 #   make bench      benchmarks (long; never part of check)
 
 CC      ?= mpicc
@@ -14,13 +16,33 @@ endif
 OPT     ?= -O2 -g
 CFLAGS  += $(OPT) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter -Iinclude
 
+# 64-bit indices: `make INDEX64=1` builds against Debian's PETSc/SLEPc built
+# with 64-bit PetscInt (libpetsc64-real3.18-dev, libslepc64-real3.18-dev:
+# scripts/install-deps.sh --index64) into build64/ and bin64/dynred, leaving
+# the normal build in build/ and bin/ alone; `make check64` installs them,
+# builds and runs the whole suite against that build.  Needed when a factor
+# (MUMPS) or a distributed matrix holds more than about 2^31 nonzeros (README).
+INDEX64 ?=
+ifneq ($(INDEX64),)
+  PETSC64_PC ?= /usr/lib/petsc64/lib/pkgconfig
+  SLEPC64_PC ?= /usr/lib/slepc64/lib/pkgconfig
+  export PKG_CONFIG_PATH := $(SLEPC64_PC):$(PETSC64_PC):$(PKG_CONFIG_PATH)
+  PETSC_PKGS := slepc64 petsc64
+  B       ?= build64$(if $(SANITIZE),-san)
+  BINDIR  ?= bin64$(if $(SANITIZE),-san)
+  export DYNRED := $(CURDIR)/$(BINDIR)/dynred
+  export TBIN   := $(CURDIR)/$(B)/tests
+else
+  PETSC_PKGS := slepc petsc
+endif
+
 ifneq ($(PETSC_DIR),)
   PETSC_PC := $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig
   SLEPC_PC := $(SLEPC_DIR)/$(PETSC_ARCH)/lib/pkgconfig
   export PKG_CONFIG_PATH := $(SLEPC_PC):$(PETSC_PC):$(SLEPC_DIR)/lib/pkgconfig:$(PKG_CONFIG_PATH)
 endif
 HDF5_PC := $(firstword $(foreach p,hdf5-openmpi hdf5-mpich hdf5-mpi hdf5,$(if $(shell pkg-config --exists $(p) 2>/dev/null && echo y),$(p))))
-PKGS    := slepc petsc $(HDF5_PC) yaml-0.1
+PKGS    := $(PETSC_PKGS) $(HDF5_PC) yaml-0.1
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS  += $(PKG_CFLAGS)
@@ -96,12 +118,23 @@ check: deps
 	@$(MAKE) --no-print-directory all
 	@bash tests/run_tests.sh $(TESTS)
 
+# The whole suite against the 64-bit-index build (build64/, bin64/; not part
+# of check: it builds everything a second time).
+check64:
+	@bash scripts/install-deps.sh --index64
+	@$(MAKE) --no-print-directory INDEX64=1 all
+	@$(MAKE) --no-print-directory INDEX64=1 check-built
+
+# the suite against an already built tree (DYNRED, TBIN as exported above)
+check-built:
+	@bash tests/run_tests.sh $(TESTS)
+
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@bash bench/run_all.sh
 
 clean:
-	rm -rf build bin build-san bin-san
+	rm -rf build bin build-san bin-san build64 bin64 build64-san bin64-san
 
-.PHONY: all deps demo check bench clean
+.PHONY: all deps demo check check64 check-built bench clean
 .SECONDARY:

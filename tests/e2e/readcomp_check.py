@@ -17,14 +17,17 @@ import scipy.linalg as sla
 
 def petsc_bin(path):
     """A PETSc binary AIJ matrix (big-endian: classid, M, N, nz, row
-    lengths, column indices, values) as a dense array."""
+    lengths, column indices, values) as a dense array.  The integers are
+    int32, or int64 from a PETSc with 64-bit indices (make INDEX64=1)."""
     b = open(path, "rb").read()
-    hdr = np.frombuffer(b, ">i4", 4)
+    it = ">i8" if np.frombuffer(b, ">i4", 2)[0] == 0 else ">i4"
+    w = np.dtype(it).itemsize
+    hdr = np.frombuffer(b, it, 4)
     assert hdr[0] == 1211216, f"{path}: class id {hdr[0]}, expected a PETSc Mat"
     m, n, nz = int(hdr[1]), int(hdr[2]), int(hdr[3])
-    off = 16
-    rl = np.frombuffer(b, ">i4", m, off); off += 4 * m
-    cj = np.frombuffer(b, ">i4", nz, off); off += 4 * nz
+    off = 4 * w
+    rl = np.frombuffer(b, it, m, off); off += w * m
+    cj = np.frombuffer(b, it, nz, off); off += w * nz
     v = np.frombuffer(b, ">f8", nz, off)
     A = np.zeros((m, n))
     A[np.repeat(np.arange(m), rl), cj] = v
