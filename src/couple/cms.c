@@ -23,6 +23,8 @@ static const DRConfigKey cms_keys[] = {
   {"cms.interface_cutoff_factor", DR_CFG_REAL, "0", "interface reduction: keep the CC modes below interface_cutoff_factor * fmax (0: off, else >= 1; needs fmax)", "0..", NULL, NULL},
   {"cms.interface_early", DR_CFG_BOOL, "true", "interface reduction (cms.interface_modes or interface_cutoff_factor) before the component projection: the CC modes come from the components' boundary Schur complements (MUMPS) and each component projects on them only (ncc block solves instead of one per boundary DOF); false: after assembling the full Craig-Bampton boundary (same subspace, the reference path)", NULL, NULL, NULL},
   {"cms.partition", DR_CFG_STRING, "auto", "automatic substructuring of a model of ONE component into N subdomains + a separator (deterministic recursive bisection of the node graph): auto (when a cost model predicts a gain; models of several components stay as they are), off, or N >= 2", NULL, NULL, NULL},
+  {"cms.checkpoint", DR_CFG_STRING, "", "component checkpoint directory: each finished superelement stored by a content hash of its matrices, labels and reduction options, so a killed job rerun with the same command reduces only the unfinished components; kept after the run for cms.reuse (default: OUTPUT.ckpt; none: off)", NULL, NULL, NULL},
+  {"cms.reuse", DR_CFG_STRING, "", "an earlier result OLD.h5 (its checkpoint OLD.h5.ckpt) or a checkpoint directory: components whose matrices, labels and reduction options are unchanged are read from it instead of reduced", NULL, NULL, NULL},
   {"components[].method", DR_CFG_STRING, "", "CMS reduction of this component (default cms.method)", NULL, NULL, NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
@@ -79,6 +81,7 @@ PetscErrorCode DRCMSDestroy(DRCMS *cms)
   PetscCall(DRComponentDestroy(&c->geom));
   PetscCall(PetscFree(c->cost));
   PetscCall(DRCMSSubstructureDestroy_Private(c));
+  PetscCall(DRCMSCheckpointDestroy_Private(c));
   if (c->gcomm != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&c->gcomm));
   PetscCall(PetscFree(*cms));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -272,6 +275,7 @@ static PetscErrorCode ReduceComponent(DRCMS c, PetscInt i, PetscLogDouble t[3])
 {
   DRReduction r;
   MPI_Comm    comm;
+  PetscBool   reused;
 
   PetscFunctionBeginUser;
   PetscCall(DRComponentGetComm(c->comps[i], &comm));
@@ -284,8 +288,12 @@ static PetscErrorCode ReduceComponent(DRCMS c, PetscInt i, PetscLogDouble t[3])
   PetscCall(DRReductionFreeInterfaceSetSupport(r, c->support));
   PetscCall(DRReductionSetUp(r));
   if (!t) PetscFunctionReturn(PETSC_SUCCESS); /* interface reduced first: two phases (iface_early.c) */
+  PetscCall(DRCMSCheckpointRestore_Private(c, i, &reused));
+  if (reused) t[0] = t[1] = t[2] = 0;
+  if (reused) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DRReductionApply(r, c->comps[i], c->isboundary[i]));
   PetscCall(DRReductionGetTimes(r, &t[0], &t[1], &t[2]));
+  PetscCall(DRCMSCheckpointStore_Private(c, i));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -464,6 +472,7 @@ PetscErrorCode DRCMSSolve(DRCMS c)
   PetscCall(PetscArrayzero(c->t, DR_CMS_NPHASE));
   PetscCall(EventTimes(t0));
   PetscCall(InitComponentModes(c));
+  PetscCall(DRCMSCheckpointOpen_Private(c));
   PetscCall(PetscCalloc1(c->ncomp + 1, &redo));
   PetscCall(ReduceComponents(c, NULL));
   PetscCall(DRCMSViewBalance_Private(c, PETSC_VIEWER_STDOUT_(c->comm)));
@@ -480,6 +489,7 @@ PetscErrorCode DRCMSSolve(DRCMS c)
     }
   }
   PetscCall(PetscFree(redo));
+  PetscCall(DRCMSCheckpointClose_Private(c));
   PetscCall(DRCMSRecover_Private(c, Q));
   PetscCall(PetscFree(Q));
   PetscCall(EventTimes(t1));
