@@ -25,8 +25,10 @@
  * successful solve the checkpoint is kept (it is what cms.reuse reads in the
  * next design iteration) and holds exactly this run's superelements (older
  * files and temporaries are removed).  -cms_test_kill_after N (test hook,
- * tests/e2e/cms_resume.sh): the process sends itself SIGKILL right after its
- * N-th checkpoint write. */
+ * tests/e2e/cms_resume.sh): a process that has just stored a superelement
+ * sends itself SIGKILL when the checkpoint then holds N or more (one rank
+ * group: right after the N-th write; several groups write concurrently, so
+ * one or two more may be stored before the job dies). */
 #include "cmsimpl.h"
 #include <dynred/h5.h>
 #include <dirent.h>
@@ -401,6 +403,19 @@ static PetscErrorCode FilePath(const char *dir, uint64_t hash, char *path, size_
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Superelement files (HASH.h5) in a checkpoint directory. */
+static PetscInt StoredCount(const char *dir)
+{
+  DIR           *d = opendir(dir);
+  struct dirent *e;
+  PetscInt       n = 0;
+
+  while (d && (e = readdir(d)))
+    if (strlen(e->d_name) == 19 && !strcmp(e->d_name + 16, ".h5")) n++;
+  if (d) closedir(d);
+  return n;
+}
+
 /* Group rank 0: write my component i's superelement (st: its arrays, Tall
  * on rank 0) into the own checkpoint; the test hook. */
 static PetscErrorCode Store(DRCMS c, PetscInt i, const Stored *st)
@@ -411,7 +426,8 @@ static PetscErrorCode Store(DRCMS c, PetscInt i, const Stored *st)
   PetscFunctionBeginUser;
   PetscCall(FilePath(ck->dir, ck->hash[c->mine[i]], path, sizeof(path)));
   PetscCall(WriteFile(path, c->names[c->mine[i]], ck->hash[c->mine[i]], st));
-  if (++ck->nwritten == ck->kill_after) { /* test hook: a real kill -9 */
+  ck->nwritten++;
+  if (ck->kill_after > 0 && StoredCount(ck->dir) >= ck->kill_after) { /* test hook: a real kill -9 */
     fflush(stdout);
     fflush(stderr);
     raise(SIGKILL);
