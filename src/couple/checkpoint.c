@@ -424,6 +424,7 @@ static PetscErrorCode Store(DRCMS c, PetscInt i, const Stored *st)
   char            path[PETSC_MAX_PATH_LEN + 32];
 
   PetscFunctionBeginUser;
+  if (mkdir(ck->dir, 0777) && errno != EEXIST) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: cannot make the CMS checkpoint directory (%s)", ck->dir, strerror(errno));
   PetscCall(FilePath(ck->dir, ck->hash[c->mine[i]], path, sizeof(path)));
   PetscCall(WriteFile(path, c->names[c->mine[i]], ck->hash[c->mine[i]], st));
   ck->nwritten++;
@@ -610,15 +611,27 @@ static PetscErrorCode ResolveReuse(DRCMS c, const char *reuse, char *dir, size_t
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Rank 0 makes the checkpoint directory; one input error when it cannot. */
-static PetscErrorCode MakeDir(DRCMS c, const char *dir)
+/* Before the reductions, rank 0: the checkpoint directory exists and is a
+ * writable directory, or its parent is (it is made at the first store, so a
+ * job that fails before leaves nothing behind); one input error else. */
+static PetscErrorCode CheckDir(DRCMS c, const char *dir)
 {
   int         err = 0;
   struct stat sb;
-  char        where[PETSC_MAX_PATH_LEN + 32];
+  char        where[PETSC_MAX_PATH_LEN + 32], parent[PETSC_MAX_PATH_LEN], *slash;
 
   PetscFunctionBeginUser;
-  if (!c->rank && mkdir(dir, 0777) && !(errno == EEXIST && !stat(dir, &sb) && S_ISDIR(sb.st_mode))) err = errno ? errno : EEXIST;
+  if (!c->rank) {
+    if (!stat(dir, &sb)) err = !S_ISDIR(sb.st_mode) ? ENOTDIR : access(dir, W_OK | X_OK) ? errno : 0;
+    else {
+      PetscCall(PetscStrncpy(parent, dir, sizeof(parent)));
+      slash = strrchr(parent, '/');
+      if (slash == parent) slash[1] = 0;
+      else if (slash) *slash = 0;
+      else PetscCall(PetscStrncpy(parent, ".", sizeof(parent)));
+      err = stat(parent, &sb) ? errno : !S_ISDIR(sb.st_mode) ? ENOTDIR : access(parent, W_OK | X_OK) ? errno : 0;
+    }
+  }
   PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, c->comm));
   PetscCall(DRConfigWhere(c->cfg, "cms.checkpoint", where, sizeof(where)));
   PetscCheck(!err, c->comm, DR_ERR_INPUT, "%s: cannot make the CMS checkpoint directory %s (%s), expected a writable place: set cms.checkpoint to a directory, or none", where, dir, strerror(err));
@@ -650,7 +663,7 @@ PetscErrorCode DRCMSCheckpointOpen_Private(DRCMS c)
   if (!off) {
     if (ckpt[0]) PetscCall(PetscStrncpy(ck->dir, ckpt, sizeof(ck->dir)));
     else PetscCall(PetscSNPrintf(ck->dir, sizeof(ck->dir), "%s.ckpt", out));
-    PetscCall(MakeDir(c, ck->dir));
+    PetscCall(CheckDir(c, ck->dir));
   }
   PetscCall(ResolveReuse(c, reuse, ck->reuse, sizeof(ck->reuse)));
   if (ck->reuse[0] && ck->dir[0]) {
@@ -693,7 +706,7 @@ PetscErrorCode DRCMSCheckpointClose_Private(DRCMS c)
           PetscCall(PetscSNPrintf(hx, sizeof(hx), "%016llx.h5", (unsigned long long)all[k]));
           keep = (PetscBool)!strcmp(hx, e->d_name);
         }
-      } else if (l > 7 && !strcmp(e->d_name + l - 7, ".h5.tmp")) ours = PETSC_TRUE;
+      } else if (l == 23 && !strcmp(e->d_name + 16, ".h5.tmp")) ours = PETSC_TRUE;
       if (!ours || keep) continue;
       PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", ck->dir, e->d_name));
       (void)unlink(path);
