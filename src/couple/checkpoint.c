@@ -48,6 +48,7 @@ struct _DRCMSCheckpoint {
   char     *opts;                      /* the -cms_comp_* options, sorted */
   uint64_t *hash;                      /* ncomp: keys of my group's components (0: none) */
   PetscBool *have;                     /* ncomp: found in the own checkpoint (not rewritten) */
+  PetscBool *wrote;                    /* ncomp: stored by this process in this run */
   PetscInt  nwritten, kill_after, nreused;
 };
 
@@ -427,6 +428,7 @@ static PetscErrorCode Store(DRCMS c, PetscInt i, const Stored *st)
   if (mkdir(ck->dir, 0777) && errno != EEXIST) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: cannot make the CMS checkpoint directory (%s)", ck->dir, strerror(errno));
   PetscCall(FilePath(ck->dir, ck->hash[c->mine[i]], path, sizeof(path)));
   PetscCall(WriteFile(path, c->names[c->mine[i]], ck->hash[c->mine[i]], st));
+  ck->wrote[c->mine[i]] = PETSC_TRUE;
   ck->nwritten++;
   if (ck->kill_after > 0 && StoredCount(ck->dir) >= ck->kill_after) { /* test hook: a real kill -9 */
     fflush(stdout);
@@ -676,6 +678,7 @@ PetscErrorCode DRCMSCheckpointOpen_Private(DRCMS c)
   PetscCall(OptionsText(&ck->opts));
   PetscCall(PetscCalloc1(c->ncomp + 1, &ck->hash));
   PetscCall(PetscCalloc1(c->ncomp + 1, &ck->have));
+  PetscCall(PetscCalloc1(c->ncomp + 1, &ck->wrote));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -726,6 +729,23 @@ PetscErrorCode DRCMSCheckpointDestroy_Private(DRCMS c)
   PetscCall(PetscFree(c->ckpt->opts));
   PetscCall(PetscFree(c->ckpt->hash));
   PetscCall(PetscFree(c->ckpt->have));
+  PetscCall(PetscFree(c->ckpt->wrote));
   PetscCall(PetscFree(c->ckpt));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* On the error path of the reductions (collective on c->comm, no error of
+ * its own): a job rejected for its input leaves nothing behind, so the
+ * superelements this run stored are removed, and the directory when that
+ * empties it (those of earlier runs stay). */
+void DRCMSCheckpointAbandon_Private(DRCMS c)
+{
+  DRCMSCheckpoint ck = c->ckpt;
+  char            path[PETSC_MAX_PATH_LEN + 32];
+
+  if (!ck || !ck->dir[0]) return;
+  for (PetscInt k = 0; k < c->ncomp; k++)
+    if (ck->wrote[k] && !FilePath(ck->dir, ck->hash[k], path, sizeof(path))) (void)unlink(path);
+  (void)MPI_Barrier(c->comm);
+  if (!c->rank) (void)rmdir(ck->dir);
 }

@@ -366,6 +366,7 @@ static PetscErrorCode ReduceComponents(DRCMS c, const PetscBool redo[])
   }
   /* one agreement point for all groups, whatever their component counts */
   ierr = DRErrorDeferEnd(c->comm, ierr, failed);
+  if (ierr) DRCMSCheckpointAbandon_Private(c);
   if (ierr) PetscFunctionReturn(ierr);
   PetscCall(MPIU_Allreduce(loc, mx, 3, MPIU_REAL, MPI_MAX, c->comm));
   c->t[DR_CMS_PHASE_COMPEIG] += mx[0];

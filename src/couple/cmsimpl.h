@@ -156,11 +156,13 @@ PetscErrorCode DRCMSComponentSize_Private(DRCMS c, PetscInt k, PetscInt *n);
 /* checkpoint.c: Open before the reductions (cms.checkpoint, cms.reuse; the
  * directory made), Restore in place of my component i's Apply (after its
  * SetUp; *reused false: reduce it), Store after its Apply, Close after a
- * successful solve (the checkpoint pruned to this run's superelements) */
+ * successful solve (the checkpoint pruned to this run's superelements),
+ * Abandon when the reductions fail (what this run stored removed) */
 PetscErrorCode DRCMSCheckpointOpen_Private(DRCMS c);
 PetscErrorCode DRCMSCheckpointRestore_Private(DRCMS c, PetscInt i, PetscBool *reused);
 PetscErrorCode DRCMSCheckpointStore_Private(DRCMS c, PetscInt i);
 PetscErrorCode DRCMSCheckpointClose_Private(DRCMS c);
 PetscErrorCode DRCMSCheckpointDestroy_Private(DRCMS c);
+void           DRCMSCheckpointAbandon_Private(DRCMS c); /* error path of the reductions */
 
 #endif
