@@ -106,6 +106,22 @@ PetscErrorCode DRReductionGetPhysicalBoundary(DRReduction r, PetscInt *nb, const
 /* U = T Qc on this rank's rows of the component (local rows x ncol,
  * column-major, caller frees); Qc: (nb + nq) x ncol on every rank. */
 PetscErrorCode DRReductionExpand(DRReduction r, PetscInt ncol, const PetscReal Qc[], PetscReal **U);
+/* A superelement saved and restored (the CMS checkpoint; reduce/restore.c
+ * says what a restore skips and what it redoes).  GetSaved: borrowed views
+ * of the last Apply's results (K, M on rank 0 of the comm only; T the
+ * distributed basis) and the options prefix of the K_II factorization the
+ * method holds ("" none).  Restore: after SetUp, instead of Apply; takes
+ * over the arrays and T of s (set to NULL; PetscMalloc'ed, T a dense Mat
+ * with the component's row layout); the results then read as after Apply. */
+typedef struct {
+  PetscInt   n, nb, pnb, nq;
+  DRLabel   *blabels, *pblabels;
+  PetscReal *qfreq_hz, *K, *M;
+  Mat        T;
+  char       factor[128];
+} DRReductionSaved;
+PetscErrorCode DRReductionGetSaved(DRReduction r, DRReductionSaved *s);
+PetscErrorCode DRReductionRestore(DRReduction r, DRComponent c, const PetscBool isboundary[], DRReductionSaved *s);
 PetscErrorCode DRReductionGetTimes(DRReduction r, PetscLogDouble *t_eig, PetscLogDouble *t_static, PetscLogDouble *t_project);
 PetscErrorCode DRReductionView(DRReduction r, PetscViewer viewer);
 PetscErrorCode DRReductionDestroy(DRReduction *r);

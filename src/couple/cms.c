@@ -24,6 +24,8 @@ static const DRConfigKey cms_keys[] = {
   {"cms.interface_auto", DR_CFG_BOOL, "true", "with cms.tol_pct, cms.fmax and every component craig-bampton, and neither interface_modes nor interface_cutoff_factor given: reduce the interface before the projection, starting from the CC modes below 2 x cutoff_factor x fmax, and let the error estimate's boundary term add CC modes in the refinement rounds; false: no interface reduction unless asked for", NULL, NULL, NULL},
   {"cms.interface_early", DR_CFG_BOOL, "true", "interface reduction (cms.interface_modes or interface_cutoff_factor) before the component projection: the CC modes come from the components' boundary Schur complements (MUMPS) and each component projects on them only (ncc block solves instead of one per boundary DOF); false: after assembling the full Craig-Bampton boundary (same subspace, the reference path)", NULL, NULL, NULL},
   {"cms.partition", DR_CFG_STRING, "auto", "automatic substructuring of a model of ONE component into N subdomains + a separator (deterministic recursive bisection of the node graph): auto (when a cost model predicts a gain; models of several components stay as they are), off, or N >= 2", NULL, NULL, NULL},
+  {"cms.checkpoint", DR_CFG_STRING, "", "component checkpoint directory: each finished superelement stored by a content hash of its matrices, labels and reduction options, so a killed job rerun with the same command reduces only the unfinished components; kept after the run for cms.reuse (default: OUTPUT.ckpt; none: off)", NULL, NULL, NULL},
+  {"cms.reuse", DR_CFG_STRING, "", "an earlier result OLD.h5 (its checkpoint OLD.h5.ckpt) or a checkpoint directory: components whose matrices, labels and reduction options are unchanged are read from it instead of reduced", NULL, NULL, NULL},
   {"components[].method", DR_CFG_STRING, "", "CMS reduction of this component (default cms.method)", NULL, NULL, NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
@@ -82,6 +84,7 @@ PetscErrorCode DRCMSDestroy(DRCMS *cms)
   PetscCall(DRComponentDestroy(&c->geom));
   PetscCall(PetscFree(c->cost));
   PetscCall(DRCMSSubstructureDestroy_Private(c));
+  PetscCall(DRCMSCheckpointDestroy_Private(c));
   if (c->gcomm != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&c->gcomm));
   PetscCall(PetscFree(*cms));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -287,6 +290,7 @@ static PetscErrorCode ReduceComponent(DRCMS c, PetscInt i, PetscLogDouble t[3])
 {
   DRReduction r;
   MPI_Comm    comm;
+  PetscBool   reused;
 
   PetscFunctionBeginUser;
   PetscCall(DRComponentGetComm(c->comps[i], &comm));
@@ -299,8 +303,12 @@ static PetscErrorCode ReduceComponent(DRCMS c, PetscInt i, PetscLogDouble t[3])
   PetscCall(DRReductionFreeInterfaceSetSupport(r, c->support));
   PetscCall(DRReductionSetUp(r));
   if (!t) PetscFunctionReturn(PETSC_SUCCESS); /* interface reduced first: two phases (iface_early.c) */
+  PetscCall(DRCMSCheckpointRestore_Private(c, i, &reused));
+  if (reused) t[0] = t[1] = t[2] = 0;
+  if (reused) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DRReductionApply(r, c->comps[i], c->isboundary[i]));
   PetscCall(DRReductionGetTimes(r, &t[0], &t[1], &t[2]));
+  PetscCall(DRCMSCheckpointStore_Private(c, i));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -382,6 +390,7 @@ static PetscErrorCode ReduceComponents(DRCMS c, const PetscBool redo[])
   }
   /* one agreement point for all groups, whatever their component counts */
   ierr = DRErrorDeferEnd(c->comm, ierr, failed);
+  if (ierr) DRCMSCheckpointAbandon_Private(c);
   if (ierr) PetscFunctionReturn(ierr);
   if (redo && c->iface_redo) { /* more CC modes: every basis rebuilt on them */
     PetscLogDouble t[3] = {0, 0, 0};
@@ -550,6 +559,7 @@ PetscErrorCode DRCMSSolve(DRCMS c)
   PetscCall(PetscArrayzero(c->t, DR_CMS_NPHASE));
   PetscCall(EventTimes(t0));
   PetscCall(InitComponentModes(c));
+  PetscCall(DRCMSCheckpointOpen_Private(c));
   PetscCall(PetscCalloc1(c->ncomp + 1, &redo));
   PetscCall(ReduceComponents(c, NULL));
   PetscCall(DRCMSViewBalance_Private(c, PETSC_VIEWER_STDOUT_(c->comm)));
@@ -566,6 +576,7 @@ PetscErrorCode DRCMSSolve(DRCMS c)
     }
   }
   PetscCall(PetscFree(redo));
+  PetscCall(DRCMSCheckpointClose_Private(c));
   PetscCall(DRCMSRecover_Private(c, Q));
   PetscCall(PetscFree(Q));
   PetscCall(EventTimes(t1));

@@ -10,7 +10,9 @@
  *   io.c         View (results table) and Write (store, mesh, shapes)
  *   verify.c     comparison with the full model
  *   substructure.c  cms.partition: one component split into subdomains +
- *                separator (algebraic substructuring), its cost model */
+ *                separator (algebraic substructuring), its cost model
+ *   checkpoint.c the component checkpoint: superelements stored by content
+ *                hash, reused on a rerun or by cms.reuse */
 #ifndef DYNRED_CMSIMPL_H
 #define DYNRED_CMSIMPL_H
 
@@ -60,6 +62,7 @@ extern PetscLogEvent DRCMS_Estimate;
 extern PetscLogEvent DRCMS_Substructure, DRCMS_SetUp, DRCMS_Partition, DRCMS_Interfaces, DRCMS_Reduce, DRCMS_Gather, DRCMS_Assemble, DRCMS_IfaceReduce, DRCMS_Coupled, DRCMS_Recover, DRCMS_Verify, DRCMS_Write;
 
 typedef struct _DRSubstructure *DRSubstructure;
+typedef struct _DRCMSCheckpoint *DRCMSCheckpoint;
 
 struct _p_DRCMS {
   MPI_Comm    comm, gcomm;
@@ -136,6 +139,7 @@ struct _p_DRCMS {
   PetscInt       nsub;      /* subdomains made (0: the model's own components) */
   DRSubstructure sub;       /* the full model and its partition, during SetUp */
   PetscReal     *cost;      /* ncomp: predicted reduction cost (partition.c, substructure.c) */
+  DRCMSCheckpoint ckpt;     /* checkpoint.c (NULL: none) */
 };
 
 /* iface_early.c: phase 1 (modes, pencils), the CC modes at the root, phase
@@ -171,5 +175,17 @@ PetscErrorCode DRCMSAllGroupsAgree_Private(MPI_Comm comm, PetscErrorCode ierr);
 PetscErrorCode DRCMSRootAgrees_Private(DRCMS c, PetscErrorCode ierr);
 /* size of component k (rank 0 of its group knows it), collective */
 PetscErrorCode DRCMSComponentSize_Private(DRCMS c, PetscInt k, PetscInt *n);
+
+/* checkpoint.c: Open before the reductions (cms.checkpoint, cms.reuse; the
+ * directory made), Restore in place of my component i's Apply (after its
+ * SetUp; *reused false: reduce it), Store after its Apply, Close after a
+ * successful solve (the checkpoint pruned to this run's superelements),
+ * Abandon when the reductions fail (what this run stored removed) */
+PetscErrorCode DRCMSCheckpointOpen_Private(DRCMS c);
+PetscErrorCode DRCMSCheckpointRestore_Private(DRCMS c, PetscInt i, PetscBool *reused);
+PetscErrorCode DRCMSCheckpointStore_Private(DRCMS c, PetscInt i);
+PetscErrorCode DRCMSCheckpointClose_Private(DRCMS c);
+PetscErrorCode DRCMSCheckpointDestroy_Private(DRCMS c);
+void           DRCMSCheckpointAbandon_Private(DRCMS c); /* error path of the reductions */
 
 #endif

@@ -1,0 +1,751 @@
+/* The CMS component checkpoint (issue 16 item 6): every finished
+ * superelement is stored in its own HDF5 file CKPT/HASH.h5 (CKPT: the
+ * directory cms.checkpoint, default OUTPUT.ckpt), written by the group's
+ * rank 0 to HASH.h5.tmp and renamed, so a job killed at any point leaves
+ * only whole files.  A rerun of the same command (or one with cms.reuse
+ * naming an earlier result or checkpoint) reads the superelement of every
+ * component whose key is found instead of reducing it, and logs
+ *   "cms: component 'NAME' reused from FILE (hash H)".
+ *
+ * The key: FNV-1a 64 over, in this order, a format tag; the reduction
+ * options as text (method, component-mode count and cutoff, %.17g, the
+ * free-interface support, every -cms_comp_* option sorted); the rows of K
+ * then of M by global row (each row: index, count, global columns, values,
+ * hashed alone, the row hashes folded in row order on rank 0, so the key
+ * does not depend on the ranks of the group); the DOF labels and the
+ * boundary flags (interfaces and retained sets).  A file whose stored key
+ * differs, whose checksum (FNV-1a 64 over every stored array) does not
+ * match, or that HDF5 cannot read (truncated, foreign) is ignored with one
+ * line "cms: checkpoint FILE ignored: WHY; component 'NAME' recomputed".
+ *
+ * What a reused component skips and redoes: reduce/restore.c.  The early
+ * interface path (cms.interface_early with interface reduction) is not
+ * checkpointed: each superelement there depends on every component's
+ * interface pencil; the job says so and reduces everything.  After a
+ * successful solve the checkpoint is kept (it is what cms.reuse reads in the
+ * next design iteration) and holds exactly this run's superelements (older
+ * files and temporaries are removed).  -cms_test_kill_after N (test hook,
+ * tests/e2e/cms_resume.sh): a process that has just stored a superelement
+ * sends itself SIGKILL when the checkpoint then holds N or more (one rank
+ * group: right after the N-th write; several groups write concurrently, so
+ * one or two more may be stored before the job dies). */
+#include "cmsimpl.h"
+#include <dynred/h5.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CKPT_FORMAT "dynred cms superelement 1"
+
+struct _DRCMSCheckpoint {
+  char      dir[PETSC_MAX_PATH_LEN];   /* own checkpoint ("" none) */
+  char      reuse[PETSC_MAX_PATH_LEN]; /* earlier checkpoint to read ("" none) */
+  char     *opts;                      /* the -cms_comp_* options, sorted */
+  uint64_t *hash;                      /* ncomp: keys of my group's components (0: none) */
+  PetscBool *have;                     /* ncomp: found in the own checkpoint (not rewritten) */
+  PetscBool *wrote;                    /* ncomp: stored by this process in this run */
+  PetscInt  nwritten, kill_after, nreused;
+};
+
+static void Fnv(uint64_t *h, const void *p, size_t n)
+{
+  const unsigned char *b = (const unsigned char *)p;
+  for (size_t i = 0; i < n; i++) {
+    *h ^= b[i];
+    *h *= 1099511628211ULL;
+  }
+}
+#define FNV_OFFSET 14695981039346656037ULL
+
+/* Fold the row hashes of A (each row alone: index, count, columns, values)
+ * in global row order into *h on rank 0 of comm. */
+static PetscErrorCode FoldRows(MPI_Comm comm, Mat A, uint64_t *h)
+{
+  PetscInt     rs, re;
+  uint64_t    *rh, *all = NULL;
+  PetscMPIInt  size, rank, nl, *cnt = NULL, *dsp = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(MatGetOwnershipRange(A, &rs, &re));
+  PetscCall(PetscMalloc1(re - rs + 1, &rh));
+  for (PetscInt r = rs; r < re; r++) {
+    PetscInt           nc;
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    int64_t            row = r, n, cl;
+    uint64_t           x = FNV_OFFSET;
+    PetscCall(MatGetRow(A, r, &nc, &cols, &vals));
+    n = nc;
+    Fnv(&x, &row, sizeof(row));
+    Fnv(&x, &n, sizeof(n));
+    for (PetscInt k = 0; k < nc; k++) {
+      cl = cols[k];
+      Fnv(&x, &cl, sizeof(cl));
+    }
+    Fnv(&x, vals, sizeof(PetscScalar) * (size_t)nc);
+    PetscCall(MatRestoreRow(A, r, &nc, &cols, &vals));
+    rh[r - rs] = x;
+  }
+  PetscCall(PetscMPIIntCast(re - rs, &nl));
+  if (!rank) PetscCall(PetscMalloc2(size, &cnt, size + 1, &dsp));
+  PetscCallMPI(MPI_Gather(&nl, 1, MPI_INT, cnt, 1, MPI_INT, 0, comm));
+  if (!rank) {
+    PetscInt n;
+    dsp[0] = 0;
+    for (PetscMPIInt p = 0; p < size; p++) dsp[p + 1] = dsp[p] + cnt[p];
+    PetscCall(MatGetSize(A, &n, NULL));
+    PetscCall(PetscMalloc1(n + 1, &all));
+  }
+  PetscCallMPI(MPI_Gatherv(rh, nl, MPI_UINT64_T, all, cnt, dsp, MPI_UINT64_T, 0, comm));
+  if (!rank) Fnv(h, all, sizeof(uint64_t) * (size_t)dsp[size]);
+  PetscCall(PetscFree(all));
+  if (!rank) PetscCall(PetscFree2(cnt, dsp));
+  PetscCall(PetscFree(rh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The key of my component i (every rank of its group). */
+static PetscErrorCode ComponentHash(DRCMS c, PetscInt i, uint64_t *hash)
+{
+  DRCMSCheckpoint ck = c->ckpt;
+  PetscInt        k  = c->mine[i], n;
+  MPI_Comm        comm;
+  Mat             K, M;
+  const DRLabel  *labels;
+  PetscMPIInt     rank;
+  uint64_t        h = FNV_OFFSET;
+  char            text[1024];
+
+  PetscFunctionBeginUser;
+  PetscCall(DRComponentGetComm(c->comps[i], &comm));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(DRComponentGetOperators(c->comps[i], &K, &M, NULL));
+  PetscCall(DRComponentGetLabels(c->comps[i], &n, &labels));
+  PetscCall(PetscSNPrintf(text, sizeof(text), "%s\nmethod=%s nmodes=%" PetscInt_FMT " cutoff_hz=%.17g support=%s\n", CKPT_FORMAT, c->methods[k], c->comp_nmodes[k], (double)c->comp_cut[k], c->support));
+  Fnv(&h, text, strlen(text));
+  Fnv(&h, ck->opts, strlen(ck->opts));
+  PetscCall(FoldRows(comm, K, &h));
+  PetscCall(FoldRows(comm, M, &h));
+  if (!rank) {
+    Fnv(&h, labels, sizeof(DRLabel) * (size_t)n);
+    for (PetscInt j = 0; j < n; j++) {
+      unsigned char b = c->isboundary[i][j] ? 1 : 0;
+      Fnv(&h, &b, 1);
+    }
+  }
+  PetscCallMPI(MPI_Bcast(&h, 1, MPI_UINT64_T, 0, comm));
+  *hash = h;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The arrays of one stored superelement on the group's rank 0 (Tall: n x N
+ * row-major, row = component DOF). */
+typedef struct {
+  DRReductionSaved s;
+  PetscReal       *Tall;
+  char             method[64];
+} Stored;
+
+static uint64_t Checksum(const Stored *st)
+{
+  const DRReductionSaved *s = &st->s;
+  PetscInt                N = s->nb + s->nq;
+  uint64_t                h = FNV_OFFSET;
+
+  Fnv(&h, s->blabels, sizeof(DRLabel) * (size_t)s->nb);
+  Fnv(&h, s->pblabels, sizeof(DRLabel) * (size_t)s->pnb);
+  Fnv(&h, s->qfreq_hz, sizeof(PetscReal) * (size_t)s->nq);
+  Fnv(&h, s->K, sizeof(PetscReal) * (size_t)(N * N));
+  Fnv(&h, s->M, sizeof(PetscReal) * (size_t)(N * N));
+  Fnv(&h, st->Tall, sizeof(PetscReal) * (size_t)(s->n * N));
+  Fnv(&h, s->factor, strlen(s->factor));
+  Fnv(&h, st->method, strlen(st->method));
+  return h;
+}
+
+static PetscErrorCode StoredFree(Stored *st)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(st->s.blabels));
+  PetscCall(PetscFree(st->s.pblabels));
+  PetscCall(PetscFree(st->s.qfreq_hz));
+  PetscCall(PetscFree(st->s.K));
+  PetscCall(PetscFree(st->s.M));
+  PetscCall(MatDestroy(&st->s.T));
+  PetscCall(PetscFree(st->Tall));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WriteArray(hid_t f, const char *name, hid_t type, hsize_t d0, hsize_t d1, const void *buf)
+{
+  hsize_t dims[2] = {d0, d1};
+
+  PetscFunctionBeginUser;
+  if (d0 * (d1 ? d1 : 1) == 0) PetscFunctionReturn(PETSC_SUCCESS); /* empty: no dataset */
+  PetscCall(DRH5Write(f, name, type, type, d1 ? 2 : 1, dims, PETSC_TRUE, buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Group rank 0: PATH.tmp written, then renamed to PATH. */
+static PetscErrorCode WriteFile(const char *path, const char *name, uint64_t hash, const Stored *st)
+{
+  const DRReductionSaved *s = &st->s;
+  char                    tmp[PETSC_MAX_PATH_LEN + 8], hx[32];
+  hid_t                   f;
+  PetscInt                N = s->nb + s->nq;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
+  PetscCall(DRH5FileOpen(MPI_COMM_NULL, tmp, DR_H5_CREATE, &f));
+  PetscCheck(f >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: cannot create the CMS checkpoint file as HDF5 (set cms.checkpoint to a writable directory, or none)", tmp);
+  PetscCall(DRH5AttrWriteString(f, ".", "format", CKPT_FORMAT));
+  PetscCall(PetscSNPrintf(hx, sizeof(hx), "%016llx", (unsigned long long)hash));
+  PetscCall(DRH5AttrWriteString(f, ".", "hash", hx));
+  PetscCall(PetscSNPrintf(hx, sizeof(hx), "%016llx", (unsigned long long)Checksum(st)));
+  PetscCall(DRH5AttrWriteString(f, ".", "checksum", hx));
+  PetscCall(DRH5AttrWriteString(f, ".", "component", name));
+  PetscCall(DRH5AttrWriteString(f, ".", "method", st->method));
+  PetscCall(DRH5AttrWriteString(f, ".", "factor", s->factor[0] ? s->factor : "-"));
+  PetscCall(DRH5AttrWriteInt(f, ".", "n", H5T_STD_I64LE, s->n));
+  PetscCall(DRH5AttrWriteInt(f, ".", "nb", H5T_STD_I64LE, s->nb));
+  PetscCall(DRH5AttrWriteInt(f, ".", "pnb", H5T_STD_I64LE, s->pnb));
+  PetscCall(DRH5AttrWriteInt(f, ".", "nq", H5T_STD_I64LE, s->nq));
+  PetscCall(WriteArray(f, "boundary_labels", H5T_NATIVE_INT64, (hsize_t)s->nb, 0, s->blabels));
+  PetscCall(WriteArray(f, "physical_boundary_labels", H5T_NATIVE_INT64, (hsize_t)s->pnb, 0, s->pblabels));
+  PetscCall(WriteArray(f, "component_frequencies_hz", H5T_NATIVE_DOUBLE, (hsize_t)s->nq, 0, s->qfreq_hz));
+  PetscCall(WriteArray(f, "K", H5T_NATIVE_DOUBLE, (hsize_t)N, (hsize_t)N, s->K));
+  PetscCall(WriteArray(f, "M", H5T_NATIVE_DOUBLE, (hsize_t)N, (hsize_t)N, s->M));
+  PetscCall(WriteArray(f, "T", H5T_NATIVE_DOUBLE, (hsize_t)s->n, (hsize_t)N, st->Tall));
+  PetscCall(DRH5FileClose(&f));
+  PetscCheck(!rename(tmp, path), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: cannot rename the CMS checkpoint file %s (%s)", path, tmp, strerror(errno));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Read dataset name of exactly d0 x d1 (d1 = 0: 1-D) values; none when empty. */
+static PetscErrorCode ReadArray(hid_t f, const char *name, hid_t type, hsize_t d0, hsize_t d1, void **buf, char *why, size_t len)
+{
+  int     nd;
+  hsize_t dims[4];
+
+  PetscFunctionBeginUser;
+  *buf = NULL;
+  if (d0 * (d1 ? d1 : 1) == 0) {
+    PetscCall(PetscMalloc(sizeof(double), buf));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DRH5Dims(f, name, &nd, dims));
+  if (nd != (d1 ? 2 : 1) || dims[0] != d0 || (d1 && dims[1] != d1)) {
+    PetscCall(PetscSNPrintf(why, len, "dataset %s missing or of another size", name));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DRH5ReadAll(f, name, type, NULL, NULL, buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Group rank 0: the superelement of key `hash` for a component of n DOFs
+ * from path into st; why[0] != 0: not usable (why says why). */
+static PetscErrorCode ReadFileInner(const char *path, uint64_t hash, PetscInt n, Stored *st, hid_t *f, char *why, size_t len)
+{
+  DRReductionSaved *s = &st->s;
+  char              buf[64], hx[32];
+  PetscInt64        v[4];
+  PetscBool         has[4];
+  PetscInt          N;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRH5FileOpen(MPI_COMM_NULL, path, DR_H5_READ, f));
+  if (*f < 0) {
+    PetscCall(PetscSNPrintf(why, len, "not an HDF5 file (truncated or foreign)"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DRH5AttrReadString(*f, ".", "format", buf, sizeof(buf), &has[0]));
+  if (!has[0] || strcmp(buf, CKPT_FORMAT)) {
+    PetscCall(PetscSNPrintf(why, len, "format '%s', expected '%s'", has[0] ? buf : "(none)", CKPT_FORMAT));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscSNPrintf(hx, sizeof(hx), "%016llx", (unsigned long long)hash));
+  PetscCall(DRH5AttrReadString(*f, ".", "hash", buf, sizeof(buf), &has[0]));
+  if (!has[0] || strcmp(buf, hx)) {
+    PetscCall(PetscSNPrintf(why, len, "its key is %s, expected %s (another component or options)", has[0] ? buf : "(none)", hx));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DRH5AttrReadString(*f, ".", "method", st->method, sizeof(st->method), NULL));
+  PetscCall(DRH5AttrReadString(*f, ".", "factor", s->factor, sizeof(s->factor), NULL));
+  if (!strcmp(s->factor, "-")) s->factor[0] = 0;
+  PetscCall(DRH5AttrReadInt(*f, ".", "n", &v[0], &has[0]));
+  PetscCall(DRH5AttrReadInt(*f, ".", "nb", &v[1], &has[1]));
+  PetscCall(DRH5AttrReadInt(*f, ".", "pnb", &v[2], &has[2]));
+  PetscCall(DRH5AttrReadInt(*f, ".", "nq", &v[3], &has[3]));
+  if (!(has[0] && has[1] && has[2] && has[3]) || v[0] != n || v[1] < 0 || v[1] > n || v[2] < 0 || v[2] > n || v[3] < 0 || v[3] > n) {
+    PetscCall(PetscSNPrintf(why, len, "sizes missing or not those of a component of %" PetscInt_FMT " DOFs", n));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  s->n   = n;
+  s->nb  = (PetscInt)v[1];
+  s->pnb = (PetscInt)v[2];
+  s->nq  = (PetscInt)v[3];
+  N      = s->nb + s->nq;
+  PetscCall(ReadArray(*f, "boundary_labels", H5T_NATIVE_INT64, (hsize_t)s->nb, 0, (void **)&s->blabels, why, len));
+  if (!why[0]) PetscCall(ReadArray(*f, "physical_boundary_labels", H5T_NATIVE_INT64, (hsize_t)s->pnb, 0, (void **)&s->pblabels, why, len));
+  if (!why[0]) PetscCall(ReadArray(*f, "component_frequencies_hz", H5T_NATIVE_DOUBLE, (hsize_t)s->nq, 0, (void **)&s->qfreq_hz, why, len));
+  if (!why[0]) PetscCall(ReadArray(*f, "K", H5T_NATIVE_DOUBLE, (hsize_t)N, (hsize_t)N, (void **)&s->K, why, len));
+  if (!why[0]) PetscCall(ReadArray(*f, "M", H5T_NATIVE_DOUBLE, (hsize_t)N, (hsize_t)N, (void **)&s->M, why, len));
+  if (!why[0]) PetscCall(ReadArray(*f, "T", H5T_NATIVE_DOUBLE, (hsize_t)n, (hsize_t)N, (void **)&st->Tall, why, len));
+  if (why[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DRH5AttrReadString(*f, ".", "checksum", buf, sizeof(buf), &has[0]));
+  PetscCall(PetscSNPrintf(hx, sizeof(hx), "%016llx", (unsigned long long)Checksum(st)));
+  if (!has[0] || strcmp(buf, hx)) PetscCall(PetscSNPrintf(why, len, "checksum %s of its arrays, expected %s (damaged)", hx, has[0] ? buf : "(none)"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A damaged file is an answer here, not an error: HDF5 failures become why. */
+static PetscErrorCode ReadFile(const char *path, uint64_t hash, PetscInt n, Stored *st, char *why, size_t len)
+{
+  PetscErrorCode ierr;
+  hid_t          f = -1;
+
+  PetscFunctionBeginUser;
+  why[0] = 0;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = ReadFileInner(path, hash, n, st, &f, why, len);
+  PetscCall(PetscPopErrorHandler());
+  if (f >= 0) PetscCall(DRH5FileClose(&f));
+  if (ierr && !why[0]) PetscCall(PetscSNPrintf(why, len, "HDF5 cannot read it (error %d)", (int)ierr));
+  if (why[0]) {
+    PetscCall(StoredFree(st));
+    PetscCall(PetscMemzero(st, sizeof(*st)));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* T between the distributed dense Mat (column-major local rows) and Tall on
+ * rank 0 (n x N row-major). */
+static PetscErrorCode GatherT(MPI_Comm comm, Mat T, PetscReal **Tall)
+{
+  PetscInt           rs, re, n, N, lda;
+  const PetscScalar *t;
+  PetscReal         *loc;
+  PetscMPIInt        size, rank, nl, *cnt = NULL, *dsp = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(MatGetSize(T, &n, &N));
+  PetscCall(MatGetOwnershipRange(T, &rs, &re));
+  PetscCall(MatDenseGetLDA(T, &lda));
+  PetscCall(PetscMalloc1((re - rs) * N + 1, &loc));
+  PetscCall(MatDenseGetArrayRead(T, &t));
+  for (PetscInt i = 0; i < re - rs; i++)
+    for (PetscInt j = 0; j < N; j++) loc[i * N + j] = t[i + j * lda];
+  PetscCall(MatDenseRestoreArrayRead(T, &t));
+  PetscCall(PetscMPIIntCast((re - rs) * N, &nl));
+  *Tall = NULL;
+  if (!rank) {
+    PetscCall(PetscMalloc2(size, &cnt, size + 1, &dsp));
+    PetscCall(PetscMalloc1(n * N + 1, Tall));
+  }
+  PetscCallMPI(MPI_Gather(&nl, 1, MPI_INT, cnt, 1, MPI_INT, 0, comm));
+  if (!rank) {
+    dsp[0] = 0;
+    for (PetscMPIInt p = 0; p < size; p++) dsp[p + 1] = dsp[p] + cnt[p];
+  }
+  PetscCallMPI(MPI_Gatherv(loc, nl, MPIU_REAL, *Tall, cnt, dsp, MPIU_REAL, 0, comm));
+  if (!rank) PetscCall(PetscFree2(cnt, dsp));
+  PetscCall(PetscFree(loc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The basis for the rows of K's layout from Tall on rank 0. */
+static PetscErrorCode ScatterT(MPI_Comm comm, Mat K, PetscInt N, const PetscReal *Tall, Mat *T)
+{
+  PetscInt     rs, re, n, lda;
+  PetscScalar *t;
+  PetscReal   *loc;
+  PetscMPIInt  size, rank, nl, *cnt = NULL, *dsp = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(MatGetSize(K, &n, NULL));
+  PetscCall(MatGetOwnershipRange(K, &rs, &re));
+  PetscCall(PetscMPIIntCast((re - rs) * N, &nl));
+  if (!rank) PetscCall(PetscMalloc2(size, &cnt, size + 1, &dsp));
+  PetscCallMPI(MPI_Gather(&nl, 1, MPI_INT, cnt, 1, MPI_INT, 0, comm));
+  if (!rank) {
+    dsp[0] = 0;
+    for (PetscMPIInt p = 0; p < size; p++) dsp[p + 1] = dsp[p] + cnt[p];
+  }
+  PetscCall(PetscMalloc1((re - rs) * N + 1, &loc));
+  PetscCallMPI(MPI_Scatterv(Tall, cnt, dsp, MPIU_REAL, loc, nl, MPIU_REAL, 0, comm));
+  if (!rank) PetscCall(PetscFree2(cnt, dsp));
+  PetscCall(MatCreateDense(comm, re - rs, PETSC_DECIDE, n, N, NULL, T));
+  PetscCall(MatDenseGetLDA(*T, &lda));
+  PetscCall(MatDenseGetArrayWrite(*T, &t));
+  for (PetscInt i = 0; i < re - rs; i++)
+    for (PetscInt j = 0; j < N; j++) t[i + j * lda] = loc[i * N + j];
+  PetscCall(MatDenseRestoreArrayWrite(*T, &t));
+  PetscCall(MatAssemblyBegin(*T, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*T, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscFree(loc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FilePath(const char *dir, uint64_t hash, char *path, size_t len)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(path, len, "%s/%016llx.h5", dir, (unsigned long long)hash));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Superelement files (HASH.h5) in a checkpoint directory. */
+static PetscInt StoredCount(const char *dir)
+{
+  DIR           *d = opendir(dir);
+  struct dirent *e;
+  PetscInt       n = 0;
+
+  while (d && (e = readdir(d)))
+    if (strlen(e->d_name) == 19 && !strcmp(e->d_name + 16, ".h5")) n++;
+  if (d) closedir(d);
+  return n;
+}
+
+/* Group rank 0: write my component i's superelement (st: its arrays, Tall
+ * on rank 0) into the own checkpoint; the test hook. */
+static PetscErrorCode Store(DRCMS c, PetscInt i, const Stored *st)
+{
+  DRCMSCheckpoint ck = c->ckpt;
+  char            path[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  if (mkdir(ck->dir, 0777) && errno != EEXIST) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: cannot make the CMS checkpoint directory (%s)", ck->dir, strerror(errno));
+  PetscCall(FilePath(ck->dir, ck->hash[c->mine[i]], path, sizeof(path)));
+  PetscCall(WriteFile(path, c->names[c->mine[i]], ck->hash[c->mine[i]], st));
+  ck->wrote[c->mine[i]] = PETSC_TRUE;
+  ck->nwritten++;
+  if (ck->kill_after > 0 && StoredCount(ck->dir) >= ck->kill_after) { /* test hook: a real kill -9 */
+    fflush(stdout);
+    fflush(stderr);
+    raise(SIGKILL);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRCMSCheckpointStore_Private(DRCMS c, PetscInt i)
+{
+  DRCMSCheckpoint ck = c->ckpt;
+  MPI_Comm        comm;
+  PetscMPIInt     rank;
+  Stored          st;
+  const char     *type;
+  int             e = 0;
+
+  PetscFunctionBeginUser;
+  if (!ck || !ck->dir[0] || ck->have[c->mine[i]]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DRComponentGetComm(c->comps[i], &comm));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscMemzero(&st, sizeof(st)));
+  PetscCall(DRReductionGetSaved(c->red[i], &st.s));
+  PetscCall(DRReductionGetType(c->red[i], &type));
+  PetscCall(PetscStrncpy(st.method, type, sizeof(st.method)));
+  PetscCall(GatherT(comm, st.s.T, &st.Tall));
+  if (!rank) e = Store(c, i, &st);
+  PetscCall(PetscFree(st.Tall));
+  /* the group agrees (rank 0 has the message) */
+  PetscCallMPI(MPI_Bcast(&e, 1, MPI_INT, 0, comm));
+  if (e) PetscFunctionReturn((PetscErrorCode)e);
+  ck->have[c->mine[i]] = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Group rank 0: the first usable file of the key in the own checkpoint,
+ * then in cms.reuse; *src 0 none, 1 own, 2 reuse. */
+static PetscErrorCode Find(DRCMS c, PetscInt i, Stored *st, int *src, char *path, size_t plen)
+{
+  DRCMSCheckpoint ck   = c->ckpt;
+  const char     *d[2] = {ck->dir, ck->reuse};
+  PetscInt        k = c->mine[i], n;
+  char            why[256];
+
+  PetscFunctionBeginUser;
+  *src = 0;
+  PetscCall(DRComponentGetSize(c->comps[i], &n));
+  for (int s = 0; s < 2 && !*src; s++) {
+    if (!d[s][0]) continue;
+    PetscCall(FilePath(d[s], ck->hash[k], path, plen));
+    if (access(path, F_OK)) continue;
+    PetscCall(ReadFile(path, ck->hash[k], n, st, why, sizeof(why)));
+    if (!why[0] && strcmp(st->method, c->methods[k])) PetscCall(PetscSNPrintf(why, sizeof(why), "method %s, expected %s", st->method, c->methods[k]));
+    if (why[0]) {
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "cms: checkpoint %s ignored: %s; component '%s' recomputed\n", path, why, c->names[k]));
+      PetscCall(StoredFree(st));
+      PetscCall(PetscMemzero(st, sizeof(*st)));
+    } else *src = s + 1;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRCMSCheckpointRestore_Private(DRCMS c, PetscInt i, PetscBool *reused)
+{
+  DRCMSCheckpoint ck = c->ckpt;
+  PetscInt        k  = c->mine[i], sz[4];
+  MPI_Comm        comm;
+  PetscMPIInt     rank;
+  Stored          st;
+  int             src = 0;
+  char            path[PETSC_MAX_PATH_LEN + 32] = "";
+  Mat             K;
+
+  PetscFunctionBeginUser;
+  *reused = PETSC_FALSE;
+  if (!ck) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(ComponentHash(c, i, &ck->hash[k]));
+  PetscCall(DRComponentGetComm(c->comps[i], &comm));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscMemzero(&st, sizeof(st)));
+  if (!rank) PetscCall(Find(c, i, &st, &src, path, sizeof(path)));
+  PetscCallMPI(MPI_Bcast(&src, 1, MPI_INT, 0, comm));
+  if (!src) PetscFunctionReturn(PETSC_SUCCESS);
+  sz[0] = st.s.n;
+  sz[1] = st.s.nb;
+  sz[2] = st.s.pnb;
+  sz[3] = st.s.nq;
+  PetscCallMPI(MPI_Bcast(sz, 4, MPIU_INT, 0, comm));
+  PetscCallMPI(MPI_Bcast(st.s.factor, sizeof(st.s.factor), MPI_CHAR, 0, comm));
+  if (rank) {
+    st.s.n   = sz[0];
+    st.s.nb  = sz[1];
+    st.s.pnb = sz[2];
+    st.s.nq  = sz[3];
+    PetscCall(PetscMalloc1(sz[1] + 1, &st.s.blabels));
+    PetscCall(PetscMalloc1(sz[2] + 1, &st.s.pblabels));
+    PetscCall(PetscMalloc1(sz[3] + 1, &st.s.qfreq_hz));
+  }
+  PetscCallMPI(MPI_Bcast(st.s.blabels, (PetscMPIInt)sz[1], MPIU_INT64, 0, comm));
+  PetscCallMPI(MPI_Bcast(st.s.pblabels, (PetscMPIInt)sz[2], MPIU_INT64, 0, comm));
+  PetscCallMPI(MPI_Bcast(st.s.qfreq_hz, (PetscMPIInt)sz[3], MPIU_REAL, 0, comm));
+  PetscCall(DRComponentGetOperators(c->comps[i], &K, NULL, NULL));
+  PetscCall(ScatterT(comm, K, sz[1] + sz[3], st.Tall, &st.s.T));
+  /* a superelement read from cms.reuse goes into the own checkpoint too */
+  if (src == 2 && ck->dir[0]) {
+    int e = 0;
+    if (!rank) e = Store(c, i, &st);
+    PetscCallMPI(MPI_Bcast(&e, 1, MPI_INT, 0, comm));
+    if (e) PetscFunctionReturn((PetscErrorCode)e);
+  }
+  ck->have[k] = (PetscBool)(src == 1 || ck->dir[0]);
+  PetscCall(PetscFree(st.Tall));
+  PetscCall(DRReductionRestore(c->red[i], c->comps[i], c->isboundary[i], &st.s));
+  PetscCall(StoredFree(&st)); /* what Restore did not take over */
+  PetscCall(DRProgress(comm, "cms: component '%s' reused from %s (hash %016llx)", c->names[k], path, (unsigned long long)ck->hash[k]));
+  if (!rank) ck->nreused++;
+  *reused = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static int CompareStrings(const void *a, const void *b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The -cms_comp_* options (the component solvers' options) as sorted
+ * "name=value" lines: part of every key. */
+static PetscErrorCode OptionsText(char **text)
+{
+  char    *all, *tok, *save = NULL, **items;
+  PetscInt n = 0;
+  size_t   len = 1;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  PetscCall(PetscStrlen(all, &len));
+  PetscCall(PetscCalloc1(len / 2 + 2, &items));
+  for (tok = strtok_r(all, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+    if (!strncmp(tok, "-cms_comp_", 10)) items[n++] = tok;
+    else if (n && tok[0] != '-' && !strchr(items[n - 1], '=')) { /* its value: name=value */
+      char *p = items[n - 1] + strlen(items[n - 1]);
+      *p      = '=';
+      memmove(p + 1, tok, strlen(tok) + 1);
+    }
+  }
+  qsort(items, (size_t)n, sizeof(char *), CompareStrings);
+  PetscCall(PetscCalloc1(len + 2 * (size_t)n + 2, text));
+  for (PetscInt k = 0; k < n; k++) {
+    PetscCall(PetscStrlcat(*text, items[k], len + 2 * (size_t)n + 2));
+    PetscCall(PetscStrlcat(*text, "\n", len + 2 * (size_t)n + 2));
+  }
+  PetscCall(PetscFree(items));
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* cms.reuse: an earlier result R (its checkpoint R.ckpt) or a checkpoint
+ * directory; rank 0 resolves it, one input error when neither exists. */
+static PetscErrorCode ResolveReuse(DRCMS c, const char *reuse, char *dir, size_t len)
+{
+  struct stat sb;
+  int         ok = 0;
+  char        where[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  dir[0] = 0;
+  if (!reuse[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!c->rank) {
+    if (!stat(reuse, &sb) && S_ISDIR(sb.st_mode)) {
+      PetscCall(PetscStrncpy(dir, reuse, len));
+      ok = 1;
+    } else {
+      PetscCall(PetscSNPrintf(dir, len, "%s.ckpt", reuse));
+      ok = !stat(dir, &sb) && S_ISDIR(sb.st_mode);
+    }
+  }
+  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, c->comm));
+  PetscCallMPI(MPI_Bcast(dir, (PetscMPIInt)len, MPI_CHAR, 0, c->comm));
+  PetscCall(DRConfigWhere(c->cfg, "cms.reuse", where, sizeof(where)));
+  PetscCheck(ok, c->comm, DR_ERR_INPUT, "%s: cms.reuse = '%s': neither a checkpoint directory nor a result with one (%s), expected an earlier dynred cms output whose checkpoint was kept, or its .ckpt directory", where, reuse, dir);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Before the reductions, rank 0: the checkpoint directory exists and is a
+ * writable directory, or its parent is (it is made at the first store, so a
+ * job that fails before leaves nothing behind); one input error else. */
+static PetscErrorCode CheckDir(DRCMS c, const char *dir)
+{
+  int         err = 0;
+  struct stat sb;
+  char        where[PETSC_MAX_PATH_LEN + 32], parent[PETSC_MAX_PATH_LEN], *slash;
+
+  PetscFunctionBeginUser;
+  if (!c->rank) {
+    if (!stat(dir, &sb)) err = !S_ISDIR(sb.st_mode) ? ENOTDIR : access(dir, W_OK | X_OK) ? errno : 0;
+    else {
+      PetscCall(PetscStrncpy(parent, dir, sizeof(parent)));
+      slash = strrchr(parent, '/');
+      if (slash == parent) slash[1] = 0;
+      else if (slash) *slash = 0;
+      else PetscCall(PetscStrncpy(parent, ".", sizeof(parent)));
+      err = stat(parent, &sb) ? errno : !S_ISDIR(sb.st_mode) ? ENOTDIR : access(parent, W_OK | X_OK) ? errno : 0;
+    }
+  }
+  PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, c->comm));
+  PetscCall(DRConfigWhere(c->cfg, "cms.checkpoint", where, sizeof(where)));
+  PetscCheck(!err, c->comm, DR_ERR_INPUT, "%s: cannot make the CMS checkpoint directory %s (%s), expected a writable place: set cms.checkpoint to a directory, or none", where, dir, strerror(err));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRCMSCheckpointOpen_Private(DRCMS c)
+{
+  char            ckpt[PETSC_MAX_PATH_LEN], reuse[PETSC_MAX_PATH_LEN], out[PETSC_MAX_PATH_LEN] = "";
+  PetscBool       early = (PetscBool)(c->iface && c->iface_early_opt), off;
+  DRCMSCheckpoint ck;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRCMSCheckpointDestroy_Private(c));
+  PetscCall(DRConfigGetString(c->cfg, "cms.checkpoint", ckpt, sizeof(ckpt), NULL));
+  PetscCall(DRConfigGetString(c->cfg, "cms.reuse", reuse, sizeof(reuse), NULL));
+  PetscCall(DRConfigGetString(c->cfg, "output", out, sizeof(out), NULL));
+  PetscCall(PetscStrcmp(ckpt, "none", &off));
+  for (PetscInt k = 0; early && k < c->ncomp; k++) PetscCall(PetscStrcmp(c->methods[k], "craig-bampton", &early));
+  if (early) {
+    if (!off || reuse[0]) PetscCall(DRProgress(c->comm, "cms: no component checkpoint or reuse with the interface reduced before the projection (cms.interface_early): each superelement depends on every interface; all components reduced"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (off && !reuse[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscNew(&ck));
+  c->ckpt = ck;
+  ck->kill_after = -1;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-cms_test_kill_after", &ck->kill_after, NULL));
+  if (!off) {
+    if (ckpt[0]) PetscCall(PetscStrncpy(ck->dir, ckpt, sizeof(ck->dir)));
+    else PetscCall(PetscSNPrintf(ck->dir, sizeof(ck->dir), "%s.ckpt", out));
+    PetscCall(CheckDir(c, ck->dir));
+  }
+  PetscCall(ResolveReuse(c, reuse, ck->reuse, sizeof(ck->reuse)));
+  if (ck->reuse[0] && ck->dir[0]) {
+    char      a[PETSC_MAX_PATH_LEN], b[PETSC_MAX_PATH_LEN];
+    PetscBool same = PETSC_FALSE;
+    if (!c->rank) same = (PetscBool)(realpath(ck->dir, a) && realpath(ck->reuse, b) && !strcmp(a, b));
+    PetscCallMPI(MPI_Bcast(&same, 1, MPIU_BOOL, 0, c->comm));
+    if (same) ck->reuse[0] = 0;
+  }
+  PetscCall(OptionsText(&ck->opts));
+  PetscCall(PetscCalloc1(c->ncomp + 1, &ck->hash));
+  PetscCall(PetscCalloc1(c->ncomp + 1, &ck->have));
+  PetscCall(PetscCalloc1(c->ncomp + 1, &ck->wrote));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After a successful solve: the checkpoint keeps exactly this run's
+ * superelements (older ones and temporaries removed); one summary line. */
+PetscErrorCode DRCMSCheckpointClose_Private(DRCMS c)
+{
+  DRCMSCheckpoint ck = c->ckpt;
+  uint64_t       *all;
+  PetscInt        nreused = 0;
+
+  PetscFunctionBeginUser;
+  if (!ck) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(c->ncomp + 1, &all));
+  PetscCallMPI(MPI_Allreduce(ck->hash, all, (PetscMPIInt)c->ncomp, MPI_UINT64_T, MPI_BOR, c->comm));
+  PetscCallMPI(MPI_Allreduce(&ck->nreused, &nreused, 1, MPIU_INT, MPI_SUM, c->comm));
+  if (!c->rank && ck->dir[0]) {
+    DIR           *d = opendir(ck->dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+      size_t    l    = strlen(e->d_name);
+      PetscBool keep = PETSC_FALSE, ours = PETSC_FALSE;
+      char      path[PETSC_MAX_PATH_LEN + 300];
+      if (l == 19 && !strcmp(e->d_name + 16, ".h5")) {
+        ours = PETSC_TRUE;
+        for (PetscInt k = 0; k < c->ncomp && !keep; k++) {
+          char hx[32];
+          PetscCall(PetscSNPrintf(hx, sizeof(hx), "%016llx.h5", (unsigned long long)all[k]));
+          keep = (PetscBool)!strcmp(hx, e->d_name);
+        }
+      } else if (l == 23 && !strcmp(e->d_name + 16, ".h5.tmp")) ours = PETSC_TRUE;
+      if (!ours || keep) continue;
+      PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", ck->dir, e->d_name));
+      (void)unlink(path);
+    }
+    if (d) closedir(d);
+  }
+  PetscCall(PetscFree(all));
+  if (ck->dir[0]) PetscCall(DRProgress(c->comm, "cms: %" PetscInt_FMT " of %" PetscInt_FMT " components reused; checkpoint %s kept (cms.reuse reads it)", nreused, c->ncomp, ck->dir));
+  else PetscCall(DRProgress(c->comm, "cms: %" PetscInt_FMT " of %" PetscInt_FMT " components reused", nreused, c->ncomp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRCMSCheckpointDestroy_Private(DRCMS c)
+{
+  PetscFunctionBeginUser;
+  if (!c->ckpt) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree(c->ckpt->opts));
+  PetscCall(PetscFree(c->ckpt->hash));
+  PetscCall(PetscFree(c->ckpt->have));
+  PetscCall(PetscFree(c->ckpt->wrote));
+  PetscCall(PetscFree(c->ckpt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* On the error path of the reductions (collective on c->comm, no error of
+ * its own): a job rejected for its input leaves nothing behind, so the
+ * superelements this run stored are removed, and the directory when that
+ * empties it (those of earlier runs stay). */
+void DRCMSCheckpointAbandon_Private(DRCMS c)
+{
+  DRCMSCheckpoint ck = c->ckpt;
+  char            path[PETSC_MAX_PATH_LEN + 32];
+
+  if (!ck || !ck->dir[0]) return;
+  for (PetscInt k = 0; k < c->ncomp; k++)
+    if (ck->wrote[k] && !FilePath(ck->dir, ck->hash[k], path, sizeof(path))) (void)unlink(path);
+  (void)MPI_Barrier(c->comm);
+  if (!c->rank) (void)rmdir(ck->dir);
+}

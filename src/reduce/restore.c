@@ -1,0 +1,181 @@
+/* A superelement saved from an earlier Apply, put back into a reduction (the
+ * CMS checkpoint, couple/checkpoint.c): the result of Apply is read from the
+ * saved arrays instead of computed, and what later steps need of the
+ * method's state is rebuilt exactly as Apply left it.
+ *
+ * Skipped: the component eigensolve, the constraint modes, the projection
+ * (the saved T, K_r, M_r, component-mode frequencies are the results).
+ * Redone for craig-bampton (the residuals of the error estimate and the
+ * refinement by DRReductionEnrich need them): the boundary/interior
+ * partition, K_II and M_II (submatrices), the kept modes (copied from the
+ * interior rows of T's modal columns, where BuildT put them verbatim) and
+ * ONE factorization of K_II made the way the original run made it: the
+ * eigensolver's shift-and-invert factorization (a KSP with the eigensolver's
+ * ST prefix, PREONLY + Cholesky + MUMPS, its options, ICNTL(13) = 1 as
+ * DRModal sets it) or the standalone "<prefix>static_" one -- the saved
+ * options prefix of the factor says which.  Same matrix, same options, same
+ * ranks: MUMPS is deterministic, so the residuals and the continued
+ * eigensolve of a refinement round are bit-identical to the uninterrupted
+ * run's (tests/e2e/cms_resume.sh checks it). */
+#include "fixed_interface.h"
+
+PetscErrorCode DRReductionGetSaved(DRReduction r, DRReductionSaved *s)
+{
+  DRSuperelement *se = &r->se;
+  PetscBool       cb;
+
+  PetscFunctionBeginUser;
+  PetscCheck(r->applied, r->comm, PETSC_ERR_ORDER, "call DRReductionApply first");
+  PetscCall(PetscMemzero(s, sizeof(*s)));
+  s->n        = se->n;
+  s->nb       = se->nb;
+  s->pnb      = se->pnb;
+  s->nq       = se->nq;
+  s->blabels  = se->blabels;
+  s->pblabels = se->pblabels;
+  s->qfreq_hz = se->qfreq_hz;
+  s->K        = se->K;
+  s->M        = se->M;
+  s->T        = se->T;
+  PetscCall(PetscStrcmp(r->type, DRREDUCTION_CRAIG_BAMPTON, &cb));
+  if (cb && r->data) {
+    DRFixedInterface *fi = (DRFixedInterface *)r->data;
+    const char       *p  = NULL;
+    if (fi->F) PetscCall(MatGetOptionsPrefix(fi->F, &p));
+    PetscCall(PetscStrncpy(s->factor, fi->F ? (p ? p : "(none)") : "", sizeof(s->factor)));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* fi->F as the original run made it (see the file comment); prefix: the
+ * saved options prefix of that factor. */
+static PetscErrorCode Refactor(DRFixedInterface *fi, DRReduction r, const char *prefix)
+{
+  char      stat[256], st[256], opt[300];
+  PetscBool has;
+
+  PetscFunctionBeginUser;
+  if (fi->nI == 0 || !prefix[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscSNPrintf(stat, sizeof(stat), "%sstatic_", DRReductionPrefix(r)));
+  PetscCall(PetscSNPrintf(st, sizeof(st), "%sst_", DRReductionPrefix(r)));
+  PetscCall(PetscStrcmp(prefix, stat, &has));
+  if (has) { /* the standalone factorization: DRFixedInterfaceFactor without an eigensolver makes it */
+    PetscCall(DRFixedInterfaceFactor(fi, r));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscStrcmp(prefix, st, &has));
+  PetscCheck(has, r->comm, DR_ERR_INPUT, "saved superelement of '%s': its K_II factorization has options prefix '%s', expected '%s' or '%s'", fi->name, prefix, st, stat);
+  PetscCall(PetscLogEventBegin(DRRED_Factor, 0, 0, 0, 0));
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%smat_mumps_icntl_13", st));
+  PetscCall(PetscOptionsHasName(NULL, NULL, opt, &has));
+  if (!has) { /* as DRModalSetFromOptions sets it */
+    PetscCall(PetscOptionsSetValue(NULL, opt, "1"));
+    PetscCall(PetscOptionsHasName(NULL, NULL, opt, &has));
+  }
+  {
+    KSP ksp;
+    PC  pc;
+    Mat F;
+    PetscCall(KSPCreate(fi->comm, &ksp));
+    PetscCall(KSPSetOptionsPrefix(ksp, st));
+    PetscCall(KSPSetType(ksp, KSPPREONLY));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCCHOLESKY));
+    PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+    PetscCall(KSPSetFromOptions(ksp));
+    PetscCall(KSPSetOperators(ksp, fi->KII, fi->KII));
+    PetscCall(KSPSetUp(ksp));
+    PetscCall(PCFactorGetMatrix(pc, &F));
+    PetscCall(PetscObjectReference((PetscObject)F));
+    fi->F = F;
+    PetscCall(KSPDestroy(&ksp));
+  }
+  PetscCall(PetscLogEventEnd(DRRED_Factor, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* craig-bampton: the kit as DRFixedInterfaceKeepFactor leaves it after Apply. */
+static PetscErrorCode RestoreCraigBampton(DRReduction r, DRComponent c, const PetscBool isboundary[], const char *factor)
+{
+  DRSuperelement   *se = &r->se;
+  DRFixedInterface *fi;
+  DRLabel          *bl = se->blabels, *pbl = se->pblabels;
+  PetscInt          nb = se->nb, pnb = se->pnb;
+
+  PetscFunctionBeginUser;
+  if (r->ops->destroy) PetscCall((*r->ops->destroy)(r));
+  PetscCall(PetscNew(&fi));
+  r->data      = fi;
+  se->blabels  = NULL; /* SetUp makes its own boundary labels: the saved ones stay */
+  se->pblabels = NULL;
+  PetscCall(DRFixedInterfaceSetUp(c, isboundary, se, fi));
+  PetscCheck(se->nb == nb, r->comm, DR_ERR_INPUT, "saved superelement of '%s': %" PetscInt_FMT " boundary DOFs, the component has %" PetscInt_FMT, fi->name, nb, se->nb);
+  PetscCall(PetscFree(se->blabels));
+  PetscCall(PetscFree(se->pblabels));
+  se->blabels  = bl;
+  se->pblabels = pbl;
+  se->nb       = nb;
+  se->pnb      = pnb;
+  fi->nq       = se->nq;
+  if (fi->nq > 0 && fi->nI > 0) { /* the kept modes: interior rows of T's modal columns */
+    const PetscScalar *t;
+    PetscInt           ldt;
+    Vec                tmpl;
+    PetscCall(MatCreateVecs(fi->KII, &tmpl, NULL));
+    PetscCall(VecDuplicateVecs(tmpl, fi->nq, &fi->kept));
+    PetscCall(VecDestroy(&tmpl));
+    fi->nkept = fi->nq;
+    PetscCall(MatDenseGetLDA(se->T, &ldt));
+    PetscCall(MatDenseGetArrayRead(se->T, &t));
+    for (PetscInt k = 0; k < fi->nq; k++) {
+      PetscScalar *v;
+      PetscInt     li = 0;
+      PetscCall(VecGetArrayWrite(fi->kept[k], &v));
+      for (PetscInt i = fi->rs; i < fi->re; i++)
+        if (fi->bcol[i] < 0) v[li++] = t[i - fi->rs + (nb + k) * ldt];
+      PetscCall(VecRestoreArrayWrite(fi->kept[k], &v));
+    }
+    PetscCall(MatDenseRestoreArrayRead(se->T, &t));
+  }
+  PetscCall(Refactor(fi, r, factor));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionRestore(DRReduction r, DRComponent c, const PetscBool isboundary[], DRReductionSaved *s)
+{
+  DRSuperelement *se = &r->se;
+  const char     *name;
+  PetscBool       cb;
+  PetscInt        n, N = s->nb + s->nq, rows, cols;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRReductionSetUp(r));
+  PetscCall(DRComponentGetSize(c, &n));
+  PetscCheck(s->T && s->n == n, r->comm, PETSC_ERR_ARG_SIZ, "saved superelement of %" PetscInt_FMT " DOFs for a component of %" PetscInt_FMT, s->n, n);
+  PetscCall(MatGetSize(s->T, &rows, &cols));
+  PetscCheck(rows == n && cols == N, r->comm, PETSC_ERR_ARG_SIZ, "saved basis %" PetscInt_FMT " x %" PetscInt_FMT ", expected %" PetscInt_FMT " x %" PetscInt_FMT, rows, cols, n, N);
+  PetscCall(DRSuperelementReset(se));
+  r->applied = PETSC_FALSE;
+  PetscCall(DRComponentGetName(c, &name));
+  PetscCall(PetscStrncpy(se->name, name, sizeof(se->name)));
+  PetscCall(PetscStrncpy(se->method, r->type, sizeof(se->method)));
+  se->n        = n;
+  se->nb       = s->nb;
+  se->pnb      = s->pnb;
+  se->nq       = s->nq;
+  se->blabels  = s->blabels;
+  se->pblabels = s->pblabels;
+  se->qfreq_hz = s->qfreq_hz;
+  se->K        = s->K;
+  se->M        = s->M;
+  se->T        = s->T;
+  se->K_formed = PETSC_TRUE;
+  s->blabels = s->pblabels = NULL; /* taken over */
+  s->qfreq_hz = s->K = s->M = NULL;
+  s->T                      = NULL;
+  PetscCall(PetscStrcmp(r->type, DRREDUCTION_CRAIG_BAMPTON, &cb));
+  if (cb) PetscCall(RestoreCraigBampton(r, c, isboundary, s->factor));
+  r->t_eig = r->t_static = r->t_project = 0;
+  r->applied                            = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
