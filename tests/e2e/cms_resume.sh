@@ -3,14 +3,15 @@
 # src/couple/checkpoint.c, src/reduce/restore.c).
 #
 # 1. Kill and resume (tests/data/cms/resume_plate.yaml: 4 plate parts whose
-#    interiors go through SLEPc + MUMPS, 3 refinement rounds for tol_pct):
+#    interiors go through SLEPc + MUMPS, a refinement round for tol_pct):
 #    -cms_test_kill_after 2 sends SIGKILL (a real kill -9: mpiexec reports
 #    signal 9, no result file) once 2 superelements are stored; the same
 #    command then reuses exactly the stored ones (log, by hash = file name),
 #    reduces the others, and ends BIT-IDENTICAL to an uninterrupted run
 #    (every dataset and attribute but /timing and the job text, with ==).  On 1 rank
 #    (one group: exactly 2 stored) and 3 ranks (3 groups of one rank writing
-#    concurrently: 2 or 3 stored when the job dies).
+#    concurrently: 2 to 4 stored when the job dies, by timing: a group that
+#    stores its first part after the others stored theirs sees 4).
 # 2. Kill and resume on 3 ranks in ONE group (ranks_per_group 3: distributed
 #    matrices, the basis gathered to and scattered from the group's rank 0;
 #    the small chain of 3., as oversubscribed groups are slow).
@@ -71,14 +72,14 @@ for np in 1 3; do
   grep -q "signal 9" k${np}a.log || { echo "np$np: not killed by SIGKILL"; tail -5 k${np}a.log; exit 1; }
   test ! -e k$np.h5 || { echo "np$np: a result file after the kill"; exit 1; }
   stored=$(ls k$np.h5.ckpt | grep -c '^[0-9a-f]\{16\}\.h5$' || true)
-  if [ $np = 1 ]; then test "$stored" = 2; else test "$stored" -ge 2 -a "$stored" -le 3; fi || { echo "np$np: $stored superelements stored at the kill"; exit 1; }
+  if [ $np = 1 ]; then test "$stored" = 2; else test "$stored" -ge 2 -a "$stored" -le 4; fi || { echo "np$np: $stored superelements stored at the kill"; exit 1; }
   hashes=$(ls k$np.h5.ckpt | sed -n 's/^\([0-9a-f]\{16\}\)\.h5$/\1/p' | sort | tr '\n' ' ')
   run k${np}b $np -config $PLATE -output k$np.h5
   got=$(/usr/bin/python3 reused.py k${np}b.log | tr ' ' '\n' | sed 's/.*://' | sort | tr '\n' ' ')
   [ "$got" = "$hashes" ] || { echo "np$np: reused hashes '$got', stored '$hashes'"; exit 1; }
   n_red=$(grep -c "reduced 'plate_part[1-4]' (craig-bampton)" k${np}b.log)
   grep -q "cms: $stored of 4 components reused" k${np}b.log
-  grep -q "refinement 3:" k${np}b.log # the refinement rounds ran on restored components
+  grep -q "refinement 1:.*plate_part1" k${np}b.log # a refinement round enriched a restored component
   /usr/bin/python3 cmp.py ref$np.h5 k$np.h5
   test "$(ls k$np.h5.ckpt | grep -c '\.h5$')" = 4 # complete, temporaries of the killed run removed
   echo "np$np: killed with $stored stored; resumed: $stored reused, bit-identical ($n_red reduction lines incl. refinements)"
