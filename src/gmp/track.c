@@ -1,48 +1,20 @@
 /* GMP mode tracking: mode order and sign made consistent between
  * neighbouring reduced models (METHODS.md 5; include/dynred/gmp.h). */
 #include "gmp_impl.h"
+#include <dynred/compare.h>
 
-/* Optimal assignment (Hungarian algorithm, O(n^3)): maximize sum w[j][p[j]]
- * over permutations p; w row-major n x n. */
+/* p[i] = the column of row i in the assignment of largest total w (n x n,
+ * row-major): the verify layer's optimal assignment (DRAssignMax pairs
+ * test columns with reference rows; inverted here). */
 static PetscErrorCode Assign(PetscInt n, const PetscReal *w, PetscInt *p)
 {
-  PetscReal *u, *v, *minv;
-  PetscInt  *pm, *way;
-  PetscBool *used;
+  PetscInt *pair;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc3(n + 1, &u, n + 1, &v, n + 1, &minv));
-  PetscCall(PetscMalloc3(n + 1, &pm, n + 1, &way, n + 1, &used));
-  for (PetscInt i = 0; i <= n; i++) u[i] = v[i] = 0, pm[i] = 0, way[i] = 0;
-  /* minimize cost c[i][j] = -w; 1-based rows i, columns j; pm[j] = row of column j */
-  for (PetscInt i = 1; i <= n; i++) {
-    PetscInt j0 = 0;
-    pm[0] = i;
-    for (PetscInt j = 0; j <= n; j++) minv[j] = PETSC_MAX_REAL, used[j] = PETSC_FALSE;
-    do {
-      PetscInt  i0 = pm[j0], j1 = 0;
-      PetscReal delta = PETSC_MAX_REAL;
-      used[j0] = PETSC_TRUE;
-      for (PetscInt j = 1; j <= n; j++)
-        if (!used[j]) {
-          PetscReal cur = -w[(i0 - 1) * n + (j - 1)] - u[i0] - v[j];
-          if (cur < minv[j]) minv[j] = cur, way[j] = j0;
-          if (minv[j] < delta) delta = minv[j], j1 = j;
-        }
-      for (PetscInt j = 0; j <= n; j++)
-        if (used[j]) u[pm[j]] += delta, v[j] -= delta;
-        else minv[j] -= delta;
-      j0 = j1;
-    } while (pm[j0] != 0);
-    do {
-      PetscInt j1 = way[j0];
-      pm[j0]      = pm[j1];
-      j0          = j1;
-    } while (j0);
-  }
-  for (PetscInt j = 1; j <= n; j++) p[pm[j] - 1] = j - 1;
-  PetscCall(PetscFree3(u, v, minv));
-  PetscCall(PetscFree3(pm, way, used));
+  PetscCall(PetscMalloc1(n + 1, &pair));
+  PetscCall(DRAssignMax(n, n, w, pair));
+  for (PetscInt j = 0; j < n; j++) p[pair[j]] = j;
+  PetscCall(PetscFree(pair));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
