@@ -29,6 +29,23 @@ PetscErrorCode DRLTIFree(DRLTI *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRSecondOrderAlloc(PetscInt n, PetscInt m, PetscInt p, DRSecondOrder *so)
+{
+  PetscFunctionBegin;
+  so->n = n, so->m = m, so->p = p;
+  PetscCall(PetscCalloc5(n * n + 1, &so->M, n * n + 1, &so->D, n * n + 1, &so->K, n * m + 1, &so->B, p * n + 1, &so->C));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSecondOrderFree(DRSecondOrder *so)
+{
+  PetscFunctionBegin;
+  if (so->M) PetscCall(PetscFree5(so->M, so->D, so->K, so->B, so->C));
+  so->M = so->D = so->K = so->B = so->C = NULL;
+  so->n = so->m = so->p = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRLTICopy(const DRLTI *a, DRLTI *b)
 {
   PetscFunctionBegin;
