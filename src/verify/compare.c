@@ -3,11 +3,37 @@
 #include <dynred/compare.h>
 #include <math.h>
 
+/* Deviation of every test mode from its paired reference (c->pair; -1:
+ * unpaired, NaN), rigid pairs 0; max, mean and RMS over the flexible pairs. */
+static void Deviations(DRComparison *c, const PetscReal fref[], const PetscReal ftest[], PetscReal rigid_hz)
+{
+  PetscReal sum = 0, sum2 = 0;
+  PetscInt  cnt = 0;
+
+  c->max_err_pct = 0;
+  for (PetscInt j = 0; j < c->ntest; j++) {
+    PetscInt best = c->pair[j];
+    if (best < 0) c->err_pct[j] = (PetscReal)NAN; /* more test than reference modes: unpaired */
+    else if (PetscAbsReal(fref[best]) < rigid_hz) c->err_pct[j] = 0;
+    else {
+      c->err_pct[j]  = 100.0 * (ftest[j] - fref[best]) / fref[best];
+      c->max_err_pct = PetscMax(c->max_err_pct, PetscAbsReal(c->err_pct[j]));
+      sum += PetscAbsReal(c->err_pct[j]);
+      sum2 += PetscSqr(c->err_pct[j]);
+      cnt++;
+    }
+  }
+  c->mean_err_pct = cnt ? sum / cnt : 0;
+  c->rms_err_pct  = cnt ? PetscSqrtReal(sum2 / cnt) : 0;
+  c->npaired      = cnt;
+  c->rr_bound_ok  = PETSC_TRUE;
+  c->rr_worst     = -1;
+}
+
 PetscErrorCode DRCompareModes(Mat M, PetscInt nref, const PetscReal fref[], Vec Phi[], PetscInt ntest, const PetscReal ftest[], Vec Psi[], PetscReal rigid_hz, DRComparison *c)
 {
   PetscScalar *dots;
-  PetscReal   *nr, *nt, sum = 0, sum2 = 0;
-  PetscInt     cnt = 0;
+  PetscReal   *nr, *nt;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(c, sizeof(*c)));
@@ -41,26 +67,9 @@ PetscErrorCode DRCompareModes(Mat M, PetscInt nref, const PetscReal fref[], Vec 
     }
     PetscCall(VecDestroy(&Mpsi));
   }
-  c->max_err_pct = 0;
   /* optimal pairing: the one-to-one assignment of largest total MAC */
   PetscCall(DRAssignMax(nref, ntest, c->mac, c->pair));
-  for (PetscInt j = 0; j < ntest; j++) {
-    PetscInt best = c->pair[j];
-    if (best < 0) c->err_pct[j] = (PetscReal)NAN; /* more test than reference modes: unpaired */
-    else if (PetscAbsReal(fref[best]) < rigid_hz) c->err_pct[j] = 0;
-    else {
-      c->err_pct[j] = 100.0 * (ftest[j] - fref[best]) / fref[best];
-      c->max_err_pct = PetscMax(c->max_err_pct, PetscAbsReal(c->err_pct[j]));
-      sum += PetscAbsReal(c->err_pct[j]);
-      sum2 += PetscSqr(c->err_pct[j]);
-      cnt++;
-    }
-  }
-  c->mean_err_pct = cnt ? sum / cnt : 0;
-  c->rms_err_pct  = cnt ? PetscSqrtReal(sum2 / cnt) : 0;
-  c->npaired      = cnt;
-  c->rr_bound_ok  = PETSC_TRUE;
-  c->rr_worst     = -1;
+  Deviations(c, fref, ftest, rigid_hz);
   for (PetscInt k = 0; k < PetscMin(nref, ntest); k++) {
     /* bound on eigenvalues; allow round-off relative to the spectrum scale.
      * Rigid-body reference modes (|f| < rigid_hz) are round-off around 0 in
@@ -80,9 +89,6 @@ PetscErrorCode DRCompareModes(Mat M, PetscInt nref, const PetscReal fref[], Vec 
 
 PetscErrorCode DRCompareFrequencies(PetscInt nref, const PetscReal fref[], PetscInt ntest, const PetscReal ftest[], PetscReal rigid_hz, DRComparison *c)
 {
-  PetscReal sum = 0, sum2 = 0;
-  PetscInt  cnt = 0;
-
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(c, sizeof(*c)));
   c->nref     = nref;
@@ -94,23 +100,8 @@ PetscErrorCode DRCompareFrequencies(PetscInt nref, const PetscReal fref[], Petsc
   PetscCall(PetscMalloc1(ntest + 1, &c->ftest));
   PetscCall(PetscArraycpy(c->fref, fref, nref));
   PetscCall(PetscArraycpy(c->ftest, ftest, ntest));
-  for (PetscInt j = 0; j < ntest; j++) {
-    c->pair[j] = j < nref ? j : -1;
-    if (j >= nref) c->err_pct[j] = (PetscReal)NAN;
-    else if (PetscAbsReal(fref[j]) < rigid_hz) c->err_pct[j] = 0;
-    else {
-      c->err_pct[j]  = 100.0 * (ftest[j] - fref[j]) / fref[j];
-      c->max_err_pct = PetscMax(c->max_err_pct, PetscAbsReal(c->err_pct[j]));
-      sum += PetscAbsReal(c->err_pct[j]);
-      sum2 += PetscSqr(c->err_pct[j]);
-      cnt++;
-    }
-  }
-  c->mean_err_pct = cnt ? sum / cnt : 0;
-  c->rms_err_pct  = cnt ? PetscSqrtReal(sum2 / cnt) : 0;
-  c->npaired      = cnt;
-  c->rr_bound_ok  = PETSC_TRUE;
-  c->rr_worst     = -1;
+  for (PetscInt j = 0; j < ntest; j++) c->pair[j] = j < nref ? j : -1;
+  Deviations(c, fref, ftest, rigid_hz);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
