@@ -81,6 +81,15 @@ PetscErrorCode DRReductionGetBasis(DRReduction r, Mat *T);
  * constraint modes, boundary blocks and K_II factorization), else a new
  * Apply with nmodes. */
 PetscErrorCode DRReductionEnrich(DRReduction r, DRComponent c, const PetscBool isboundary[], PetscInt nmodes);
+/* After a Residual: residual corrections K_II^{-1} r_I of the system modes
+ * sel[nsel] (indices into the Residual's ncol columns) appended to the
+ * component's basis (reduce/correct.c); *nadded the independent ones;
+ * *supported false (nothing done) for methods without them (only
+ * craig-bampton has them). */
+PetscErrorCode DRReductionCorrect(DRReduction r, PetscInt nsel, const PetscInt sel[], PetscInt *nadded, PetscBool *supported);
+/* The highest frequency (Hz) a component eigensolve found: the truncated
+ * component spectrum lies above it (residual corrections do not raise it). */
+PetscErrorCode DRReductionGetModeTop(DRReduction r, PetscReal *qtop_hz);
 /* Residual of ncol system modes u = T Qc (Qc: (nb + nq) x ncol, column-major,
  * on every rank of the component comm; lam: their eigenvalues) on component
  * c after Apply, for the CMS error estimate: eta2[k] = r_I^T K_II^{-1} r_I

@@ -42,6 +42,7 @@ static PetscErrorCode SendToRoot(DRCMS c, PetscInt k, DRLabel **bl, PetscReal **
     PetscCall(PetscMalloc1(nr * nr + 1, &M[k]));
     PetscCall(PetscMalloc1(c->nq[k] + 1, &c->qfreq[k]));
   }
+  c->qtop[k] = 0;
   if (c->rank == src) {
     DRReduction      r = NULL;
     const DRLabel   *sbl;
@@ -51,6 +52,7 @@ static PetscErrorCode SendToRoot(DRCMS c, PetscInt k, DRLabel **bl, PetscReal **
     PetscCall(DRReductionGetBoundary(r, NULL, &sbl));
     PetscCall(DRReductionGetModes(r, NULL, &sf));
     PetscCall(DRReductionGetReducedMatrices(r, NULL, &sK, &sM));
+    PetscCall(DRReductionGetModeTop(r, &c->qtop[k]));
     if (!c->rank) {
       PetscCall(PetscArraycpy(bl[k], sbl, c->nb[k]));
       PetscCall(PetscArraycpy(K[k], sK, nr * nr));
@@ -61,12 +63,14 @@ static PetscErrorCode SendToRoot(DRCMS c, PetscInt k, DRLabel **bl, PetscReal **
       PetscCallMPI(MPI_Send(sK, (PetscMPIInt)(nr * nr), MPIU_REAL, 0, 2, c->comm));
       PetscCallMPI(MPI_Send(sM, (PetscMPIInt)(nr * nr), MPIU_REAL, 0, 3, c->comm));
       PetscCallMPI(MPI_Send(sf, (PetscMPIInt)c->nq[k], MPIU_REAL, 0, 4, c->comm));
+      PetscCallMPI(MPI_Send(&c->qtop[k], 1, MPIU_REAL, 0, 5, c->comm));
     }
   } else if (!c->rank) {
     PetscCallMPI(MPI_Recv(bl[k], (PetscMPIInt)c->nb[k], MPIU_INT64, src, 1, c->comm, MPI_STATUS_IGNORE));
     PetscCallMPI(MPI_Recv(K[k], (PetscMPIInt)(nr * nr), MPIU_REAL, src, 2, c->comm, MPI_STATUS_IGNORE));
     PetscCallMPI(MPI_Recv(M[k], (PetscMPIInt)(nr * nr), MPIU_REAL, src, 3, c->comm, MPI_STATUS_IGNORE));
     PetscCallMPI(MPI_Recv(c->qfreq[k], (PetscMPIInt)c->nq[k], MPIU_REAL, src, 4, c->comm, MPI_STATUS_IGNORE));
+    PetscCallMPI(MPI_Recv(&c->qtop[k], 1, MPIU_REAL, src, 5, c->comm, MPI_STATUS_IGNORE));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -131,6 +135,7 @@ PetscErrorCode DRCMSGather_Private(DRCMS c)
     PetscCall(PetscCalloc1(c->ncomp, &M));
     PetscCall(PetscCalloc1(c->ncomp, &c->qfreq));
   }
+  if (!c->qtop) PetscCall(PetscCalloc1(c->ncomp + 1, &c->qtop));
   for (PetscInt k = 0; k < c->ncomp; k++) PetscCall(SendToRoot(c, k, bl, K, M));
   if (!c->rank) PetscCall(AssembleRoot(c, bl, K, M));
   PetscCall(PetscFree(bl));

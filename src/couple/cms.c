@@ -11,9 +11,10 @@ static const DRConfigKey cms_keys[] = {
   {"cms.fmax", DR_CFG_REAL, "0", "range of interest: system modes below fmax; component modes below cutoff_factor * fmax (0: count modes, cms.nmodes)", "0..", "Hz", NULL},
   {"cms.nmodes", DR_CFG_INT, "20", "system modes to keep when fmax = 0", "0..", NULL, NULL},
   {"cms.component_modes", DR_CFG_INT, "20", "component modes to keep when fmax = 0; set explicitly, it is final (no refinement by cms.tol_pct)", "0..", NULL, NULL},
-  {"cms.cutoff_factor", DR_CFG_REAL, "2.0", "component modes kept below cutoff_factor * fmax; set explicitly, it is final (no refinement by cms.tol_pct)", "1..", NULL, NULL},
+  {"cms.cutoff_factor", DR_CFG_REAL, "2.0", "component modes kept below cutoff_factor * fmax; set explicitly, it is final (no refinement by cms.tol_pct); unset, the first round keeps the modes below 1.5 * fmax with cms.refine: corrections (2 * fmax with modes) and cms.tol_pct refines", "1..", NULL, NULL},
   {"cms.tol_pct", DR_CFG_REAL, "0.5", "largest acceptable relative frequency error of the system modes (up to fmax, or the nmodes lowest): unless cms.cutoff_factor (fmax > 0) or cms.component_modes (fmax = 0) is given, the components carrying a mode's residual are enriched (more component modes) until every mode's error estimate is below it (0: no refinement)", "0..", "%", NULL},
   {"cms.max_refine", DR_CFG_INT, "5", "at most this many enrichment rounds for cms.tol_pct", "0..", NULL, NULL},
+  {"cms.refine", DR_CFG_STRING, "corrections", "how a refinement round for cms.tol_pct enriches a craig-bampton component: corrections (its first two rounds add the residual corrections K_II^{-1} r_I of the modes above the tolerance, which the error estimate has already solved: no eigensolve), or modes (more fixed-interface modes every round)", NULL, NULL, NULL},
   {"cms.retain", DR_CFG_STRING, "", "node sets kept physical (loads, sensors), comma list", NULL, NULL, NULL},
   {"cms.support", DR_CFG_STRING, "", "free-interface: node set of a statically determinate support for floating parts (default: chosen automatically)", NULL, NULL, NULL},
   {"cms.groups", DR_CFG_INT, NULL, "deprecated: the NUMBER of rank groups; use ranks_per_group (ranks in each group)", "0..", NULL, NULL},
@@ -81,6 +82,9 @@ PetscErrorCode DRCMSDestroy(DRCMS *cms)
   PetscCall(PetscFree(c->mine));
   PetscCall(PetscFree(c->full));
   PetscCall(PetscFree2(c->comp_cut, c->comp_nmodes));
+  PetscCall(PetscFree(c->csel));
+  PetscCall(PetscFree(c->ncorr_rounds));
+  PetscCall(PetscFree(c->qtop));
   PetscCall(DRComponentDestroy(&c->geom));
   PetscCall(PetscFree(c->cost));
   PetscCall(DRCMSSubstructureDestroy_Private(c));
@@ -206,6 +210,13 @@ PetscErrorCode DRCMSSetFromOptions(DRCMS c)
   PetscCall(DRConfigGetReal(cfg, "cms.cutoff_factor", &c->cutoff_factor, &c->cutoff_given));
   PetscCall(DRConfigGetReal(cfg, "cms.tol_pct", &c->tol_pct, NULL));
   PetscCall(DRConfigGetInt(cfg, "cms.max_refine", &c->max_refine, NULL));
+  {
+    char refine[32] = "corrections", where[PETSC_MAX_PATH_LEN + 32];
+    PetscCall(DRConfigGetString(cfg, "cms.refine", refine, sizeof(refine), NULL));
+    PetscCall(DRConfigWhere(cfg, "cms.refine", where, sizeof(where)));
+    PetscCheck(!strcmp(refine, "corrections") || !strcmp(refine, "modes"), c->comm, DR_ERR_INPUT, "%s: cms.refine = '%s', expected corrections or modes", where, refine);
+    c->refine_corr = (PetscBool)!strcmp(refine, "corrections");
+  }
   PetscCall(DRConfigGetString(cfg, "cms.retain", c->retain, sizeof(c->retain), NULL));
   PetscCall(DRConfigGetString(cfg, "cms.support", c->support, sizeof(c->support), NULL));
   PetscCall(ReadGroupsAndDenseMax(c));
@@ -370,8 +381,16 @@ static PetscErrorCode ReduceComponents(DRCMS c, const PetscBool redo[])
     const char    *name;
     if (redo && !redo[c->mine[i]]) continue;
     PetscCall(PetscLogEventBegin(DRCMS_Reduce, 0, 0, 0, 0));
-    if (redo) { /* refinement: more modes for a reduced component */
-      ierr = DRReductionEnrich(c->red[i], c->comps[i], c->isboundary[i], c->comp_nmodes[c->mine[i]]);
+    if (redo) { /* refinement: residual corrections or more modes for a reduced component */
+      PetscInt  nadded = 0, nsel = 0, *sel, k = c->mine[i];
+      PetscBool sup    = PETSC_FALSE;
+      PetscCall(PetscMalloc1(c->ncsel + 1, &sel));
+      for (PetscInt j = 0; c->csel && j < c->ncsel; j++)
+        if (c->csel[k * c->ncsel + j]) sel[nsel++] = j;
+      if (nsel) ierr = DRReductionCorrect(c->red[i], nsel, sel, &nadded, &sup);
+      PetscCall(PetscFree(sel));
+      if (!ierr && nsel && nadded) PetscCall(DRProgress(c->gcomm, "cms: group %" PetscInt_FMT " corrected '%s': %" PetscInt_FMT " residual correction(s) from %" PetscInt_FMT " mode(s)", c->mygroup, c->names[k], nadded, nsel));
+      if (!ierr && !nadded) ierr = DRReductionEnrich(c->red[i], c->comps[i], c->isboundary[i], c->comp_nmodes[k]);
       if (!ierr) ierr = DRReductionGetTimes(c->red[i], &t[0], &t[1], &t[2]);
     } else {
       PetscCall(DRReductionDestroy(&c->red[i]));
@@ -417,116 +436,15 @@ static PetscErrorCode InitComponentModes(DRCMS c)
   PetscCall(PetscFree2(c->comp_cut, c->comp_nmodes));
   PetscCall(PetscMalloc2(c->ncomp, &c->comp_cut, c->ncomp, &c->comp_nmodes));
   for (PetscInt k = 0; k < c->ncomp; k++) {
-    c->comp_cut[k] = c->fmax > 0 ? c->cutoff_factor * c->fmax : 0;
+    /* refined by residual corrections: a lower first cut (DR_CMS_FIRST_CUT_CORR) */
+    PetscBool corr = (PetscBool)(c->refine_corr && c->tol_pct > 0 && !c->cutoff_given);
+    c->comp_cut[k] = c->fmax > 0 ? (corr ? DR_CMS_FIRST_CUT_CORR : c->cutoff_factor) * c->fmax : 0;
     /* with fmax the count is a floor under the cutoff (Craig-Bampton):
      * DR_CMS_MIN_COMP_MODES when tol_pct refines, none for an explicit
      * cutoff_factor or tol_pct 0 */
     c->comp_nmodes[k] = c->fmax > 0 ? (c->cutoff_given || c->tol_pct <= 0 ? 0 : DR_CMS_MIN_COMP_MODES) : c->comp_modes;
   }
   c->nrefine = 0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Enrichment of a part (a component's modes, or the interface's CC modes):
- * its count times a growth factor g, and at least DR_CMS_REFINE_MIN more.
- * A truncated mode at lc contributes about (theta / lc)^2 to a mode's
- * relative error (the truncation form of estimate.c), and lc grows about
- * linearly with the count in the plate- and shell-like parts CMS is used on
- * (modes per band roughly constant), so the error falls like 1 / count^2:
- * g = sqrt(estimate / tol_pct) of the worst mode the part carries would land
- * on the tolerance.  The estimate is taken twice (DR_CMS_TRUNC_SAFETY), so
- * this g has a sqrt(2) margin on the true error already; it is kept in
- * [1.25, 2]: at least 1.25 (with +8 modes, so a mode just above the
- * tolerance does not cost a round of its own for a handful of modes; the old
- * fixed 1.5 grew 216 -> 324 modes per part for 0.655 % against 0.5 % on the
- * 46k-DOF plate), at most 2x: the worst modes' estimates can be 10-20x their
- * true error (bench/README.md, tightness max), and one more round costs less
- * than a doubled component eigensolve. */
-#define DR_CMS_REFINE_FACTOR     1.25
-#define DR_CMS_REFINE_FACTOR_MAX 2.0
-#define DR_CMS_REFINE_MIN        8
-static PetscInt RefineCount(PetscInt n, PetscReal g)
-{
-  g = PetscMin(PetscMax(g, DR_CMS_REFINE_FACTOR), DR_CMS_REFINE_FACTOR_MAX);
-  return PetscMax((PetscInt)PetscCeilReal(g * n), n + DR_CMS_REFINE_MIN);
-}
-
-/* After an estimate: the modes up to fmax whose estimate exceeds tol_pct;
- * for each, the part of its squared residual with the largest share (a
- * component's interior, or the interface truncation: the boundary term) and
- * every part with at least a quarter of it are enriched: components get more
- * fixed-interface modes, the interface (cms.interface_auto) more CC modes.
- * *again: something to redo (same answer on every rank: est_pct and the
- * shares are broadcast). */
-static PetscErrorCode Refine(DRCMS c, PetscBool redo[], PetscBool *again)
-{
-  PetscInt   nbad = 0, worst = -1, ncc_more = 0;
-  char       list[512] = "";
-  PetscBool  any = PETSC_FALSE;
-  PetscReal *g, gi = 0; /* growth factor wanted per component, and the interface's */
-
-  PetscFunctionBeginUser;
-  *again        = PETSC_FALSE;
-  c->iface_redo = PETSC_FALSE;
-  if (!c->est_pct || c->tol_pct <= 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscCalloc1(c->ncomp + 1, &g));
-  for (PetscInt k = 0; k < c->ncomp; k++) redo[k] = PETSC_FALSE;
-  for (PetscInt j = 0; j < c->nm; j++) {
-    PetscReal smax = c->ishare ? c->ishare[j] : 0, gj;
-    if (c->est_pct[j] <= c->tol_pct) continue;
-    nbad++;
-    if (worst < 0 || c->est_pct[j] > c->est_pct[worst]) worst = j;
-    gj = PetscIsInfReal(c->est_pct[j]) ? DR_CMS_REFINE_FACTOR_MAX : PetscSqrtReal(c->est_pct[j] / c->tol_pct);
-    for (PetscInt k = 0; k < c->ncomp; k++) smax = PetscMax(smax, c->share[k * c->nm + j]);
-    /* the largest share and every share of at least a quarter of it (a
-     * mode spread over several parts needs them all; one per round crawls) */
-    for (PetscInt k = 0; k < c->ncomp; k++)
-      if (c->share[k * c->nm + j] >= 0.25 * smax) {
-        redo[k] = PETSC_TRUE;
-        g[k]    = PetscMax(g[k], gj);
-      }
-    if (c->ishare && c->ishare[j] >= 0.25 * smax) {
-      c->iface_redo = PETSC_TRUE;
-      gi            = PetscMax(gi, gj);
-    }
-  }
-  if (!nbad) {
-    PetscCall(PetscFree(g));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  /* the interface can grow only when its count is dynred's to choose */
-  if (c->iface_redo && !(c->iface_auto && c->iface_early && c->ncc < c->pnbglob)) c->iface_redo = PETSC_FALSE;
-  if (c->iface_redo) ncc_more = PetscMin(c->pnbglob, RefineCount(c->ncc, gi));
-  for (PetscInt k = 0; k < c->ncomp; k++) any = (PetscBool)(any || redo[k]);
-  if (c->cutoff_given || c->nrefine >= c->max_refine || (!any && !c->iface_redo)) {
-    PetscCall(PetscPrintf(c->comm, "dynred: warning: %" PetscInt_FMT " mode(s) with an error estimate above cms.tol_pct = %g %% (worst %.3g %% at %.6g Hz)%s; %s\n", nbad, (double)c->tol_pct, (double)c->est_pct[worst], (double)c->freq[worst],
-                          c->cutoff_given ? (c->fmax > 0 ? " with the explicit cms.cutoff_factor" : " with the explicit cms.component_modes") : c->nrefine >= c->max_refine ? " after cms.max_refine rounds" : " carried by the interface truncation",
-                          c->cutoff_given ? (c->fmax > 0 ? "leave cms.cutoff_factor unset to let dynred refine" : "leave cms.component_modes unset to let dynred refine") : c->nrefine >= c->max_refine ? "raise cms.max_refine or cms.cutoff_factor" : "raise cms.interface_modes / interface_cutoff_factor or leave both unset"));
-    c->iface_redo = PETSC_FALSE;
-    PetscCall(PetscFree(g));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  for (PetscInt k = 0; k < c->ncomp; k++)
-    if (redo[k]) {
-      /* by count, not by cutoff: a raised cutoff may add no mode at all
-       * (a short middle part's first fixed-interface mode lies far up) */
-      PetscInt nq = c->nq[k], more = RefineCount(nq, g[k]);
-      char     item[128];
-      c->comp_cut[k]    = 0;
-      c->comp_nmodes[k] = more;
-      PetscCall(PetscSNPrintf(item, sizeof(item), "%s'%s' (%" PetscInt_FMT " -> %" PetscInt_FMT " modes)", list[0] ? ", " : "", c->names[k], nq, more));
-      PetscCall(PetscStrlcat(list, item, sizeof(list)));
-    }
-  if (c->iface_redo) {
-    char item[128];
-    PetscCall(PetscSNPrintf(item, sizeof(item), "%sthe interface (%" PetscInt_FMT " -> %" PetscInt_FMT " CC modes)", list[0] ? ", " : "", c->ncc, ncc_more));
-    PetscCall(PetscStrlcat(list, item, sizeof(list)));
-    c->iface_modes = ncc_more; /* the count of the next round */
-  }
-  PetscCall(PetscFree(g));
-  c->nrefine++;
-  PetscCall(DRProgress(c->comm, "cms: refinement %" PetscInt_FMT ": %" PetscInt_FMT " mode(s) above tol_pct %g %% (worst estimate %.3g %% at %.6g Hz); enriching the parts with the largest share of their residual: %s", c->nrefine, nbad, (double)c->tol_pct, (double)c->est_pct[worst], (double)c->freq[worst], list));
-  *again = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -569,7 +487,7 @@ PetscErrorCode DRCMSSolve(DRCMS c)
     PetscCall(DRProgress(c->comm, "cms: reduced system of %" PetscInt_FMT " coordinates (%" PetscInt_FMT " boundary)", c->nred, c->nbglob));
     PetscCall(DRCMSCoupledSolve_Private(c, &Q));
     PetscCall(DRCMSEstimate_Private(c, Q));
-    PetscCall(Refine(c, redo, &again));
+    PetscCall(DRCMSRefine_Private(c, redo, &again));
     if (again) {
       PetscCall(PetscFree(Q));
       PetscCall(DRCMSResetCoupled_Private(c));

@@ -42,6 +42,19 @@
  * modes: 3 rounds without the floor (bench/README.md). */
 #define DR_CMS_MIN_COMP_MODES 16
 
+/* cms.tol_pct with fmax, no explicit cutoff_factor and cms.refine:
+ * corrections: the first round keeps the component modes below this
+ * multiple of fmax (instead of cutoff_factor, 2), because a residual
+ * correction round (refine.c, reduce/correct.c) repairs what the cut leaves
+ * out at no eigensolve: a correction shrinks a mode's interior error by
+ * about theta / lambda_c <= (1 / 1.5)^2 = 0.44 at fmax, and far more below
+ * it.  At 1.0 the modes near fmax have no gap to the truncated spectrum
+ * (theta / lambda_c -> 1: the corrections stall and the estimate is
+ * infinite); measured on the 46k-DOF plate in 4 parts, 200 modes
+ * (bench/README.md section 2d): 1.0 needs 3 rounds and more modes in the
+ * end than 2.0, 1.5 one round with 30 % fewer component modes than 2.0. */
+#define DR_CMS_FIRST_CUT_CORR 1.5
+
 /* Phases of /timing and of the "cms time:" line, in this order. */
 typedef enum {
   DR_CMS_PHASE_COMPEIG,
@@ -94,6 +107,7 @@ struct _p_DRCMS {
   PetscReal  *Kred, *Mred; /* root only: nred^2, column-major */
   DRLabel    *bglob;       /* boundary union (all ranks after Solve) */
   PetscReal **qfreq;       /* root: component mode frequencies */
+  PetscReal  *qtop;        /* root: per component, the highest frequency its eigensolves found (the estimate's truncation gap) */
   /* interface reduction (all ranks: iface, ncc, ncoupled; root: the arrays) */
   PetscBool  iface;    /* CC reduction of the boundary requested */
   PetscInt   ncc;      /* CC modes kept */
@@ -129,6 +143,10 @@ struct _p_DRCMS {
   PetscBool  cutoff_given; /* the component-mode choice in use (cutoff_factor with fmax, component_modes without) set by the user: no refinement */
   PetscBool  modes_given;
   PetscReal *comp_cut;     /* ncomp: component mode cutoff (Hz) of each component */
+  PetscBool  refine_corr;  /* cms.refine: corrections (refine.c) */
+  PetscBool *csel;         /* ncomp * ncsel: mode j's residual correction added to component k in the next round (every rank) */
+  PetscInt   ncsel;        /* the nm of the round that chose them */
+  PetscInt  *ncorr_rounds; /* ncomp: correction rounds a component had */
   PetscInt  *comp_nmodes;  /* ncomp: component modes when fmax = 0 */
   Vec       *modes;
   PetscReal  t[DR_CMS_NPHASE];
@@ -168,6 +186,9 @@ PetscErrorCode DRCMSRecover_Private(DRCMS c, const PetscReal *Q);
 PetscErrorCode DRCMSComponentCoordinates_Private(DRCMS c, PetscInt i, const PetscReal *Q, PetscInt ncol, PetscReal **Qc);
 /* estimate.c: c->est_pct, c->share from the next computed modes Q */
 PetscErrorCode DRCMSEstimate_Private(DRCMS c, const PetscReal *Q);
+/* refine.c: after an estimate, what the next round enriches (redo[ncomp]:
+ * components; c->csel: by residual corrections; c->iface_redo: CC modes) */
+PetscErrorCode DRCMSRefine_Private(DRCMS c, PetscBool redo[], PetscBool *again);
 /* assemble.c: free what Gather and the coupled solve made (before a refinement) */
 PetscErrorCode DRCMSResetCoupled_Private(DRCMS c);
 /* cms.c: collective agreement on an error of one group / of the root */

@@ -158,8 +158,10 @@ static PetscErrorCode TruncationEstimates(DRCMS c, PetscInt ncol, const PetscRea
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc3(c->ncomp + 1, &lc, ncol + 1, &e, ncol + 1, &ok));
   for (PetscInt k = 0; k < c->ncomp; k++) {
-    PetscReal top = 0; /* the highest kept mode (an enrichment appends its modes) */
-    for (PetscInt q = 0; q < c->nq[k]; q++) top = PetscMax(top, PetscSqr(2 * PETSC_PI * c->qfreq[k][q]));
+    /* the highest mode a component eigensolve found (an enrichment appends
+     * its modes; residual corrections are not eigenvectors and do not raise
+     * the truncated spectrum's lower end: the gap stays on the safe side) */
+    PetscReal top = PetscSqr(2 * PETSC_PI * c->qtop[k]);
     lc[k] = PetscMax(top, PetscSqr(2 * PETSC_PI * c->comp_cut[k]));
   }
   for (PetscInt j = 0; j < ncol; j++) {

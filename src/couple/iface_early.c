@@ -110,7 +110,25 @@ static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
     PetscCall(PetscFree2(Sa, Ma));
     cached = PETSC_TRUE;
   }
-  if (cached) {
+  if (!cached && count == 0 && c->iface_auto && !c->cclam) {
+    /* the first round of cms.interface_auto: the modes up to 4 lcut (about
+     * twice the count below lcut for the line- and surface-like interfaces
+     * of plates and solids) at little extra cost -- dsygvx's reduction to
+     * tridiagonal form dominates, not the eigenvectors -- so a refinement
+     * that doubles the count takes them from here */
+    PetscCall(PetscMalloc2(nb * nb + 1, &Sa, nb * nb + 1, &Ma));
+    PetscCall(PetscMalloc2(nb + 1, &c->cclam, nb * nb + 1, &c->ccX));
+    PetscCall(PetscArraycpy(Sa, c->Sfull, nb * nb));
+    PetscCall(PetscArraycpy(Ma, c->Mfull, nb * nb));
+    PetscCall(DRDenseEigen(nb, Sa, Ma, 0, 4 * lcut, &c->nccache, c->cclam, c->ccX));
+    PetscCall(PetscFree2(Sa, Ma));
+    lam = c->cclam;
+    X   = c->ccX;
+    for (nc = 0; nc < c->nccache && lam[nc] <= lcut; nc++) {}
+    cached = PETSC_TRUE;
+    c->ncc = nc;
+    c->lcc = nc < c->nccache ? lam[nc] : nc < nb ? 4 * lcut : PETSC_INFINITY;
+  } else if (cached) {
     lam = c->cclam;
     X   = c->ccX;
     nc  = PetscMin(c->nccache, count + 1);
@@ -122,10 +140,12 @@ static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
     if (count > 0) PetscCall(DRDenseEigen(nb, Sa, Ma, PetscMin(nb, count + 1), 0, &nc, lam, X));
     else PetscCall(DRDenseEigen(nb, Sa, Ma, 0, lcut, &nc, lam, X));
   }
-  c->ncc = count > 0 ? PetscMin(nc, count) : nc;
-  c->lcc = PETSC_INFINITY;
-  if (count > 0 && nc > c->ncc) c->lcc = lam[c->ncc];
-  else if (count == 0 && nc < nb) c->lcc = lcut; /* the next one lies above the cutoff */
+  if (!(cached && count == 0)) {
+    c->ncc = count > 0 ? PetscMin(nc, count) : nc;
+    c->lcc = PETSC_INFINITY;
+    if (count > 0 && nc > c->ncc) c->lcc = lam[c->ncc];
+    else if (count == 0 && nc < nb) c->lcc = lcut; /* the next one lies above the cutoff */
+  }
   PetscCall(PetscMalloc1(nb * c->ncc + 1, &c->Psi));
   PetscCall(PetscArraycpy(c->Psi, X, nb * c->ncc));
   PetscCall(PetscMalloc1(c->ncc + 1, &c->ccfreq));

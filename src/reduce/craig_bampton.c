@@ -65,6 +65,13 @@ static PetscErrorCode DRReductionEnrich_CraigBampton(DRReduction r, DRComponent 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode DRReductionCorrect_CraigBampton(DRReduction r, PetscInt nsel, const PetscInt sel[], DRSuperelement *se, PetscInt *nadded)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRFixedInterfaceCorrect((DRFixedInterface *)r->data, se, nsel, sel, nadded));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Phase 1 of the interface reduction: modes and the interface pencil; the
  * kit stays in r->data for phase 2. */
 static PetscErrorCode DRReductionPencil_CraigBampton(DRReduction r, DRComponent c, const PetscBool isboundary[], DRSuperelement *se, PetscReal **S, PetscReal **MG)
@@ -95,6 +102,7 @@ PetscErrorCode DRReductionCreate_CraigBampton(DRReduction r)
   r->ops->apply    = DRReductionApply_CraigBampton;
   r->ops->residual = DRReductionResidual_CraigBampton;
   r->ops->enrich   = DRReductionEnrich_CraigBampton;
+  r->ops->correct  = DRReductionCorrect_CraigBampton;
   r->ops->pencil     = DRReductionPencil_CraigBampton;
   r->ops->ifacebasis = DRReductionIfaceBasis_CraigBampton;
   r->ops->destroy  = DRReductionDestroy_CraigBampton;

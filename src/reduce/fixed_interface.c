@@ -108,7 +108,8 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscB
   fi->nq = !keep ? 0 : r->cutoff_hz > 0 ? nm : PetscMin(nm, r->nmodes);
   PetscCall(PetscMalloc1(fi->nq + 1, &se->qfreq_hz));
   for (PetscInt k = 0; k < fi->nq; k++) se->qfreq_hz[k] = f[k];
-  se->nq = fi->nq;
+  se->nq      = fi->nq;
+  se->qtop_hz = fi->nq > 0 ? f[fi->nq - 1] : 0;
   PetscCall(PetscLogEventEnd(DRRED_CompEig, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -234,6 +235,7 @@ PetscErrorCode DRFixedInterfaceDestroy(DRFixedInterface *fi)
   PetscFunctionBeginUser;
   PetscCall(DRModalDestroy(&fi->modal));
   if (fi->kept) PetscCall(VecDestroyVecs(fi->nkept, &fi->kept));
+  PetscCall(MatDestroy(&fi->Wres));
   PetscCall(MatDestroy(&fi->F));
   PetscCall(MatDestroy(&fi->X));
   PetscCall(MatDestroy(&fi->B));

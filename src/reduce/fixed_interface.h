@@ -28,6 +28,9 @@ typedef struct {
   PetscInt    nq;
   Vec        *kept;     /* copies of the kept modes after the build (deflation space of an enrichment) */
   PetscInt    nkept;
+  PetscInt    ncorr;    /* of the kept vectors, residual corrections (correct.c): not an invariant subspace */
+  Mat         Wres;     /* K_II^{-1} r_I of the last residual's nWres system modes (correct.c) */
+  PetscInt    nWres;
 } DRFixedInterface;
 
 PetscErrorCode DRFixedInterfaceSetUp(DRComponent c, const PetscBool isboundary[], DRSuperelement *se, DRFixedInterface *fi);
@@ -54,6 +57,15 @@ PetscErrorCode DRFixedInterfaceKeepFactor(DRFixedInterface *fi);
 /* Replace the fixed-interface modes of a built superelement by the lowest
  * nmodes (enrich.c): constraint modes and boundary blocks kept. */
 PetscErrorCode DRFixedInterfaceEnrich(DRFixedInterface *fi, DRReduction r, DRSuperelement *se, PetscInt nmodes);
+/* Append nnew interior vectors (K_II's layout) after the first nold kept
+ * ones (nold = 0: they replace every kept vector): T, K_r, M_r, the kept
+ * copies.  modal: fixed-interface modes (K_r gets diag(lam); they raise the
+ * superelement's qtop_hz); else the stiffness coupling is computed. */
+PetscErrorCode DRFixedInterfaceAppend(DRFixedInterface *fi, DRSuperelement *se, PetscInt nold, PetscInt nnew, Vec modes[], const PetscReal lam[], const PetscReal f[], PetscBool modal);
+/* Residual corrections (correct.c): the columns sel[nsel] of the last
+ * residual's K_II^{-1} r_I appended as Ritz vectors of their span,
+ * M_II-orthogonal to the kept vectors; *nadded the independent ones. */
+PetscErrorCode DRFixedInterfaceCorrect(DRFixedInterface *fi, DRSuperelement *se, PetscInt nsel, const PetscInt sel[], PetscInt *nadded);
 /* The residual r = K u - lambda M u of ncol system modes u = T Qc on this
  * component (Qc: (nb + nq) x ncol, column-major, on every rank of the
  * component comm), split as in residual.c: eta2[k] = r_I^T K_II^{-1} r_I

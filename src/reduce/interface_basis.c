@@ -177,20 +177,23 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(fi->comm, &rank));
-  /* the fixed-interface modes and their eigenvalues: from the eigensolver
-   * (first application), or, applied again on more CC modes (the interface
-   * refinement of cms.tol_pct), the kept copies and the modal diagonal of the
-   * current K_r (rank 0), so the modes are not recomputed */
-  PetscCall(PetscMalloc1(nq + 1, &lam));
+  /* the interior vectors and their stiffness block: from the eigensolver
+   * (first application: the modes, diag(lambda)), or, applied again on more
+   * CC modes (the interface refinement of cms.tol_pct), the kept copies and
+   * the modal block of the current K_r (rank 0; not diagonal once residual
+   * corrections were added), so nothing is recomputed; the modal block does
+   * not depend on the boundary basis */
+  PetscCall(PetscCalloc1(nq * nq + 1, &lam));
   if (!se->T) {
     const PetscReal *l = NULL;
     if (nq) PetscCall(DRModalGetModes(fi->modal, NULL, NULL, &l, NULL, NULL));
-    for (PetscInt k = 0; k < nq; k++) lam[k] = l[k];
+    for (PetscInt k = 0; k < nq; k++) lam[k * (nq + 1)] = l[k];
   } else {
     PetscCheck(fi->nkept == nq, fi->comm, PETSC_ERR_ORDER, "component '%s': interface basis applied again with %" PetscInt_FMT " kept modes for %" PetscInt_FMT, fi->name, fi->nkept, nq);
     modes = fi->kept;
     if (!rank)
-      for (PetscInt k = 0; k < nq; k++) lam[k] = se->K[(se->nb + k) * (se->nb + nq + 1)];
+      for (PetscInt j = 0; j < nq; j++)
+        for (PetscInt i = 0; i < nq; i++) lam[i + j * nq] = se->K[(se->nb + i) + (se->nb + j) * (se->nb + nq)];
     PetscCall(MatDestroy(&se->T));
     PetscCall(PetscFree(se->K));
     PetscCall(PetscFree(se->M));
@@ -261,7 +264,8 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
     PetscCall(PetscCalloc1(N * N + 1, &se->K));
     for (PetscInt j = 0; j < ncc; j++)
       for (PetscInt i = 0; i < ncc; i++) se->K[i + j * N] = kcc[i + j * ncc] + (XtB ? 0.5 * (XtB[i + j * ncc] + XtB[j + i * ncc]) : 0);
-    for (PetscInt k = 0; k < nq; k++) se->K[(ncc + k) * (N + 1)] = lam[k];
+    for (PetscInt j = 0; j < nq; j++)
+      for (PetscInt i = 0; i < nq; i++) se->K[(ncc + i) + (ncc + j) * N] = lam[i + j * nq];
   }
   se->K_formed = PETSC_TRUE;
   PetscCall(PetscFree(lam));

@@ -325,6 +325,37 @@ PetscErrorCode DRReductionEnrich(DRReduction r, DRComponent c, const PetscBool i
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRReductionCorrect(DRReduction r, PetscInt nsel, const PetscInt sel[], PetscInt *nadded, PetscBool *supported)
+{
+  PetscLogEvent  ev[3] = {DRRED_CompEig, DRRED_Constraint, DRRED_Project};
+  PetscLogDouble t0[3], t1[3];
+
+  PetscFunctionBeginUser;
+  CHECK_APPLIED(r);
+  *nadded    = 0;
+  *supported = r->ops->correct ? PETSC_TRUE : PETSC_FALSE;
+  if (!*supported) PetscFunctionReturn(PETSC_SUCCESS);
+  for (int k = 0; k < 3; k++) PetscCall(DRLogEventSeconds(ev[k], &t0[k]));
+  PetscCall(PetscLogEventBegin(DRRED_Apply, 0, 0, 0, 0));
+  PetscCall((*r->ops->correct)(r, nsel, sel, &r->se, nadded));
+  PetscCall(PetscLogEventEnd(DRRED_Apply, 0, 0, 0, 0));
+  for (int k = 0; k < 3; k++) PetscCall(DRLogEventSeconds(ev[k], &t1[k]));
+  r->t_eig     = t1[0] - t0[0];
+  r->t_static  = t1[1] - t0[1];
+  r->t_project = t1[2] - t0[2];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionGetModeTop(DRReduction r, PetscReal *qtop_hz)
+{
+  PetscFunctionBeginUser;
+  CHECK_APPLIED(r);
+  *qtop_hz = r->se.qtop_hz;
+  if (*qtop_hz <= 0) /* unknown (a restored superelement): its highest mode */
+    for (PetscInt k = 0; k < r->se.nq; k++) *qtop_hz = PetscMax(*qtop_hz, r->se.qfreq_hz[k]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRReductionResidual(DRReduction r, DRComponent c, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal eta2[], PetscReal **gB, PetscBool *supported)
 {
   PetscFunctionBeginUser;

@@ -17,6 +17,7 @@ typedef struct {
   DRLabel   *pblabels;  /* pnb physical boundary labels (sorted) */
   PetscInt   nq;        /* generalized coordinates */
   PetscReal *qfreq_hz;  /* nq frequencies of the component modes (Hz) */
+  PetscReal  qtop_hz;   /* highest frequency a component eigensolve found (the truncated spectrum lies above; residual corrections do not raise it); 0: unknown, the highest of qfreq_hz */
   PetscReal *K, *M;     /* (nb+nq)^2 reduced matrices, column-major; on rank 0 of the component comm only */
   PetscBool  K_formed;  /* the method formed K itself (same on every rank): projection skips K */
   Mat        T;         /* n x (nb+nq) dense basis on the component comm (recovery) */
@@ -35,6 +36,8 @@ struct _DRReductionOps {
   PetscErrorCode (*residual)(DRReduction, DRComponent, PetscInt, const PetscReal[], const PetscReal[], PetscReal[], PetscReal **);
   /* more component modes in place (DRReductionEnrich); NULL: a new Apply */
   PetscErrorCode (*enrich)(DRReduction, DRComponent, PetscInt, DRSuperelement *);
+  /* residual corrections in place (DRReductionCorrect); NULL: not supported */
+  PetscErrorCode (*correct)(DRReduction, PetscInt, const PetscInt[], DRSuperelement *, PetscInt *);
   /* interface reduction before the projection (DRReductionInterfacePencil,
    * DRReductionApplyInterfaceBasis); NULL: not supported by the method */
   PetscErrorCode (*pencil)(DRReduction, DRComponent, const PetscBool[], DRSuperelement *, PetscReal **, PetscReal **);

@@ -96,7 +96,10 @@ PetscErrorCode DRFixedInterfaceResidual(DRFixedInterface *fi, DRComponent c, con
   PetscCallMPI(MPI_Reduce(loc, gl, (PetscMPIInt)(fi->nb * ncol), MPIU_REAL, MPIU_SUM, 0, fi->comm));
   *gB = gl;
   PetscCall(PetscFree(loc));
-  PetscCall(MatDestroy(&W));
+  /* kept for residual corrections (correct.c) */
+  PetscCall(MatDestroy(&fi->Wres));
+  fi->Wres  = W;
+  fi->nWres = W ? ncol : 0;
   PetscCall(MatDestroy(&RIm));
   PetscCall(PetscFree(RI));
   PetscCall(PetscFree(R));

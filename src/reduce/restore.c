@@ -166,6 +166,8 @@ PetscErrorCode DRReductionRestore(DRReduction r, DRComponent c, const PetscBool 
   se->blabels  = s->blabels;
   se->pblabels = s->pblabels;
   se->qfreq_hz = s->qfreq_hz;
+  se->qtop_hz  = 0; /* a stored superelement holds eigenmodes only: their highest */
+  for (PetscInt k = 0; k < s->nq; k++) se->qtop_hz = PetscMax(se->qtop_hz, s->qfreq_hz[k]);
   se->K        = s->K;
   se->M        = s->M;
   se->T        = s->T;
