@@ -78,6 +78,7 @@ IGNORED_ATTRS = {
     "dynred_version", "version", "nranks", "config", "rank_group", "farm_groups",
     "group_size", "wall_s", "real_time_factor", "evaluations_per_s", "units_timing",
     "peak_rss_mib_per_rank", "seconds", "source",  # source: the path of the input file (differs per run directory)
+    "t_start_s", "t_end_s",  # the CMS schedule per component (times, like /timing)
 }
 BASIS_SIGN = ("cross_orthogonality", "cms/reduced/K", "cms/reduced/M", "ss/A", "ss/B", "ss/C",
               "ss/second_order/K", "ss/second_order/M", "ss/second_order/D",

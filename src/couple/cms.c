@@ -85,6 +85,7 @@ PetscErrorCode DRCMSDestroy(DRCMS *cms)
   PetscCall(PetscFree(c->csel));
   PetscCall(PetscFree(c->ncorr_rounds));
   PetscCall(PetscFree(c->qtop));
+  PetscCall(PetscFree2(c->t_start, c->t_end));
   PetscCall(DRComponentDestroy(&c->geom));
   PetscCall(PetscFree(c->cost));
   PetscCall(DRCMSSubstructureDestroy_Private(c));
@@ -349,6 +350,24 @@ static PetscErrorCode UseEarlyInterface(DRCMS c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRCMSMark_Private(DRCMS c, PetscInt k, PetscBool start)
+{
+  PetscLogDouble now;
+
+  PetscFunctionBeginUser;
+  if (!c->t_start) {
+    PetscCall(PetscMalloc2(c->ncomp + 1, &c->t_start, c->ncomp + 1, &c->t_end));
+    for (PetscInt j = 0; j < c->ncomp; j++) {
+      c->t_start[j] = PETSC_MAX_REAL;
+      c->t_end[j]   = -PETSC_MAX_REAL;
+    }
+  }
+  now = DRTime() - c->t_solve0;
+  if (start && c->t_start[k] == PETSC_MAX_REAL) c->t_start[k] = now;
+  else if (!start && c->t_end[k] == -PETSC_MAX_REAL) c->t_end[k] = now;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Every group reduces its components (a DRReduction each, the method per
  * component), all of them or those flagged in redo[ncomp]; component phase
  * times (the slowest group sets the pace) add to c->t. */
@@ -381,6 +400,7 @@ static PetscErrorCode ReduceComponents(DRCMS c, const PetscBool redo[])
     const char    *name;
     if (redo && !redo[c->mine[i]]) continue;
     PetscCall(PetscLogEventBegin(DRCMS_Reduce, 0, 0, 0, 0));
+    PetscCall(DRCMSMark_Private(c, c->mine[i], PETSC_TRUE));
     if (redo) { /* refinement: residual corrections or more modes for a reduced component */
       PetscInt  nadded = 0, nsel = 0, *sel, k = c->mine[i];
       PetscBool sup    = PETSC_FALSE;
@@ -397,6 +417,7 @@ static PetscErrorCode ReduceComponents(DRCMS c, const PetscBool redo[])
       ierr = ReduceComponent(c, i, t);
     }
     PetscCall(PetscLogEventEnd(DRCMS_Reduce, 0, 0, 0, 0));
+    PetscCall(DRCMSMark_Private(c, c->mine[i], PETSC_FALSE));
     if (ierr) PetscCall(PetscSNPrintf(failed, sizeof(failed), "component '%s'", c->names[c->mine[i]]));
     if (ierr) break;
     loc[0] += t[0];
@@ -476,6 +497,7 @@ PetscErrorCode DRCMSSolve(DRCMS c)
   PetscFunctionBeginUser;
   PetscCall(DRCMSSetUp(c));
   PetscCall(PetscArrayzero(c->t, DR_CMS_NPHASE));
+  c->t_solve0 = DRTime();
   PetscCall(EventTimes(t0));
   PetscCall(InitComponentModes(c));
   PetscCall(DRCMSCheckpointOpen_Private(c));

@@ -147,6 +147,13 @@ struct _p_DRCMS {
   PetscBool *csel;         /* ncomp * ncsel: mode j's residual correction added to component k in the next round (every rank) */
   PetscInt   ncsel;        /* the nm of the round that chose them */
   PetscInt  *ncorr_rounds; /* ncomp: correction rounds a component had */
+  /* the schedule (Gantt of /cms/components/NAME t_start_s, t_end_s): per
+   * component, seconds since the solve began when its group started and
+   * ended its first pass on it (the whole reduction; with the interface
+   * reduced before the projection, phase 1: modes and pencil), so the
+   * intervals of one group do not overlap (this rank's components; +-max
+   * elsewhere) */
+  PetscLogDouble t_solve0, *t_start, *t_end;
   PetscInt  *comp_nmodes;  /* ncomp: component modes when fmax = 0 */
   Vec       *modes;
   PetscReal  t[DR_CMS_NPHASE];
@@ -189,6 +196,8 @@ PetscErrorCode DRCMSEstimate_Private(DRCMS c, const PetscReal *Q);
 /* refine.c: after an estimate, what the next round enriches (redo[ncomp]:
  * components; c->csel: by residual corrections; c->iface_redo: CC modes) */
 PetscErrorCode DRCMSRefine_Private(DRCMS c, PetscBool redo[], PetscBool *again);
+/* the schedule: component k's first pass starts (start) or ends now */
+PetscErrorCode DRCMSMark_Private(DRCMS c, PetscInt k, PetscBool start);
 /* assemble.c: free what Gather and the coupled solve made (before a refinement) */
 PetscErrorCode DRCMSResetCoupled_Private(DRCMS c);
 /* cms.c: collective agreement on an error of one group / of the root */

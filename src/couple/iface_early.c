@@ -89,6 +89,7 @@ static PetscErrorCode RootPencil(DRCMS c, const PetscInt nbk[], DRLabel **bl, Pe
  * at most doubles the count, takes its columns from there.  (The whole
  * spectrum at once costs more than the partial solves: dsygvx for 250 / 700
  * of 2250 vectors 4 / 6 s, all of them 10 s and more.) */
+#define DR_CMS_CC_CACHE 6.25 /* (2.5)^2: eigenvalues up to 2.5x the cut frequency */
 static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
 {
   PetscInt   nb = c->pnbglob, nc;
@@ -111,23 +112,24 @@ static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
     cached = PETSC_TRUE;
   }
   if (!cached && count == 0 && c->iface_auto && !c->cclam) {
-    /* the first round of cms.interface_auto: the modes up to 4 lcut (about
-     * twice the count below lcut for the line- and surface-like interfaces
-     * of plates and solids) at little extra cost -- dsygvx's reduction to
-     * tridiagonal form dominates, not the eigenvectors -- so a refinement
-     * that doubles the count takes them from here */
+    /* the first round of cms.interface_auto: the modes up to
+     * DR_CMS_CC_CACHE lcut at little extra cost -- dsygvx's reduction to
+     * tridiagonal form dominates, not the eigenvectors -- so a refinement,
+     * which at most doubles the count (+8), takes them from here: 2.5x the
+     * frequency holds 2.5x the modes of a line-like interface (a plate's
+     * cut; the CC count grows like f) and about 6x of a surface-like one */
     PetscCall(PetscMalloc2(nb * nb + 1, &Sa, nb * nb + 1, &Ma));
     PetscCall(PetscMalloc2(nb + 1, &c->cclam, nb * nb + 1, &c->ccX));
     PetscCall(PetscArraycpy(Sa, c->Sfull, nb * nb));
     PetscCall(PetscArraycpy(Ma, c->Mfull, nb * nb));
-    PetscCall(DRDenseEigen(nb, Sa, Ma, 0, 4 * lcut, &c->nccache, c->cclam, c->ccX));
+    PetscCall(DRDenseEigen(nb, Sa, Ma, 0, DR_CMS_CC_CACHE * lcut, &c->nccache, c->cclam, c->ccX));
     PetscCall(PetscFree2(Sa, Ma));
     lam = c->cclam;
     X   = c->ccX;
     for (nc = 0; nc < c->nccache && lam[nc] <= lcut; nc++) {}
     cached = PETSC_TRUE;
     c->ncc = nc;
-    c->lcc = nc < c->nccache ? lam[nc] : nc < nb ? 4 * lcut : PETSC_INFINITY;
+    c->lcc = nc < c->nccache ? lam[nc] : nc < nb ? DR_CMS_CC_CACHE * lcut : PETSC_INFINITY;
   } else if (cached) {
     lam = c->cclam;
     X   = c->ccX;
@@ -222,7 +224,9 @@ PetscErrorCode DRCMSInterfaceEarly_Private(DRCMS c, PetscLogDouble t[3])
   /* phase 1: modes and pencils */
   for (PetscInt i = 0; i < c->nmine && !ierr; i++) {
     PetscBool sup;
+    PetscCall(DRCMSMark_Private(c, c->mine[i], PETSC_TRUE));
     ierr = DRReductionInterfacePencil(c->red[i], c->comps[i], c->isboundary[i], &sup, &S[i], &MG[i]);
+    PetscCall(DRCMSMark_Private(c, c->mine[i], PETSC_FALSE));
     if (!ierr && !sup) ierr = PetscError(c->gcomm, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_SUP, PETSC_ERROR_INITIAL, "component '%s': method %s has no interface pencil", c->names[c->mine[i]], c->methods[c->mine[i]]);
   }
   ierr = DRCMSAllGroupsAgree_Private(c->comm, ierr);

@@ -221,10 +221,20 @@ static PetscErrorCode WriteReduced(DRCMS c, DRStore s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* /cms/components/NAME: sizes, rank group, method, mode frequencies. */
+/* /cms/components/NAME: sizes, rank group, method, mode frequencies, and
+ * the schedule t_start_s, t_end_s (seconds since the solve began: the
+ * group's first pass on it, see cmsimpl.h; the Gantt chart of
+ * scripts/dynred_plot.py). */
 static PetscErrorCode WriteComponents(DRCMS c, DRStore s)
 {
+  PetscLogDouble *t0 = NULL, *t1 = NULL;
+
   PetscFunctionBeginUser;
+  if (c->t_start) {
+    PetscCall(PetscMalloc2(c->ncomp + 1, &t0, c->ncomp + 1, &t1));
+    PetscCallMPI(MPI_Allreduce(c->t_start, t0, (PetscMPIInt)c->ncomp, MPI_DOUBLE, MPI_MIN, c->comm));
+    PetscCallMPI(MPI_Allreduce(c->t_end, t1, (PetscMPIInt)c->ncomp, MPI_DOUBLE, MPI_MAX, c->comm));
+  }
   for (PetscInt k = 0; k < c->ncomp; k++) {
     char     grp[128];
     PetscInt n, dims[1];
@@ -235,10 +245,15 @@ static PetscErrorCode WriteComponents(DRCMS c, DRStore s)
     PetscCall(DRStoreAttrInt(s, grp, "n_modes", c->nq[k]));
     PetscCall(DRStoreAttrInt(s, grp, "rank_group", c->group_of[k]));
     PetscCall(DRStoreAttrString(s, grp, "method", c->methods[k]));
+    if (t0 && t0[k] <= t1[k]) { /* a reused (checkpointed) component has no work */
+      PetscCall(DRStoreAttrReal(s, grp, "t_start_s", (PetscReal)t0[k]));
+      PetscCall(DRStoreAttrReal(s, grp, "t_end_s", (PetscReal)t1[k]));
+    }
     PetscCall(PetscStrlcat(grp, "/frequencies_hz", sizeof(grp)));
     dims[0] = c->nq[k];
     PetscCall(DRStoreWriteReal(s, grp, 1, dims, c->rank ? NULL : c->qfreq[k], "Hz"));
   }
+  PetscCall(PetscFree2(t0, t1));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -49,7 +49,8 @@ def walk(f):
     def visit(name, o):
         if name == "timing" or name.startswith("timing/"): return
         if isinstance(o, h5py.Dataset): out["/" + name] = o[()]
-        for k, v in o.attrs.items(): out["/" + name + "@" + k] = v
+        for k, v in o.attrs.items():
+            if k not in ("t_start_s", "t_end_s"): out["/" + name + "@" + k] = v  # the schedule: times, like /timing
     f.visititems(visit)
     return out
 with h5py.File(sys.argv[1], "r") as fa, h5py.File(sys.argv[2], "r") as fb:

@@ -12,8 +12,9 @@
 #    valid PNG (signature, IHDR size), not tiny, and not one flat colour
 #    (pixel variance of the image read back by matplotlib, and several
 #    distinct colours: axes alone are black on white);
-#  - the Gantt branch of `components` on a copy carrying per-component
-#    start/end times (not stored by the CMS writer yet);
+#  - the Gantt branch of `components`: the CMS writer's per-component
+#    start/end times (t_start_s, t_end_s) lie within the solve and do not
+#    overlap within a rank group;
 #  - --out, the default location next to the result, scripts/ga_plot.py;
 #  - a file that is not a dynred result, a non-HDF5 file, a missing file, a
 #    figure the file has no data for, an unknown figure: one line
@@ -44,12 +45,24 @@ with h5py.File("pmor.h5", "w") as f:
     f["/pmor/frf/error"] = 1e-6 + 1e-2 * np.abs(np.sin(4 * np.pi * p))[:, None] * (1 + w / w[-1])[None, :]
     f["/pmor/supports/p"] = p[::16]
     f["/pmor/frf/support_error"] = 1e-8 * (1 + w / w[-1])[None, :] * np.arange(1, 4)[:, None]
-# a CMS copy with per-component start/end times (the Gantt branch)
-import shutil; shutil.copy("cms.h5", "gantt.h5")
-with h5py.File("gantt.h5", "r+") as f:
-    for i, n in enumerate(sorted(f["/cms/components"])):
-        g = f["/cms/components/" + n]
-        g.attrs["t_start_s"] = 0.1 * (i // 2); g.attrs["t_end_s"] = 0.1 * (i // 2) + 0.05 + 0.01 * i
+# the CMS writer's schedule (the Gantt branch): every component has its first pass
+# [t_start_s, t_end_s] within the solve, and the passes of one rank group (one rank
+# each here: one clock) follow one another without overlap
+import shutil
+with h5py.File("cms.h5", "r") as f:
+    total = float(f["/timing"].attrs["cms_total"])
+    spans = {}
+    for n, g in f["/cms/components"].items():
+        a = g.attrs
+        assert "t_start_s" in a and "t_end_s" in a, (n, list(a))
+        t0, t1 = float(a["t_start_s"]), float(a["t_end_s"])
+        assert 0 <= t0 < t1 <= total, (n, t0, t1, total)
+        spans.setdefault(int(a["rank_group"]), []).append((t0, t1, n))
+    for gi, L in spans.items():
+        L.sort()
+        assert all(L[i][1] <= L[i + 1][0] for i in range(len(L) - 1)), (gi, L)
+    assert len(spans) == 2, spans
+shutil.copy("cms.h5", "gantt.h5")
 PY
 
 mkdir figs
