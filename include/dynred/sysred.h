@@ -13,7 +13,14 @@
  *   spa      singular perturbation approximation of the balanced stable part
  *            (SLICOT AB09BX): same bound, matches the DC gain;
  *   pod      proper orthogonal decomposition of state snapshots (SVD),
- *            Galerkin projection of the first-order system (pod.c).
+ *            Galerkin projection of the first-order system (pod.c);
+ *   sobt     structure-preserving (position-velocity) balanced truncation
+ *            of a second-order model M q'' + D q' + K q = B u (sobt.c):
+ *            keeps the second-order form, not the first-order bound;
+ *   energy   energy-based ranking of a lumped-parameter model's components
+ *            (activity, 2-norm of power; seed 002 chapter 3), removal of the
+ *            unimportant ones and a Levenberg-Marquardt refit of the rest
+ *            (energy.c, energy_fit.c).
  * bt with sysred.gramians lowrank: low-rank Gramian factors from SLEPc LME
  * (Krylov) and the square-root method on the factors (lowrank.c).
  * Comparisons: frequency response on a grid (frf.c), time response with
