@@ -35,8 +35,10 @@
 #define DR_CORR_RANK_TOL 1e-10
 
 /* Z -= Kp (Kp^T M Z) for the kept vectors Kp (local rows nl). */
-static PetscErrorCode OrthogonalizeAgainstKept(DRFixedInterface *fi, PetscInt nl, PetscInt nz, Mat Zm, PetscScalar *z, PetscInt ldz)
+static PetscErrorCode OrthogonalizeAgainstKept(DRFixedInterface *fi, PetscInt nl, PetscInt nz, Mat Zm)
 {
+  PetscScalar *z;
+  PetscInt     ldz;
   Mat          MZ;
   PetscScalar *kp, *c;
   const PetscScalar *mz;
@@ -67,8 +69,11 @@ static PetscErrorCode OrthogonalizeAgainstKept(DRFixedInterface *fi, PetscInt nl
   PetscCall(MatDenseRestoreArrayRead(MZ, &mz));
   PetscCall(MatDestroy(&MZ));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, c, (PetscMPIInt)(nk * nz), MPIU_SCALAR, MPIU_SUM, fi->comm));
+  PetscCall(MatDenseGetLDA(Zm, &ldz));
+  PetscCall(MatDenseGetArray(Zm, &z));
   PetscCall(PetscBLASIntCast(ldz, &l2));
   if (nl > 0) BLASgemm_("N", "N", &kk, &nn, &mm, &mone, kp, &l1, c, &l3, &one, z, &l2);
+  PetscCall(MatDenseRestoreArray(Zm, &z));
   PetscCall(PetscFree2(kp, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -128,36 +133,24 @@ static PetscErrorCode RitzCoefficients(PetscInt nz, PetscReal *GK, PetscReal *GM
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRFixedInterfaceCorrect(DRFixedInterface *fi, DRSuperelement *se, PetscInt nsel, const PetscInt sel[], PetscInt *nadded)
+/* The span of the nsel columns of Zm (K_II's row layout; overwritten)
+ * appended to the superelement: M_II-orthogonalized against the kept
+ * vectors, the dependent part dropped, as Ritz vectors of (K_II, M_II). */
+static PetscErrorCode AppendSpan(DRFixedInterface *fi, DRSuperelement *se, PetscInt nsel, Mat Zm, PetscInt *nadded)
 {
-  PetscInt     nl = 0, ldw, ldz, np = 0;
-  Mat          Zm, KZ, MZ;
+  PetscInt     nl = 0, ldz, np = 0;
+  Mat          KZ, MZ;
   PetscScalar *z;
-  const PetscScalar *w;
   PetscReal   *GK = NULL, *GM = NULL, *C = NULL, *theta = NULL, *f;
   Vec         *P = NULL, tmpl;
   PetscMPIInt  rank;
 
   PetscFunctionBeginUser;
-  *nadded = 0;
-  if (!fi->Wres || nsel == 0 || fi->nI == 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_rank(fi->comm, &rank));
-  PetscCall(PetscLogEventBegin(DRRED_Project, 0, 0, 0, 0));
   PetscCall(MatGetLocalSize(fi->KII, &nl, NULL));
-  /* Z: the selected columns of W */
-  PetscCall(MatCreateDense(fi->comm, nl, PETSC_DECIDE, fi->nI, nsel, NULL, &Zm));
   PetscCall(MatDenseGetLDA(Zm, &ldz));
-  PetscCall(MatDenseGetLDA(fi->Wres, &ldw));
-  PetscCall(MatDenseGetArray(Zm, &z));
-  PetscCall(MatDenseGetArrayRead(fi->Wres, &w));
-  for (PetscInt j = 0; j < nsel; j++) {
-    PetscCheck(sel[j] >= 0 && sel[j] < fi->nWres, fi->comm, PETSC_ERR_ARG_OUTOFRANGE, "component '%s': residual correction %" PetscInt_FMT " of %" PetscInt_FMT " held", fi->name, sel[j], fi->nWres);
-    PetscCall(PetscArraycpy(z + j * ldz, w + sel[j] * ldw, nl));
-  }
-  PetscCall(MatDenseRestoreArrayRead(fi->Wres, &w));
   /* two passes: M_II-orthogonal to the kept vectors */
-  for (int pass = 0; pass < 2; pass++) PetscCall(OrthogonalizeAgainstKept(fi, nl, nsel, Zm, z, ldz));
-  PetscCall(MatDenseRestoreArray(Zm, &z));
+  for (int pass = 0; pass < 2; pass++) PetscCall(OrthogonalizeAgainstKept(fi, nl, nsel, Zm));
   PetscCall(MatAssemblyBegin(Zm, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(Zm, MAT_FINAL_ASSEMBLY));
   /* Gram matrices on rank 0, the Ritz rotation there, broadcast */
@@ -215,7 +208,6 @@ PetscErrorCode DRFixedInterfaceCorrect(DRFixedInterface *fi, DRSuperelement *se,
     PetscCall(PetscFree(pd));
   }
   PetscCall(MatDenseRestoreArray(Zm, &z));
-  PetscCall(MatDestroy(&Zm));
   PetscCall(PetscMalloc1(np + 1, &f));
   for (PetscInt k = 0; k < np; k++) f[k] = PetscSqrtReal(PetscMax(theta[k], 0)) / (2 * PETSC_PI);
   PetscCall(DRFixedInterfaceAppend(fi, se, fi->nq, np, P, theta, f, PETSC_FALSE));
@@ -223,6 +215,60 @@ PetscErrorCode DRFixedInterfaceCorrect(DRFixedInterface *fi, DRSuperelement *se,
   if (np > 0) PetscCall(VecDestroyVecs(np, &P));
   PetscCall(PetscFree(f));
   PetscCall(PetscFree2(C, theta));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFixedInterfaceCorrect(DRFixedInterface *fi, DRSuperelement *se, PetscInt nsel, const PetscInt sel[], PetscInt *nadded)
+{
+  PetscInt           nl = 0, ldw, ldz;
+  Mat                Zm;
+  PetscScalar       *z;
+  const PetscScalar *w;
+
+  PetscFunctionBeginUser;
+  *nadded = 0;
+  if (!fi->Wres || nsel == 0 || fi->nI == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventBegin(DRRED_Project, 0, 0, 0, 0));
+  PetscCall(MatGetLocalSize(fi->KII, &nl, NULL));
+  /* Z: the selected columns of W */
+  PetscCall(MatCreateDense(fi->comm, nl, PETSC_DECIDE, fi->nI, nsel, NULL, &Zm));
+  PetscCall(MatDenseGetLDA(Zm, &ldz));
+  PetscCall(MatDenseGetLDA(fi->Wres, &ldw));
+  PetscCall(MatDenseGetArray(Zm, &z));
+  PetscCall(MatDenseGetArrayRead(fi->Wres, &w));
+  for (PetscInt j = 0; j < nsel; j++) {
+    PetscCheck(sel[j] >= 0 && sel[j] < fi->nWres, fi->comm, PETSC_ERR_ARG_OUTOFRANGE, "component '%s': residual correction %" PetscInt_FMT " of %" PetscInt_FMT " held", fi->name, sel[j], fi->nWres);
+    PetscCall(PetscArraycpy(z + j * ldz, w + sel[j] * ldw, nl));
+  }
+  PetscCall(MatDenseRestoreArrayRead(fi->Wres, &w));
+  PetscCall(MatDenseRestoreArray(Zm, &z));
+  PetscCall(AppendSpan(fi, se, nsel, Zm, nadded));
+  PetscCall(MatDestroy(&Zm));
   PetscCall(PetscLogEventEnd(DRRED_Project, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFixedInterfaceCorrectAgain(DRFixedInterface *fi, DRSuperelement *se, PetscInt nv, Vec v[], PetscInt *nadded)
+{
+  PetscInt     nl = 0, ldz;
+  Mat          Zm;
+  PetscScalar *z;
+
+  PetscFunctionBeginUser;
+  *nadded = 0;
+  if (nv == 0 || fi->nI == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetLocalSize(fi->KII, &nl, NULL));
+  PetscCall(MatCreateDense(fi->comm, nl, PETSC_DECIDE, fi->nI, nv, NULL, &Zm));
+  PetscCall(MatDenseGetLDA(Zm, &ldz));
+  PetscCall(MatDenseGetArray(Zm, &z));
+  for (PetscInt j = 0; j < nv; j++) {
+    const PetscScalar *a;
+    PetscCall(VecGetArrayRead(v[j], &a));
+    PetscCall(PetscArraycpy(z + j * ldz, a, nl));
+    PetscCall(VecRestoreArrayRead(v[j], &a));
+  }
+  PetscCall(MatDenseRestoreArray(Zm, &z));
+  PetscCall(AppendSpan(fi, se, nv, Zm, nadded));
+  PetscCall(MatDestroy(&Zm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -14,7 +14,7 @@
  *   DOFs), and components that carry residual corrections (their kept
  *   vectors are no longer an invariant subspace, so deflating them would
  *   not give eigenvectors), are solved again for all modes, which replace
- *   every kept vector;
+ *   every kept mode (earlier corrections are appended again);
  * - residual corrections (correct.c), appended to the kept vectors.
  *
  * Any interior vector v (zero on the boundary) has no stiffness coupling
@@ -200,13 +200,28 @@ PetscErrorCode DRFixedInterfaceEnrich(DRFixedInterface *fi, DRReduction r, DRSup
   Vec             *modes;
   DRModal          modal;
 
+  Vec             *corr = NULL;
+  PetscInt         ncorr = 0, nadded;
+
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(DRRED_CompEig, 0, 0, 0, 0));
   PetscCall(NewModes(fi, r, nmodes, &modal, &nold));
   PetscCall(DRModalGetModes(modal, &nnew, &f, &lam, &modes, NULL));
   PetscCall(PetscLogEventEnd(DRRED_CompEig, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(DRRED_Project, 0, 0, 0, 0));
+  /* modes replaced after residual corrections: the corrections (the last
+   * ncorr kept vectors: they are only ever appended) are appended again
+   * to the new modes, so a round never loses what earlier ones gained */
+  if (!nold && fi->ncorr > 0 && fi->kept) {
+    ncorr = fi->ncorr;
+    PetscCall(VecDuplicateVecs(fi->kept[0], ncorr, &corr));
+    for (PetscInt k = 0; k < ncorr; k++) PetscCall(VecCopy(fi->kept[fi->nkept - ncorr + k], corr[k]));
+  }
   PetscCall(DRFixedInterfaceAppend(fi, se, nold, nnew, modes, lam, f, PETSC_TRUE));
+  if (ncorr) {
+    PetscCall(DRFixedInterfaceCorrectAgain(fi, se, ncorr, corr, &nadded));
+    PetscCall(VecDestroyVecs(ncorr, &corr));
+  }
   PetscCall(DRModalDestroy(&modal));
   PetscCall(PetscLogEventEnd(DRRED_Project, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -66,6 +66,9 @@ PetscErrorCode DRFixedInterfaceAppend(DRFixedInterface *fi, DRSuperelement *se, 
  * residual's K_II^{-1} r_I appended as Ritz vectors of their span,
  * M_II-orthogonal to the kept vectors; *nadded the independent ones. */
 PetscErrorCode DRFixedInterfaceCorrect(DRFixedInterface *fi, DRSuperelement *se, PetscInt nsel, const PetscInt sel[], PetscInt *nadded);
+/* The same for given interior vectors v[nv] (earlier corrections appended
+ * again after the modes were recomputed, enrich.c). */
+PetscErrorCode DRFixedInterfaceCorrectAgain(DRFixedInterface *fi, DRSuperelement *se, PetscInt nv, Vec v[], PetscInt *nadded);
 /* The residual r = K u - lambda M u of ncol system modes u = T Qc on this
  * component (Qc: (nb + nq) x ncol, column-major, on every rank of the
  * component comm), split as in residual.c: eta2[k] = r_I^T K_II^{-1} r_I
