@@ -207,6 +207,19 @@ static PetscErrorCode ReadTimes(PetscLogDouble t[3])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* r's phase times: the event seconds since t0 (ReadTimes) */
+static PetscErrorCode SetTimesSince(DRReduction r, const PetscLogDouble t0[3])
+{
+  PetscLogDouble t1[3];
+
+  PetscFunctionBeginUser;
+  PetscCall(ReadTimes(t1));
+  r->t_eig     = t1[0] - t0[0];
+  r->t_static  = t1[1] - t0[1];
+  r->t_project = t1[2] - t0[2];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRReductionInterfacePencil(DRReduction r, DRComponent c, const PetscBool isboundary[], PetscBool *supported, PetscReal **S, PetscReal **MG)
 {
   DRSuperelement *se = &r->se;
@@ -303,8 +316,7 @@ PetscErrorCode DRReductionGetBasis(DRReduction r, Mat *T)
 
 PetscErrorCode DRReductionEnrich(DRReduction r, DRComponent c, const PetscBool isboundary[], PetscInt nmodes)
 {
-  PetscLogEvent  ev[3] = {DRRED_CompEig, DRRED_Constraint, DRRED_Project};
-  PetscLogDouble t0[3], t1[3];
+  PetscLogDouble t0[3];
 
   PetscFunctionBeginUser;
   CHECK_APPLIED(r);
@@ -314,35 +326,28 @@ PetscErrorCode DRReductionEnrich(DRReduction r, DRComponent c, const PetscBool i
     PetscCall(DRReductionApply(r, c, isboundary));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  for (int k = 0; k < 3; k++) PetscCall(DRLogEventSeconds(ev[k], &t0[k]));
+  PetscCall(ReadTimes(t0));
   PetscCall(PetscLogEventBegin(DRRED_Apply, 0, 0, 0, 0));
   PetscCall((*r->ops->enrich)(r, c, nmodes, &r->se));
   PetscCall(PetscLogEventEnd(DRRED_Apply, 0, 0, 0, 0));
-  for (int k = 0; k < 3; k++) PetscCall(DRLogEventSeconds(ev[k], &t1[k]));
-  r->t_eig     = t1[0] - t0[0];
-  r->t_static  = t1[1] - t0[1];
-  r->t_project = t1[2] - t0[2];
+  PetscCall(SetTimesSince(r, t0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRReductionCorrect(DRReduction r, PetscInt nsel, const PetscInt sel[], PetscInt *nadded, PetscBool *supported)
 {
-  PetscLogEvent  ev[3] = {DRRED_CompEig, DRRED_Constraint, DRRED_Project};
-  PetscLogDouble t0[3], t1[3];
+  PetscLogDouble t0[3];
 
   PetscFunctionBeginUser;
   CHECK_APPLIED(r);
   *nadded    = 0;
   *supported = r->ops->correct ? PETSC_TRUE : PETSC_FALSE;
   if (!*supported) PetscFunctionReturn(PETSC_SUCCESS);
-  for (int k = 0; k < 3; k++) PetscCall(DRLogEventSeconds(ev[k], &t0[k]));
+  PetscCall(ReadTimes(t0));
   PetscCall(PetscLogEventBegin(DRRED_Apply, 0, 0, 0, 0));
   PetscCall((*r->ops->correct)(r, nsel, sel, &r->se, nadded));
   PetscCall(PetscLogEventEnd(DRRED_Apply, 0, 0, 0, 0));
-  for (int k = 0; k < 3; k++) PetscCall(DRLogEventSeconds(ev[k], &t1[k]));
-  r->t_eig     = t1[0] - t0[0];
-  r->t_static  = t1[1] - t0[1];
-  r->t_project = t1[2] - t0[2];
+  PetscCall(SetTimesSince(r, t0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
