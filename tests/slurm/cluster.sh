@@ -10,7 +10,7 @@
 #                   after 15 s), removes DIR.
 #
 # Authentication: Slurm 22.05 (Debian 12) still ships auth/none and
-# cred/none (auth_none.so, cred_none.so; both were removed in 23.11), so no
+# cred/none (auth_none.so, cred_none.so; newer releases dropped them), so no
 # munge daemon or key is needed: slurmctld and slurmd listen on 127.0.0.1
 # ports nobody else uses and trust any local user, acceptable for a test
 # cluster that lives for a few minutes.  Without those plugins (a newer

@@ -49,6 +49,10 @@ on_exit() {
   exit $rc
 }
 trap on_exit EXIT
+# Open MPI's shared-memory segments under D too (a killed job leaves its
+# segments behind; the jobs inherit this environment through sbatch)
+mkdir -p "$D/shm"
+export OMPI_MCA_btl_vader_backing_directory=$D/shm
 trap 'exit 1' INT TERM
 rc=0; slurm_up "$D" || rc=$?
 [ $rc = 0 ] || { [ $rc = 77 ] && skip "Slurm cannot start: $SLURM_WHY"; exit $rc; }
@@ -61,22 +65,26 @@ ln -s "$(dirname "$DYNRED")" "$W/bin"
 ln -s "$ROOT/configs" "$W/configs"
 cd "$W"
 
-# wait_job ID SECONDS: until the job ends; fails unless it COMPLETED with exit 0
 job_field() { scontrol show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
-wait_job() {
+# wait_end ID SECONDS: until the job ends, prints its final state
+wait_end() {
   local id=$1 limit=$2 t=0 st
   while [ $t -lt "$limit" ]; do
     st=$(job_field "$id" JobState)
     case "$st" in
-      COMPLETED) [ "$(job_field "$id" ExitCode)" = 0:0 ] && return 0
-                 fail "job $id completed with exit code $(job_field "$id" ExitCode)";;
-      FAILED|CANCELLED|TIMEOUT|OUT_OF_MEMORY|NODE_FAIL|PREEMPTED|BOOT_FAIL|DEADLINE)
-        echo "--- job $id log:"; tail -n 20 "$(job_field "$id" StdOut)" 2>/dev/null || true
-        fail "job $id ended $st (exit code $(job_field "$id" ExitCode), reason $(job_field "$id" Reason))";;
+      COMPLETED|FAILED|CANCELLED|TIMEOUT|OUT_OF_MEMORY|NODE_FAIL|PREEMPTED|BOOT_FAIL|DEADLINE) echo "$st"; return 0;;
     esac
     sleep 2; t=$((t + 2))
   done
-  fail "job $id not done after $limit s (state $(job_field "$id" JobState))"
+  echo "still ${st:-unknown} after $limit s"
+}
+# wait_job ID SECONDS: fails unless the job COMPLETED with exit code 0
+wait_job() {
+  local st
+  st=$(wait_end "$1" "$2")
+  [ "$st" = COMPLETED ] && [ "$(job_field "$1" ExitCode)" = 0:0 ] && return 0
+  echo "--- job $1 log:"; tail -n 20 "$(job_field "$1" StdOut)" 2>/dev/null || true
+  fail "job $1 ended $st (exit code $(job_field "$1" ExitCode), reason $(job_field "$1" Reason))"
 }
 submitted() { sed -n 's/^Submitted batch job \([0-9][0-9]*\).*/\1/p' "$1"; }
 
@@ -120,6 +128,14 @@ MEM=$(sed -n 's/.*--mem-per-cpu=\([0-9]*\)M$/\1/p' cms_submit.log)
 [ "$(job_field "$CMS" MinMemoryCPU)" = "${MEM}M" ] || fail "job $CMS has MinMemoryCPU=$(job_field "$CMS" MinMemoryCPU), the script derived ${MEM}M"
 say "cms job $CMS submitted with --mem-per-cpu=${MEM}M"
 
+# the memory request is enforced here (OverMemoryKill), so the job above
+# fitting in it means something: the same job with 16 MiB per CPU (below a
+# rank's libraries alone) must be killed
+MEM_PER_CPU=16 "$ROOT/jobs/slurm_cms.sh" plate_cms.yaml 2 4 --nodes=1 --time=20 > oom_submit.log 2>&1 ||
+  { cat oom_submit.log; fail "jobs/slurm_cms.sh (MEM_PER_CPU=16) did not submit"; }
+OOM=$(submitted oom_submit.log)
+[ -n "$OOM" ] || fail "jobs/slurm_cms.sh (MEM_PER_CPU=16): $(cat oom_submit.log)"
+
 # references outside Slurm while the jobs run
 $MPIEXEC -n 2 "$DYNRED" -config plate_full.yaml > plate_full.log 2>&1 || { tail plate_full.log; fail "reference modal of the plate"; }
 GMPOPT="-gmp_transient_enabled 0 -gmp_verify_step 0.01 -gmp_nel1 40 -gmp_nel2 90"
@@ -136,6 +152,11 @@ grep -q "4 components on 2 rank group(s) of 4 rank(s)" "dynred-cms-$CMS.log" || 
 /usr/bin/python3 "$ROOT/tests/slurm/check.py" cms "results/plate_cms-$CMS.h5" plate_full.h5 0.5
 /usr/bin/python3 "$ROOT/tests/slurm/check.py" rss "results/plate_cms-$CMS.h5" "$MEM"
 
+st=$(wait_end "$OOM" 900)
+[ "$st" != COMPLETED ] || fail "job $OOM with --mem-per-cpu=16M completed: the memory request is not enforced, so the CMS job's fit proves nothing"
+grep -q -i "exceeded .*memory limit" "dynred-cms-$OOM.log" || { tail "dynred-cms-$OOM.log"; fail "job $OOM ended $st, not by the memory limit"; }
+say "job $OOM with --mem-per-cpu=16M: $st, $(grep -i -m 1 -o "exceeded .*memory limit" "dynred-cms-$OOM.log")"
+
 # ---- 3. gmp: requeued mid-sweep, resumes from its checkpoint
 sbatch --nodes=1 --ntasks-per-node=2 --time=20 --open-mode=append "$ROOT/jobs/slurm_gmp.sh" configs/slider_crank_gmp.yaml 1 \
   $GMPOPT -farm_progress 1 > gmp_submit.log
@@ -150,13 +171,22 @@ t=0; seen=0; total=0
 while [ $t -lt 600 ]; do
   read -r seen total < <(done_points; echo "0 0") || true
   [ "${seen:-0}" -ge 60 ] && break
-  [ "$(job_field "$GMP" JobState)" = COMPLETED ] && fail "gmp job $GMP finished before it could be requeued"
+  case "$(job_field "$GMP" JobState)" in
+    PENDING|CONFIGURING|RUNNING) ;;
+    *) tail -n 20 "$LOG" 2>/dev/null || true
+       fail "gmp job $GMP ended ($(job_field "$GMP" JobState)) before it could be requeued";;
+  esac
   sleep 1; t=$((t + 1))
 done
 [ "${seen:-0}" -ge 60 ] || fail "gmp job $GMP: fewer than 60 points after 600 s"
 [ "$seen" -lt "$total" ] || fail "gmp job $GMP: all $total points done before the requeue"
 scontrol requeue "$GMP"
 say "gmp job $GMP requeued after $seen of $total points"
+for t in $(seq 1 60); do [ "$(job_field "$GMP" JobState)" = PENDING ] && break; sleep 1; done
+# slurmctld holds a requeued job back for 2 minutes (Reason=BeginTime); only
+# the wait is cut short here, the rerun is Slurm's own restart of the script
+say "gmp job $GMP: $(job_field "$GMP" JobState) ($(job_field "$GMP" Reason)), eligible $(job_field "$GMP" EligibleTime); releasing it now"
+scontrol update JobId="$GMP" StartTime=now
 wait_job "$GMP" 900
 [ "$(job_field "$GMP" Restarts)" = 1 ] || fail "gmp job $GMP: Restarts=$(job_field "$GMP" Restarts), expected 1"
 cat "$LOG"
