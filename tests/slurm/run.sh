@@ -8,7 +8,8 @@
 #   2. jobs/slurm_cms.sh on a small clamped plate cut in 4 (4 tasks, 2 rank
 #      groups of 2): the script's memory request from dynred's own estimate
 #      is the job's --mem-per-cpu (Slurm kills a step above it:
-#      OverMemoryKill), the job's peak RSS stays below it, and the
+#      OverMemoryKill; the same job asking 16 MiB per CPU must be killed
+#      for it), the job's peak RSS stays below it, and the
 #      frequencies are within cms.tol_pct of a full-model `dynred modal` of
 #      the same plate run outside Slurm (Rayleigh-Ritz: never below it);
 #   3. jobs/slurm_gmp.sh, a slider-crank sweep requeued with `scontrol
