@@ -7,6 +7,7 @@
 #   make check      install what is missing, build, run every test
 #   make INDEX64=1  the same build against 64-bit-index PETSc/SLEPc (build64/, bin64/)
 #   make check64    install those, build them, run every test against bin64/dynred
+#   make check-slurm  as root: the job scripts on a one-node Slurm on localhost
 #   make bench      benchmarks (long; never part of check)
 
 CC      ?= mpicc
@@ -129,6 +130,16 @@ check64:
 check-built:
 	@bash tests/run_tests.sh $(TESTS)
 
+# The Slurm test (tests/slurm/run.sh, not part of check: it starts daemons
+# and takes minutes): as root, a private one-node Slurm cluster on
+# 127.0.0.1 runs jobs/slurm_modal.sh, jobs/slurm_cms.sh and a requeued
+# jobs/slurm_gmp.sh and checks their results; installs slurm-wlm when
+# missing (scripts/install-deps.sh --slurm).  Exit 77: skipped (not root,
+# Slurm cannot start), the reason on one line.
+check-slurm: deps
+	@$(MAKE) --no-print-directory all
+	@bash tests/slurm/run.sh
+
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@bash bench/run_all.sh
@@ -136,5 +147,5 @@ bench: deps
 clean:
 	rm -rf build bin build-san bin-san build64 bin64 build64-san bin64-san
 
-.PHONY: all deps demo check check64 check-built bench clean
+.PHONY: all deps demo check check64 check-built check-slurm bench clean
 .SECONDARY:

@@ -6,7 +6,8 @@
 # bench/README.md).  Every finished point is streamed to OUTPUT.sweep.h5, so
 # a requeued (preempted, timed-out) or resubmitted job with the same command
 # skips the finished points and ends with the same file.
-# Submit: sbatch jobs/slurm_gmp.sh JOB.yaml [GROUP_SIZE]
+# Submit: sbatch jobs/slurm_gmp.sh JOB.yaml [GROUP_SIZE [DYNRED OPTIONS...]]
+# (options after GROUP_SIZE go to dynred last, e.g. -farm_progress 5)
 #SBATCH --job-name=dynred-gmp
 #SBATCH --nodes=2
 #SBATCH --ntasks-per-node=32
@@ -16,6 +17,7 @@
 set -euo pipefail
 JOB=${1:-configs/arm3d_lattice_gmp.yaml}
 GROUP=${2:-1}
+shift $(( $# < 2 ? $# : 2 ))
 mkdir -p results
 # a fixed output name (no job id): the rerun must find its checkpoint
-srun bin/dynred -config "$JOB" -output "results/$(basename "$JOB" .yaml).h5" -ranks_per_group "$GROUP" -farm_progress 60
+srun bin/dynred -config "$JOB" -output "results/$(basename "$JOB" .yaml).h5" -ranks_per_group "$GROUP" -farm_progress 60 "$@"

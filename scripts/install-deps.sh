@@ -4,6 +4,8 @@
 #   scripts/install-deps.sh            what `make` needs
 #   scripts/install-deps.sh --index64  also PETSc/SLEPc with 64-bit indices
 #                                      (for `make INDEX64=1`, `make check64`)
+#   scripts/install-deps.sh --slurm    also Slurm (slurmctld, slurmd, the
+#                                      client commands; for `make check-slurm`)
 set -euo pipefail
 pkgs=(build-essential pkg-config make petsc-dev slepc-dev libhdf5-openmpi-dev
       libyaml-dev openmpi-bin liblapack-dev libblas-dev libopenblas0-serial
@@ -12,7 +14,8 @@ pkgs=(build-essential pkg-config make petsc-dev slepc-dev libhdf5-openmpi-dev
 for a in "$@"; do
   case "$a" in
     --index64) pkgs+=(libpetsc64-real3.18-dev libslepc64-real3.18-dev);;
-    *) echo "install-deps: unknown option '$a', expected --index64" >&2; exit 2;;
+    --slurm) pkgs+=(slurm-wlm);;
+    *) echo "install-deps: unknown option '$a', expected --index64 or --slurm" >&2; exit 2;;
   esac
 done
 missing=()
