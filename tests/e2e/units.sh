@@ -75,10 +75,28 @@ assert abs(c_si - cref) < 1e-8 * cref, (c_si, cref)
 assert abs(c_st - 1e3 * c_si) < 1e-8 * c_st and abs(c_ms - 1e3 * c_si) < 1e-8 * c_ms, (c_si, c_st, c_ms)
 print(f"cantilever: f1 = {f_si[0]:.6f} Hz in SI, N-mm-s-t, N-mm-ms-g (analytic {f1:.6f}); tip compliance {c_si:.6e} m/N = {c_st:.6e} mm/N")
 PY
+# scripts/dynred_plot.py labels the FRF with the file's units (mm/N for the bicycle, m/N for SI)
+/usr/bin/python3 - <<'PY'
+import os, sys, h5py
+sys.path.insert(0, os.path.join(os.environ["ROOT"], "scripts"))
+import dynred_plot as dp
+for fn, lab in (("ss001.h5", "[mm/N]"), ("si_ss.h5", "[m/N]"), ("nmmms_ss.h5", "[mm/N]")):
+    with h5py.File(fn) as f:
+        y = dp.fig_frf(f, "frf").axes[0].get_ylabel()
+    assert lab in y, (fn, y)
+with h5py.File("nmmms.h5") as f:  # a modal result of a model in ms: frequencies per ms, not Hz
+    x = dp.fig_mode_count(f, "mode_count").axes[0].get_xlabel()
+assert "[1/ms]" in x, x
+print("plot labels ok")
+PY
 E=$ROOT/tests/expect.sh
 $E 'command line -model_units: model\.units = .N-mm-s-g. is not consistent: 1 g mm/s\^2 = 1e-06 N but 1 N = 1 N, expected FORCE = MASS LENGTH/TIME\^2' $DYNRED -config si.yaml -model_units N-mm-s-g
 sed -i 's/units: SI/units: N-mm-s/' si.yaml
 $E 'si\.yaml:4: model\.units = .N-mm-s. has 3 part\(s\), expected FORCE-LENGTH-TIME-MASS' $DYNRED -config si.yaml
 sed -i 's/units: N-mm-s/units: N-ft-s-kg/' si.yaml
 $E "si\.yaml:4: model\.units = 'N-ft-s-kg': unknown length unit 'ft', expected one of m, mm" $DYNRED -config si.yaml
+# ga.time_unit (older key) must agree with model.units; an ss job's model.units must agree with its source
+$E "ga\\.time_unit = 1\\.? s disagrees with model\\.units = N-mm-ms-g \\(time unit 0\\.001 s\\)" $DYNRED ga -config $ROOT/configs/bicycle_frame_ga.yaml -output bad.h5 -ga_time_unit 1
+$E "model\.units = N-m-s-kg but ga\.h5 was computed in N-mm-ms-g, expected N-mm-ms-g" $DYNRED -config ss001.yaml -output bad.h5 -model_units SI
+test ! -e bad.h5
 echo ok
