@@ -103,7 +103,13 @@ PetscErrorCode DRHybridJobSetFromOptions(DRHybridJob job)
 
   PetscFunctionBeginUser;
   PetscCall(DRModelGetUnits(cfg, &job->units, NULL));
-  PetscCall(DRConfigGetString(cfg, "hybrid.source", job->source, sizeof(job->source), NULL));
+  {
+    char        file[PETSC_MAX_PATH_LEN];
+    const char *origin;
+    PetscCall(DRConfigGetString(cfg, "hybrid.source", file, sizeof(file), NULL));
+    PetscCall(DRConfigGetOrigin(cfg, &origin));
+    if (file[0]) PetscCall(DRPathResolve(origin, file, job->source, sizeof(job->source)));
+  }
   PetscCall(DRConfigGetString(cfg, "hybrid.models", groups, sizeof(groups), NULL));
   PetscCall(DRConfigGetString(cfg, "hybrid.method", job->method, sizeof(job->method), NULL));
   PetscCall(DRConfigGetString(cfg, "hybrid.element.law", job->law, sizeof(job->law), NULL));
@@ -141,6 +147,10 @@ PetscErrorCode DRHybridJobSetFromOptions(DRHybridJob job)
     PetscCall(PetscStrncpy(job->m[job->nm++].name, tok, sizeof(job->m[0].name)));
   }
   PetscCheck(job->nm > 0, job->comm, DR_ERR_INPUT, "%s: hybrid.models is empty, expected groups of hybrid.source (e.g. /ga/solutions/001) or full", w);
+  for (PetscInt k = 0; k < job->nm; k++) {
+    PetscCall(Where(job, "hybrid.source", w, sizeof(w)));
+    PetscCheck(!strcmp(job->m[k].name, "full") || job->source[0], job->comm, DR_ERR_INPUT, "%s: hybrid.source is missing: expected the result file holding %s", w, job->m[k].name);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -276,7 +286,8 @@ PetscErrorCode DRHybridJobSetUp(DRHybridJob job)
 
   PetscFunctionBeginUser;
   PetscCall(FullModel(job));
-  PetscCall(DRUnitsRead(job->source, &fu, &found));
+  found = PETSC_FALSE;
+  if (job->source[0]) PetscCall(DRUnitsRead(job->source, &fu, &found));
   PetscCall(Where(job, "hybrid.source", w, sizeof(w)));
   PetscCheck(!found || !strcmp(fu.name, job->units.name), job->comm, DR_ERR_INPUT, "%s: %s was computed in %s but the job's model.units is %s, expected the same system", w, job->source, fu.name, job->units.name);
   for (PetscInt k = 0; k < job->nm; k++) PetscCall(ReadModel(job, &job->m[k]));
