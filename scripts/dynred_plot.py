@@ -46,6 +46,21 @@ def txt(v):
     return v.decode() if isinstance(v, bytes) else str(v)
 
 
+def units(f):
+    """The file's unit system (root attributes of model.units; SI when absent)."""
+    a = f.attrs
+    return {k: txt(a.get('units_' + k, d)) for k, d in
+            (('force', 'N'), ('length', 'm'), ('time', 's'), ('mass', 'kg'))}
+
+
+def freq_unit(f, path=''):
+    """Hz where the writer converted (ga, ss, pmor, sysred) or the model's time
+    unit is s; else cycles per model time unit (modal, cms, gmp compute
+    sqrt(lambda) / 2 pi in the model's time unit)."""
+    t = units(f)['time']
+    return 'Hz' if t == 's' or path.startswith(('/ga', '/ss', '/pmor', '/sysred')) else '1/' + t
+
+
 def has(f, *paths):
     return all(p in f for p in paths)
 
@@ -107,7 +122,7 @@ def fig_freq_error(f, name):
         ax.set_yscale('log')
         for a, b, n in zip(lo, w, nm):
             ax.annotate('%d' % n, (a + b / 2, tiny), xytext=(0, 2), textcoords='offset points', ha='center', fontsize=7)
-        ax.set_xlabel('band of the full-model frequency [Hz] (numbers: modes in the band)')
+        ax.set_xlabel('band of the full-model frequency [%s] (numbers: modes in the band)' % freq_unit(f, '/verify'))
         ax.set_ylabel('|frequency error| [%]')
         ax.set_title('per band', fontsize=9)
         ax.legend(fontsize=7)
@@ -147,7 +162,8 @@ def fig_mode_count(f, name):
     fmax = f['/cms'].attrs.get('fmax_hz', 0) if '/cms' in f else 0
     if fmax:
         ax.axvline(fmax, color='grey', ls=':', label='fmax')
-    ax.set_xlabel('frequency f [Hz]')
+    fu = sorted({freq_unit(f, p) for p in ('/ga', '/modal', '/cms') if p in f} or {freq_unit(f, '/ss')})
+    ax.set_xlabel('frequency f [%s]' % ', '.join(fu))
     ax.set_ylabel('number of modes below f')
     ax.set_title('mode count, full vs reduced', fontsize=9)
     ax.legend(fontsize=7)
@@ -397,7 +413,8 @@ def fig_frf(f, name):
     for x in fr:
         ax.axvline(x, color='grey', lw=0.5, ls=':')
     ax.set_xlabel('frequency [Hz] (dotted: modal frequencies)')
-    ax.set_ylabel('|displacement / force|')
+    u = units(f)
+    ax.set_ylabel('|displacement / force| [%s/%s]' % (u['length'], u['force']))
     ax.set_title('ss: FRF magnitude of the exported model (%s damping)' % txt(f['/ss'].attrs.get('damping', '?')),
                  fontsize=9)
     ax.legend(fontsize=7)
@@ -419,7 +436,7 @@ def fig_sim(f, name):
             e = np.abs(y - yr).max(axis=1) / max(np.abs(yr).max(), 1e-300)
             axs[1].semilogy(t, np.maximum(e, 1e-17), color='C%d' % i,
                             label='%s (max %.3g)' % (m, g[m].attrs.get('max_rel_error', np.nan)))
-    axs[0].set_ylabel('output 1 (first column of y)')
+    axs[0].set_ylabel('output 1 (first column of y) [%s]' % units(f)['length'])
     axs[0].legend(fontsize=7)
     axs[1].set_ylabel('max |y - y_%s| / max |y_%s|' % (ref, ref))
     axs[1].set_xlabel('t [s]')

@@ -184,4 +184,19 @@ typedef struct {
 } DRHybridModel;
 PetscErrorCode DRHybridSimulate(const DRHybridModel *hm, const char *method, PetscReal h, PetscInt nsteps, const DRSSInput *u, PetscInt nobs, const PetscInt obs[], PetscReal Y[], PetscInt *newton_its);
 
+/* The virtual hybrid simulation job (dynred hybrid, src/ss/hybrid_job.c):
+ * the full model of the job and reduced models (groups holding K, M and
+ * labels, e.g. GA front solutions) with the same external element, loads
+ * and integrator; the master-DOF histories, their MSE against the full
+ * model and the time per step against the step size.  Keys: hybrid.*. */
+typedef struct _p_DRHybridJob *DRHybridJob;
+PetscErrorCode DRHybridJobCreate(MPI_Comm comm, DRHybridJob *job);
+PetscErrorCode DRHybridJobSetConfig(DRHybridJob job, DRConfig cfg);
+PetscErrorCode DRHybridJobSetFromOptions(DRHybridJob job);
+PetscErrorCode DRHybridJobSetUp(DRHybridJob job);
+PetscErrorCode DRHybridJobSolve(DRHybridJob job);
+PetscErrorCode DRHybridJobView(DRHybridJob job, PetscViewer v);
+PetscErrorCode DRHybridJobWrite(DRHybridJob job, DRStore s);
+PetscErrorCode DRHybridJobDestroy(DRHybridJob *job);
+
 #endif

@@ -30,6 +30,8 @@ PetscErrorCode           DRJobExport(DRConfig cfg);
 extern const DRConfigKey DRJobExportKeys[];
 /* dynred compare A.h5 B.h5 [options]: file arguments, no job file. */
 PetscErrorCode DRJobCompare(int argc, char **argv);
+PetscErrorCode           DRJobHybrid(DRConfig cfg);
+extern const DRConfigKey DRJobHybridKeys[];
 PetscErrorCode           DRJobPMOR(DRConfig cfg);
 extern const DRConfigKey DRJobPMORKeys[];
 

@@ -1,5 +1,6 @@
 /* Plumbing shared by the jobs: output file, timing, model summary. */
 #include "app.h"
+#include <dynred/units.h>
 
 static DRStore open_store = NULL;
 
@@ -59,6 +60,7 @@ PetscErrorCode DRJobStoreOpen(DRConfig cfg, const char *job, DRStore *s)
   char        out[PETSC_MAX_PATH_LEN];
   const char *text;
   PetscMPIInt size;
+  DRUnits     units;
 
   PetscFunctionBeginUser;
   PetscCall(DRConfigGetString(cfg, "output", out, sizeof(out), NULL));
@@ -70,6 +72,8 @@ PetscErrorCode DRJobStoreOpen(DRConfig cfg, const char *job, DRStore *s)
   PetscCall(DRStoreAttrString(*s, "/", "job", job));
   PetscCall(DRStoreAttrInt(*s, "/", "nranks", size));
   PetscCall(DRStoreAttrString(*s, "/", "config", text));
+  PetscCall(DRModelGetUnits(cfg, &units, NULL));
+  PetscCall(DRUnitsWrite(*s, &units));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -131,6 +135,10 @@ PetscErrorCode DRJobPreflight(DRConfig cfg, const char *job)
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(own, sizeof(own), "%s.", job));
   PetscCall(DRConfigCheckAll(cfg, sections));
+  {
+    DRUnits u; /* model.units: an unknown or inconsistent system fails here */
+    PetscCall(DRModelGetUnits(cfg, &u, NULL));
+  }
   PetscCall(DRPreflightOutput(cfg, "output"));
   PetscCall(DRPreflightInputs(cfg));
   PetscFunctionReturn(PETSC_SUCCESS);

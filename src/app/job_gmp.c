@@ -2,6 +2,7 @@
  * transient check (the work is in src/gmp; see include/dynred/gmpsweep.h). */
 #include "app.h"
 #include <dynred/gmpsweep.h>
+#include <dynred/units.h>
 #include <unistd.h>
 
 PetscErrorCode DRJobGMP(DRConfig cfg)
@@ -17,6 +18,13 @@ PetscErrorCode DRJobGMP(DRConfig cfg)
 
   PetscFunctionBeginUser;
   PetscCall(DRJobPreflight(cfg, "gmp"));
+  { /* the mechanisms' keys are in seconds (gmp.* declare Pa, m, kg/m^3, Hz): frequencies are Hz only then */
+    DRUnits u;
+    char    where[PETSC_MAX_PATH_LEN + 32];
+    PetscCall(DRModelGetUnits(cfg, &u, NULL));
+    PetscCall(DRConfigWhere(cfg, "model.units", where, sizeof(where)));
+    PetscCheck(u.time_s == 1, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: model.units = %s: gmp takes a system with the time in s (its keys are SI), expected e.g. N-m-s-kg or N-mm-s-t", where, u.name);
+  }
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(DRConfigGetString(cfg, "output", out, sizeof(out), NULL));
   PetscCall(DRJobStoreOpen(cfg, "gmp", &store));

@@ -30,7 +30,7 @@ static const char default_job[] = "# The embedded default job (the demo): a clam
                                   "verify: true\n";
 
 static const DRConfigKey core_keys[] = {
-  {"job", DR_CFG_STRING, "modal", "job to run: modal | cms | gmp | ga | ss | sysred | export | pmor (see dynred help)", NULL, NULL, NULL},
+  {"job", DR_CFG_STRING, "modal", "job to run: modal | cms | gmp | ga | ss | hybrid | sysred | export | pmor (see dynred help)", NULL, NULL, NULL},
   {"output", DR_CFG_STRING, "dynred.h5", "output HDF5 file (written to a temporary name, renamed on success)", NULL, NULL, NULL},
   {"verify", DR_CFG_BOOL, "false", "also solve the full model and compare", NULL, NULL, NULL},
   {"mem_limit_mib", DR_CFG_REAL, NULL, "memory a node offers to the job [MiB] in the check before the solve (unset: MemAvailable of /proc/meminfo); a job estimated above it stops with a one-line error", "0..", "MiB", NULL},
@@ -45,6 +45,7 @@ static const DRJob jobs[] = {
   {"sysred", DRJobSysRed, "system-level reduction of a state space: minimal realization, balanced truncation (Hankel values, error bound; dense or low-rank Gramians), singular perturbation, POD; frequency- and time-response comparison", DRJobSysRedKeys},
   {"export", DRJobExport, "superelement export of a reduced model (cms, ga, ss second-order form): Nastran DMIG bulk data or OP4 (ASCII/binary, dense/sparse) with a DOF map", DRJobExportKeys},
   {"pmor", DRJobPMOR, "parametric model reduction for a moving load: support ROMs (shared modes + static mode) on the task farm, compatible coordinates (Panzer, Amsallem-Farhat), spline-weighted matrix interpolation, FRF error against the full model", DRJobPMORKeys},
+  {"hybrid", DRJobHybrid, "virtual hybrid simulation (seed 003): reduced models (GA front solutions) and the full model with an external element (laws A/B/C), Newmark with Newton or central difference; master-DOF histories, MSE against the full model, time per step against the step size", DRJobHybridKeys},
   {"ga", DRJobGA, "master-DOF selection: NSGA-II over master sets, condensation (idc, irs, guyan) on the task farm", NULL},
   {NULL, NULL, NULL, NULL},
 };
@@ -119,7 +120,7 @@ static PetscErrorCode Run(int argc, char **argv)
  * -gmp_st_* when LAPACK solved, are listed too: they had no effect). */
 static PetscErrorCode WarnUnusedOptions(void)
 {
-  static const char *const sec[] = {"model_", "modal_", "cms_", "gmp_", "ga_", "ss_", "sysred_", "export_", "pmor_", "farm_", "components_", NULL};
+  static const char *const sec[] = {"model_", "modal_", "cms_", "gmp_", "ga_", "ss_", "sysred_", "export_", "pmor_", "hybrid_", "farm_", "components_", NULL};
   PetscInt                 n;
   char                   **names, **values;
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 static const DRConfigKey model_keys[] = {
+  {"model.units", DR_CFG_STRING, "SI", "unit system FORCE-LENGTH-TIME-MASS of every model quantity, consistent (1 FORCE = 1 MASS LENGTH/TIME^2): SI = N-m-s-kg, N-mm-s-t, N-mm-ms-g, kN-mm-ms-kg, ...; stored in every result file; ga, ss and hybrid write frequencies and times in Hz and s (modal, cms: per model time unit)", NULL, NULL, NULL},
   {"model.builtin", DR_CFG_STRING, "", "built-in model: plate | solid | frame3d | frame2d | beam2d (empty: use components)", NULL, NULL, NULL},
   {"model.plate.lx", DR_CFG_REAL, "1.0", "plate length along x [m]", "0..", "m", NULL},
   {"model.plate.ly", DR_CFG_REAL, "0.5", "plate width along y [m]", "0..", "m", NULL},

@@ -30,30 +30,33 @@ static PetscErrorCode GetLabels(DRConfig cfg, const char *key, PetscInt *n, DRLa
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The input signal of the job (ss.input.*). */
-static PetscErrorCode SetUpSignal(DRConfig cfg, PetscInt nin, DRSignal *sig)
+/* The input signal of a job (PREFIX.signal, .amplitude, ...: ss.input or
+ * hybrid.input). */
+PetscErrorCode DRSSSignalFromConfig(DRConfig cfg, const char *prefix, PetscInt nin, DRSignal *sig)
 {
+  char      k[64];
   char      type[32], where[PETSC_MAX_PATH_LEN + 32];
   PetscReal sc[1024];
   PetscInt  nsc = 1024;
 
+#define K(x) (PetscSNPrintf(k, sizeof(k), "%s." x, prefix), k)
   PetscFunctionBeginUser;
   PetscCall(DRSignalDestroy(sig));
   PetscCall(PetscMemzero(sig, sizeof(*sig)));
   sig->nin = nin;
-  PetscCall(DRConfigGetString(cfg, "ss.input.signal", type, sizeof(type), NULL));
-  PetscCall(DRConfigGetReal(cfg, "ss.input.amplitude", &sig->a, NULL));
-  PetscCall(DRConfigGetReal(cfg, "ss.input.t0", &sig->t0, NULL));
-  PetscCall(DRConfigGetReal(cfg, "ss.input.freq_hz", &sig->f, NULL));
-  PetscCall(DRConfigGetReal(cfg, "ss.input.t_rise", &sig->t_rise, NULL));
-  PetscCall(DRConfigGetReal(cfg, "ss.input.t_hold", &sig->t_hold, NULL));
-  PetscCall(DRConfigGetReal(cfg, "ss.input.t_fall", &sig->t_fall, NULL));
-  PetscCall(DRConfigGetRealArray(cfg, "ss.input.scale", sc, &nsc, NULL));
-  PetscCall(DRConfigWhere(cfg, "ss.input.scale", where, sizeof(where)));
-  PetscCheck(nsc == 0 || nsc == nin, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: ss.input.scale has %" PetscInt_FMT " values for %" PetscInt_FMT " inputs", where, nsc, nin);
+  PetscCall(DRConfigGetString(cfg, K("signal"), type, sizeof(type), NULL));
+  PetscCall(DRConfigGetReal(cfg, K("amplitude"), &sig->a, NULL));
+  PetscCall(DRConfigGetReal(cfg, K("t0"), &sig->t0, NULL));
+  PetscCall(DRConfigGetReal(cfg, K("freq_hz"), &sig->f, NULL));
+  PetscCall(DRConfigGetReal(cfg, K("t_rise"), &sig->t_rise, NULL));
+  PetscCall(DRConfigGetReal(cfg, K("t_hold"), &sig->t_hold, NULL));
+  PetscCall(DRConfigGetReal(cfg, K("t_fall"), &sig->t_fall, NULL));
+  PetscCall(DRConfigGetRealArray(cfg, K("scale"), sc, &nsc, NULL));
+  PetscCall(DRConfigWhere(cfg, K("scale"), where, sizeof(where)));
+  PetscCheck(nsc == 0 || nsc == nin, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s.scale has %" PetscInt_FMT " values for %" PetscInt_FMT " inputs", where, prefix, nsc, nin);
   PetscCall(PetscMalloc1(nin + 1, &sig->scale));
   for (PetscInt j = 0; j < nin; j++) sig->scale[j] = nsc ? sc[j] : 1.0;
-  PetscCall(DRConfigWhere(cfg, "ss.input.signal", where, sizeof(where)));
+  PetscCall(DRConfigWhere(cfg, K("signal"), where, sizeof(where)));
   if (!strcmp(type, "zero")) sig->type = DR_SIG_ZERO;
   else if (!strcmp(type, "step")) sig->type = DR_SIG_STEP;
   else if (!strcmp(type, "ramp")) sig->type = DR_SIG_RAMP;
@@ -64,12 +67,13 @@ static PetscErrorCode SetUpSignal(DRConfig cfg, PetscInt nin, DRSignal *sig)
   } else if (!strcmp(type, "file")) {
     char        file[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN];
     const char *origin;
-    PetscCall(DRConfigGetString(cfg, "ss.input.file", file, sizeof(file), NULL));
-    PetscCheck(file[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: signal 'file' needs ss.input.file", where);
+    PetscCall(DRConfigGetString(cfg, K("file"), file, sizeof(file), NULL));
+    PetscCheck(file[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: signal 'file' needs %s.file", where, prefix);
     PetscCall(DRConfigGetOrigin(cfg, &origin));
     PetscCall(DRPathResolve(origin, file, path, sizeof(path)));
     PetscCall(DRSignalLoadTable(sig, path));
-  } else SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: unknown ss.input.signal '%s'; expected step, ramp, sine, trapezoid, file or zero", where, type);
+  } else SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: unknown %s.signal '%s'; expected step, ramp, sine, trapezoid, file or zero", where, prefix, type);
+#undef K
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -108,7 +112,7 @@ static PetscErrorCode SimFromOptions(DRSS ss)
     PetscCall(DRConfigWhere(cfg, "ss.sim.reference", where, sizeof(where)));
     PetscCheck(ok, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: unknown reference method '%s'; known: %s", where, ss->ref, known);
   }
-  PetscCall(SetUpSignal(cfg, ss->opt_nin, &ss->sig));
+  PetscCall(DRSSSignalFromConfig(cfg, "ss.input", ss->opt_nin, &ss->sig));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -176,6 +180,35 @@ static PetscErrorCode DampingFromOptions(DRSS ss)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The source's unit system (its root attribute units; a file without one:
+ * model.units of the job, default SI) and the conversion of its modes to
+ * seconds: omega / tu (the frequencies in Hz whatever the model's time
+ * unit), Phi / tu (mass-normalized to the mass in FORCE s^2/LENGTH,
+ * M tu^2), so the state space is in the system DRUnitsToSeconds names. */
+static PetscErrorCode SourceUnits(DRSS ss)
+{
+  DRSSSource *src = &ss->src;
+  DRUnits     fu, cu;
+  PetscBool   ffound, cset = PETSC_FALSE, ok;
+  char        why[384], where[PETSC_MAX_PATH_LEN + 32];
+  PetscReal   ftu;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRUnitsRead(src->path, &fu, &ffound));
+  if (ss->cfg) PetscCall(DRModelGetUnits(ss->cfg, &cu, &cset));
+  else PetscCall(DRUnitsParse("SI", &cu, &ok, why, sizeof(why)));
+  if (ffound && cset && strcmp(fu.name, cu.name)) {
+    PetscCall(DRConfigWhere(ss->cfg, "model.units", where, sizeof(where)));
+    SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: model.units = %s but %s was computed in %s, expected %s (or no model.units)", where, cu.name, src->path, fu.name, fu.name);
+  }
+  ss->units      = ffound ? fu : cu;
+  ss->have_units = PETSC_TRUE;
+  PetscCall(DRUnitsToSeconds(&ss->units, &ss->units_s));
+  ftu = !src->from_km && src->freq_tu > 0 ? src->freq_tu : ss->units.time_s;
+  for (PetscInt k = 0; k < src->m; k++) src->omega[k] /= ftu;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRSSSetUp(DRSS ss)
 {
   DRSSSource    *src = &ss->src;
@@ -194,6 +227,7 @@ PetscErrorCode DRSSSetUp(DRSS ss)
   PetscCall(DRSSSourceRead(ss->path, ss->group, src));
   ss->have_src = PETSC_TRUE;
   PetscCall(DRSSSourceModes(src));
+  PetscCall(SourceUnits(ss));
   m = src->m;
   if (ss->fmax > 0)
     for (m = 0; m < src->m && src->omega[m] < 2 * PETSC_PI * ss->fmax; m++) { }
@@ -215,10 +249,10 @@ PetscErrorCode DRSSSetUp(DRSS ss)
     SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s label %s is not a DOF of %s %s/labels", where, key, DRLabelString(all[missing], b), ss->path, src->group);
   }
   PetscCall(PetscFree(all));
-  for (PetscInt k = 0; k < m; k++)
-    for (PetscInt j = 0; j < nin; j++) Bm[k * nin + j] = rows[j * src->m + k];
+  for (PetscInt k = 0; k < m; k++) /* Phi / tu: see SourceUnits */
+    for (PetscInt j = 0; j < nin; j++) Bm[k * nin + j] = rows[j * src->m + k] / ss->units.time_s;
   for (PetscInt i = 0; i < nout; i++)
-    for (PetscInt k = 0; k < m; k++) Cm[i * m + k] = rows[(nin + i) * src->m + k];
+    for (PetscInt k = 0; k < m; k++) Cm[i * m + k] = rows[(nin + i) * src->m + k] / ss->units.time_s;
   PetscCall(DRSSSetModes(ss, m, src->omega, 2 * PETSC_PI * ss->rigid_hz, nin, Bm, nout, Cm));
   PetscCall(DRSSSetLabels(ss, ss->opt_in, ss->opt_out));
   PetscCall(PetscFree3(rows, Bm, Cm));

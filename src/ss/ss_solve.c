@@ -186,6 +186,11 @@ static PetscErrorCode WriteExport(DRSS ss, DRStore store)
     PetscCall(DRStoreAttrString(store, "/ss", "source", ss->path));
     PetscCall(DRStoreAttrString(store, "/ss", "source_group", ss->src.group));
   }
+  if (ss->have_units) { /* the state space's system (time in s) is the file's; the source's beside it */
+    PetscCall(DRUnitsWrite(store, &ss->units_s));
+    PetscCall(DRStoreAttrString(store, "/ss", "source_units", ss->units.name));
+    PetscCall(DRStoreAttrString(store, "/ss", "units", ss->units_s.name));
+  }
   PetscCall(DRStoreAttrString(store, "/ss", "damping", ss->dtype));
   PetscCall(DRStoreAttrInt(store, "/ss", "n_modes", m));
   PetscCall(DRStoreAttrInt(store, "/ss", "n_rigid", nrig));

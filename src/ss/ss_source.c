@@ -121,6 +121,11 @@ static PetscErrorCode SourceRead(const char *path, const char *group, DRSSSource
     PetscCheck(nd == 2 && d[0] == (hsize_t)src->ndof && d[1] == (hsize_t)src->m, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s is %llu x %llu, expected %" PetscInt_FMT " x %" PetscInt_FMT " (labels x frequencies)", path, dP, (unsigned long long)d[0], (unsigned long long)d[1], src->ndof, src->m);
     PetscCall(PetscMalloc1(src->m + 1, &src->omega));
     PetscCall(DRH5ReadAll(f, dF, H5T_NATIVE_DOUBLE, NULL, NULL, (void **)&hz));
+    { /* frequencies of a file whose writer converted them to Hz carry time_unit_s = 1 */
+      PetscBool found;
+      PetscCall(DRH5AttrReadReal(f, dF, "time_unit_s", &src->freq_tu, &found));
+      if (!found || !(src->freq_tu > 0)) src->freq_tu = 0;
+    }
     PetscCall(DRH5FileClose(&f));
     for (PetscInt k = 0; k < src->m; k++) {
       /* rigid-body modes may carry a tiny negative (signed) frequency */

@@ -4,6 +4,7 @@
 
 #include <dynred/ss.h>
 #include <dynred/config.h>
+#include <dynred/units.h>
 
 #define DR_SS_MAXSIM 32
 
@@ -21,7 +22,8 @@ typedef struct {
   PetscBool  from_km;
   PetscInt   ndof, m;
   DRLabel   *labels;       /* ndof */
-  PetscReal *omega;        /* m, rad/s ascending */
+  PetscReal *omega;        /* m, rad per time unit ascending (rad/s after SourceUnits) */
+  PetscReal  freq_tu;      /* modes: seconds per time unit of frequencies_hz (its attribute time_unit_s), 0: the file's */
   PetscReal *K, *M, *Phi;  /* from_km: ndof x ndof, ndof x ndof, ndof x m (row-major) */
 } DRSSSource;
 PetscErrorCode DRSSSourceRead(const char *path, const char *group, DRSSSource *src);
@@ -62,6 +64,10 @@ struct _p_DRSS {
   /* the source (DRSSSetUp) */
   DRSSSource src;
   PetscBool  have_src;
+  /* the source's unit system and the one of the state space (time in s:
+   * omega / tu, modes Phi / tu, i.e. mass-normalized to M tu^2) */
+  DRUnits    units, units_s;
+  PetscBool  have_units;
   /* simulation settings and results */
   char      ref[32];
   PetscReal h;
@@ -72,6 +78,10 @@ struct _p_DRSS {
   PetscBool solved;
   PetscLogDouble t_export, t_simulate; /* from the log events */
 };
+
+/* The input signal from the keys PREFIX.signal, .amplitude, .t0, .freq_hz,
+ * .t_rise, .t_hold, .t_fall, .scale, .file (ss.input, hybrid.input). */
+PetscErrorCode DRSSSignalFromConfig(DRConfig cfg, const char *prefix, PetscInt nin, DRSignal *sig);
 
 /* The integrators' context: the model, the input and where to record. */
 struct _n_DRSSSim {
