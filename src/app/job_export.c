@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 const DRConfigKey DRJobExportKeys[] = {
-  {"export.source", DR_CFG_STRING, "", "dynred result (HDF5) holding the reduced model (relative to the job file)", NULL, NULL, NULL},
+  {"export.source", DR_CFG_STRING, "", "dynred result (HDF5) holding the reduced model (relative to the job file); unset in the export: section of a cms job, which exports its own output", NULL, NULL, NULL},
   {"export.group", DR_CFG_STRING, "", "group of export.source with K, M [, D] (empty: the first of /cms/reduced, /ss/second_order, /ga/solutions/001)", NULL, NULL, NULL},
   {"export.format", DR_CFG_STRING, "dmig", "dmig (Nastran bulk data, large field, symmetric upper triangle) | op4 (Nastran OUTPUT4 matrices)", "dmig|op4", NULL, NULL},
   {"export.binary", DR_CFG_BOOL, "false", "op4: binary (Fortran records, little endian, 4-byte integers) instead of ASCII", NULL, NULL, NULL},
