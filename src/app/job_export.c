@@ -275,6 +275,7 @@ PetscErrorCode DRExportSetUp(DRConfig cfg, const char *source, DRExport *x)
   PetscCall(DRConfigGetString(cfg, "export.map", se->mappath, sizeof(se->mappath), NULL));
   if (!se->mappath[0]) PetscCall(PetscSNPrintf(se->mappath, sizeof(se->mappath), "%s.map.csv", x->out));
   else PetscCall(DRPreflightOutput(cfg, "export.map"));
+  PetscCheck(strcmp(x->out, se->source) && strcmp(se->mappath, se->source) && strcmp(x->out, se->mappath), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: export.output %s, map %s and the exported result %s, expected three different files", where, x->out, se->mappath, se->source);
   PetscCall(DRConfigGetInt(cfg, "export.spoint_start", &se->spoint_start, NULL));
   PetscCall(CheckName(cfg, "export.k_name", se->name[0]));
   PetscCall(CheckName(cfg, "export.m_name", se->name[1]));
