@@ -1,6 +1,9 @@
 /* dynred cms: component mode synthesis with optional verification against
- * the full model (parse, create, solve, view, verify, write). */
+ * the full model (parse, create, solve, view, verify, write), and the
+ * optional `export:` section: the reduced model of the written result as a
+ * superelement (the export job's keys and writers, export.h). */
 #include "app.h"
+#include "export.h"
 #include <dynred/cms.h>
 
 /* "cms time: model .. s, <phase> .. s, ...; total .. s" */
@@ -59,9 +62,15 @@ PetscErrorCode DRJobCMS(DRConfig cfg)
   DRStore        store;
   PetscBool      verify;
   PetscReal      tol, maxerr = 0, tsetup, tsolve, tverify = 0, ttotal;
+  PetscBool      exporting;
+  DRExport       x;
+  char           out[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBeginUser;
   PetscCall(DRJobPreflight(cfg, "cms"));
+  PetscCall(DRConfigGetString(cfg, "output", out, sizeof(out), NULL));
+  PetscCall(DRExportSectionGiven(cfg, &exporting));
+  if (exporting) PetscCall(DRExportSetUp(cfg, out, &x)); /* its keys checked before any work */
   PetscCall(DRConfigGetBool(cfg, "verify", &verify, NULL));
   PetscCall(DRConfigGetReal(cfg, "cms.verify_tol_pct", &tol, NULL));
   PetscCall(DRJobPhaseBegin(DR_JOB_MODEL));
@@ -90,12 +99,11 @@ PetscErrorCode DRJobCMS(DRConfig cfg)
   {
     const char *ph[3] = {"model", "cms_total", "verify"};
     PetscReal   t[3]  = {tsetup, ttotal, tverify};
-    char        out[PETSC_MAX_PATH_LEN];
     PetscCall(DRJobStoreCommit(&store, 3, ph, t));
-    PetscCall(DRConfigGetString(cfg, "output", out, sizeof(out), NULL));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "wrote %s\n", out));
   }
   PetscCall(DRCMSDestroy(&cms));
+  if (exporting) PetscCall(DRExportRun(&x)); /* from the renamed result, as `dynred export` reads it */
   PetscCheck(!(verify && tol > 0 && maxerr > tol), PETSC_COMM_WORLD, DR_ERR_VERIFY, "verification failed: max frequency deviation %.4f %% exceeds cms.verify_tol_pct = %g %%", (double)maxerr, (double)tol);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

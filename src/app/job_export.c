@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 const DRConfigKey DRJobExportKeys[] = {
-  {"export.source", DR_CFG_STRING, "", "dynred result (HDF5) holding the reduced model (relative to the job file)", NULL, NULL, NULL},
+  {"export.source", DR_CFG_STRING, "", "dynred result (HDF5) holding the reduced model (relative to the job file); unset in the export: section of a cms job, which exports its own output", NULL, NULL, NULL},
   {"export.group", DR_CFG_STRING, "", "group of export.source with K, M [, D] (empty: the first of /cms/reduced, /ss/second_order, /ga/solutions/001)", NULL, NULL, NULL},
   {"export.format", DR_CFG_STRING, "dmig", "dmig (Nastran bulk data, large field, symmetric upper triangle) | op4 (Nastran OUTPUT4 matrices)", "dmig|op4", NULL, NULL},
   {"export.binary", DR_CFG_BOOL, "false", "op4: binary (Fortran records, little endian, 4-byte integers) instead of ASCII", NULL, NULL, NULL},
@@ -74,8 +74,9 @@ static PetscErrorCode CheckSymmetric(const DRExportSE *se, const char *name, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* labels [nl, 2] of dataset `name` (the first nl coordinates) */
-static PetscErrorCode ReadLabels(hid_t f, DRExportSE *se, const char *name)
+/* labels [nl, 2] of dataset `name` (the first nl coordinates); nmax: the
+ * most rows allowed */
+static PetscErrorCode ReadLabels(hid_t f, DRExportSE *se, const char *name, PetscInt nmax)
 {
   char    d[320];
   int     nd;
@@ -84,8 +85,21 @@ static PetscErrorCode ReadLabels(hid_t f, DRExportSE *se, const char *name)
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(d, sizeof(d), "%s/%s", se->group, name));
   PetscCall(DRH5ReadAll(f, d, H5T_NATIVE_INT64, &nd, dims, (void **)&se->lab));
-  PetscCheck(nd == 2 && dims[1] == 2 && (PetscInt)dims[0] <= se->n, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s is not [nl, 2] with nl <= %" PetscInt_FMT ", expected (node, direction) per physical coordinate", se->source, d, se->n);
+  PetscCheck(nd == 2 && dims[1] == 2 && (PetscInt)dims[0] <= nmax, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s is not [nl, 2] with nl <= %" PetscInt_FMT ", expected (node, direction) per physical coordinate", se->source, d, nmax);
   se->nphys = (PetscInt)dims[0];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a /cms/reduced group whose interface was reduced before the projection:
+ * its first coordinates are CC mode coordinates, not boundary DOFs */
+static PetscErrorCode InterfaceEarly(hid_t f, const char *group, PetscBool *early)
+{
+  char      v[256];
+  PetscBool found;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRH5AttrReadString(f, group, "interface_reduction", v, sizeof(v), &found));
+  *early = (PetscBool)(found && !strncmp(v, "before the projection", 21));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -117,11 +131,16 @@ static PetscErrorCode ReadSource(DRExportSE *se)
   PetscCall(DRH5Exists(f, d, &has));
   if (has) { /* cms */
     PetscInt64 nmodal = 0;
-    PetscBool  found;
+    PetscBool  found, early = PETSC_FALSE;
     PetscCall(DRH5AttrReadInt(f, se->group, "n_modal", &nmodal, &found));
     PetscCheck(found && nmodal >= 0 && nmodal <= se->n, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s has no valid attribute n_modal, expected a /cms/reduced group", se->source, se->group);
-    PetscCall(ReadLabels(f, se, "boundary_labels"));
-    if (se->nphys == se->n - nmodal) {
+    /* the boundary DOFs: the first coordinates unless the interface was
+     * reduced before the projection (then boundary_labels are the rows of
+     * interface_modes, not coordinates) */
+    PetscCall(InterfaceEarly(f, se->group, &early));
+    PetscCall(ReadLabels(f, se, "boundary_labels", early ? PETSC_MAX_INT : se->n - (PetscInt)nmodal));
+    if (!early) {
+      PetscCheck(se->nphys == se->n - nmodal, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s/boundary_labels has %" PetscInt_FMT " rows, expected size - n_modal = %" PetscInt_FMT, se->source, se->group, se->nphys, se->n - (PetscInt)nmodal);
       PetscCall(PetscStrncpy(se->what, "component modal coordinates in component order", sizeof(se->what)));
       PetscCall(PetscStrncpy(se->genname, "modal coordinate", sizeof(se->genname)));
     } else { /* interface reduced before the projection: CC coordinates first */
@@ -135,7 +154,7 @@ static PetscErrorCode ReadSource(DRExportSE *se)
       PetscCall(PetscSNPrintf(d, sizeof(d), "%s/%s", se->group, ln[k]));
       PetscCall(DRH5Exists(f, d, &has));
       if (has) {
-        PetscCall(ReadLabels(f, se, ln[k]));
+        PetscCall(ReadLabels(f, se, ln[k], se->n));
         break;
       }
     }
@@ -211,52 +230,92 @@ static PetscErrorCode WriteAll(const DRExportSE *se, const char *out, const char
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRJobExport(DRConfig cfg)
+PetscErrorCode DRExportSectionGiven(DRConfig cfg, PetscBool *given)
 {
-  DRExportSE  se;
-  char        raw[PETSC_MAX_PATH_LEN], out[PETSC_MAX_PATH_LEN], fmt[16], where[PETSC_MAX_PATH_LEN + 32];
+  PetscFunctionBeginUser;
+  *given = PETSC_FALSE;
+  for (const DRConfigKey *k = DRJobExportKeys; k->key && !*given; k++) {
+    char      buf[PETSC_MAX_PATH_LEN];
+    PetscBool b;
+    PetscInt  i;
+    if (k->type == DR_CFG_BOOL) PetscCall(DRConfigGetBool(cfg, k->key, &b, given));
+    else if (k->type == DR_CFG_INT) PetscCall(DRConfigGetInt(cfg, k->key, &i, given));
+    else PetscCall(DRConfigGetString(cfg, k->key, buf, sizeof(buf), given));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRExportSetUp(DRConfig cfg, const char *source, DRExport *x)
+{
+  DRExportSE *se = &x->se;
+  char        raw[PETSC_MAX_PATH_LEN], where[PETSC_MAX_PATH_LEN + 32];
   const char *origin;
-  PetscBool   binary, sparse;
+  PetscBool   set;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(x, sizeof(*x)));
+  PetscCall(DRConfigGetString(cfg, "export.source", raw, sizeof(raw), &set));
+  PetscCall(DRConfigWhere(cfg, "export.source", where, sizeof(where)));
+  if (source) { /* a job's own result (the cms job's export: section) */
+    PetscCheck(!set, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: export.source = '%s' in a job that exports its own output %s, expected it unset", where, raw, source);
+    PetscCall(PetscStrncpy(se->source, source, sizeof(se->source)));
+  } else {
+    PetscCall(DRConfigGetOrigin(cfg, &origin));
+    PetscCheck(raw[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: export.source is not set, expected a dynred result file", where);
+    PetscCall(DRPathResolve(origin, raw, se->source, sizeof(se->source)));
+  }
+  PetscCall(DRConfigGetString(cfg, "export.group", se->group, sizeof(se->group), NULL));
+  PetscCall(DRConfigGetString(cfg, "export.format", x->fmt, sizeof(x->fmt), NULL));
+  PetscCall(DRConfigGetBool(cfg, "export.binary", &x->binary, NULL));
+  PetscCall(DRConfigGetBool(cfg, "export.sparse", &x->sparse, NULL));
+  PetscCall(DRConfigGetString(cfg, "export.output", x->out, sizeof(x->out), NULL));
+  PetscCall(DRConfigWhere(cfg, "export.output", where, sizeof(where)));
+  PetscCheck(x->out[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: export.output is not set, expected the file to write", where);
+  PetscCall(DRPreflightOutput(cfg, "export.output"));
+  PetscCall(DRConfigGetString(cfg, "export.map", se->mappath, sizeof(se->mappath), NULL));
+  if (!se->mappath[0]) PetscCall(PetscSNPrintf(se->mappath, sizeof(se->mappath), "%s.map.csv", x->out));
+  else PetscCall(DRPreflightOutput(cfg, "export.map"));
+  PetscCheck(strcmp(x->out, se->source) && strcmp(se->mappath, se->source) && strcmp(x->out, se->mappath), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: export.output %s, map %s and the exported result %s, expected three different files", where, x->out, se->mappath, se->source);
+  PetscCall(DRConfigGetInt(cfg, "export.spoint_start", &se->spoint_start, NULL));
+  PetscCall(CheckName(cfg, "export.k_name", se->name[0]));
+  PetscCall(CheckName(cfg, "export.m_name", se->name[1]));
+  PetscCall(CheckName(cfg, "export.d_name", se->name[2]));
+  PetscCheck(strcmp(se->name[0], se->name[1]) && strcmp(se->name[0], se->name[2]) && strcmp(se->name[1], se->name[2]), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: export.k_name, m_name, d_name are '%s', '%s', '%s', expected three different names", where, se->name[0], se->name[1], se->name[2]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRExportRun(DRExport *x)
+{
+  DRExportSE *se = &x->se;
+  const char *fmt = x->fmt;
   PetscMPIInt rank;
 
   PetscFunctionBeginUser;
-  PetscCall(DRJobPreflight(cfg, "export"));
-  PetscCall(PetscMemzero(&se, sizeof(se)));
-  PetscCall(DRConfigGetOrigin(cfg, &origin));
-  PetscCall(DRConfigGetString(cfg, "export.source", raw, sizeof(raw), NULL));
-  PetscCall(DRConfigWhere(cfg, "export.source", where, sizeof(where)));
-  PetscCheck(raw[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: export.source is not set, expected a dynred result file", where);
-  PetscCall(DRPathResolve(origin, raw, se.source, sizeof(se.source)));
-  PetscCall(DRConfigGetString(cfg, "export.group", se.group, sizeof(se.group), NULL));
-  PetscCall(DRConfigGetString(cfg, "export.format", fmt, sizeof(fmt), NULL));
-  PetscCall(DRConfigGetBool(cfg, "export.binary", &binary, NULL));
-  PetscCall(DRConfigGetBool(cfg, "export.sparse", &sparse, NULL));
-  PetscCall(DRConfigGetString(cfg, "export.output", out, sizeof(out), NULL));
-  PetscCall(DRConfigWhere(cfg, "export.output", where, sizeof(where)));
-  PetscCheck(out[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: export.output is not set, expected the file to write", where);
-  PetscCall(DRPreflightOutput(cfg, "export.output"));
-  PetscCall(DRConfigGetString(cfg, "export.map", se.mappath, sizeof(se.mappath), NULL));
-  if (!se.mappath[0]) PetscCall(PetscSNPrintf(se.mappath, sizeof(se.mappath), "%s.map.csv", out));
-  else PetscCall(DRPreflightOutput(cfg, "export.map"));
-  PetscCall(DRConfigGetInt(cfg, "export.spoint_start", &se.spoint_start, NULL));
-  PetscCall(CheckName(cfg, "export.k_name", se.name[0]));
-  PetscCall(CheckName(cfg, "export.m_name", se.name[1]));
-  PetscCall(CheckName(cfg, "export.d_name", se.name[2]));
-  PetscCheck(strcmp(se.name[0], se.name[1]) && strcmp(se.name[0], se.name[2]) && strcmp(se.name[1], se.name[2]), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: export.k_name, m_name, d_name are '%s', '%s', '%s', expected three different names", where, se.name[0], se.name[1], se.name[2]);
-  PetscCall(ReadSource(&se));
+  PetscCall(ReadSource(se));
   if (!strcmp(fmt, "dmig")) {
-    PetscCall(CheckSymmetric(&se, "K", se.K));
-    PetscCall(CheckSymmetric(&se, "M", se.M));
-    if (se.D) PetscCall(CheckSymmetric(&se, "D", se.D));
+    PetscCall(CheckSymmetric(se, "K", se->K));
+    PetscCall(CheckSymmetric(se, "M", se->M));
+    if (se->D) PetscCall(CheckSymmetric(se, "D", se->D));
   }
-  PetscCall(CheckIds(&se));
+  PetscCall(CheckIds(se));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  PetscCall(DRRootAgree(PETSC_COMM_WORLD, rank ? PETSC_SUCCESS : WriteAll(&se, out, fmt, binary, sparse)));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "export: %s %s: %" PetscInt_FMT " coordinates (%" PetscInt_FMT " GRID DOFs, %" PetscInt_FMT " scalar points from %" PetscInt_FMT "; %s), K, M%s\n", se.source, se.group, se.n, se.nphys, se.n - se.nphys, se.spoint_start, se.what, se.D ? ", D" : ""));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "wrote %s (%s%s%s) and %s\n", out, fmt, strcmp(fmt, "op4") ? "" : (binary ? ", binary" : ", ASCII"), strcmp(fmt, "op4") ? "" : (sparse ? ", sparse bigmat" : ", dense"), se.mappath));
-  PetscCall(PetscFree(se.K));
-  PetscCall(PetscFree(se.M));
-  PetscCall(PetscFree(se.D));
-  PetscCall(PetscFree(se.lab));
+  PetscCall(DRRootAgree(PETSC_COMM_WORLD, rank ? PETSC_SUCCESS : WriteAll(se, x->out, fmt, x->binary, x->sparse)));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "export: %s %s: %" PetscInt_FMT " coordinates (%" PetscInt_FMT " GRID DOFs, %" PetscInt_FMT " scalar points from %" PetscInt_FMT "; %s), K, M%s\n", se->source, se->group, se->n, se->nphys, se->n - se->nphys, se->spoint_start, se->what, se->D ? ", D" : ""));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "wrote %s (%s%s%s) and %s\n", x->out, fmt, strcmp(fmt, "op4") ? "" : (x->binary ? ", binary" : ", ASCII"), strcmp(fmt, "op4") ? "" : (x->sparse ? ", sparse bigmat" : ", dense"), se->mappath));
+  PetscCall(PetscFree(se->K));
+  PetscCall(PetscFree(se->M));
+  PetscCall(PetscFree(se->D));
+  PetscCall(PetscFree(se->lab));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRJobExport(DRConfig cfg)
+{
+  DRExport x;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRJobPreflight(cfg, "export"));
+  PetscCall(DRExportSetUp(cfg, NULL, &x));
+  PetscCall(DRExportRun(&x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -18,6 +18,14 @@
 # op4 reader (labels from the map) gives the CMS frequencies (the coupled
 # system's eigenvalues are those of exactly these K, M).  Bad inputs: a
 # non-symmetric K for DMIG, a GRID id among the scalar points, a bad name.
+# The `export:` section of a cms job (item 1): the superelement the cms job
+# writes right after its result is the file `dynred export` writes from that
+# result (binary OP4 byte for byte; DMIG and map equal but for the comment
+# lines naming paths), and the independent reader gives /cms/reduced from it
+# bit for bit (OP4) or to 5e-10 (DMIG); one case with the interface reduced
+# before the projection (every coordinate a scalar point), one with the keys
+# on the command line; bad export keys in a cms job fail before any work
+# with one line.
 set -euo pipefail
 cd "$T"
 J=$ROOT/tests/data/cms/plate5.yaml
@@ -194,4 +202,68 @@ export: {source: nonsym.h5, group: /x, output: x.out}
 EOF
 $ROOT/tests/expect.sh "nonsym.h5: /x/K is not symmetric: entry \(3, 1\) = 0, \(1, 3\) = 0.5" $DYNRED export -config nonsym.yaml
 test ! -e x.out && ! ls x.out.tmp.* 2>/dev/null
+# --- the export: section of a cms job
+cat > cmsx.yaml <<EOF
+job: cms
+output: cmsx.h5
+model:
+  builtin: plate
+  plate: {lx: 1.0, ly: 0.5, lz: 0.02, nx: 15, ny: 6, nz: 1, clamp: x0}
+  cut: {axis: x, parts: 3}
+cms: {fmax: 300, interface_auto: true}
+export: {format: op4, binary: true, sparse: true, output: cmsx.op4, spoint_start: 700001}
+EOF
+timeout 300 $MPIEXEC -n 3 $DYNRED -config cmsx.yaml > cmsx.log
+mkdir sa
+printf 'job: export\nexport: {source: ../cmsx.h5, format: op4, binary: true, sparse: true, output: cmsx.op4, spoint_start: 700001}\n' > sa/x.yaml
+(cd sa && timeout 300 $DYNRED export -config x.yaml > x.log)
+cmp cmsx.op4 sa/cmsx.op4
+# the plate5 job with the export keys on the command line (DMIG), on 2 ranks
+timeout 300 $MPIEXEC -n 2 $DYNRED -config $J -model_plate_nx 15 -model_plate_ny 6 -output cmsd.h5 -export_output cmsd.dmig -export_spoint_start 500001 > cmsd.log
+printf 'job: export\nexport: {source: ../cmsd.h5, output: cmsd.dmig, spoint_start: 500001}\n' > sa/d.yaml
+(cd sa && timeout 300 $DYNRED export -config d.yaml > d.log)
+diff <(grep -v '^\$' cmsd.dmig) <(grep -v '^\$' sa/cmsd.dmig)
+diff <(grep -v '^#' cmsd.dmig.map.csv) <(grep -v '^#' sa/cmsd.dmig.map.csv)
+grep -q "^wrote cmsd.h5" cmsd.log && grep -q "^wrote cmsd.dmig (dmig) and cmsd.dmig.map.csv" cmsd.log
+PYTHONPATH=$ROOT/tests/e2e /usr/bin/python3 - <<'PY'
+import csv, h5py, numpy as np
+from export_op4_ref import read_op4, read_dmig
+with h5py.File("cmsx.h5", "r") as f:
+    g = f["/cms/reduced"]
+    K, M, nmodal = g["K"][:], g["M"][:], int(g.attrs["n_modal"])
+    nbl = g["boundary_labels"].shape[0]
+    assert "interface_modes" in g and nbl > K.shape[0] - nmodal, "expected the interface reduced before the projection"
+mats = read_op4("cmsx.op4")
+assert [m[0] for m in mats] == ["KAAX", "MAAX"] and all(np.array_equal(A, R) for (_, _, A), R in zip(mats, (K, M)))
+rows = [r for r in csv.reader(l for l in open("cmsx.op4.map.csv") if not l.startswith("#"))][1:]
+# CC mode coordinates and modal coordinates: all scalar points from 700001
+assert [(r[1], int(r[2]), r[3]) for r in rows] == [("spoint", 700001 + i, "0") for i in range(K.shape[0])], rows[:3]
+with h5py.File("cmsd.h5", "r") as f:
+    Kd, bl = f["/cms/reduced/K"][:], f["/cms/reduced/boundary_labels"][:]
+dm, hd, sp = read_dmig("cmsd.dmig")
+nb = len(bl)
+assert sp == [(500001, 500000 + Kd.shape[0] - nb)], sp
+key = {tuple(x): i for i, x in enumerate(bl)}
+key.update({(500001 + k, 0): nb + k for k in range(Kd.shape[0] - nb)})
+U = np.zeros_like(Kd)
+for gc, col in dm["KAAX"].items():
+    for gci, v in col.items():
+        U[key[gci], key[gc]] = v
+up = np.triu(Kd)
+assert np.all((up == 0) == (U == 0)) and np.all(np.abs(U - up) <= 5e-10 * np.abs(up))   # tol: 10 digits, as above
+print(f"cms job export: section: OP4 {K.shape[0]} x {K.shape[0]} (interface reduced first, all scalar points) bit for bit; DMIG {Kd.shape[0]} x {Kd.shape[0]} to 5e-10")
+PY
+# bad export keys in a cms job: one line, before any work (no result written)
+bad() { # pattern export-flow-map
+  printf 'job: cms\noutput: bad.h5\nmodel: {builtin: plate, plate: {nx: 6, ny: 2, nz: 1, clamp: x0}, cut: {axis: x, parts: 2}}\ncms: {nmodes: 3}\nexport: %s\n' "$2" > bad.yaml
+  $ROOT/tests/expect.sh "$1" $DYNRED -config bad.yaml
+  test ! -e bad.h5 && ! ls bad.h5.tmp* 2>/dev/null
+}
+bad "bad.yaml:5: export.format = 'op5', expected dmig or op4" "{format: op5, output: b.op4}"
+bad "bad.yaml:5: export.source = 'cms.h5' in a job that exports its own output bad.h5, expected it unset" "{source: cms.h5, output: b.dmig}"
+bad "bad.yaml:5: unknown key 'export.outptu'" "{outptu: b.dmig}"
+bad "export.output is not set, expected the file to write" "{format: dmig}"
+bad "bad.yaml:5: export.m_name = 'M-1', expected a Nastran name" "{output: b.dmig, m_name: M-1}"
+bad "bad.yaml:5: export.output bad.h5, map bad.h5.map.csv and the exported result bad.h5, expected three different files" "{output: bad.h5}"
+test ! -e b.dmig && test ! -e b.op4
 echo ok
