@@ -18,20 +18,6 @@ static PetscErrorCode RootMessage(MPI_Comm comm, char *msg, size_t len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* "command line -KEY" when the option gives the key, else "FILE:LINE". */
-static PetscErrorCode WhereOf(DRConfig cfg, const char *key, char *where, size_t len)
-{
-  char      opt[320];
-  PetscBool set;
-
-  PetscFunctionBeginUser;
-  DRCfgOptionName(key, opt, sizeof(opt));
-  PetscCall(PetscOptionsHasName(NULL, NULL, opt, &set));
-  if (set) PetscCall(PetscSNPrintf(where, len, "command line %s", opt));
-  else PetscCall(DRConfigWhere(cfg, key, where, len));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode DRPreflightOutput(DRConfig cfg, const char *key)
 {
   char        out[PETSC_MAX_PATH_LEN], dir[PETSC_MAX_PATH_LEN], where[PETSC_MAX_PATH_LEN + 32], msg[8 * PETSC_MAX_PATH_LEN] = "";
@@ -40,7 +26,7 @@ PetscErrorCode DRPreflightOutput(DRConfig cfg, const char *key)
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(cfg->comm, &rank));
   PetscCall(DRConfigGetString(cfg, key, out, sizeof(out), NULL));
-  PetscCall(WhereOf(cfg, key, where, sizeof(where)));
+  PetscCall(DRConfigWhereValue(cfg, key, where, sizeof(where)));
   if (!rank) {
     struct stat st;
     const char *slash = strrchr(out, '/');
@@ -88,7 +74,7 @@ static PetscErrorCode CheckKeyFile(DRConfig cfg, const char *key, const char *ex
   if (!raw[0]) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DRConfigGetOrigin(cfg, &origin));
   PetscCall(DRPathResolve(origin, raw, path, sizeof(path)));
-  PetscCall(WhereOf(cfg, key, where, sizeof(where)));
+  PetscCall(DRConfigWhereValue(cfg, key, where, sizeof(where)));
   snprintf(full, sizeof(full), "%s%s", path, ext ? ext : "");
   CheckReadable(where, key, raw, full, msg, len);
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -5,6 +5,11 @@
 #include <dynred/farm.h>
 #include <string.h>
 
+/* Grid points per sweep (and per axis): each is an eigensolve of the FE
+ * mechanism; beyond this a step is surely a typo (and the count would
+ * overflow PetscInt on the way to a failed allocation). */
+#define DR_GMP_MAXPOINTS 1000000
+
 static const DRConfigKey gmp_keys[] = {
   {"gmp.mechanism", DR_CFG_STRING, "slider-crank", "built-in mechanism: slider-crank | arm3d", "slider-crank|arm3d", NULL, NULL},
   {"gmp.L1", DR_CFG_REAL, "0", "length of body 1 (crank, link 1) [m]; 0: the mechanism's default (0.3 / 1.0)", "0..", "m", NULL},
@@ -78,6 +83,7 @@ static PetscErrorCode SweepMechanismFromOptions(DRGMPSweep s)
   DRMechanismParams *p   = &s->p;
   PetscReal          v;
   PetscInt           k;
+  PetscBool          iset;
   char               where[PETSC_MAX_PATH_LEN + 64], num[32];
 
   PetscFunctionBeginUser;
@@ -98,7 +104,8 @@ static PetscErrorCode SweepMechanismFromOptions(DRGMPSweep s)
   OVR_R("gmp.A", A);
 #undef OVR_R
   PetscCall(DRConfigGetReal(cfg, "gmp.I", &v, NULL));
-  p->Ib = v != 0 ? v : p->A * p->A / 12.0;
+  iset  = (PetscBool)(v != 0);
+  p->Ib = iset ? v : p->A * p->A / 12.0;
   PetscCall(DRConfigGetReal(cfg, "gmp.I2", &p->Ib2, NULL));
   p->J = 0.1406 * p->A * p->A; /* square section */
   PetscCall(DRConfigGetReal(cfg, "gmp.slider_mass", &p->slider_mass, NULL));
@@ -110,6 +117,12 @@ static PetscErrorCode SweepMechanismFromOptions(DRGMPSweep s)
   PetscCall(DRConfigGetInt(cfg, "gmp.lattice", &p->lattice, NULL));
   PetscCall(DRConfigGetReal(cfg, "gmp.width", &p->width, NULL));
   PetscCall(DRConfigGetReal(cfg, "gmp.height", &p->height, NULL));
+  if (!strcmp(s->type, "slider-crank")) {
+    PetscCall(DRConfigWhereValue(cfg, "gmp.L2", where, sizeof(where)));
+    PetscCheck(p->L2 > p->L1, s->comm, DR_ERR_INPUT, "%s: gmp.L1 = %g, gmp.L2 = %g (0: the default): expected the connector L2 longer than the crank L1 (a full revolution)", where, (double)p->L1, (double)p->L2);
+  }
+  PetscCall(DRConfigWhereValue(cfg, iset ? "gmp.I" : "gmp.A", where, sizeof(where)));
+  PetscCheck(p->A > 0 && p->Ib > 0 && p->J > 0 && (p->Ib2 == 0 || PetscIsNormalReal(p->Ib2)), s->comm, DR_ERR_INPUT, "%s: gmp.A = %g, gmp.I = %g, torsion constant %g: expected a section whose area and second moments are positive normal numbers (I = A^2/12 when 0)", where, (double)p->A, (double)p->Ib, (double)p->J);
   PetscCall(DRConfigWhere(cfg, "gmp.lattice", where, sizeof(where)));
   PetscCheck(p->lattice == 0 || !strcmp(s->type, "arm3d"), s->comm, DR_ERR_INPUT, "%s: gmp.lattice = %" PetscInt_FMT ": lattice links exist for arm3d only, not for %s", where, p->lattice, s->type);
   PetscCall(DRConfigWhere(cfg, "gmp.width", where, sizeof(where)));
@@ -181,6 +194,7 @@ static PetscErrorCode GridAxis(DRConfig cfg, PetscInt k, PetscInt *n, PetscReal 
   PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
   PetscCheck(b > a, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: gmp.theta%" PetscInt_FMT ": stop %g <= start %g: expected stop > start", where, k + 1, (double)b, (double)a);
   PetscCheck(h > 0 && h <= (b - a) * (1 + 1e-9), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s = %g: expected a step in (0, stop - start]", where, key, (double)h);
+  PetscCheck((b - a) / h < DR_GMP_MAXPOINTS, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s = %g: (stop - start) / step = %.3g grid points along theta%" PetscInt_FMT ", expected at most %d (a larger step or a shorter range)", where, key, (double)h, (double)((b - a) / h), k + 1, DR_GMP_MAXPOINTS);
   *n = (PetscInt)PetscFloorReal((b - a) / h + 0.5) + 1;
   PetscCall(PetscMalloc1(*n, v));
   for (PetscInt i = 0; i < *n; i++) (*v)[i] = a + (b - a) * i / (*n - 1);
@@ -192,18 +206,24 @@ static PetscErrorCode GridAxis(DRConfig cfg, PetscInt k, PetscInt *n, PetscReal 
  * theta1 fastest. */
 static PetscErrorCode SweepFineGrid(DRGMPSweep s)
 {
-  PetscInt nf1[DR_GMP_MAXTHETA];
+  PetscInt  nf1[DR_GMP_MAXTHETA];
+  PetscReal nfd = 1;
+  char      where[PETSC_MAX_PATH_LEN + 32];
 
   PetscFunctionBeginUser;
   s->nfine = 0;
   if (!(s->vstep > 0)) PetscFunctionReturn(PETSC_SUCCESS);
   s->nfine = 1;
+  PetscCall(DRConfigWhereValue(s->cfg, "gmp.verify_step", where, sizeof(where)));
   for (PetscInt t = 0; t < s->nt; t++) {
     PetscReal a = s->axis[t][0], b = s->axis[t][s->npts[t] - 1];
     PetscCheck(s->uniform[t] && s->npts[t] >= 3, s->comm, DR_ERR_INPUT, "gmp.verify_step: the interpolation formulas need a uniform grid of at least 3 points along theta%" PetscInt_FMT, t + 1);
+    PetscCheck((b - a) / s->vstep < DR_GMP_MAXPOINTS, s->comm, DR_ERR_INPUT, "%s: gmp.verify_step = %g: %.3g verification points along theta%" PetscInt_FMT ", expected at most %d (a larger step)", where, (double)s->vstep, (double)((b - a) / s->vstep), t + 1, DR_GMP_MAXPOINTS);
     nf1[t] = (PetscInt)PetscFloorReal((b - a) / s->vstep + 0.5) + 1;
+    nfd *= (PetscReal)nf1[t];
     s->nfine *= nf1[t];
   }
+  PetscCheck(nfd < DR_GMP_MAXPOINTS, s->comm, DR_ERR_INPUT, "%s: gmp.verify_step = %g: %.3g verification points in all, expected at most %d (a larger step)", where, (double)s->vstep, (double)nfd, DR_GMP_MAXPOINTS);
   PetscCall(PetscMalloc1(s->nfine * s->nt, &s->fine_theta));
   for (PetscInt f = 0; f < s->nfine; f++) {
     PetscInt r = f;
@@ -241,6 +261,11 @@ PetscErrorCode DRGMPSweepSetUp(DRGMPSweep s)
   s->ngrid = 1;
   for (PetscInt t = 0; t < s->nt; t++) {
     PetscCall(GridAxis(s->cfg, t, &s->npts[t], &s->axis[t], &s->periodic[t], &s->uniform[t]));
+    if ((PetscReal)s->ngrid * s->npts[t] >= DR_GMP_MAXPOINTS) {
+      char where[PETSC_MAX_PATH_LEN + 32];
+      PetscCall(DRConfigWhereValue(s->cfg, "gmp.theta2.step", where, sizeof(where)));
+      SETERRQ(s->comm, DR_ERR_INPUT, "%s: gmp.theta1 x gmp.theta2: %.3g grid points, expected at most %d (larger steps)", where, (double)s->ngrid * (double)s->npts[t], DR_GMP_MAXPOINTS);
+    }
     s->ngrid *= s->npts[t];
   }
   PetscCall(SweepFineGrid(s));
