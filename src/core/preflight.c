@@ -258,6 +258,13 @@ PetscErrorCode DRMemoryFactorEstimate(Mat A, PetscReal *mib)
 
 PetscErrorCode DRMemoryCheck(MPI_Comm comm, DRConfig cfg, PetscReal need_mib, const char *what)
 {
+  PetscFunctionBeginUser;
+  PetscCall(DRMemoryCheckHint(comm, cfg, need_mib, what, "run it on more nodes (the ranks share the factorization), or on a node with more memory"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRMemoryCheckHint(MPI_Comm comm, DRConfig cfg, PetscReal need_mib, const char *what, const char *hint)
+{
   MPI_Comm    node;
   PetscMPIInt nrank, nsize;
   PetscReal   need = 0, avail = 0, v[3] = {0, 0, 0}, all[3];
@@ -288,6 +295,6 @@ PetscErrorCode DRMemoryCheck(MPI_Comm comm, DRConfig cfg, PetscReal need_mib, co
   all[0] = v[0];
   all[1] = v[1];
   all[2] = v[2];
-  PetscCheck(out.ratio <= 1, comm, DR_ERR_INPUT, "%s needs about %.3g MiB on a node (%d rank(s) there), %.3g MiB available (%s): expected a job that fits in memory; run it on more nodes (the ranks share the factorization), or on a node with more memory", what, (double)all[0], (int)all[2], (double)all[1], source);
+  PetscCheck(out.ratio <= 1, comm, DR_ERR_INPUT, "%s needs about %.3g MiB on a node (%d rank(s) there), %.3g MiB available (%s): expected a job that fits in memory; %s", what, (double)all[0], (int)all[2], (double)all[1], source, hint);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

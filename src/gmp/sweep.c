@@ -3,6 +3,7 @@
  * sweep_verify.c, the datasets in sweep_write.c. */
 #include "sweepimpl.h"
 #include <dynred/farm.h>
+#include <dynred/preflight.h>
 #include <string.h>
 
 /* Grid points per sweep (and per axis): each is an eigensolve of the FE
@@ -174,7 +175,7 @@ static PetscErrorCode GridAxis(DRConfig cfg, PetscInt k, PetscInt *n, PetscReal 
   PetscCall(PetscSNPrintf(key, sizeof(key), "gmp.theta%" PetscInt_FMT ".values", k + 1));
   PetscCall(DRConfigGetRealArray(cfg, key, buf, &nv, &set));
   if (set && nv > 0) {
-    PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
+    PetscCall(DRConfigWhereValue(cfg, key, where, sizeof(where)));
     PetscCheck(nv >= 2, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s has %" PetscInt_FMT " value(s): expected at least 2", where, key, nv);
     for (PetscInt i = 1; i < nv; i++) PetscCheck(buf[i] > buf[i - 1], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s is not increasing at entry %" PetscInt_FMT ": expected ascending values", where, key, i);
     *n = nv;
@@ -191,7 +192,7 @@ static PetscErrorCode GridAxis(DRConfig cfg, PetscInt k, PetscInt *n, PetscReal 
   PetscCall(DRConfigGetReal(cfg, key, &b, NULL));
   PetscCall(PetscSNPrintf(key, sizeof(key), "gmp.theta%" PetscInt_FMT ".step", k + 1));
   PetscCall(DRConfigGetReal(cfg, key, &h, NULL));
-  PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
+  PetscCall(DRConfigWhereValue(cfg, key, where, sizeof(where)));
   PetscCheck(b > a, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: gmp.theta%" PetscInt_FMT ": stop %g <= start %g: expected stop > start", where, k + 1, (double)b, (double)a);
   PetscCheck(h > 0 && h <= (b - a) * (1 + 1e-9), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s = %g: expected a step in (0, stop - start]", where, key, (double)h);
   PetscCheck((b - a) / h < DR_GMP_MAXPOINTS, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s = %g: (stop - start) / step = %.3g grid points along theta%" PetscInt_FMT ", expected at most %d (a larger step or a shorter range)", where, key, (double)h, (double)((b - a) / h), k + 1, DR_GMP_MAXPOINTS);
@@ -236,6 +237,8 @@ static PetscErrorCode SweepFineGrid(DRGMPSweep s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode SweepCheckMemory(DRGMPSweep);
+
 /* The sweep's identity for the checkpoint: everything a point depends on */
 static void SweepSignature(DRGMPSweep s)
 {
@@ -274,6 +277,7 @@ PetscErrorCode DRGMPSweepSetUp(DRGMPSweep s)
   PetscCall(PetscPrintf(s->comm, ")\n"));
   if (s->nfine) PetscCall(PetscPrintf(s->comm, "gmp: verification grid %" PetscInt_FMT " points (exact ROMs)\n", s->nfine));
   SweepSignature(s);
+  PetscCall(SweepCheckMemory(s));
   s->setupcalled = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -289,6 +293,55 @@ static void PointTheta(DRGMPSweep s, PetscInt task, PetscReal th[])
     }
   } else
     for (PetscInt t = 0; t < s->nt; t++) th[t] = s->fine_theta[(task - s->ngrid) * s->nt + t];
+}
+
+/* Fail fast on memory, before the first point: a point's work on each rank
+ * (constrained problems up to dense_max: dense K, M, their copies on the
+ * group's root and LAPACK's workspace, about 6 ndof^2 values; beyond: the
+ * MUMPS analysis of K at the first point, shared by the ranks of a farm
+ * group, plus 2 nmodes + 32 Krylov vectors) and, on rank 0, every grid and
+ * verification point's reduced model (3 n^2 + n values, Psi and its
+ * derivative 2 ndof n, the node positions), twice (the farm's buffers and
+ * the unpacked grid). */
+static PetscErrorCode SweepCheckMemory(DRGMPSweep s)
+{
+  PetscMPIInt rank, size;
+  PetscInt    gs = 1, nd = s->ndof, n = s->n, dim, nnodes;
+  PetscBool   set;
+  PetscReal   point, store, need, mib = 1048576.0 / sizeof(PetscReal);
+  char        what[512], how[64];
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(s->comm, &rank));
+  PetscCallMPI(MPI_Comm_size(s->comm, &size));
+  PetscCall(DRConfigGetInt(s->cfg, "ranks_per_group", &gs, &set));
+  if (!set || gs < 1) gs = 1; /* the farm's default: one rank per point */
+  PetscCall(DRMechanismGetSizes(s->mech, &dim, &nnodes, NULL, NULL));
+  if (nd <= s->opt.dense_max) {
+    point = 6.0 * nd * nd / mib;
+    PetscCall(PetscSNPrintf(how, sizeof(how), "dense eigenproblem"));
+  } else {
+    PetscReal  th[DR_GMP_MAXTHETA], *xyz, res, f;
+    Mat        K, M, N;
+    Vec        Nt[DR_GMP_MAXTHETA];
+    PetscCall(PetscMalloc1(dim * nnodes, &xyz));
+    PointTheta(s, 0, th);
+    PetscCall(DRMechanismConfigure(s->mech, th, xyz, &res));
+    PetscCall(DRMechanismAssemble(s->mech, s->comm, th, xyz, &K, &M, &N, Nt));
+    PetscCall(DRMemoryFactorEstimate(K, &f)); /* this rank's share over all ranks */
+    point = f * size / gs + (2.0 * s->opt.nmodes + 32) * nd / gs / mib;
+    PetscCall(MatDestroy(&K));
+    PetscCall(MatDestroy(&M));
+    PetscCall(MatDestroy(&N));
+    for (PetscInt t = 0; t < s->nt; t++) PetscCall(VecDestroy(&Nt[t]));
+    PetscCall(PetscFree(xyz));
+    PetscCall(PetscSNPrintf(how, sizeof(how), "MUMPS estimate"));
+  }
+  store = 2.0 * (s->ngrid + s->nfine) * (3.0 * n * n + n + 2.0 * nd * n + (PetscReal)dim * nnodes) / mib;
+  need  = point + (rank == 0 ? store : 0);
+  PetscCall(PetscSNPrintf(what, sizeof(what), "gmp sweep of %" PetscInt_FMT " points (%s, %" PetscInt_FMT " DOFs: one point's %s on every rank, %.3g MiB of reduced models on rank 0)", s->ngrid + s->nfine, s->type, nd, how, (double)store));
+  PetscCall(DRMemoryCheckHint(s->comm, s->cfg, need, what, "a coarser grid (larger gmp.thetaK.step or gmp.verify_step), more nodes, or a node with more memory"));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* One farm task: the ROM at a grid (or verification) point, packed on the
