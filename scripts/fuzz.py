@@ -79,18 +79,8 @@ NOISE = re.compile(r"PETSC ERROR|HDF5-DIAG|Traceback|^\s*#\d+ 0x", re.M)
 # matches one is counted under "known:TAG", not as a failure.  Remove an
 # entry once its module is fixed; --strict counts them as failures.
 KNOWN = [
-    ("builder", r"dynred: error: (builtin:\w+|slider-crank|arm3d): ",
-     "built-in model / mechanism checks name the model, not JOB.yaml:LINE (src/model/fe_*, src/gmp)"),
-    ("modalrange", r"dynred: error: .*modal range: expected nmodes > 0",
-     "modal.nmodes has no range in its key table, checked later without JOB.yaml:LINE (src/eigen, src/app)"),
-    ("modalsize", r"dynred: error: assembly of \d+ components?: \d+ modes requested but the model has only",
-     "modal.nmodes beyond the model size (the default 20 on a tiny model) without JOB.yaml:LINE (src/eigen, src/app)"),
     ("disjoint", r"dynred: error: component '\w+' shares no DOF label with any other component",
      "a component whose labels were changed leaves the OTHER one disjoint: the message names that one, not the changed file (src/couple)"),
-    ("slepc", r"dynred: error: The inner product is not well defined",
-     "SLEPc's message for an indefinite M passed through without the component (src/eigen)"),
-    ("mdiag", r"dynred: error: \S+: M diagonal entry",
-     "component.c names the K file (c->source) for a bad M diagonal (src/model/component.c)"),
     ("lapack", r"dynred: error: reduced (stiffness|mass) matrix is not positive",
      "dense reduced eigenproblem failure without the component name (src/reduce)"),
     ("rrbound", r"Rayleigh-Ritz bound violated at mode[\s\S]*DRCMSVerify",
@@ -98,6 +88,12 @@ KNOWN = [
     ("recover0", r"m must be > 0: m = 0[\s\S]*DRCMSRecover_Private",
      "CMS recovery with 0 system modes found (K with a 1e308 entry): PETSc trace (src/couple/recover.c)"),
 ]
+# Fixed since (each with a case in tests/e2e/failfast.sh): builder (built-in
+# model and mechanism values: key ranges with exclusive bounds, builder
+# errors re-raised at model.builtin's line, slider-crank checks in
+# src/gmp/sweep.c), modalrange and modalsize (src/app/job_modal.c), slepc
+# (an indefinite or overflowing M: src/model/component.c names the file and
+# the entry), mdiag (M's own file in the message).
 
 # ---------------------------------------------------------------- mutations
 def m_truncate(rng, data, name):

@@ -5,6 +5,10 @@
 #include <math.h>
 #include <string.h>
 
+/* Largest matrix entry a component may hold: its square and a few sums of
+ * squares stay finite (sqrt(DBL_MAX) = 1.34e154). */
+#define DR_ENTRY_MAX 1e150
+
 PetscErrorCode DRComponentCreate(MPI_Comm comm, const char *name, DRComponent *c)
 {
   PetscFunctionBeginUser;
@@ -140,7 +144,7 @@ static PetscErrorCode CheckMatrix(DRComponent c, Mat A, const char *which, Petsc
   PetscInt           rs, re, ncols, m, n;
   const PetscInt    *cols;
   const PetscScalar *vals;
-  PetscInt           bad[3] = {PETSC_MAX_INT, PETSC_MAX_INT, PETSC_MAX_INT}, gbad[3];
+  PetscInt           bad[4] = {PETSC_MAX_INT, PETSC_MAX_INT, PETSC_MAX_INT, PETSC_MAX_INT}, gbad[4];
   char               b1[32], b2[32];
   const char        *src = (!strcmp(which, "M") && c->msource[0]) ? c->msource : c->source;
 
@@ -157,6 +161,9 @@ static PetscErrorCode CheckMatrix(DRComponent c, Mat A, const char *which, Petsc
          an FE model produces: a corrupt value, whose eigenvalues would
          overflow (a 1e-320 mass) */
       if (vals[k] != 0 && PetscAbsReal(PetscRealPart(vals[k])) < DBL_MIN && bad[2] == PETSC_MAX_INT) bad[2] = i;
+      /* norms and inner products square the entries: beyond sqrt(DBL_MAX)
+         = 1.3e154 they overflow (the solvers then see an "indefinite" M) */
+      if (PetscAbsReal(PetscRealPart(vals[k])) > DR_ENTRY_MAX && isfinite(PetscRealPart(vals[k])) && bad[3] == PETSC_MAX_INT) bad[3] = i;
       if (cols[k] == i) {
         hasdiag = PETSC_TRUE;
         if (!(PetscRealPart(vals[k]) > 0) && bad[1] == PETSC_MAX_INT) bad[1] = i;
@@ -166,9 +173,10 @@ static PetscErrorCode CheckMatrix(DRComponent c, Mat A, const char *which, Petsc
     PetscCall(MatRestoreRow(A, i, &ncols, &cols, &vals));
   }
   if (!checkdiag) bad[1] = PETSC_MAX_INT;
-  PetscCall(MPIU_Allreduce(bad, gbad, 3, MPIU_INT, MPI_MIN, c->comm));
+  PetscCall(MPIU_Allreduce(bad, gbad, 4, MPIU_INT, MPI_MIN, c->comm));
   PetscCheck(gbad[0] == PETSC_MAX_INT, c->comm, DR_ERR_INPUT, "%s: %s has a non-finite value in row %" PetscInt_FMT " (DOF %s), expected finite numbers", src, which, gbad[0] + 1, DRLabelString(c->labels[gbad[0]], b1));
   PetscCheck(gbad[2] == PETSC_MAX_INT, c->comm, DR_ERR_INPUT, "%s: %s has a subnormal value (0 < |v| < %g) in row %" PetscInt_FMT " (DOF %s), expected 0 or a normal number", src, which, (double)DBL_MIN, gbad[2] + 1, DRLabelString(c->labels[gbad[2]], b1));
+  PetscCheck(gbad[3] == PETSC_MAX_INT, c->comm, DR_ERR_INPUT, "%s: %s has a value beyond %g in row %" PetscInt_FMT " (DOF %s), expected |entries| <= %g (norms would overflow; rescale the units)", src, which, DR_ENTRY_MAX, gbad[3] + 1, DRLabelString(c->labels[gbad[3]], b1), DR_ENTRY_MAX);
   PetscCheck(gbad[1] == PETSC_MAX_INT, c->comm, DR_ERR_INPUT, "%s: %s diagonal entry %" PetscInt_FMT " (DOF %s) is not positive, expected a positive mass on every DOF", src, which, gbad[1] + 1, DRLabelString(c->labels[gbad[1]], b1));
 
   {

@@ -208,6 +208,32 @@ static PetscErrorCode ApplyTies(DRConfig cfg, DRComponent c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A built-in model's builder names the model ("builtin:frame2d: K has a
+ * non-finite value ...": a stiffness overflowing from finite keys); its
+ * input errors are raised again naming the job file's model.builtin line.
+ * Messages that already name the job file (the key checks) pass unchanged. */
+static PetscErrorCode CreateBuiltinAt(DRConfig cfg, const char *b, DRBuiltinCreateFn create, DRCut cut, PetscInt k, MPI_Comm comm, DRComponent *c)
+{
+  PetscErrorCode ierr;
+  char          *msg = NULL, where[PETSC_MAX_PATH_LEN + 32];
+  const char    *origin, *m;
+  size_t         lo;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = (*create)(cfg, b, cut, k, comm, c);
+  PetscCall(PetscPopErrorHandler());
+  if (!ierr) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscErrorMessage(ierr, NULL, &msg));
+  m = msg ? msg : "failed";
+  PetscCall(DRConfigGetOrigin(cfg, &origin));
+  PetscCall(PetscStrlen(origin, &lo));
+  if (ierr != DR_ERR_INPUT || !strncmp(m, origin, lo) || !strncmp(m, "command line ", 13)) SETERRQ(comm, ierr, "%s", m);
+  if (!strncmp(m, "builtin:", 8) && strstr(m, ": ")) m = strstr(m, ": ") + 2;
+  PetscCall(DRConfigWhere(cfg, "model.builtin", where, sizeof(where)));
+  SETERRQ(comm, ierr, "%s: model.builtin %s: %s", where, b, m);
+}
+
 PetscErrorCode DRModelCreateComponent(DRConfig cfg, PetscInt k, MPI_Comm comm, DRComponent *c)
 {
   char b[64], name[64], where[PETSC_MAX_PATH_LEN + 32];
@@ -228,7 +254,7 @@ PetscErrorCode DRModelCreateComponent(DRConfig cfg, PetscInt k, MPI_Comm comm, D
       PetscCall(DRConfigWhere(cfg, "model.builtin", where, sizeof(where)));
       SETERRQ(comm, DR_ERR_INPUT, "%s: model.builtin = '%s', expected %s", where, b, known);
     }
-    PetscCall((*create)(cfg, b, cut, k, comm, c));
+    PetscCall(CreateBuiltinAt(cfg, b, create, cut, k, comm, c));
     PetscCall(DRComponentSetName(*c, name));
   } else {
     DRReaderCreateFn read;
