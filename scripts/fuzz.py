@@ -59,6 +59,8 @@ SCENARIOS = {
     "cms_mtx": ("cms_mtx.yaml", ["a_K.mtx", "a_M.mtx", "a.dof", "b_K.mtx", "b_M.mtx", "b.dof"],
                 {"a_K.mtx": "a", "a_M.mtx": "a", "a.dof": "a", "b_K.mtx": "b", "b_M.mtx": "b", "b.dof": "b"}),
     "cms_bin": ("cms_bin.yaml", ["a.bin", "a.bin.dof", "b.h5"], {"a.bin": "a", "a.bin.dof": "a", "b.h5": "b"}),
+    "cms_op4": ("cms_op4.yaml", ["a.op4", "b.op4", "a.dof", "b.dof"],
+                {"a.op4": "a", "b.op4": "b", "a.dof": "a", "b.dof": "b"}),
     "modal_ccx": ("modal_ccx.yaml", ["block.sti", "block.mas", "block.dof", "block.inp"],
                   {"block.sti": "block", "block.mas": "block", "block.dof": "block", "block.inp": "block"}),
     "modal_plate": ("modal_plate.yaml", [], {}),
@@ -66,6 +68,9 @@ SCENARIOS = {
     "gmp": ("gmp.yaml", [], {}),
     "ga": ("ga.yaml", [], {}),
 }
+
+# binary seeds whose extension does not say so (b.op4: Fortran unformatted records)
+BINARY_SEEDS = {"b.op4"}
 
 SPECIAL = ["nan", "NaN", "inf", "-inf", "Inf", "1e308", "-1e308", "1e309", "-1", "0", "-2147483649",
            "2147483648", "9223372036854775808", "99999999999", "1e-320", "-0", "1.5", "0x10", ""]
@@ -273,7 +278,7 @@ def mutate(rng, d, fname):
         return m_h5(rng, path, fname)
     with open(path, "rb") as f:
         data = f.read()
-    ops = YAML_MUT if fname.endswith(".yaml") else BIN_MUT if fname.endswith((".bin", ".h5")) else TEXT_MUT
+    ops = YAML_MUT if fname.endswith(".yaml") else BIN_MUT if fname.endswith((".bin", ".h5")) or fname in BINARY_SEEDS else TEXT_MUT
     op = rng.choice(ops)
     data, what = op(rng, data, fname)
     with open(path, "wb") as f:

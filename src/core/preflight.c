@@ -115,6 +115,12 @@ PetscErrorCode DRPreflightInputs(DRConfig cfg)
     } else if (!strcmp(fmt, "petsc") || !strcmp(fmt, "hdf5")) {
       PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "].path", k));
       if (!rank) PetscCall(CheckKeyFile(cfg, key, NULL, msg, sizeof(msg)));
+    } else if (!strcmp(fmt, "op4")) {
+      static const char *const op4[] = {"path", "dofs"};
+      for (int f = 0; f < 2; f++) {
+        PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "].%s", k, op4[f]));
+        if (!rank) PetscCall(CheckKeyFile(cfg, key, NULL, msg, sizeof(msg)));
+      }
     } /* an unknown format is the reader registry's error */
   }
   if (Known("ss.source")) {
