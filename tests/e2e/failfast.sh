@@ -116,6 +116,7 @@ ff mass_indefinite "c_M\.mtx: M entry \(1, 2\) \(DOFs [0-9]+\.1, [0-9]+\.1\) exc
 # --- input files: the last component's K (a, b would be read first)
 ff input_cms "three\.yaml:[0-9]+: components\[2\]\.K = 'c_K\.mtx': cannot read '.*missing/c_K\.mtx' \(No such file or directory\), expected a readable file" 2 -config $T/missing/three.yaml
 ff input_modal "components\[2\]\.K = 'c_K\.mtx': cannot read" 1 modal -config $T/missing/three.yaml
+ff input_op4 "command line -components_1_dofs: components\[1\]\.dofs = 'nope\.dof': cannot read '.*nope\.dof' \(No such file or directory\), expected a readable file" 1 -config $ROOT/tests/data/fuzz/cms_op4.yaml -components_1_dofs nope.dof
 ff input_ss_source "ss\.source = 'nofile\.h5': cannot read" 1 -config $C/frame_ss.yaml -ss_source nofile.h5
 ff input_ss_signal "ss\.input\.file = 'nosignal\.csv': cannot read" 1 -config $C/frame_ss.yaml -ss_source $C/frame_ss.yaml -ss_input_signal file -ss_input_file nosignal.csv
 # --- memory: the factorization does not fit a 1 MiB node
