@@ -42,7 +42,7 @@ PetscErrorCode DRJobModal(DRConfig cfg)
   PetscCall(DRJobSeconds(DR_JOB_MODEL, &t[0]));
   PetscCall(DRJobPrintModel(model));
   PetscCall(DRComponentGetSize(model, &n));
-  PetscCheck(fmax > 0 || nmodes <= n, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: modal.nmodes = %" PetscInt_FMT ", but the model has only %" PetscInt_FMT " DOFs: expected at most %" PetscInt_FMT " modes", where, nmodes, n, n);
+  PetscCheck(fmax > 0 || nmodes <= n, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: modal.nmodes = %" PetscInt_FMT ": %" PetscInt_FMT " modes requested but the model has only %" PetscInt_FMT " DOFs, expected at most %" PetscInt_FMT, where, nmodes, nmodes, n, n);
   /* Krylov-Schur keeps about 2 nev + 16 vectors (slicing: a few hundred) */
   PetscCall(DRJobCheckMemory(cfg, model, fmax > 0 ? 256 : 2 * nmodes + 32));
 

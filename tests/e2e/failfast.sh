@@ -98,7 +98,7 @@ ff key_ss "ss\.sim\.h = -1, expected" 1 -config $C/frame_ss.yaml -ss_sim_h -1
 ff key_modal_tol "command line -modal_tol: modal\.tol = 0, expected 1e-15\.\.1" 1 -config $J/small_plate.yaml -modal_tol 0
 ff key_modal_none "command line -modal_nmodes: modal\.nmodes = 0 and modal\.fmax = 0: expected nmodes > 0" 1 -config $J/small_plate.yaml -modal_nmodes 0
 # 2 x 2 x 1 hex8 plate clamped at x = 0: (3 x 3 - 3) x 2 free nodes x 3 = 36 DOFs
-ff key_modal_many "command line -modal_nmodes: modal\.nmodes = 99999, but the model has only 36 DOFs: expected at most 36 modes" 1 -config $J/small_plate.yaml -model_plate_nx 2 -model_plate_ny 2 -model_plate_nz 1 -modal_nmodes 99999
+ff key_modal_many "command line -modal_nmodes: modal\.nmodes = 99999: 99999 modes requested but the model has only 36 DOFs, expected at most 36" 1 -config $J/small_plate.yaml -model_plate_nx 2 -model_plate_ny 2 -model_plate_nz 1 -modal_nmodes 99999
 ff key_plate_nu "command line -model_plate_nu: model\.plate\.nu = 0\.5, expected > -1 and < 0\.5" 1 -config $J/small_plate.yaml -model_plate_nu 0.5
 ff key_plate_E "command line -model_plate_E: model\.plate\.E = 0, expected > 0 Pa" 1 -config $J/small_plate.yaml -model_plate_E 0
 ff key_plate_clamp "command line -model_plate_clamp: model\.plate\.clamp: clamp \"x0,q1\" has unknown face \"q1\"" 1 -config $J/small_plate.yaml -model_plate_clamp x0,q1
