@@ -229,9 +229,8 @@ static PetscErrorCode CreateBuiltinAt(DRConfig cfg, const char *b, DRBuiltinCrea
   PetscCall(DRConfigGetOrigin(cfg, &origin));
   PetscCall(PetscStrlen(origin, &lo));
   if (ierr != DR_ERR_INPUT || !strncmp(m, origin, lo) || !strncmp(m, "command line ", 13)) SETERRQ(comm, ierr, "%s", m);
-  if (!strncmp(m, "builtin:", 8) && strstr(m, ": ")) m = strstr(m, ": ") + 2;
   PetscCall(DRConfigWhere(cfg, "model.builtin", where, sizeof(where)));
-  SETERRQ(comm, ierr, "%s: model.builtin %s: %s", where, b, m);
+  SETERRQ(comm, ierr, "%s: model.builtin = %s: %s", where, b, m);
 }
 
 PetscErrorCode DRModelCreateComponent(DRConfig cfg, PetscInt k, MPI_Comm comm, DRComponent *c)

@@ -108,7 +108,7 @@ ff key_gmp_L2 "command line -gmp_L2: gmp\.L1 = 0\.3, gmp\.L2 = 0\.2 .*expected t
 # a density of 1e300 gives mass entries whose squares overflow (the
 # eigensolver then found M "indefinite"); the builder's message is raised
 # again at the job file's model.builtin line
-ff key_builder_overflow "small_plate\.yaml:[0-9]+: model\.builtin plate: M has a value beyond 1e\+150 in row [0-9]+ \(DOF [0-9]+\.[1-3]\), expected \|entries\| <= 1e\+150" 2 -config $J/small_plate.yaml -model_plate_rho 1e300
+ff key_builder_overflow "small_plate\.yaml:[0-9]+: model\.builtin = plate: builtin:solid: M has a value beyond 1e\+150 in row [0-9]+ \(DOF [0-9]+\.[1-3]\), expected \|entries\| <= 1e\+150" 2 -config $J/small_plate.yaml -model_plate_rho 1e300
 # --- a component's M: the message names M's file and the entry
 ff mass_subnormal "c_M\.mtx: M has a subnormal value \(0 < \|v\| < 2\.2[0-9]*e-308\) in row 1 \(DOF [0-9]+\.1\), expected 0 or a normal number" 2 modal -config $T/m_subnormal/three.yaml
 ff mass_negative "c_M\.mtx: M diagonal entry 1 \(DOF [0-9]+\.1\) is not positive" 1 modal -config $T/m_negative/three.yaml
