@@ -17,7 +17,7 @@
 #    5 s per process in MPI_Init alone.
 # 2. The leak pass: every job of the fuzz seed corpus (tests/data/fuzz: one
 #    per subcommand and reader: modal, cms with mtx / PETSc / HDF5 /
-#    CalculiX components, ss, gmp, ga) on 1 and 2 ranks, and the unit test
+#    CalculiX / OP4 components, ss, gmp, ga) on 1 and 2 ranks, and the unit test
 #    programs below, with LeakSanitizer on and scripts/lsan.supp (Open MPI's
 #    init/finalize only, each with its reason).  A failed job is not
 #    leak-checked (src/app/main.c: PETSc's error returns do not unwind).
@@ -60,7 +60,7 @@ leakrun() { # NAME COMMAND...: must exit 0 without a sanitizer report
     bad=$((bad + 1)); echo "FAIL leaks $(basename "$log" .log)"; grep -A12 -E "ERROR: |runtime error:" "$log" | head -n 40 | sed 's/^/     | /'
   fi
 }
-for j in modal_plate modal_ccx cms_mtx cms_bin ss gmp ga; do
+for j in modal_plate modal_ccx cms_mtx cms_bin cms_op4 ss gmp ga; do
   leakrun "${j}_np1" "$DYNRED" -config $j.yaml -output leak_${j}_1.h5
   leakrun "${j}_np2" $MPIEXEC -n 2 "$DYNRED" -config $j.yaml -output leak_${j}_2.h5
 done

@@ -75,5 +75,8 @@ PetscErrorCode DRConfigGetRealArray(DRConfig cfg, const char *key, PetscReal v[]
 PetscErrorCode DRConfigGetListLength(DRConfig cfg, const char *key, PetscInt *n);
 /* "FILE:LINE" of a key for messages ("FILE" when the key is not in the file). */
 PetscErrorCode DRConfigWhere(DRConfig cfg, const char *key, char *buf, size_t len);
+/* Where the value in effect came from: "command line -OPT" when the option
+ * is given, else DRConfigWhere's "FILE:LINE" (for checks after the getters). */
+PetscErrorCode DRConfigWhereValue(DRConfig cfg, const char *key, char *buf, size_t len);
 
 #endif

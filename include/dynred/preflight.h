@@ -66,5 +66,9 @@ PetscErrorCode DRMemoryFactorEstimate(Mat A, PetscReal *mib);
  * "WHAT needs about N MiB on a node (R ranks there), A MiB available (SOURCE):
  * expected a job that fits in memory; run on more nodes ...". */
 PetscErrorCode DRMemoryCheck(MPI_Comm comm, DRConfig cfg, PetscReal need_mib, const char *what);
+/* The same with the message's advice after "expected a job that fits in
+ * memory; " (e.g. "a coarser grid ..."), for jobs whose need does not shrink
+ * with more nodes alone. */
+PetscErrorCode DRMemoryCheckHint(MPI_Comm comm, DRConfig cfg, PetscReal need_mib, const char *what, const char *hint);
 
 #endif

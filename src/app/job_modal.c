@@ -5,7 +5,7 @@
 const DRConfigKey DRJobModalKeys[] = {
   {"modal.nmodes", DR_CFG_INT, "20", "number of lowest modes (used when fmax = 0)", "0..", NULL, NULL},
   {"modal.fmax", DR_CFG_REAL, "0", "all modes below fmax [Hz] when > 0 (spectrum slicing)", "0..", "Hz", NULL},
-  {"modal.tol", DR_CFG_REAL, "1e-12", "eigensolver convergence tolerance (relative, SLEPc)", "0..", NULL, NULL},
+  {"modal.tol", DR_CFG_REAL, "1e-12", "eigensolver convergence tolerance (relative, SLEPc; below about 5 machine epsilons a residual cannot reach it)", "1e-15..1", NULL, NULL},
   {"modal.write_modes", DR_CFG_BOOL, "true", "write /modal/modes and mesh shapes (off for huge benchmarks)", NULL, NULL, NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
@@ -25,6 +25,7 @@ PetscErrorCode DRJobModal(DRConfig cfg)
   PetscInt       ndof;
   const DRLabel *labels;
   const char    *phases[3] = {"model", "eigensolve", "output"};
+  char           where[PETSC_MAX_PATH_LEN + 32];
 
   PetscFunctionBeginUser;
   PetscCall(DRJobPreflight(cfg, "modal"));
@@ -32,12 +33,16 @@ PetscErrorCode DRJobModal(DRConfig cfg)
   PetscCall(DRConfigGetReal(cfg, "modal.fmax", &fmax, NULL));
   PetscCall(DRConfigGetReal(cfg, "modal.tol", &tol, NULL));
   PetscCall(DRConfigGetBool(cfg, "modal.write_modes", &write_modes, NULL));
+  PetscCall(DRConfigWhereValue(cfg, "modal.nmodes", where, sizeof(where)));
+  PetscCheck(nmodes > 0 || fmax > 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: modal.nmodes = 0 and modal.fmax = 0: expected nmodes > 0 (the lowest modes) or fmax > 0 (every mode below fmax)", where);
 
   PetscCall(DRJobPhaseBegin(DR_JOB_MODEL));
   PetscCall(DRModelCreateFull(cfg, PETSC_COMM_WORLD, &model));
   PetscCall(DRJobPhaseEnd(DR_JOB_MODEL));
   PetscCall(DRJobSeconds(DR_JOB_MODEL, &t[0]));
   PetscCall(DRJobPrintModel(model));
+  PetscCall(DRComponentGetSize(model, &n));
+  PetscCheck(fmax > 0 || nmodes <= n, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: modal.nmodes = %" PetscInt_FMT ": %" PetscInt_FMT " modes requested but the model has only %" PetscInt_FMT " DOFs, expected at most %" PetscInt_FMT, where, nmodes, nmodes, n, n);
   /* Krylov-Schur keeps about 2 nev + 16 vectors (slicing: a few hundred) */
   PetscCall(DRJobCheckMemory(cfg, model, fmax > 0 ? 256 : 2 * nmodes + 32));
 

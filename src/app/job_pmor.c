@@ -13,7 +13,7 @@ const DRConfigKey DRJobPMORKeys[] = {
   {"pmor.supports", DR_CFG_LIST, "", "support positions as path indices (increasing; an open path needs both ends); empty: every pmor.support_every-th node", NULL, NULL, NULL},
   {"pmor.support_every", DR_CFG_INT, "1", "every k-th path node is a support (the last node too on an open path)", "1..", NULL, NULL},
   {"pmor.nmodes", DR_CFG_INT, "20", "shared eigenmodes per support basis (plus one static mode K^-1 b_i)", "1..999", NULL, NULL},
-  {"pmor.tol", DR_CFG_REAL, "1e-12", "eigensolver tolerance (relative, SLEPc)", "0..", NULL, NULL},
+  {"pmor.tol", DR_CFG_REAL, "1e-12", "eigensolver tolerance (relative, SLEPc; below about 5 machine epsilons a residual cannot reach it)", "1e-15..1", NULL, NULL},
   {"pmor.method", DR_CFG_STRING, "panzer", "compatible coordinates: panzer (SVD of [V_1 .. V_k]) or amsallem (reference support, SVD of Q_i^T Q_ref)", "panzer|amsallem", NULL, NULL},
   {"pmor.reference", DR_CFG_INT, "-1", "amsallem: the reference support (0-based; -1: the middle one)", "-1..", NULL, NULL},
   {"pmor.weights", DR_CFG_STRING, "spline", "interpolation weights: linear (hat functions) or spline (cubic; natural ends, periodic on a closed path)", "linear|spline", NULL, NULL},

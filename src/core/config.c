@@ -294,6 +294,19 @@ PetscErrorCode DRConfigWhere(DRConfig cfg, const char *key, char *buf, size_t le
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRConfigWhereValue(DRConfig cfg, const char *key, char *buf, size_t len)
+{
+  char      opt[320];
+  PetscBool set;
+
+  PetscFunctionBeginUser;
+  DRCfgOptionName(key, opt, sizeof(opt));
+  PetscCall(PetscOptionsHasName(NULL, NULL, opt, &set));
+  if (set) snprintf(buf, len, "command line %s", opt);
+  else PetscCall(DRConfigWhere(cfg, key, buf, len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Ranges are checked on the values a user gave (file or command line), not
  * on schema defaults. */
 /* One getter's state: the schema entry, the value before the command line

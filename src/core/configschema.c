@@ -127,7 +127,7 @@ PetscErrorCode DRConfigPrintSchema(MPI_Comm comm)
   PetscFunctionBeginUser;
   PetscCall(DRCfgRegisterShared());
   PetscCall(PetscPrintf(comm, "Job-file keys (YAML) and their command-line options; precedence: option > file > default\n"));
-  PetscCall(PetscPrintf(comm, "  [range]: allowed values, MIN..MAX inclusive (either end may be open) or a|b|c; (units)\n"));
+  PetscCall(PetscPrintf(comm, "  [range]: allowed values, MIN..MAX inclusive (either end may be open; (MIN or MAX): exclusive) or a|b|c; (units)\n"));
   for (int t = 0; t < DRCfgNTables; t++)
     for (const DRConfigKey *k = DRCfgTables[t]; k->key; k++) {
       char opt[300], ru[256];
@@ -144,15 +144,23 @@ PetscErrorCode DRConfigPrintSchema(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* "expected 0..1 Hz", "expected >= 0 Pa", "expected > 0 Pa and < 0.5": lo
+ * and hi as written in the range, '(' / ')' marking an exclusive end. */
 static void Expected(const DRConfigKey *k, const char *lo, const char *hi, char *buf, size_t len)
 {
   const char *u = k->units && k->units[0] ? k->units : NULL;
-  if (lo[0] && hi[0]) snprintf(buf, len, "expected %s..%s%s%s", lo, hi, u ? " " : "", u ? u : "");
-  else if (lo[0]) snprintf(buf, len, "expected >= %s%s%s", lo, u ? " " : "", u ? u : "");
-  else snprintf(buf, len, "expected <= %s%s%s", hi, u ? " " : "", u ? u : "");
+  PetscBool   xlo = (PetscBool)(lo[0] == '('), xhi = (PetscBool)(hi[0] && hi[strlen(hi) - 1] == ')');
+  const char *l = xlo ? lo + 1 : lo;
+  int         nh = (int)strlen(hi) - (xhi ? 1 : 0);
+
+  if (lo[0] && hi[0] && !xlo && !xhi) snprintf(buf, len, "expected %s..%s%s%s", lo, hi, u ? " " : "", u ? u : "");
+  else if (lo[0] && hi[0]) snprintf(buf, len, "expected %s %s and %s %.*s%s%s", xlo ? ">" : ">=", l, xhi ? "<" : "<=", nh, hi, u ? " " : "", u ? u : "");
+  else if (lo[0]) snprintf(buf, len, "expected %s %s%s%s", xlo ? ">" : ">=", l, u ? " " : "", u ? u : "");
+  else snprintf(buf, len, "expected %s %.*s%s%s", xhi ? "<" : "<=", nh, hi, u ? " " : "", u ? u : "");
 }
 
-/* A number against the key's range "MIN..MAX" (inclusive, either end open). */
+/* A number against the key's range "MIN..MAX" (inclusive, either end open;
+ * "(MIN.." and "..MAX)" exclude the bound: "(0.." is "> 0"). */
 PetscErrorCode DRCfgCheckNumber(MPI_Comm comm, const char *where, const char *key, const DRConfigKey *sk, PetscReal v, const char *vtext)
 {
   const char *r = sk->range, *dots;
@@ -165,8 +173,12 @@ PetscErrorCode DRCfgCheckNumber(MPI_Comm comm, const char *where, const char *ke
   PetscCheck(dots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "key '%s': range '%s' is not MIN..MAX", key, r);
   snprintf(lo, sizeof(lo), "%.*s", (int)(dots - r), r);
   snprintf(hi, sizeof(hi), "%s", dots + 2);
-  if (lo[0] && v < strtod(lo, NULL)) ok = PETSC_FALSE;
-  if (hi[0] && v > strtod(hi, NULL)) ok = PETSC_FALSE;
+  if (lo[0] == '(') {
+    if (!(v > strtod(lo + 1, NULL))) ok = PETSC_FALSE;
+  } else if (lo[0] && !(v >= strtod(lo, NULL))) ok = PETSC_FALSE;
+  if (hi[0] && hi[strlen(hi) - 1] == ')') {
+    if (!(v < strtod(hi, NULL))) ok = PETSC_FALSE;
+  } else if (hi[0] && !(v <= strtod(hi, NULL))) ok = PETSC_FALSE;
   if (ok) PetscFunctionReturn(PETSC_SUCCESS);
   Expected(sk, lo, hi, exp, sizeof(exp));
   SETERRQ(comm, DR_ERR_INPUT, "%s: %s = %s, %s", where, key, vtext, exp);

@@ -18,20 +18,6 @@ static PetscErrorCode RootMessage(MPI_Comm comm, char *msg, size_t len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* "command line -KEY" when the option gives the key, else "FILE:LINE". */
-static PetscErrorCode WhereOf(DRConfig cfg, const char *key, char *where, size_t len)
-{
-  char      opt[320];
-  PetscBool set;
-
-  PetscFunctionBeginUser;
-  DRCfgOptionName(key, opt, sizeof(opt));
-  PetscCall(PetscOptionsHasName(NULL, NULL, opt, &set));
-  if (set) PetscCall(PetscSNPrintf(where, len, "command line %s", opt));
-  else PetscCall(DRConfigWhere(cfg, key, where, len));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode DRPreflightOutput(DRConfig cfg, const char *key)
 {
   char        out[PETSC_MAX_PATH_LEN], dir[PETSC_MAX_PATH_LEN], where[PETSC_MAX_PATH_LEN + 32], msg[8 * PETSC_MAX_PATH_LEN] = "";
@@ -40,7 +26,7 @@ PetscErrorCode DRPreflightOutput(DRConfig cfg, const char *key)
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(cfg->comm, &rank));
   PetscCall(DRConfigGetString(cfg, key, out, sizeof(out), NULL));
-  PetscCall(WhereOf(cfg, key, where, sizeof(where)));
+  PetscCall(DRConfigWhereValue(cfg, key, where, sizeof(where)));
   if (!rank) {
     struct stat st;
     const char *slash = strrchr(out, '/');
@@ -88,7 +74,7 @@ static PetscErrorCode CheckKeyFile(DRConfig cfg, const char *key, const char *ex
   if (!raw[0]) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DRConfigGetOrigin(cfg, &origin));
   PetscCall(DRPathResolve(origin, raw, path, sizeof(path)));
-  PetscCall(WhereOf(cfg, key, where, sizeof(where)));
+  PetscCall(DRConfigWhereValue(cfg, key, where, sizeof(where)));
   snprintf(full, sizeof(full), "%s%s", path, ext ? ext : "");
   CheckReadable(where, key, raw, full, msg, len);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -129,6 +115,12 @@ PetscErrorCode DRPreflightInputs(DRConfig cfg)
     } else if (!strcmp(fmt, "petsc") || !strcmp(fmt, "hdf5")) {
       PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "].path", k));
       if (!rank) PetscCall(CheckKeyFile(cfg, key, NULL, msg, sizeof(msg)));
+    } else if (!strcmp(fmt, "op4")) {
+      static const char *const op4[] = {"path", "dofs"};
+      for (int f = 0; f < 2; f++) {
+        PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "].%s", k, op4[f]));
+        if (!rank) PetscCall(CheckKeyFile(cfg, key, NULL, msg, sizeof(msg)));
+      }
     } /* an unknown format is the reader registry's error */
   }
   if (Known("ss.source")) {
@@ -272,6 +264,13 @@ PetscErrorCode DRMemoryFactorEstimate(Mat A, PetscReal *mib)
 
 PetscErrorCode DRMemoryCheck(MPI_Comm comm, DRConfig cfg, PetscReal need_mib, const char *what)
 {
+  PetscFunctionBeginUser;
+  PetscCall(DRMemoryCheckHint(comm, cfg, need_mib, what, "run it on more nodes (the ranks share the factorization), or on a node with more memory"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRMemoryCheckHint(MPI_Comm comm, DRConfig cfg, PetscReal need_mib, const char *what, const char *hint)
+{
   MPI_Comm    node;
   PetscMPIInt nrank, nsize;
   PetscReal   need = 0, avail = 0, v[3] = {0, 0, 0}, all[3];
@@ -302,6 +301,6 @@ PetscErrorCode DRMemoryCheck(MPI_Comm comm, DRConfig cfg, PetscReal need_mib, co
   all[0] = v[0];
   all[1] = v[1];
   all[2] = v[2];
-  PetscCheck(out.ratio <= 1, comm, DR_ERR_INPUT, "%s needs about %.3g MiB on a node (%d rank(s) there), %.3g MiB available (%s): expected a job that fits in memory; run it on more nodes (the ranks share the factorization), or on a node with more memory", what, (double)all[0], (int)all[2], (double)all[1], source);
+  PetscCheck(out.ratio <= 1, comm, DR_ERR_INPUT, "%s needs about %.3g MiB on a node (%d rank(s) there), %.3g MiB available (%s): expected a job that fits in memory; %s", what, (double)all[0], (int)all[2], (double)all[1], source, hint);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

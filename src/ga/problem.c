@@ -9,6 +9,7 @@
 #include "gaimpl.h"
 #include <dynred/modal.h>
 #include <dynred/eigen.h>
+#include <dynred/preflight.h>
 #include <string.h>
 
 /* masters (sorted rows) of a bitstring; returns r */
@@ -230,6 +231,35 @@ static PetscErrorCode Groups(DRGA g)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Fail fast on memory, before the full eigenvalues: the full model's
+ * eigenproblem (up to dense_max: K and M dense on every rank, 2 n^2 values,
+ * plus on rank 0 the kept copies and LAPACK's workspace, 5 n^2; beyond: the
+ * MUMPS estimate of K's factorization on all ranks) and each farm group's
+ * copy of the model with its factorization of K0 (the MUMPS estimate scaled
+ * from all ranks to the group's). */
+static PetscErrorCode GACheckMemory(DRGA g, DRComponent world)
+{
+  Mat         K, M;
+  MatInfo     ik, im;
+  PetscInt    n = g->n, gs;
+  PetscReal   f, need, mib = 1048576.0, full;
+  char        what[512];
+  const char *name;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRComponentGetOperators(world, &K, &M, NULL));
+  PetscCall(DRComponentGetName(world, &name));
+  PetscCall(DRMemoryFactorEstimate(K, &f)); /* this rank's share over all ranks */
+  PetscCall(MatGetInfo(K, MAT_GLOBAL_SUM, &ik));
+  PetscCall(MatGetInfo(M, MAT_GLOBAL_SUM, &im));
+  gs   = g->group_size ? g->group_size : (n >= g->dist_dofs ? g->size : 1);
+  full = n <= g->dense_max ? (2.0 + (g->rank == 0 ? 5.0 : 0.0)) * n * n * sizeof(PetscReal) / mib : f;
+  need = full + f * g->size / gs + (ik.nz_used + im.nz_used) * (sizeof(PetscScalar) + sizeof(PetscInt)) / gs / mib;
+  PetscCall(PetscSNPrintf(what, sizeof(what), "ga on model %s (%" PetscInt_FMT " DOFs; the full eigenproblem (%s) and, per farm group of %" PetscInt_FMT " rank(s), the model and the MUMPS estimate of its factorization)", name, n, n <= g->dense_max ? "dense" : "MUMPS estimate", gs));
+  PetscCall(DRMemoryCheckHint(g->comm, g->cfg, need, what, "run it with more ranks per group (ranks_per_group) on more nodes, or on a node with more memory"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Collective: the problem from the settings (DRGASetUp). */
 PetscErrorCode DRGAProblemSetUp(DRGA g)
 {
@@ -247,6 +277,7 @@ PetscErrorCode DRGAProblemSetUp(DRGA g)
   PetscCall(DRComponentGetSource(world, &wsource));
   PetscCall(PetscMalloc1(g->n, &g->labels));
   PetscCall(PetscArraycpy(g->labels, wlabels, g->n));
+  PetscCall(GACheckMemory(g, world));
   PetscCall(MassDiagonal(g, world, &mdiag));
   PetscCall(PetscMalloc2(g->n, &g->forced, g->n, &g->cand));
   PetscCall(ForcedMasters(g, wsource));

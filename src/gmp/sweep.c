@@ -3,7 +3,13 @@
  * sweep_verify.c, the datasets in sweep_write.c. */
 #include "sweepimpl.h"
 #include <dynred/farm.h>
+#include <dynred/preflight.h>
 #include <string.h>
+
+/* Grid points per sweep (and per axis): each is an eigensolve of the FE
+ * mechanism; beyond this a step is surely a typo (and the count would
+ * overflow PetscInt on the way to a failed allocation). */
+#define DR_GMP_MAXPOINTS 1000000
 
 static const DRConfigKey gmp_keys[] = {
   {"gmp.mechanism", DR_CFG_STRING, "slider-crank", "built-in mechanism: slider-crank | arm3d", "slider-crank|arm3d", NULL, NULL},
@@ -78,6 +84,7 @@ static PetscErrorCode SweepMechanismFromOptions(DRGMPSweep s)
   DRMechanismParams *p   = &s->p;
   PetscReal          v;
   PetscInt           k;
+  PetscBool          iset;
   char               where[PETSC_MAX_PATH_LEN + 64], num[32];
 
   PetscFunctionBeginUser;
@@ -98,7 +105,8 @@ static PetscErrorCode SweepMechanismFromOptions(DRGMPSweep s)
   OVR_R("gmp.A", A);
 #undef OVR_R
   PetscCall(DRConfigGetReal(cfg, "gmp.I", &v, NULL));
-  p->Ib = v != 0 ? v : p->A * p->A / 12.0;
+  iset  = (PetscBool)(v != 0);
+  p->Ib = iset ? v : p->A * p->A / 12.0;
   PetscCall(DRConfigGetReal(cfg, "gmp.I2", &p->Ib2, NULL));
   p->J = 0.1406 * p->A * p->A; /* square section */
   PetscCall(DRConfigGetReal(cfg, "gmp.slider_mass", &p->slider_mass, NULL));
@@ -110,6 +118,12 @@ static PetscErrorCode SweepMechanismFromOptions(DRGMPSweep s)
   PetscCall(DRConfigGetInt(cfg, "gmp.lattice", &p->lattice, NULL));
   PetscCall(DRConfigGetReal(cfg, "gmp.width", &p->width, NULL));
   PetscCall(DRConfigGetReal(cfg, "gmp.height", &p->height, NULL));
+  if (!strcmp(s->type, "slider-crank")) {
+    PetscCall(DRConfigWhereValue(cfg, "gmp.L2", where, sizeof(where)));
+    PetscCheck(p->L2 > p->L1, s->comm, DR_ERR_INPUT, "%s: gmp.L1 = %g, gmp.L2 = %g (0: the default): expected the connector L2 longer than the crank L1 (a full revolution)", where, (double)p->L1, (double)p->L2);
+  }
+  PetscCall(DRConfigWhereValue(cfg, iset ? "gmp.I" : "gmp.A", where, sizeof(where)));
+  PetscCheck(p->A > 0 && p->Ib > 0 && p->J > 0 && (p->Ib2 == 0 || PetscIsNormalReal(p->Ib2)), s->comm, DR_ERR_INPUT, "%s: gmp.A = %g, gmp.I = %g, torsion constant %g: expected a section whose area and second moments are positive normal numbers (I = A^2/12 when 0)", where, (double)p->A, (double)p->Ib, (double)p->J);
   PetscCall(DRConfigWhere(cfg, "gmp.lattice", where, sizeof(where)));
   PetscCheck(p->lattice == 0 || !strcmp(s->type, "arm3d"), s->comm, DR_ERR_INPUT, "%s: gmp.lattice = %" PetscInt_FMT ": lattice links exist for arm3d only, not for %s", where, p->lattice, s->type);
   PetscCall(DRConfigWhere(cfg, "gmp.width", where, sizeof(where)));
@@ -161,7 +175,7 @@ static PetscErrorCode GridAxis(DRConfig cfg, PetscInt k, PetscInt *n, PetscReal 
   PetscCall(PetscSNPrintf(key, sizeof(key), "gmp.theta%" PetscInt_FMT ".values", k + 1));
   PetscCall(DRConfigGetRealArray(cfg, key, buf, &nv, &set));
   if (set && nv > 0) {
-    PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
+    PetscCall(DRConfigWhereValue(cfg, key, where, sizeof(where)));
     PetscCheck(nv >= 2, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s has %" PetscInt_FMT " value(s): expected at least 2", where, key, nv);
     for (PetscInt i = 1; i < nv; i++) PetscCheck(buf[i] > buf[i - 1], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s is not increasing at entry %" PetscInt_FMT ": expected ascending values", where, key, i);
     *n = nv;
@@ -178,9 +192,10 @@ static PetscErrorCode GridAxis(DRConfig cfg, PetscInt k, PetscInt *n, PetscReal 
   PetscCall(DRConfigGetReal(cfg, key, &b, NULL));
   PetscCall(PetscSNPrintf(key, sizeof(key), "gmp.theta%" PetscInt_FMT ".step", k + 1));
   PetscCall(DRConfigGetReal(cfg, key, &h, NULL));
-  PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
+  PetscCall(DRConfigWhereValue(cfg, key, where, sizeof(where)));
   PetscCheck(b > a, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: gmp.theta%" PetscInt_FMT ": stop %g <= start %g: expected stop > start", where, k + 1, (double)b, (double)a);
   PetscCheck(h > 0 && h <= (b - a) * (1 + 1e-9), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s = %g: expected a step in (0, stop - start]", where, key, (double)h);
+  PetscCheck((b - a) / h < DR_GMP_MAXPOINTS, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s = %g: (stop - start) / step = %.3g grid points along theta%" PetscInt_FMT ", expected at most %d (a larger step or a shorter range)", where, key, (double)h, (double)((b - a) / h), k + 1, DR_GMP_MAXPOINTS);
   *n = (PetscInt)PetscFloorReal((b - a) / h + 0.5) + 1;
   PetscCall(PetscMalloc1(*n, v));
   for (PetscInt i = 0; i < *n; i++) (*v)[i] = a + (b - a) * i / (*n - 1);
@@ -192,18 +207,24 @@ static PetscErrorCode GridAxis(DRConfig cfg, PetscInt k, PetscInt *n, PetscReal 
  * theta1 fastest. */
 static PetscErrorCode SweepFineGrid(DRGMPSweep s)
 {
-  PetscInt nf1[DR_GMP_MAXTHETA];
+  PetscInt  nf1[DR_GMP_MAXTHETA];
+  PetscReal nfd = 1;
+  char      where[PETSC_MAX_PATH_LEN + 32];
 
   PetscFunctionBeginUser;
   s->nfine = 0;
   if (!(s->vstep > 0)) PetscFunctionReturn(PETSC_SUCCESS);
   s->nfine = 1;
+  PetscCall(DRConfigWhereValue(s->cfg, "gmp.verify_step", where, sizeof(where)));
   for (PetscInt t = 0; t < s->nt; t++) {
     PetscReal a = s->axis[t][0], b = s->axis[t][s->npts[t] - 1];
     PetscCheck(s->uniform[t] && s->npts[t] >= 3, s->comm, DR_ERR_INPUT, "gmp.verify_step: the interpolation formulas need a uniform grid of at least 3 points along theta%" PetscInt_FMT, t + 1);
+    PetscCheck((b - a) / s->vstep < DR_GMP_MAXPOINTS, s->comm, DR_ERR_INPUT, "%s: gmp.verify_step = %g: %.3g verification points along theta%" PetscInt_FMT ", expected at most %d (a larger step)", where, (double)s->vstep, (double)((b - a) / s->vstep), t + 1, DR_GMP_MAXPOINTS);
     nf1[t] = (PetscInt)PetscFloorReal((b - a) / s->vstep + 0.5) + 1;
+    nfd *= (PetscReal)nf1[t];
     s->nfine *= nf1[t];
   }
+  PetscCheck(nfd < DR_GMP_MAXPOINTS, s->comm, DR_ERR_INPUT, "%s: gmp.verify_step = %g: %.3g verification points in all, expected at most %d (a larger step)", where, (double)s->vstep, (double)nfd, DR_GMP_MAXPOINTS);
   PetscCall(PetscMalloc1(s->nfine * s->nt, &s->fine_theta));
   for (PetscInt f = 0; f < s->nfine; f++) {
     PetscInt r = f;
@@ -215,6 +236,8 @@ static PetscErrorCode SweepFineGrid(DRGMPSweep s)
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+static PetscErrorCode SweepCheckMemory(DRGMPSweep);
 
 /* The sweep's identity for the checkpoint: everything a point depends on */
 static void SweepSignature(DRGMPSweep s)
@@ -241,6 +264,11 @@ PetscErrorCode DRGMPSweepSetUp(DRGMPSweep s)
   s->ngrid = 1;
   for (PetscInt t = 0; t < s->nt; t++) {
     PetscCall(GridAxis(s->cfg, t, &s->npts[t], &s->axis[t], &s->periodic[t], &s->uniform[t]));
+    if ((PetscReal)s->ngrid * s->npts[t] >= DR_GMP_MAXPOINTS) {
+      char where[PETSC_MAX_PATH_LEN + 32];
+      PetscCall(DRConfigWhereValue(s->cfg, "gmp.theta2.step", where, sizeof(where)));
+      SETERRQ(s->comm, DR_ERR_INPUT, "%s: gmp.theta1 x gmp.theta2: %.3g grid points, expected at most %d (larger steps)", where, (double)s->ngrid * (double)s->npts[t], DR_GMP_MAXPOINTS);
+    }
     s->ngrid *= s->npts[t];
   }
   PetscCall(SweepFineGrid(s));
@@ -249,6 +277,7 @@ PetscErrorCode DRGMPSweepSetUp(DRGMPSweep s)
   PetscCall(PetscPrintf(s->comm, ")\n"));
   if (s->nfine) PetscCall(PetscPrintf(s->comm, "gmp: verification grid %" PetscInt_FMT " points (exact ROMs)\n", s->nfine));
   SweepSignature(s);
+  PetscCall(SweepCheckMemory(s));
   s->setupcalled = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -264,6 +293,55 @@ static void PointTheta(DRGMPSweep s, PetscInt task, PetscReal th[])
     }
   } else
     for (PetscInt t = 0; t < s->nt; t++) th[t] = s->fine_theta[(task - s->ngrid) * s->nt + t];
+}
+
+/* Fail fast on memory, before the first point: a point's work on each rank
+ * (constrained problems up to dense_max: dense K, M, their copies on the
+ * group's root and LAPACK's workspace, about 6 ndof^2 values; beyond: the
+ * MUMPS analysis of K at the first point, shared by the ranks of a farm
+ * group, plus 2 nmodes + 32 Krylov vectors) and, on rank 0, every grid and
+ * verification point's reduced model (3 n^2 + n values, Psi and its
+ * derivative 2 ndof n, the node positions), twice (the farm's buffers and
+ * the unpacked grid). */
+static PetscErrorCode SweepCheckMemory(DRGMPSweep s)
+{
+  PetscMPIInt rank, size;
+  PetscInt    gs = 1, nd = s->ndof, n = s->n, dim, nnodes;
+  PetscBool   set;
+  PetscReal   point, store, need, mib = 1048576.0 / sizeof(PetscReal);
+  char        what[512], how[64];
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(s->comm, &rank));
+  PetscCallMPI(MPI_Comm_size(s->comm, &size));
+  PetscCall(DRConfigGetInt(s->cfg, "ranks_per_group", &gs, &set));
+  if (!set || gs < 1) gs = 1; /* the farm's default: one rank per point */
+  PetscCall(DRMechanismGetSizes(s->mech, &dim, &nnodes, NULL, NULL));
+  if (nd <= s->opt.dense_max) {
+    point = 6.0 * nd * nd / mib;
+    PetscCall(PetscSNPrintf(how, sizeof(how), "dense eigenproblem"));
+  } else {
+    PetscReal  th[DR_GMP_MAXTHETA], *xyz, res, f;
+    Mat        K, M, N;
+    Vec        Nt[DR_GMP_MAXTHETA];
+    PetscCall(PetscMalloc1(dim * nnodes, &xyz));
+    PointTheta(s, 0, th);
+    PetscCall(DRMechanismConfigure(s->mech, th, xyz, &res));
+    PetscCall(DRMechanismAssemble(s->mech, s->comm, th, xyz, &K, &M, &N, Nt));
+    PetscCall(DRMemoryFactorEstimate(K, &f)); /* this rank's share over all ranks */
+    point = f * size / gs + (2.0 * s->opt.nmodes + 32) * nd / gs / mib;
+    PetscCall(MatDestroy(&K));
+    PetscCall(MatDestroy(&M));
+    PetscCall(MatDestroy(&N));
+    for (PetscInt t = 0; t < s->nt; t++) PetscCall(VecDestroy(&Nt[t]));
+    PetscCall(PetscFree(xyz));
+    PetscCall(PetscSNPrintf(how, sizeof(how), "MUMPS estimate"));
+  }
+  store = 2.0 * (s->ngrid + s->nfine) * (3.0 * n * n + n + 2.0 * nd * n + (PetscReal)dim * nnodes) / mib;
+  need  = point + (rank == 0 ? store : 0);
+  PetscCall(PetscSNPrintf(what, sizeof(what), "gmp sweep of %" PetscInt_FMT " points (%s, %" PetscInt_FMT " DOFs: one point's %s on every rank, %.3g MiB of reduced models on rank 0)", s->ngrid + s->nfine, s->type, nd, how, (double)store));
+  PetscCall(DRMemoryCheckHint(s->comm, s->cfg, need, what, "a coarser grid (larger gmp.thetaK.step or gmp.verify_step), more nodes, or a node with more memory"));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* One farm task: the ROM at a grid (or verification) point, packed on the

@@ -1,8 +1,13 @@
 /* The component data model: life cycle, node sets, validation, assembly by
  * label. */
 #include "model_impl.h"
+#include <float.h>
 #include <math.h>
 #include <string.h>
+
+/* Largest matrix entry a component may hold: its square and a few sums of
+ * squares stay finite (sqrt(DBL_MAX) = 1.34e154). */
+#define DR_ENTRY_MAX 1e150
 
 PetscErrorCode DRComponentCreate(MPI_Comm comm, const char *name, DRComponent *c)
 {
@@ -139,18 +144,26 @@ static PetscErrorCode CheckMatrix(DRComponent c, Mat A, const char *which, Petsc
   PetscInt           rs, re, ncols, m, n;
   const PetscInt    *cols;
   const PetscScalar *vals;
-  PetscInt           bad[2] = {PETSC_MAX_INT, PETSC_MAX_INT}, gbad[2];
+  PetscInt           bad[4] = {PETSC_MAX_INT, PETSC_MAX_INT, PETSC_MAX_INT, PETSC_MAX_INT}, gbad[4];
   char               b1[32], b2[32];
+  const char        *src = (!strcmp(which, "M") && c->msource[0]) ? c->msource : c->source;
 
   PetscFunctionBeginUser;
   PetscCall(MatGetSize(A, &m, &n));
-  PetscCheck(m == c->n && n == c->n, c->comm, DR_ERR_INPUT, "%s: %s is %" PetscInt_FMT " x %" PetscInt_FMT ", expected %" PetscInt_FMT " x %" PetscInt_FMT " (one row per DOF label)", c->source, which, m, n, c->n, c->n);
+  PetscCheck(m == c->n && n == c->n, c->comm, DR_ERR_INPUT, "%s: %s is %" PetscInt_FMT " x %" PetscInt_FMT ", expected %" PetscInt_FMT " x %" PetscInt_FMT " (one row per DOF label)", src, which, m, n, c->n, c->n);
   PetscCall(MatGetOwnershipRange(A, &rs, &re));
   for (PetscInt i = rs; i < re; i++) {
     PetscBool hasdiag = PETSC_FALSE;
     PetscCall(MatGetRow(A, i, &ncols, &cols, &vals));
     for (PetscInt k = 0; k < ncols; k++) {
       if (!isfinite(PetscRealPart(vals[k])) && bad[0] == PETSC_MAX_INT) bad[0] = i;
+      /* a subnormal entry (|v| < DBL_MIN, not 0) is no stiffness or mass
+         an FE model produces: a corrupt value, whose eigenvalues would
+         overflow (a 1e-320 mass) */
+      if (vals[k] != 0 && PetscAbsReal(PetscRealPart(vals[k])) < DBL_MIN && bad[2] == PETSC_MAX_INT) bad[2] = i;
+      /* norms and inner products square the entries: beyond sqrt(DBL_MAX)
+         = 1.3e154 they overflow (the solvers then see an "indefinite" M) */
+      if (PetscAbsReal(PetscRealPart(vals[k])) > DR_ENTRY_MAX && isfinite(PetscRealPart(vals[k])) && bad[3] == PETSC_MAX_INT) bad[3] = i;
       if (cols[k] == i) {
         hasdiag = PETSC_TRUE;
         if (!(PetscRealPart(vals[k]) > 0) && bad[1] == PETSC_MAX_INT) bad[1] = i;
@@ -160,9 +173,11 @@ static PetscErrorCode CheckMatrix(DRComponent c, Mat A, const char *which, Petsc
     PetscCall(MatRestoreRow(A, i, &ncols, &cols, &vals));
   }
   if (!checkdiag) bad[1] = PETSC_MAX_INT;
-  PetscCall(MPIU_Allreduce(bad, gbad, 2, MPIU_INT, MPI_MIN, c->comm));
-  PetscCheck(gbad[0] == PETSC_MAX_INT, c->comm, DR_ERR_INPUT, "%s: %s has a non-finite value in row %" PetscInt_FMT " (DOF %s), expected finite numbers", c->source, which, gbad[0] + 1, DRLabelString(c->labels[gbad[0]], b1));
-  PetscCheck(gbad[1] == PETSC_MAX_INT, c->comm, DR_ERR_INPUT, "%s: %s diagonal entry %" PetscInt_FMT " (DOF %s) is not positive, expected a positive mass on every DOF", c->source, which, gbad[1] + 1, DRLabelString(c->labels[gbad[1]], b1));
+  PetscCall(MPIU_Allreduce(bad, gbad, 4, MPIU_INT, MPI_MIN, c->comm));
+  PetscCheck(gbad[0] == PETSC_MAX_INT, c->comm, DR_ERR_INPUT, "%s: %s has a non-finite value in row %" PetscInt_FMT " (DOF %s), expected finite numbers", src, which, gbad[0] + 1, DRLabelString(c->labels[gbad[0]], b1));
+  PetscCheck(gbad[2] == PETSC_MAX_INT, c->comm, DR_ERR_INPUT, "%s: %s has a subnormal value (0 < |v| < %g) in row %" PetscInt_FMT " (DOF %s), expected 0 or a normal number", src, which, (double)DBL_MIN, gbad[2] + 1, DRLabelString(c->labels[gbad[2]], b1));
+  PetscCheck(gbad[3] == PETSC_MAX_INT, c->comm, DR_ERR_INPUT, "%s: %s has a value beyond %g in row %" PetscInt_FMT " (DOF %s), expected |entries| <= %g (norms would overflow; rescale the units)", src, which, DR_ENTRY_MAX, gbad[3] + 1, DRLabelString(c->labels[gbad[3]], b1), DR_ENTRY_MAX);
+  PetscCheck(gbad[1] == PETSC_MAX_INT, c->comm, DR_ERR_INPUT, "%s: %s diagonal entry %" PetscInt_FMT " (DOF %s) is not positive, expected a positive mass on every DOF", src, which, gbad[1] + 1, DRLabelString(c->labels[gbad[1]], b1));
 
   {
     PetscBool known, sym;
@@ -200,11 +215,81 @@ static PetscErrorCode CheckMatrix(DRComponent c, Mat A, const char *which, Petsc
       }
       PetscCall(MatDestroy(&At));
       PetscCall(MatDestroy(&B));
-      PetscCheck(nb <= rtol * na, c->comm, DR_ERR_INPUT, "%s: %s is not symmetric: ||A - A^T|| / ||A|| = %g, largest difference at entry (%" PetscInt_FMT ", %" PetscInt_FMT ") (DOFs %s, %s), expected symmetric within %g", c->source, which, (double)(nb / na), worst[0] + 1, worst[1] + 1, DRLabelString(c->labels[worst[0]], b1), DRLabelString(c->labels[worst[1]], b2), (double)rtol);
+      PetscCheck(nb <= rtol * na, c->comm, DR_ERR_INPUT, "%s: %s is not symmetric: ||A - A^T|| / ||A|| = %g, largest difference at entry (%" PetscInt_FMT ", %" PetscInt_FMT ") (DOFs %s, %s), expected symmetric within %g", src, which, (double)(nb / na), worst[0] + 1, worst[1] + 1, DRLabelString(c->labels[worst[0]], b1), DRLabelString(c->labels[worst[1]], b2), (double)rtol);
     }
     PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
     PetscCall(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A necessary condition for a positive definite M: |M_ij| <= sqrt(M_ii M_jj)
+ * for every entry (every 2x2 principal minor positive).  Catches an entry
+ * grown out of proportion (a corrupt file) with the file and the entry,
+ * before an eigensolver finds M indefinite.  Slack 1e-8 relative: a
+ * consistent mass rounded to the file's digits stays far below 1 (|M_ij| /
+ * sqrt(M_ii M_jj) = 1/2 for a bar), a rigidly coupled pair may reach 1. */
+static PetscErrorCode CheckMassMinors(DRComponent c, const char *src)
+{
+  Vec                d, dg;
+  VecScatter         sc;
+  IS                 is;
+  PetscInt           rs, re, ncols, nneed = 0, cap = 16, *need, bad[2] = {PETSC_MAX_INT, -1}, gbad[2];
+  const PetscInt    *cols;
+  const PetscScalar *vals, *dl, *dn;
+  char               b1[32], b2[32];
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(c->M, &d, NULL));
+  PetscCall(MatGetDiagonal(c->M, d));
+  PetscCall(MatGetOwnershipRange(c->M, &rs, &re));
+  /* the diagonal entries of the columns this rank's rows refer to */
+  PetscCall(PetscMalloc1(cap, &need));
+  for (PetscInt i = rs; i < re; i++) {
+    PetscCall(MatGetRow(c->M, i, &ncols, &cols, NULL));
+    for (PetscInt k = 0; k < ncols; k++) {
+      if (nneed == cap) PetscCall(PetscRealloc(sizeof(PetscInt) * (cap *= 2), &need));
+      need[nneed++] = cols[k];
+    }
+    PetscCall(MatRestoreRow(c->M, i, &ncols, &cols, NULL));
+    if (nneed > 1 << 20) PetscCall(PetscSortRemoveDupsInt(&nneed, need));
+  }
+  PetscCall(PetscSortRemoveDupsInt(&nneed, need));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nneed, need, PETSC_USE_POINTER, &is));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, nneed, &dg));
+  PetscCall(VecScatterCreate(d, is, dg, NULL, &sc));
+  PetscCall(VecScatterBegin(sc, d, dg, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(sc, d, dg, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGetArrayRead(d, &dl));
+  PetscCall(VecGetArrayRead(dg, &dn));
+  for (PetscInt i = rs; i < re && bad[0] == PETSC_MAX_INT; i++) {
+    PetscReal si = PetscSqrtReal(PetscRealPart(dl[i - rs]));
+    PetscCall(MatGetRow(c->M, i, &ncols, &cols, &vals));
+    for (PetscInt k = 0; k < ncols; k++) {
+      PetscInt  loc;
+      PetscReal sj;
+      if (cols[k] == i) continue;
+      PetscCall(PetscFindInt(cols[k], nneed, need, &loc));
+      sj = PetscSqrtReal(PetscRealPart(dn[loc]));
+      if (!(PetscAbsScalar(vals[k]) / si / sj <= 1 + 1e-8)) {
+        bad[0] = i;
+        bad[1] = cols[k];
+        break;
+      }
+    }
+    PetscCall(MatRestoreRow(c->M, i, &ncols, &cols, &vals));
+  }
+  PetscCall(VecRestoreArrayRead(d, &dl));
+  PetscCall(VecRestoreArrayRead(dg, &dn));
+  PetscCall(VecScatterDestroy(&sc));
+  PetscCall(ISDestroy(&is));
+  PetscCall(VecDestroy(&dg));
+  PetscCall(VecDestroy(&d));
+  PetscCall(PetscFree(need));
+  PetscCall(MPIU_Allreduce(&bad[0], &gbad[0], 1, MPIU_INT, MPI_MIN, c->comm));
+  if (bad[0] != gbad[0]) bad[1] = -1;
+  PetscCall(MPIU_Allreduce(&bad[1], &gbad[1], 1, MPIU_INT, MPI_MAX, c->comm));
+  PetscCheck(gbad[0] == PETSC_MAX_INT, c->comm, DR_ERR_INPUT, "%s: M entry (%" PetscInt_FMT ", %" PetscInt_FMT ") (DOFs %s, %s) exceeds sqrt(M_ii M_jj): M is not positive definite, expected |M_ij| <= sqrt(M_ii M_jj)", src, gbad[0] + 1, gbad[1] + 1, DRLabelString(c->labels[gbad[0]], b1), DRLabelString(c->labels[gbad[1]], b2));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -224,6 +309,7 @@ PetscErrorCode DRComponentValidate(DRComponent c, PetscReal rtol)
   PetscCall(PetscFree(sorted));
   PetscCall(CheckMatrix(c, c->K, "K", PETSC_FALSE, rtol));
   PetscCall(CheckMatrix(c, c->M, "M", PETSC_TRUE, rtol));
+  PetscCall(CheckMassMinors(c, c->msource[0] ? c->msource : c->source));
   if (c->D) PetscCall(CheckMatrix(c, c->D, "D", PETSC_FALSE, rtol));
   for (PetscInt i = 1; i < c->nnodes; i++) PetscCheck(c->node_ids[i] > c->node_ids[i - 1], c->comm, DR_ERR_INPUT, "%s: node %" PetscInt_FMT " is defined twice (or nodes unsorted), expected unique node ids", c->source, c->node_ids[i]);
   for (PetscInt i = 0; i < 3 * c->nnodes; i++) PetscCheck(isfinite(c->xyz[i]), c->comm, DR_ERR_INPUT, "%s: node %" PetscInt_FMT " has a non-finite coordinate", c->source, c->node_ids[i / 3]);

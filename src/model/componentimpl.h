@@ -8,6 +8,7 @@
 struct _p_DRComponent {
   char       name[64];
   char       source[PETSC_MAX_PATH_LEN]; /* file or "builtin:plate" for messages */
+  char       msource[PETSC_MAX_PATH_LEN]; /* M's own file when it has one (mtx, CalculiX), else "" */
   MPI_Comm   comm;                      /* PETSc-duplicated by the Mat objects */
   Mat        K, M, D;                   /* D may be NULL */
   PetscInt   n;                         /* number of (free) DOFs = rows of K */

@@ -633,6 +633,7 @@ PetscErrorCode DRComponentReadCalculiX(MPI_Comm comm, const char *name, const ch
   PetscCall(PetscSNPrintf(dofpath, sizeof(dofpath), "%s.dof", job));
   PetscCall(DRComponentCreate(comm, name, &C));
   PetscCall(PetscStrncpy(C->source, job, sizeof(C->source)));
+  PetscCall(PetscStrncpy(C->msource, mpath, sizeof(C->msource)));
   PetscCall(DRLabelsRead(comm, dofpath, &C->n, &C->labels));
   PetscCall(ReadCcxMatrix(comm, kpath, dofpath, C->n, C->labels, &C->K));
   PetscCall(ReadCcxMatrix(comm, mpath, dofpath, C->n, C->labels, &C->M));

@@ -187,6 +187,7 @@ PetscErrorCode DRComponentReadMTX(MPI_Comm comm, const char *name, const char *K
   PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_ReadMTX, 0, 0, 0, 0));
   PetscCall(DRComponentCreate(comm, name, &C));
   PetscCall(PetscStrncpy(C->source, K, sizeof(C->source)));
+  PetscCall(PetscStrncpy(C->msource, M, sizeof(C->msource)));
   /* The labels first: their count is the size K, M and D must have. */
   PetscCall(DRLabelsRead(comm, dofs, &C->n, &C->labels));
   PetscCall(ReadMM(comm, K, C->n, "K", K, dofs, &C->K));

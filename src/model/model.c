@@ -7,28 +7,28 @@
 static const DRConfigKey model_keys[] = {
   {"model.units", DR_CFG_STRING, "SI", "unit system FORCE-LENGTH-TIME-MASS of every model quantity, consistent (1 FORCE = 1 MASS LENGTH/TIME^2): SI = N-m-s-kg, N-mm-s-t, N-mm-ms-g, kN-mm-ms-kg, ...; stored in every result file; ga, ss and hybrid write frequencies and times in Hz and s (modal, cms: per model time unit)", NULL, NULL, NULL},
   {"model.builtin", DR_CFG_STRING, "", "built-in model: plate | solid | frame3d | frame2d | beam2d (empty: use components)", NULL, NULL, NULL},
-  {"model.plate.lx", DR_CFG_REAL, "1.0", "plate length along x [m]", "0..", "m", NULL},
-  {"model.plate.ly", DR_CFG_REAL, "0.5", "plate width along y [m]", "0..", "m", NULL},
-  {"model.plate.lz", DR_CFG_REAL, "0.02", "plate thickness along z [m]", "0..", "m", NULL},
+  {"model.plate.lx", DR_CFG_REAL, "1.0", "plate length along x [m]", "(0..", "m", NULL},
+  {"model.plate.ly", DR_CFG_REAL, "0.5", "plate width along y [m]", "(0..", "m", NULL},
+  {"model.plate.lz", DR_CFG_REAL, "0.02", "plate thickness along z [m]", "(0..", "m", NULL},
   {"model.plate.nx", DR_CFG_INT, "40", "hex8 elements along x", "1..", NULL, NULL},
   {"model.plate.ny", DR_CFG_INT, "20", "hex8 elements along y", "1..", NULL, NULL},
   {"model.plate.nz", DR_CFG_INT, "2", "hex8 elements along z", "1..", NULL, NULL},
-  {"model.plate.E", DR_CFG_REAL, "210e9", "Young's modulus [Pa]", "0..", "Pa", NULL},
-  {"model.plate.nu", DR_CFG_REAL, "0.3", "Poisson's ratio", "-1..0.5", NULL, NULL},
-  {"model.plate.rho", DR_CFG_REAL, "7850", "density [kg/m^3]", "0..", "kg/m^3", NULL},
+  {"model.plate.E", DR_CFG_REAL, "210e9", "Young's modulus [Pa]", "(0..", "Pa", NULL},
+  {"model.plate.nu", DR_CFG_REAL, "0.3", "Poisson's ratio", "(-1..0.5)", NULL, NULL},
+  {"model.plate.rho", DR_CFG_REAL, "7850", "density [kg/m^3]", "(0..", "kg/m^3", NULL},
   {"model.plate.clamp", DR_CFG_STRING, "x0", "clamped faces: none or a comma list of x0,x1,y0,y1,z0,z1", NULL, NULL, NULL},
-  {"model.solid.lx", DR_CFG_REAL, "1.0", "block length along x [m]", "0..", "m", NULL},
-  {"model.solid.ly", DR_CFG_REAL, "1.0", "block length along y [m]", "0..", "m", NULL},
-  {"model.solid.lz", DR_CFG_REAL, "1.0", "block length along z [m]", "0..", "m", NULL},
+  {"model.solid.lx", DR_CFG_REAL, "1.0", "block length along x [m]", "(0..", "m", NULL},
+  {"model.solid.ly", DR_CFG_REAL, "1.0", "block length along y [m]", "(0..", "m", NULL},
+  {"model.solid.lz", DR_CFG_REAL, "1.0", "block length along z [m]", "(0..", "m", NULL},
   {"model.solid.x0", DR_CFG_REAL, "0", "block origin x [m]", NULL, "m", NULL},
   {"model.solid.y0", DR_CFG_REAL, "0", "block origin y [m]", NULL, "m", NULL},
   {"model.solid.z0", DR_CFG_REAL, "0", "block origin z [m]", NULL, "m", NULL},
   {"model.solid.nx", DR_CFG_INT, "8", "hex8 elements along x", "1..", NULL, NULL},
   {"model.solid.ny", DR_CFG_INT, "8", "hex8 elements along y", "1..", NULL, NULL},
   {"model.solid.nz", DR_CFG_INT, "8", "hex8 elements along z", "1..", NULL, NULL},
-  {"model.solid.E", DR_CFG_REAL, "210e9", "Young's modulus [Pa]", "0..", "Pa", NULL},
-  {"model.solid.nu", DR_CFG_REAL, "0.3", "Poisson's ratio", "-1..0.5", NULL, NULL},
-  {"model.solid.rho", DR_CFG_REAL, "7850", "density [kg/m^3]", "0..", "kg/m^3", NULL},
+  {"model.solid.E", DR_CFG_REAL, "210e9", "Young's modulus [Pa]", "(0..", "Pa", NULL},
+  {"model.solid.nu", DR_CFG_REAL, "0.3", "Poisson's ratio", "(-1..0.5)", NULL, NULL},
+  {"model.solid.rho", DR_CFG_REAL, "7850", "density [kg/m^3]", "(0..", "kg/m^3", NULL},
   {"model.solid.clamp", DR_CFG_STRING, "none", "clamped faces: none or a comma list of x0,x1,y0,y1,z0,z1", NULL, NULL, NULL},
   {"model.frame3d.lx", DR_CFG_REAL, "1.0", "frame extent along x [m]", "0..", "m", NULL},
   {"model.frame3d.ly", DR_CFG_REAL, "0", "frame extent along y [m]", "0..", "m", NULL},
@@ -37,28 +37,28 @@ static const DRConfigKey model_keys[] = {
   {"model.frame3d.ny", DR_CFG_INT, "0", "bays along y", "0..", NULL, NULL},
   {"model.frame3d.nz", DR_CFG_INT, "0", "bays along z", "0..", NULL, NULL},
   {"model.frame3d.nel", DR_CFG_INT, "20", "beam elements per member", "1..", NULL, NULL},
-  {"model.frame3d.E", DR_CFG_REAL, "210e9", "Young's modulus [Pa]", "0..", "Pa", NULL},
-  {"model.frame3d.G", DR_CFG_REAL, "80.77e9", "shear modulus [Pa]", "0..", "Pa", NULL},
-  {"model.frame3d.rho", DR_CFG_REAL, "7850", "density [kg/m^3]", "0..", "kg/m^3", NULL},
-  {"model.frame3d.A", DR_CFG_REAL, "1e-4", "cross-section area [m^2]", "0..", "m^2", NULL},
-  {"model.frame3d.Iy", DR_CFG_REAL, "8.333e-10", "second moment of area about local y [m^4]", "0..", "m^4", NULL},
-  {"model.frame3d.Iz", DR_CFG_REAL, "8.333e-10", "second moment of area about local z [m^4]", "0..", "m^4", NULL},
-  {"model.frame3d.J", DR_CFG_REAL, "1.406e-9", "torsion constant [m^4]", "0..", "m^4", NULL},
+  {"model.frame3d.E", DR_CFG_REAL, "210e9", "Young's modulus [Pa]", "(0..", "Pa", NULL},
+  {"model.frame3d.G", DR_CFG_REAL, "80.77e9", "shear modulus [Pa]", "(0..", "Pa", NULL},
+  {"model.frame3d.rho", DR_CFG_REAL, "7850", "density [kg/m^3]", "(0..", "kg/m^3", NULL},
+  {"model.frame3d.A", DR_CFG_REAL, "1e-4", "cross-section area [m^2]", "(0..", "m^2", NULL},
+  {"model.frame3d.Iy", DR_CFG_REAL, "8.333e-10", "second moment of area about local y [m^4]", "(0..", "m^4", NULL},
+  {"model.frame3d.Iz", DR_CFG_REAL, "8.333e-10", "second moment of area about local z [m^4]", "(0..", "m^4", NULL},
+  {"model.frame3d.J", DR_CFG_REAL, "1.406e-9", "torsion constant [m^4]", "(0..", "m^4", NULL},
   {"model.frame3d.lumped", DR_CFG_BOOL, "false", "lumped instead of consistent mass", NULL, NULL, NULL},
   {"model.frame3d.clamp", DR_CFG_STRING, "x0", "clamped faces: none or a comma list of x0,x1,y0,y1,z0,z1", NULL, NULL, NULL},
-  {"model.beam2d.L", DR_CFG_REAL, "1.0", "planar cantilever length [m]", "0..", "m", NULL},
+  {"model.beam2d.L", DR_CFG_REAL, "1.0", "planar cantilever length [m]", "(0..", "m", NULL},
   {"model.beam2d.nel", DR_CFG_INT, "20", "beam elements", "1..", NULL, NULL},
-  {"model.beam2d.E", DR_CFG_REAL, "210e9", "Young's modulus [Pa]", "0..", "Pa", NULL},
-  {"model.beam2d.rho", DR_CFG_REAL, "7850", "density [kg/m^3]", "0..", "kg/m^3", NULL},
-  {"model.beam2d.A", DR_CFG_REAL, "1e-4", "cross-section area [m^2]", "0..", "m^2", NULL},
-  {"model.beam2d.I", DR_CFG_REAL, "8.333e-10", "second moment of area [m^4]", "0..", "m^4", NULL},
+  {"model.beam2d.E", DR_CFG_REAL, "210e9", "Young's modulus [Pa]", "(0..", "Pa", NULL},
+  {"model.beam2d.rho", DR_CFG_REAL, "7850", "density [kg/m^3]", "(0..", "kg/m^3", NULL},
+  {"model.beam2d.A", DR_CFG_REAL, "1e-4", "cross-section area [m^2]", "(0..", "m^2", NULL},
+  {"model.beam2d.I", DR_CFG_REAL, "8.333e-10", "second moment of area [m^4]", "(0..", "m^4", NULL},
   {"model.beam2d.lumped", DR_CFG_BOOL, "false", "lumped instead of consistent mass", NULL, NULL, NULL},
   {"model.frame2d.nodes", DR_CFG_LIST, "", "planar frame nodes [id, x, y, id, x, y, ...]", NULL, NULL, NULL},
   {"model.frame2d.members", DR_CFG_LIST, "", "planar frame members [node1, node2, ...] (pairs)", NULL, NULL, NULL},
   {"model.frame2d.sections", DR_CFG_LIST, "", "cross-sections [A, I, A, I, ...]: area, second moment of area", NULL, NULL, NULL},
   {"model.frame2d.member_section", DR_CFG_LIST, "", "section of each member (1-based index into sections); empty: section 1 for all", NULL, NULL, NULL},
-  {"model.frame2d.E", DR_CFG_REAL, "210e9", "Young's modulus", "0..", "Pa", NULL},
-  {"model.frame2d.rho", DR_CFG_REAL, "7850", "density", "0..", "kg/m^3", NULL},
+  {"model.frame2d.E", DR_CFG_REAL, "210e9", "Young's modulus", "(0..", "Pa", NULL},
+  {"model.frame2d.rho", DR_CFG_REAL, "7850", "density", "(0..", "kg/m^3", NULL},
   {"model.frame2d.nel", DR_CFG_INT, "1", "beam elements per member", "1..", NULL, NULL},
   {"model.frame2d.lumped", DR_CFG_BOOL, "true", "lumped instead of consistent mass", NULL, NULL, NULL},
   {"model.frame2d.hinges", DR_CFG_LIST, "", "released member-end rotations [member, end, ...] (1-based member, end 1 or 2)", NULL, NULL, NULL},
@@ -209,6 +209,31 @@ static PetscErrorCode ApplyTies(DRConfig cfg, DRComponent c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A built-in model's builder names the model ("builtin:frame2d: K has a
+ * non-finite value ...": a stiffness overflowing from finite keys); its
+ * input errors are raised again naming the job file's model.builtin line.
+ * Messages that already name the job file (the key checks) pass unchanged. */
+static PetscErrorCode CreateBuiltinAt(DRConfig cfg, const char *b, DRBuiltinCreateFn create, DRCut cut, PetscInt k, MPI_Comm comm, DRComponent *c)
+{
+  PetscErrorCode ierr;
+  char          *msg = NULL, where[PETSC_MAX_PATH_LEN + 32];
+  const char    *origin, *m;
+  size_t         lo;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = (*create)(cfg, b, cut, k, comm, c);
+  PetscCall(PetscPopErrorHandler());
+  if (!ierr) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscErrorMessage(ierr, NULL, &msg));
+  m = msg ? msg : "failed";
+  PetscCall(DRConfigGetOrigin(cfg, &origin));
+  PetscCall(PetscStrlen(origin, &lo));
+  if (ierr != DR_ERR_INPUT || !strncmp(m, origin, lo) || !strncmp(m, "command line ", 13)) SETERRQ(comm, ierr, "%s", m);
+  PetscCall(DRConfigWhere(cfg, "model.builtin", where, sizeof(where)));
+  SETERRQ(comm, ierr, "%s: model.builtin = %s: %s", where, b, m);
+}
+
 PetscErrorCode DRModelCreateComponent(DRConfig cfg, PetscInt k, MPI_Comm comm, DRComponent *c)
 {
   char b[64], name[64], where[PETSC_MAX_PATH_LEN + 32];
@@ -229,7 +254,7 @@ PetscErrorCode DRModelCreateComponent(DRConfig cfg, PetscInt k, MPI_Comm comm, D
       PetscCall(DRConfigWhere(cfg, "model.builtin", where, sizeof(where)));
       SETERRQ(comm, DR_ERR_INPUT, "%s: model.builtin = '%s', expected %s", where, b, known);
     }
-    PetscCall((*create)(cfg, b, cut, k, comm, c));
+    PetscCall(CreateBuiltinAt(cfg, b, create, cut, k, comm, c));
     PetscCall(DRComponentSetName(*c, name));
   } else {
     DRReaderCreateFn read;

@@ -1,6 +1,7 @@
 /* Built-in models from the job keys model.NAME.*: the registry of
  * `model.builtin` names. */
 #include "model_impl.h"
+#include "builtin_impl.h"
 #include <string.h>
 
 PetscFunctionList DRBuiltinList = NULL;
@@ -19,6 +20,22 @@ PetscErrorCode DRBuiltinRegister(const char name[], DRBuiltinCreateFn fn)
   PetscFunctionBeginUser;
   PetscCall(DRBuiltinRegisterAll());
   PetscCall(PetscFunctionListAdd(&DRBuiltinList, name, fn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The clamp key's faces, checked where the key is known (the builder's own
+ * check names only the model). */
+static PetscErrorCode CheckClamp(DRConfig cfg, const char *key, const char *clamp)
+{
+  char      where[PETSC_MAX_PATH_LEN + 96];
+  PetscBool faces[6];
+  size_t    l;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRConfigWhereValue(cfg, key, where, sizeof(where)));
+  PetscCall(PetscStrlen(where, &l));
+  PetscCall(PetscSNPrintf(where + l, sizeof(where) - l, ": %s", key));
+  PetscCall(DRBuiltinParseClamp(PETSC_COMM_WORLD, where, clamp, faces));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -56,6 +73,7 @@ static PetscErrorCode SolidParams(DRConfig cfg, const char *sect, DRSolidParams 
 #undef IN
   PetscCall(PetscSNPrintf(key, sizeof(key), "model.%s.clamp", sect));
   PetscCall(DRConfigGetString(cfg, key, p->clamp, sizeof(p->clamp), NULL));
+  PetscCall(CheckClamp(cfg, key, p->clamp));
   {
     char where[PETSC_MAX_PATH_LEN + 32];
     PetscCall(PetscSNPrintf(key, sizeof(key), "model.%s", sect));
@@ -100,6 +118,7 @@ static PetscErrorCode CreateFrame3D(DRConfig cfg, const char *name, DRCut cut, P
   PetscCall(DRConfigGetReal(cfg, "model.frame3d.J", &p.sec.J, NULL));
   PetscCall(DRConfigGetBool(cfg, "model.frame3d.lumped", &p.lumped, NULL));
   PetscCall(DRConfigGetString(cfg, "model.frame3d.clamp", p.clamp, sizeof(p.clamp), NULL));
+  PetscCall(CheckClamp(cfg, "model.frame3d.clamp", p.clamp));
   PetscCall(DRBuiltinFrame3D(comm, &p, cut, part, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

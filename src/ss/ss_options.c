@@ -1,6 +1,7 @@
 /* dynred ss: the job settings (DRSSSetConfig, DRSSSetFromOptions) and the
  * set-up of the model from its source (DRSSSetUp). */
 #include "ssimpl.h"
+#include <dynred/preflight.h>
 #include <math.h>
 #include <string.h>
 
@@ -209,6 +210,28 @@ static PetscErrorCode SourceUnits(DRSS ss)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Fail fast on memory, after the source is read and before its modes are
+ * solved: every rank holds the same (no distribution): the source's dense
+ * K, M and modes with LAPACK's workspace (5 n^2 values; a modes source is
+ * read row by row), the state-space matrices of at most m kept modes with the
+ * exact integrator's matrix exponential workspace (about 8 (2m)^2), and the
+ * output histories, (nsteps + 1) x 2 nout per method with write_y (one
+ * otherwise) plus the reference's. */
+static PetscErrorCode SSCheckMemory(DRSS ss, const DRSSSource *src)
+{
+  PetscInt  m = ss->nmodes > 0 ? PetscMin(ss->nmodes, src->m) : src->m, nh;
+  PetscReal len, need, mib = 1048576.0 / sizeof(PetscReal);
+  char      what[512];
+
+  PetscFunctionBeginUser;
+  nh   = ss->nrun ? (ss->writey ? ss->nrun : 1) + (ss->ref[0] ? 1 : 0) : 0;
+  len  = ((PetscReal)ss->nsteps + 1) * 2.0 * ss->opt_nout;
+  need = ((src->from_km ? 5.0 * src->ndof * src->ndof : 0) + 32.0 * m * m + nh * len) / mib;
+  PetscCall(PetscSNPrintf(what, sizeof(what), "ss on %s %s (%" PetscInt_FMT " modes, %" PetscInt_FMT " states; %" PetscInt_FMT " output histories of %" PetscInt_FMT " steps x %" PetscInt_FMT " outputs; every rank holds all of it)", ss->path, src->group, m, 2 * m, nh, ss->nsteps + 1, 2 * ss->opt_nout));
+  PetscCall(DRMemoryCheckHint(PETSC_COMM_WORLD, ss->cfg, need, what, "fewer steps (a larger ss.sim.h or a shorter ss.sim.t_end), ss.sim.write_y: false, fewer modes (ss.nmodes, ss.fmax), one rank per node, or a node with more memory"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRSSSetUp(DRSS ss)
 {
   DRSSSource    *src = &ss->src;
@@ -226,6 +249,7 @@ PetscErrorCode DRSSSetUp(DRSS ss)
   PetscCall(DRLogEventSeconds(DR_SS_Build, &e0[2]));
   PetscCall(DRSSSourceRead(ss->path, ss->group, src));
   ss->have_src = PETSC_TRUE;
+  if (cfg) PetscCall(SSCheckMemory(ss, src));
   PetscCall(DRSSSourceModes(src));
   PetscCall(SourceUnits(ss));
   m = src->m;

@@ -8,7 +8,10 @@
 #   - the input files named by the job file are readable (the LAST
 #     component's file, so the other components would be read first);
 #   - the memory the model needs (MUMPS analysis) against what a node offers
-#     (-mem_limit_mib stands in for a small node);
+#     (-mem_limit_mib stands in for a small node), for modal, cms, gmp, ga
+#     and ss;
+#   - the fuzz run's message defects outside the readers: built-in model and
+#     mechanism values, modal.tol / nmodes, GMP grids, a component's bad M;
 #   - the rank count suits the job (idle CMS rank groups, ranks_per_group not
 #     dividing the ranks, for CMS and for the task farm of GMP).
 # Each case: non-zero exit, exactly one `dynred: error:` line matching the
@@ -29,6 +32,27 @@ cms: {nmodes: 5, component_modes: 4}
 Y
 cp $ROOT/tests/data/cms/chain.yaml chain/three.yaml
 mkdir -p missing && cp chain/*.mtx chain/*.dof chain/three.yaml missing/ && rm missing/c_K.mtx
+# the last component's M spoiled three ways (the fuzz run's message defects:
+# the message named K's file, or SLEPc/PETSc traces came out of the solve)
+/usr/bin/python3 - <<'PY'
+import os, shutil
+def spoil(d, edit):
+    os.makedirs(d, exist_ok=True)
+    for f in os.listdir("chain"):
+        shutil.copy(os.path.join("chain", f), d)
+    ls = open(os.path.join(d, "c_M.mtx")).read().split("\n")
+    edit(ls)
+    open(os.path.join(d, "c_M.mtx"), "w").write("\n".join(ls))
+def first(ls):  # index of the entry "1 1 m11"
+    return next(i for i, l in enumerate(ls) if l.startswith("1 1 "))
+def subnormal(ls): ls[first(ls)] = "1 1 1e-320"       # a mass of 1e-320 kg
+def negative(ls): ls[first(ls)] = "1 1 -1"
+def indefinite(ls):  # M_12 = M_21 = 10 with M_11, M_22 ~ 1.5: a 2x2 minor < 0
+    i = first(ls); n = ls[i - 1].split()
+    ls[i - 1] = f"{n[0]} {n[1]} {int(n[2]) + 2}"
+    ls[i:i] = ["1 2 10", "2 1 10"]
+spoil("m_subnormal", subnormal); spoil("m_negative", negative); spoil("m_indefinite", indefinite)
+PY
 J=$ROOT/tests/data/jobs
 C=$ROOT/configs
 
@@ -71,9 +95,28 @@ ff key_modal "modal\.nmodes = -3, expected" 1 -config $J/small_plate.yaml -modal
 ff key_cms "cms\.fmax = -5, expected" 1 -config $T/chain/three.yaml -cms_fmax -5
 ff key_ga "ga\.crossover = 2, expected" 1 -config $C/bicycle_frame_ga.yaml -ga_crossover 2
 ff key_ss "ss\.sim\.h = -1, expected" 1 -config $C/frame_ss.yaml -ss_sim_h -1
+ff key_modal_tol "command line -modal_tol: modal\.tol = 0, expected 1e-15\.\.1" 1 -config $J/small_plate.yaml -modal_tol 0
+ff key_modal_none "command line -modal_nmodes: modal\.nmodes = 0 and modal\.fmax = 0: expected nmodes > 0" 1 -config $J/small_plate.yaml -modal_nmodes 0
+# 2 x 2 x 1 hex8 plate clamped at x = 0: (3 x 3 - 3) x 2 free nodes x 3 = 36 DOFs
+ff key_modal_many "command line -modal_nmodes: modal\.nmodes = 99999: 99999 modes requested but the model has only 36 DOFs, expected at most 36" 1 -config $J/small_plate.yaml -model_plate_nx 2 -model_plate_ny 2 -model_plate_nz 1 -modal_nmodes 99999
+ff key_plate_nu "command line -model_plate_nu: model\.plate\.nu = 0\.5, expected > -1 and < 0\.5" 1 -config $J/small_plate.yaml -model_plate_nu 0.5
+ff key_plate_E "command line -model_plate_E: model\.plate\.E = 0, expected > 0 Pa" 1 -config $J/small_plate.yaml -model_plate_E 0
+ff key_plate_clamp "command line -model_plate_clamp: model\.plate\.clamp: clamp \"x0,q1\" has unknown face \"q1\"" 1 -config $J/small_plate.yaml -model_plate_clamp x0,q1
+ff key_gmp_grid "command line -gmp_theta1_step: gmp\.theta1\.step = 0\.1: \(stop - start\) / step = 2\.1[0-9]*e\+10 grid points along theta1, expected at most 1000000" 1 -config $C/slider_crank_gmp.yaml -gmp_theta1_start -2147483649 -gmp_theta1_step 0.1
+ff key_gmp_verify "command line -gmp_verify_step: gmp\.verify_step = 1e-09: .* verification points along theta1, expected at most 1000000" 1 -config $C/slider_crank_gmp.yaml -gmp_verify_step 1e-9
+ff key_gmp_L2 "command line -gmp_L2: gmp\.L1 = 0\.3, gmp\.L2 = 0\.2 .*expected the connector L2 longer than the crank L1" 1 -config $C/slider_crank_gmp.yaml -gmp_L2 0.2
+# a density of 1e300 gives mass entries whose squares overflow (the
+# eigensolver then found M "indefinite"); the builder's message is raised
+# again at the job file's model.builtin line
+ff key_builder_overflow "small_plate\.yaml:[0-9]+: model\.builtin = plate: builtin:solid: M has a value beyond 1e\+150 in row [0-9]+ \(DOF [0-9]+\.[1-3]\), expected \|entries\| <= 1e\+150" 2 -config $J/small_plate.yaml -model_plate_rho 1e300
+# --- a component's M: the message names M's file and the entry
+ff mass_subnormal "c_M\.mtx: M has a subnormal value \(0 < \|v\| < 2\.2[0-9]*e-308\) in row 1 \(DOF [0-9]+\.1\), expected 0 or a normal number" 2 modal -config $T/m_subnormal/three.yaml
+ff mass_negative "c_M\.mtx: M diagonal entry 1 \(DOF [0-9]+\.1\) is not positive" 1 modal -config $T/m_negative/three.yaml
+ff mass_indefinite "c_M\.mtx: M entry \(1, 2\) \(DOFs [0-9]+\.1, [0-9]+\.1\) exceeds sqrt\(M_ii M_jj\): M is not positive definite" 3 modal -config $T/m_indefinite/three.yaml
 # --- input files: the last component's K (a, b would be read first)
 ff input_cms "three\.yaml:[0-9]+: components\[2\]\.K = 'c_K\.mtx': cannot read '.*missing/c_K\.mtx' \(No such file or directory\), expected a readable file" 2 -config $T/missing/three.yaml
 ff input_modal "components\[2\]\.K = 'c_K\.mtx': cannot read" 1 modal -config $T/missing/three.yaml
+ff input_op4 "command line -components_1_dofs: components\[1\]\.dofs = 'nope\.dof': cannot read '.*nope\.dof' \(No such file or directory\), expected a readable file" 1 -config $ROOT/tests/data/fuzz/cms_op4.yaml -components_1_dofs nope.dof
 ff input_ss_source "ss\.source = 'nofile\.h5': cannot read" 1 -config $C/frame_ss.yaml -ss_source nofile.h5
 ff input_ss_signal "ss\.input\.file = 'nosignal\.csv': cannot read" 1 -config $C/frame_ss.yaml -ss_source $C/frame_ss.yaml -ss_input_signal file -ss_input_file nosignal.csv
 # --- memory: the factorization does not fit a 1 MiB node
@@ -91,6 +134,37 @@ need = float(re.search(r"needs about ([0-9.e+]+) MiB", log).group(1))
 low = nnz / 2 * 8 / 2**20
 assert need >= low, (need, low)
 print(f"ok mem estimate {need:.3g} MiB >= K's upper triangle {low:.3g} MiB")
+PY
+# gmp, ga, ss: their own estimates, also before any solve (gmp: the points'
+# reduced models gathered on rank 0; ga: the full eigenproblem and the
+# groups' factorizations; ss: the dense state space and the output histories)
+ff mem_gmp "gmp sweep of 693 points \(slider-crank, [0-9]+ DOFs: one point's dense eigenproblem on every rank, .* MiB of reduced models on rank 0\) needs about [0-9.e+]+ MiB on a node \(1 rank\(s\) there\), 1 MiB available \(mem_limit_mib\): expected a job that fits in memory; a coarser grid" 1 -config $C/slider_crank_gmp.yaml -mem_limit_mib 1
+ff mem_gmp_np2 "gmp sweep of 693 points \(slider-crank, [0-9]+ DOFs: one point's MUMPS estimate on every rank, .*\(2 rank\(s\) there\), 1 MiB available" 2 -config $C/slider_crank_gmp.yaml -mem_limit_mib 1 -dense_max 10
+ff mem_ga "ga on model .* DOFs; the full eigenproblem \(dense\) and, per farm group of 1 rank\(s\), the model and the MUMPS estimate of its factorization\) needs about [0-9.e+]+ MiB on a node \(1 rank\(s\) there\), 0\.01 MiB available \(mem_limit_mib\)" 1 -config $C/bicycle_frame_ga.yaml -mem_limit_mib 0.01
+ff mem_ss "ss on .*cms_result\.h5 /cms \([0-9]+ modes, [0-9]+ states; 3 output histories of 5000001 steps x 4 outputs; every rank holds all of it\) needs about [0-9.e+]+ MiB on a node \(1 rank\(s\) there\), 100 MiB available \(mem_limit_mib\): expected a job that fits in memory; fewer steps" 1 -config $ROOT/tests/data/fuzz/ss.yaml -ss_sim_h 1e-8 -mem_limit_mib 100
+# Each estimate is at least what the job must hold, counted here from the
+# log and the job's keys: gmp: rank 0 keeps Psi (ndof x (1 + nmodes)) of
+# all 64 + 629 points; ga: K and M dense (n^2 each) for LAPACK; ss: 3 (2
+# methods + the reference) histories of t_end/h + 1 steps x 2 outputs x
+# (displacement, velocity).
+/usr/bin/python3 - "$T" <<'PY'
+import re, sys
+T = sys.argv[1]
+def need(name):
+    return float(re.search(r"needs about ([0-9.e+]+) MiB", open(f"{T}/{name}.log").read()).group(1))
+MiB = 2.0**20
+g = open(f"{T}/mem_gmp.log").read()
+nd, nm = map(int, re.search(r"slider-crank, (\d+) DOFs, 1 rigid \+ (\d+) deformation", g).groups())
+low = (64 + 629) * nd * (1 + nm) * 8 / MiB
+assert need("mem_gmp") >= low, (need("mem_gmp"), low)
+print(f"ok gmp estimate {need('mem_gmp'):.3g} MiB >= rank 0's Psi {low:.3g} MiB")
+n = int(re.search(r"ga on model \S+ \((\d+) DOFs", open(f"{T}/mem_ga.log").read()).group(1))
+low = 2 * n * n * 8 / MiB
+assert need("mem_ga") >= low, (need("mem_ga"), low)
+print(f"ok ga estimate {need('mem_ga'):.3g} MiB >= dense K, M {low:.3g} MiB")
+low = 3 * (0.05 / 1e-8 + 1) * 2 * 2 * 8 / MiB
+assert need("mem_ss") >= low, (need("mem_ss"), low)
+print(f"ok ss estimate {need('mem_ss'):.3g} MiB >= histories {low:.3g} MiB")
 PY
 # --- rank counts
 ff ranks_cms_idle "command line -ranks_per_group: 3 rank groups of 1 rank\(s\) for 2 component\(s\) leave 1 group\(s\) idle; expected at most 2 groups: ranks_per_group >= 2" 3 -config $T/chain/two.yaml -ranks_per_group 1

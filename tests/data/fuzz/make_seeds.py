@@ -10,6 +10,9 @@ checked in as they are; this script writes the ones that are generated:
                      float64 values; K then M) plus its label file
   b.h5               component b as a dynred HDF5 component (the layout of
                      src/model/io_h5comp.c: CSR with both triangles)
+  a.op4, b.op4       components a and b as OP4 files (tests/e2e/export_op4_ref.py:
+                     a ASCII sparse bigmat, b binary dense little-endian;
+                     KAA, MAA; labels a.dof, b.dof), for cms_op4.yaml
   block.{sti,mas,dof}  CalculiX's matrix storage of block.inp (runs ccx)
   cms_result.h5      the result of cms_mtx.yaml (runs bin/dynred), the
                      source of ss.yaml
@@ -113,6 +116,10 @@ def main():
         f.write(petsc_mat(Ka) + petsc_mat(Ma))
     shutil.copy(os.path.join(D, "a.dof"), os.path.join(D, "a.bin.dof"))
     write_h5comp(os.path.join(D, "b.h5"), "b", nb, Kb, Mb)
+    sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
+    from export_op4_ref import write_op4
+    write_op4(os.path.join(D, "a.op4"), [("KAA", Ka), ("MAA", Ma)], sparse="bigmat")
+    write_op4(os.path.join(D, "b.op4"), [("KAA", Kb), ("MAA", Mb)], binary=True)
     tmp = os.path.join(D, "ccx.tmp")
     os.makedirs(tmp, exist_ok=True)
     shutil.copy(os.path.join(D, "block.inp"), tmp)
