@@ -119,8 +119,9 @@ static PetscErrorCode CheckOptions(DRCMS c, const char *partition)
     PetscCheck(end != partition && !*end && np >= 2 && np <= PETSC_MAX_INT, c->comm, DR_ERR_INPUT, "%s: cms.partition = '%s', expected auto, off or a number of subdomains >= 2", where, partition);
     c->partition = (PetscInt)np;
   }
-  PetscCall(DRConfigWhere(cfg, "cms.fmax", where, sizeof(where)));
-  PetscCheck(c->fmax >= 0 && (c->fmax > 0 || c->nmodes > 0), c->comm, DR_ERR_INPUT, "%s: expected cms.fmax > 0 or cms.nmodes > 0", where);
+  /* the key that decides: a negative fmax, else nmodes (fmax 0 counts modes) */
+  PetscCall(DRConfigWhere(cfg, c->fmax < 0 ? "cms.fmax" : "cms.nmodes", where, sizeof(where)));
+  PetscCheck(c->fmax >= 0 && (c->fmax > 0 || c->nmodes > 0), c->comm, DR_ERR_INPUT, "%s: cms.fmax = %.6g Hz and cms.nmodes = %" PetscInt_FMT ", expected cms.fmax > 0 or cms.nmodes > 0", where, (double)c->fmax, c->nmodes);
   PetscCall(DRConfigWhere(cfg, "cms.cutoff_factor", where, sizeof(where)));
   PetscCheck(c->cutoff_factor >= 1, c->comm, DR_ERR_INPUT, "%s: cms.cutoff_factor = %g, expected >= 1 (the paper keeps 1.5-2 x fmax)", where, (double)c->cutoff_factor);
   PetscCall(DRConfigWhere(cfg, "cms.interface_modes", where, sizeof(where)));

@@ -7,6 +7,7 @@
  * Every element of the uniform grid is the same brick, so Ke and Me are
  * computed once. */
 #include "builtin_impl.h"
+#include <dynred/preflight.h>
 
 PetscErrorCode DRSolidParamsDefault(DRSolidParams *p)
 {
@@ -121,6 +122,18 @@ PetscErrorCode DRBuiltinSolid(MPI_Comm comm, const DRSolidParams *p, DRCut cut, 
   PetscCheck(cut.parts <= n[axis], comm, DR_ERR_INPUT, "%s: cut into %" PetscInt_FMT " parts along %c, but the model has only %" PetscInt_FMT " element layers along %c; expected parts <= %" PetscInt_FMT, what, cut.parts, "xyz"[axis], n[axis], "xyz"[axis], n[axis]);
   /* in double: (nx + 1) overflows PetscInt at nx = 2^31 - 1, the product int64 beyond 2^63 (fuzz) */
   PetscCheck(((double)p->nx + 1) * ((double)p->ny + 1) * ((double)p->nz + 1) + (double)p->node_offset < (double)(PETSC_MAX_INT / 8), comm, DR_ERR_INPUT, "%s: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " elements need more node ids than this PETSc's integers hold; build PETSc with 64-bit indices", what, p->nx, p->ny, p->nz);
+  /* 64-bit indices pass the check above: the assembled K and M alone (81 x 3
+   * nonzeros per row of a hex8 mesh, 8-byte values and column indices) must
+   * fit in the memory the machine has, before anything is allocated */
+  {
+    PetscMPIInt size;
+    PetscReal   nodes = ((PetscReal)p->nx + 1) * ((PetscReal)p->ny + 1) * ((PetscReal)p->nz + 1), mib;
+    char        whatm[256];
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    mib = nodes * 3 * 81 * 3 * 2 * 16 / 1048576.0 / size; /* this rank's rows */
+    PetscCall(PetscSNPrintf(whatm, sizeof(whatm), "%s: %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " elements (K and M of %.3g DOFs)", what, p->nx, p->ny, p->nz, (double)(3 * nodes)));
+    PetscCall(DRMemoryCheckHint(comm, NULL, mib, whatm, "fewer elements or more nodes"));
+  }
 
   PetscCall(DRModelInitializePackage());
   PetscCall(PetscLogEventBegin(DR_MODEL_EVENT_Generate, 0, 0, 0, 0));
