@@ -351,24 +351,6 @@ static PetscErrorCode UseEarlyInterface(DRCMS c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRCMSMark_Private(DRCMS c, PetscInt k, PetscBool start)
-{
-  PetscLogDouble now;
-
-  PetscFunctionBeginUser;
-  if (!c->t_start) {
-    PetscCall(PetscMalloc2(c->ncomp + 1, &c->t_start, c->ncomp + 1, &c->t_end));
-    for (PetscInt j = 0; j < c->ncomp; j++) {
-      c->t_start[j] = PETSC_MAX_REAL;
-      c->t_end[j]   = -PETSC_MAX_REAL;
-    }
-  }
-  now = DRTime() - c->t_solve0;
-  if (start && c->t_start[k] == PETSC_MAX_REAL) c->t_start[k] = now;
-  else if (!start && c->t_end[k] == -PETSC_MAX_REAL) c->t_end[k] = now;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Every group reduces its components (a DRReduction each, the method per
  * component), all of them or those flagged in redo[ncomp]; component phase
  * times (the slowest group sets the pace) add to c->t. */

@@ -1,27 +1,16 @@
-/* Enrichment of a Craig-Bampton superelement in place (the CMS refinement
- * for cms.tol_pct): the constraint modes, the boundary blocks of K_r and
- * M_r and the K_II factorization do not change, so only the new interior
- * vectors, the new columns of T and their couplings T^T M T_new (and, for
- * vectors that are not fixed-interface modes, T^T K T_new) are computed --
- * not the nb block solves and the O(n nb^2) boundary projection of a full
- * Apply.  Two kinds of new vectors:
- *
- * - more fixed-interface modes (DRFixedInterfaceEnrich): the new modes
- *   continue the earlier solve: the kept modes are SLEPc's deflation space
- *   and the shift-and-invert runs through the factorization of K_II the
- *   component already holds, so a round costs the solve for the added
- *   modes only.  Interiors solved densely (at most DR_COMPONENT_DENSE_MAX
- *   DOFs), and components that carry residual corrections (their kept
- *   vectors are no longer an invariant subspace, so deflating them would
- *   not give eigenvectors), are solved again for all modes, which replace
- *   every kept mode (earlier corrections are appended again);
- * - residual corrections (correct.c), appended to the kept vectors.
- *
- * Any interior vector v (zero on the boundary) has no stiffness coupling
- * with the constraint columns: [V_c; X]^T K [0; v] = V_c^T (K_BI - K_BI
- * K_II^{-1} K_II) v = 0, so the boundary-modal block of K_r stays zero. */
+/* Enrichment of a Craig-Bampton superelement with more fixed-interface
+ * modes in place (the CMS refinement for cms.tol_pct; the columns are
+ * appended by append.c, not a full Apply's nb block solves and O(n nb^2)
+ * projection).  The new modes continue the earlier solve: the kept modes
+ * are SLEPc's deflation space and the shift-and-invert runs through the
+ * factorization of K_II the component already holds, so a round costs the
+ * solve for the added modes only.  Interiors solved densely (at most
+ * DR_COMPONENT_DENSE_MAX DOFs), and components that carry residual
+ * corrections (correct.c: their kept vectors are no longer an invariant
+ * subspace, so deflating them would not give eigenvectors), are solved
+ * again for all modes, which replace every kept mode; the earlier
+ * corrections are then appended again. */
 #include "fixed_interface.h"
-#include <petscblaslapack.h>
 
 /* The modes to add: nnew of them (continuation), or all nmodes (nold = 0,
  * the modes replaced). */
@@ -42,154 +31,6 @@ static PetscErrorCode NewModes(DRFixedInterface *fi, DRReduction r, PetscInt nmo
   PetscCall(DRModalSetDenseMax(*modal, DR_COMPONENT_DENSE_MAX));
   PetscCall(DRModalSetFromOptions(*modal));
   PetscCall(DRModalSolve(*modal));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Root of the component: A^T B summed over the component's ranks for local
- * column blocks (nloc rows): out (m x n, column-major, rank 0). */
-static PetscErrorCode LocalTransposeProduct(DRFixedInterface *fi, PetscInt nloc, PetscInt m, const PetscScalar *a, PetscInt lda, PetscInt n, const PetscScalar *b, PetscInt ldb, PetscReal **out)
-{
-  PetscReal  *loc;
-  PetscMPIInt rank;
-
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(fi->comm, &rank));
-  PetscCall(PetscCalloc1(m * n + 1, &loc));
-  if (nloc > 0 && m > 0 && n > 0) {
-    PetscBLASInt mm, nn, kk, la, lb, lc;
-    PetscScalar  one = 1, zero = 0;
-    PetscCall(PetscBLASIntCast(m, &mm));
-    PetscCall(PetscBLASIntCast(n, &nn));
-    PetscCall(PetscBLASIntCast(nloc, &kk));
-    PetscCall(PetscBLASIntCast(lda, &la));
-    PetscCall(PetscBLASIntCast(ldb, &lb));
-    lc = mm;
-    BLASgemm_("T", "N", &mm, &nn, &kk, &one, a, &la, b, &lb, &zero, loc, &lc);
-  }
-  *out = NULL;
-  if (!rank) PetscCall(PetscMalloc1(m * n + 1, out));
-  PetscCallMPI(MPI_Reduce(loc, *out, (PetscMPIInt)(m * n), MPIU_REAL, MPIU_SUM, 0, fi->comm));
-  PetscCall(PetscFree(loc));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* T'^T A T'_new for the new columns [Nkeep, N) of T': one sparse-dense
- * product and a local GEMM (rank 0: N x nnew). */
-static PetscErrorCode NewColumnCoupling(DRFixedInterface *fi, Mat A, Mat T, PetscInt Nkeep, PetscInt N, PetscReal **out)
-{
-  Mat                Tq, W;
-  const PetscScalar *t, *w;
-  PetscInt           ldt, ldw;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatDenseGetSubMatrix(T, PETSC_DECIDE, PETSC_DECIDE, Nkeep, N, &Tq));
-  PetscCall(MatMatMult(A, Tq, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &W));
-  PetscCall(MatDenseRestoreSubMatrix(T, &Tq));
-  PetscCall(MatDenseGetLDA(W, &ldw));
-  PetscCall(MatDenseGetLDA(T, &ldt));
-  PetscCall(MatDenseGetArrayRead(T, &t));
-  PetscCall(MatDenseGetArrayRead(W, &w));
-  PetscCall(LocalTransposeProduct(fi, fi->re - fi->rs, N, t, ldt, N - Nkeep, w, ldw, out));
-  PetscCall(MatDenseRestoreArrayRead(W, &w));
-  PetscCall(MatDenseRestoreArrayRead(T, &t));
-  PetscCall(MatDestroy(&W));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRFixedInterfaceAppend(DRFixedInterface *fi, DRSuperelement *se, PetscInt nold, PetscInt nnew, Vec modes[], const PetscReal lam[], const PetscReal f[], PetscBool modal)
-{
-  PetscInt     nb = se->nb, nq, N, Nold, Nkeep, nloc = fi->re - fi->rs, ldt, ldo;
-  Mat          T;
-  PetscScalar *t;
-  const PetscScalar *to;
-  PetscReal   *MqAll = NULL, *KqAll = NULL, *K = NULL, *M = NULL, *qf;
-  PetscMPIInt  rank;
-
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(fi->comm, &rank));
-  Nold  = se->nb + se->nq;
-  Nkeep = nb + nold; /* columns of the old T kept */
-  nq    = nold + nnew;
-  N     = nb + nq;
-  /* T' = [T(:, 0:Nkeep) | new vectors on the interior rows] */
-  PetscCall(MatCreateDense(fi->comm, nloc, PETSC_DECIDE, fi->n, N, NULL, &T));
-  PetscCall(MatDenseGetLDA(T, &ldt));
-  PetscCall(MatDenseGetLDA(se->T, &ldo));
-  PetscCall(MatDenseGetArray(T, &t));
-  PetscCall(MatDenseGetArrayRead(se->T, &to));
-  for (PetscInt j = 0; j < Nkeep; j++)
-    for (PetscInt i = 0; i < nloc; i++) t[i + j * ldt] = to[i + j * ldo];
-  for (PetscInt k = 0; k < nnew; k++) {
-    const PetscScalar *ph;
-    PetscInt           li = 0;
-    PetscCall(VecGetArrayRead(modes[k], &ph));
-    for (PetscInt i = fi->rs; i < fi->re; i++) t[i - fi->rs + (Nkeep + k) * ldt] = fi->bcol[i] >= 0 ? 0 : ph[li++];
-    PetscCall(VecRestoreArrayRead(modes[k], &ph));
-  }
-  PetscCall(MatDenseRestoreArrayRead(se->T, &to));
-  PetscCall(MatDenseRestoreArray(T, &t));
-  PetscCall(MatAssemblyBegin(T, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(T, MAT_FINAL_ASSEMBLY));
-  if (nnew > 0) {
-    PetscCall(NewColumnCoupling(fi, fi->M, T, Nkeep, N, &MqAll));
-    /* fixed-interface modes: K-orthogonal to every kept mode, diag(lam);
-     * other vectors: their stiffness coupling with the kept ones computed */
-    if (!modal) PetscCall(NewColumnCoupling(fi, fi->K, T, Nkeep, N, &KqAll));
-  }
-  if (!rank) { /* the kept blocks copied, the new columns added, symmetric */
-    PetscCall(PetscCalloc1(N * N + 1, &K));
-    PetscCall(PetscCalloc1(N * N + 1, &M));
-    for (PetscInt j = 0; j < Nkeep; j++)
-      for (PetscInt i = 0; i < Nkeep; i++) {
-        K[i + j * N] = se->K[i + j * Nold];
-        M[i + j * N] = se->M[i + j * Nold];
-      }
-    for (PetscInt k = 0; k < nnew; k++) {
-      PetscInt c = Nkeep + k;
-      for (PetscInt i = 0; i < Nkeep; i++) M[i + c * N] = M[c + i * N] = MqAll[i + k * N];
-      for (PetscInt l = 0; l <= k; l++) M[Nkeep + l + c * N] = M[c + (Nkeep + l) * N] = 0.5 * (MqAll[Nkeep + l + k * N] + MqAll[c + l * N]);
-      if (modal) K[c * (N + 1)] = lam[k];
-      else {
-        for (PetscInt i = nb; i < Nkeep; i++) K[i + c * N] = K[c + i * N] = KqAll[i + k * N];
-        for (PetscInt l = 0; l <= k; l++) K[Nkeep + l + c * N] = K[c + (Nkeep + l) * N] = 0.5 * (KqAll[Nkeep + l + k * N] + KqAll[c + l * N]);
-      }
-    }
-  }
-  PetscCall(PetscFree(MqAll));
-  PetscCall(PetscFree(KqAll));
-  PetscCall(PetscMalloc1(nq + 1, &qf));
-  for (PetscInt k = 0; k < nold; k++) qf[k] = se->qfreq_hz[k];
-  for (PetscInt k = 0; k < nnew; k++) qf[nold + k] = f[k];
-  /* the highest eigenvalue a component eigensolve found: the truncated
-   * spectrum lies above it (the error estimate's gap); corrections do not
-   * raise it */
-  if (modal) {
-    if (!nold) se->qtop_hz = 0;
-    for (PetscInt k = 0; k < nnew; k++) se->qtop_hz = PetscMax(se->qtop_hz, f[k]);
-  }
-  /* the kept vectors for the next round */
-  {
-    Vec *kept = NULL;
-    if (nq > 0) {
-      PetscCall(VecDuplicateVecs(nnew ? modes[0] : fi->kept[0], nq, &kept));
-      for (PetscInt k = 0; k < nold; k++) PetscCall(VecCopy(fi->kept[k], kept[k]));
-      for (PetscInt k = 0; k < nnew; k++) PetscCall(VecCopy(modes[k], kept[nold + k]));
-    }
-    if (fi->kept) PetscCall(VecDestroyVecs(fi->nkept, &fi->kept));
-    fi->kept  = kept;
-    fi->nkept = nq;
-  }
-  PetscCall(PetscFree(se->K));
-  PetscCall(PetscFree(se->M));
-  PetscCall(PetscFree(se->qfreq_hz));
-  PetscCall(MatDestroy(&se->T));
-  se->T        = T;
-  se->K        = K;
-  se->M        = M;
-  se->nq       = nq;
-  se->qfreq_hz = qf;
-  fi->nq       = nq;
-  fi->ncorr    = modal ? (nold ? fi->ncorr : 0) : fi->ncorr + nnew;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
