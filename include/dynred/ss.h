@@ -119,6 +119,21 @@ typedef struct {
 PetscErrorCode DRSignalLoadTable(DRSignal *s, const char *path);
 PetscErrorCode DRSignalEval(void *ctx, PetscReal t, PetscReal u[]);
 PetscErrorCode DRSignalDestroy(DRSignal *s);
+/* The DRConfigKey rows of a job's input signal under PREFIX (e.g. "ss",
+ * "hybrid": PREFIX.input.signal, .file, .amplitude, .t0, .freq_hz, .t_rise,
+ * .t_hold, .t_fall, .scale), with the job's defaults of the three profile
+ * times (strings), so the jobs that take the signals of dynred ss declare
+ * them once. */
+#define DR_SIGNAL_KEYS(PREFIX, RISE, HOLD, FALL) \
+  {PREFIX ".input.signal", DR_CFG_STRING, "step", "input history: step | ramp | sine | trapezoid | file | zero", "step|ramp|sine|trapezoid|file|zero", NULL, NULL}, \
+  {PREFIX ".input.file", DR_CFG_STRING, "", "signal file: columns t [s], u_1 .. u_nin (commas or blanks), linear interpolation", NULL, NULL, NULL}, \
+  {PREFIX ".input.amplitude", DR_CFG_REAL, "1.0", "signal amplitude (force unit of model.units)", NULL, NULL, NULL}, \
+  {PREFIX ".input.t0", DR_CFG_REAL, "0", "signal start time [s]", NULL, "s", NULL}, \
+  {PREFIX ".input.freq_hz", DR_CFG_REAL, "1.0", "sine frequency [Hz]", "0..", "Hz", NULL}, \
+  {PREFIX ".input.t_rise", DR_CFG_REAL, RISE, "ramp and trapezoid rise time [s]", "0..", "s", NULL}, \
+  {PREFIX ".input.t_hold", DR_CFG_REAL, HOLD, "trapezoid hold time [s]", "0..", "s", NULL}, \
+  {PREFIX ".input.t_fall", DR_CFG_REAL, FALL, "trapezoid fall time [s]", "0..", "s", NULL}, \
+  {PREFIX ".input.scale", DR_CFG_LIST, "", "per-input factors on the signal (default 1 each)", NULL, NULL, NULL}
 
 /* ---- fixed-step integration --------------------------------------------- */
 

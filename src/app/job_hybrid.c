@@ -23,15 +23,7 @@ const DRConfigKey DRJobHybridKeys[] = {
   {"hybrid.damping.beta", DR_CFG_REAL, "0", "Rayleigh stiffness coefficient [time unit of model.units] (seed 003: 0.1)", "0..", NULL, NULL},
   {"hybrid.inputs", DR_CFG_LIST, "", "load DOF labels [node.dir, ...] (masters of every model)", NULL, NULL, NULL},
   {"hybrid.mse_dof", DR_CFG_REAL, "15.1", "DOF label whose MSE against the full model is reported (seed 003: 15H)", NULL, NULL, NULL},
-  {"hybrid.input.signal", DR_CFG_STRING, "step", "load history: step | ramp | sine | trapezoid | file | zero (as ss.input)", "step|ramp|sine|trapezoid|file|zero", NULL, NULL},
-  {"hybrid.input.file", DR_CFG_STRING, "", "signal file: columns t [s], u_1 .. u_nin", NULL, NULL, NULL},
-  {"hybrid.input.amplitude", DR_CFG_REAL, "1.0", "signal amplitude (force unit of model.units)", NULL, NULL, NULL},
-  {"hybrid.input.t0", DR_CFG_REAL, "0", "signal start time [s]", NULL, "s", NULL},
-  {"hybrid.input.freq_hz", DR_CFG_REAL, "1.0", "sine frequency [Hz]", "0..", "Hz", NULL},
-  {"hybrid.input.t_rise", DR_CFG_REAL, "0.1", "ramp and trapezoid rise time [s]", "0..", "s", NULL},
-  {"hybrid.input.t_hold", DR_CFG_REAL, "0.1", "trapezoid hold time [s]", "0..", "s", NULL},
-  {"hybrid.input.t_fall", DR_CFG_REAL, "0.1", "trapezoid fall time [s]", "0..", "s", NULL},
-  {"hybrid.input.scale", DR_CFG_LIST, "", "per-input factors on the signal (seed 003: Fh = 0.4 Fs)", NULL, NULL, NULL},
+  DR_SIGNAL_KEYS("hybrid", "0.1", "0.1", "0.1"),
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
 

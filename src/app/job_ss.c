@@ -28,15 +28,8 @@ const DRConfigKey DRJobSSKeys[] = {
   {"ss.sim.repeat", DR_CFG_INT, "1", "runs per method; the wall time is their mean (real-time factor benchmarks)", "1..", NULL, NULL},
   {"ss.sim.reference", DR_CFG_STRING, "exact", "method every other is compared with (empty: none)", NULL, NULL, NULL},
   {"ss.sim.write_y", DR_CFG_BOOL, "true", "write output histories /ss/sim/METHOD/y", NULL, NULL, NULL},
-  {"ss.input.signal", DR_CFG_STRING, "step", "input history: step | ramp | sine | trapezoid | file | zero", "step|ramp|sine|trapezoid|file|zero", NULL, NULL},
-  {"ss.input.file", DR_CFG_STRING, "", "signal file: columns t, u_1 .. u_nin (commas or blanks), linear interpolation", NULL, NULL, NULL},
-  {"ss.input.amplitude", DR_CFG_REAL, "1.0", "signal amplitude (force units of the model)", NULL, NULL, NULL},
-  {"ss.input.t0", DR_CFG_REAL, "0", "signal start time [s]", NULL, "s", NULL},
-  {"ss.input.freq_hz", DR_CFG_REAL, "1.0", "sine frequency [Hz]", "0..", "Hz", NULL},
-  {"ss.input.t_rise", DR_CFG_REAL, "7.0", "ramp and trapezoid rise time [s] (seed 000 profile: 7 s)", "0..", "s", NULL},
-  {"ss.input.t_hold", DR_CFG_REAL, "11.5", "trapezoid hold time [s] (seed 000: 11.5 s at 2 m/s, braking after 30 m)", "0..", "s", NULL},
-  {"ss.input.t_fall", DR_CFG_REAL, "7.0", "trapezoid fall time [s] (seed 000: standstill at 25.5 s)", "0..", "s", NULL},
-  {"ss.input.scale", DR_CFG_LIST, "", "per-input factors on the signal (default 1 each)", NULL, NULL, NULL},
+  /* the seed 000 speed profile: 7 s rise, 11.5 s at 2 m/s (braking after 30 m), standstill at 25.5 s */
+  DR_SIGNAL_KEYS("ss", "7.0", "11.5", "7.0"),
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
 
