@@ -131,6 +131,18 @@ typedef struct {
 } DRReductionSaved;
 PetscErrorCode DRReductionGetSaved(DRReduction r, DRReductionSaved *s);
 PetscErrorCode DRReductionRestore(DRReduction r, DRComponent c, const PetscBool isboundary[], DRReductionSaved *s);
+/* Phase 1 of the interface reduction saved and restored (craig-bampton; the
+ * CMS checkpoint of the default path): what DRReductionInterfacePencil left
+ * in r.  GetPencilSaved: nb = pnb the physical boundary and its labels, nq
+ * kept fixed-interface modes as the n x nq basis T (interior rows; the
+ * boundary rows zero), their eigenvalues lam[nq] and frequencies, qtop_hz,
+ * the factor prefix (the K_II factorization is made here if not yet there,
+ * as phase 2 would make it); K, M NULL (the caller holds S_c and M_c).
+ * RestorePencil: after SetUp, instead of DRReductionInterfacePencil; takes
+ * over blabels, pblabels, qfreq_hz, lam and T (set to NULL); phase 2 then
+ * runs as after the computed phase 1, with the same numbers. */
+PetscErrorCode DRReductionGetPencilSaved(DRReduction r, DRReductionSaved *s, PetscReal **lam, PetscReal *qtop_hz);
+PetscErrorCode DRReductionRestorePencil(DRReduction r, DRComponent c, const PetscBool isboundary[], DRReductionSaved *s, PetscReal **lam, PetscReal qtop_hz);
 PetscErrorCode DRReductionGetTimes(DRReduction r, PetscLogDouble *t_eig, PetscLogDouble *t_static, PetscLogDouble *t_project);
 PetscErrorCode DRReductionView(DRReduction r, PetscViewer viewer);
 PetscErrorCode DRReductionDestroy(DRReduction *r);

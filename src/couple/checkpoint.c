@@ -18,10 +18,15 @@
  * match, or that HDF5 cannot read (truncated, foreign) is ignored with one
  * line "cms: checkpoint FILE ignored: WHY; component 'NAME' recomputed".
  *
- * What a reused component skips and redoes: reduce/restore.c.  The early
- * interface path (cms.interface_early with interface reduction) is not
- * checkpointed: each superelement there depends on every component's
- * interface pencil; the job says so and reduces everything.  After a
+ * What a reused component skips and redoes: reduce/restore.c.  With the
+ * interface reduced before the projection (the default of a tol_pct job,
+ * iface_early.c) a superelement depends on every component's interface
+ * pencil, so the record is the component's phase 1 instead (format
+ * CKPT_PENCIL_FORMAT, a key of its own: kept modes, their eigenvalues,
+ * S_c, M_c, the factor's prefix, and how M_c was made: one rank or
+ * several); a restored phase 1 skips the eigensolve and the Schur
+ * factorizations, and the interface basis and phase 2 are recomputed from
+ * the same numbers, so the result is again bit-identical.  After a
  * successful solve the checkpoint is kept (it is what cms.reuse reads in the
  * next design iteration) and holds exactly this run's superelements (older
  * files and temporaries are removed).  -cms_test_kill_after N (test hook,
@@ -101,8 +106,9 @@ static PetscErrorCode FoldRows(MPI_Comm comm, Mat A, uint64_t *h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The key of my component i (every rank of its group). */
-static PetscErrorCode ComponentHash(DRCMS c, PetscInt i, uint64_t *hash)
+/* The key of my component i (every rank of its group); pencil: of its
+ * phase-1 record (the interface reduced before the projection). */
+static PetscErrorCode ComponentHash(DRCMS c, PetscInt i, PetscBool pencil, uint64_t *hash)
 {
   DRCMSCheckpoint ck = c->ckpt;
   PetscInt        k  = c->mine[i], n;
@@ -118,8 +124,15 @@ static PetscErrorCode ComponentHash(DRCMS c, PetscInt i, uint64_t *hash)
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(DRComponentGetOperators(c->comps[i], &K, &M, NULL));
   PetscCall(DRComponentGetLabels(c->comps[i], &n, &labels));
-  PetscCall(PetscSNPrintf(text, sizeof(text), "%s\nmethod=%s nmodes=%" PetscInt_FMT " cutoff_hz=%.17g support=%s\n", CKPT_FORMAT, c->methods[k], c->comp_nmodes[k], (double)c->comp_cut[k], c->support));
+  PetscCall(PetscSNPrintf(text, sizeof(text), "%s\nmethod=%s nmodes=%" PetscInt_FMT " cutoff_hz=%.17g support=%s\n", pencil ? CKPT_PENCIL_FORMAT : CKPT_FORMAT, c->methods[k], c->comp_nmodes[k], (double)c->comp_cut[k], c->support));
   Fnv(&h, text, strlen(text));
+  if (pencil) { /* how phase 1 makes M_c: finite differences of Schur complements (one rank) or the constraint modes (several) */
+    PetscMPIInt size;
+    const char *how;
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    how = size > 1 ? "pencil=constraint-modes\n" : "pencil=schur\n";
+    Fnv(&h, how, strlen(how));
+  }
   Fnv(&h, ck->opts, strlen(ck->opts));
   PetscCall(FoldRows(comm, K, &h));
   PetscCall(FoldRows(comm, M, &h));
@@ -284,12 +297,14 @@ static PetscErrorCode Find(DRCMS c, PetscInt i, Stored *st, int *src, char *path
   const char     *d[2] = {ck->dir, ck->reuse};
   PetscInt        k = c->mine[i], n;
   char            why[256];
+  PetscBool       pencil = st->pencil; /* the kind of record: kept for every try */
 
   PetscFunctionBeginUser;
   *src = 0;
   PetscCall(DRComponentGetSize(c->comps[i], &n));
   for (int s = 0; s < 2 && !*src; s++) {
     if (!d[s][0]) continue;
+    st->pencil = pencil;
     PetscCall(FilePath(d[s], ck->hash[k], path, plen));
     if (access(path, F_OK)) continue;
     PetscCall(DRCMSCkptRead_Private(path, ck->hash[k], n, st, why, sizeof(why)));
@@ -300,6 +315,7 @@ static PetscErrorCode Find(DRCMS c, PetscInt i, Stored *st, int *src, char *path
       PetscCall(PetscMemzero(st, sizeof(*st)));
     } else *src = s + 1;
   }
+  st->pencil = pencil;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -317,7 +333,7 @@ PetscErrorCode DRCMSCheckpointRestore_Private(DRCMS c, PetscInt i, PetscBool *re
   PetscFunctionBeginUser;
   *reused = PETSC_FALSE;
   if (!ck) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(ComponentHash(c, i, &ck->hash[k]));
+  PetscCall(ComponentHash(c, i, PETSC_FALSE, &ck->hash[k]));
   PetscCall(DRComponentGetComm(c->comps[i], &comm));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PetscMemzero(&st, sizeof(st)));
@@ -358,6 +374,105 @@ PetscErrorCode DRCMSCheckpointRestore_Private(DRCMS c, PetscInt i, PetscBool *re
   PetscCall(DRProgress(comm, "cms: component '%s' reused from %s (hash %016llx)", c->names[k], path, (unsigned long long)ck->hash[k]));
   if (!rank) ck->nreused++;
   *reused = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The early interface path (iface_early.c), phase 1 of my component i: its
+ * record restored into c->red[i] (the reduction set up, not applied), S_c
+ * and M_c to *S, *MG on the group's rank 0; *reused false: compute it. */
+PetscErrorCode DRCMSCheckpointRestorePencil_Private(DRCMS c, PetscInt i, PetscBool *reused, PetscReal **S, PetscReal **MG)
+{
+  DRCMSCheckpoint ck = c->ckpt;
+  PetscInt        k  = c->mine[i], sz[4];
+  MPI_Comm        comm;
+  PetscMPIInt     rank;
+  Stored          st;
+  int             src = 0;
+  char            path[PETSC_MAX_PATH_LEN + 32] = "";
+  Mat             K;
+
+  PetscFunctionBeginUser;
+  *reused = PETSC_FALSE;
+  *S = *MG = NULL;
+  if (!ck) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(ComponentHash(c, i, PETSC_TRUE, &ck->hash[k]));
+  PetscCall(DRComponentGetComm(c->comps[i], &comm));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscMemzero(&st, sizeof(st)));
+  st.pencil = PETSC_TRUE;
+  if (!rank) PetscCall(Find(c, i, &st, &src, path, sizeof(path)));
+  PetscCallMPI(MPI_Bcast(&src, 1, MPI_INT, 0, comm));
+  if (!src) PetscFunctionReturn(PETSC_SUCCESS);
+  sz[0] = st.s.n;
+  sz[1] = st.s.nb;
+  sz[2] = st.s.pnb;
+  sz[3] = st.s.nq;
+  PetscCallMPI(MPI_Bcast(sz, 4, MPIU_INT, 0, comm));
+  PetscCallMPI(MPI_Bcast(st.s.factor, sizeof(st.s.factor), MPI_CHAR, 0, comm));
+  PetscCallMPI(MPI_Bcast(&st.qtop_hz, 1, MPIU_REAL, 0, comm));
+  if (rank) {
+    st.s.n   = sz[0];
+    st.s.nb  = sz[1];
+    st.s.pnb = sz[2];
+    st.s.nq  = sz[3];
+    PetscCall(PetscMalloc1(sz[1] + 1, &st.s.blabels));
+    PetscCall(PetscMalloc1(sz[2] + 1, &st.s.pblabels));
+    PetscCall(PetscMalloc1(sz[3] + 1, &st.s.qfreq_hz));
+    PetscCall(PetscMalloc1(sz[3] + 1, &st.lam));
+  }
+  PetscCallMPI(MPI_Bcast(st.s.blabels, (PetscMPIInt)sz[1], MPIU_INT64, 0, comm));
+  PetscCallMPI(MPI_Bcast(st.s.pblabels, (PetscMPIInt)sz[2], MPIU_INT64, 0, comm));
+  PetscCallMPI(MPI_Bcast(st.s.qfreq_hz, (PetscMPIInt)sz[3], MPIU_REAL, 0, comm));
+  PetscCallMPI(MPI_Bcast(st.lam, (PetscMPIInt)sz[3], MPIU_REAL, 0, comm));
+  PetscCall(DRComponentGetOperators(c->comps[i], &K, NULL, NULL));
+  PetscCall(ScatterT(comm, K, sz[3], st.Tall, &st.s.T));
+  if (src == 2 && ck->dir[0]) { /* read from cms.reuse: into the own checkpoint too */
+    int e = 0;
+    if (!rank) e = Store(c, i, &st);
+    PetscCallMPI(MPI_Bcast(&e, 1, MPI_INT, 0, comm));
+    if (e) PetscFunctionReturn((PetscErrorCode)e);
+  }
+  ck->have[k] = (PetscBool)(src == 1 || ck->dir[0]);
+  PetscCall(PetscFree(st.Tall));
+  *S      = st.s.K; /* the group's rank 0 (NULL elsewhere) */
+  *MG     = st.s.M;
+  st.s.K = st.s.M = NULL;
+  PetscCall(DRReductionRestorePencil(c->red[i], c->comps[i], c->isboundary[i], &st.s, &st.lam, st.qtop_hz));
+  PetscCall(DRCMSCkptStoredFree_Private(&st));
+  PetscCall(DRProgress(comm, "cms: component '%s' reused from %s (hash %016llx): its modes and interface pencil", c->names[k], path, (unsigned long long)ck->hash[k]));
+  if (!rank) ck->nreused++;
+  *reused = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Phase 1 of my component i just computed (S, MG: its S_c, M_c on the
+ * group's rank 0): stored as a record of the own checkpoint. */
+PetscErrorCode DRCMSCheckpointStorePencil_Private(DRCMS c, PetscInt i, PetscReal *S, PetscReal *MG)
+{
+  DRCMSCheckpoint ck = c->ckpt;
+  MPI_Comm        comm;
+  PetscMPIInt     rank;
+  Stored          st;
+  int             e = 0;
+
+  PetscFunctionBeginUser;
+  if (!ck || !ck->dir[0] || ck->have[c->mine[i]]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DRComponentGetComm(c->comps[i], &comm));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscMemzero(&st, sizeof(st)));
+  st.pencil = PETSC_TRUE;
+  PetscCall(DRReductionGetPencilSaved(c->red[i], &st.s, &st.lam, &st.qtop_hz));
+  PetscCall(PetscStrncpy(st.method, c->methods[c->mine[i]], sizeof(st.method)));
+  st.s.K = S;
+  st.s.M = MG;
+  PetscCall(GatherT(comm, st.s.T, &st.Tall));
+  if (!rank) e = Store(c, i, &st);
+  PetscCall(PetscFree(st.Tall));
+  PetscCall(PetscFree(st.lam));
+  PetscCall(MatDestroy(&st.s.T));
+  PetscCallMPI(MPI_Bcast(&e, 1, MPI_INT, 0, comm));
+  if (e) PetscFunctionReturn((PetscErrorCode)e);
+  ck->have[c->mine[i]] = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -454,7 +569,7 @@ static PetscErrorCode CheckDir(DRCMS c, const char *dir)
 PetscErrorCode DRCMSCheckpointOpen_Private(DRCMS c)
 {
   char            ckpt[PETSC_MAX_PATH_LEN], reuse[PETSC_MAX_PATH_LEN], out[PETSC_MAX_PATH_LEN] = "";
-  PetscBool       early = (PetscBool)(c->iface && c->iface_early_opt), off;
+  PetscBool       off;
   DRCMSCheckpoint ck;
 
   PetscFunctionBeginUser;
@@ -463,11 +578,6 @@ PetscErrorCode DRCMSCheckpointOpen_Private(DRCMS c)
   PetscCall(DRConfigGetString(c->cfg, "cms.reuse", reuse, sizeof(reuse), NULL));
   PetscCall(DRConfigGetString(c->cfg, "output", out, sizeof(out), NULL));
   PetscCall(PetscStrcmp(ckpt, "none", &off));
-  for (PetscInt k = 0; early && k < c->ncomp; k++) PetscCall(PetscStrcmp(c->methods[k], "craig-bampton", &early));
-  if (early) {
-    if (!off || reuse[0]) PetscCall(DRProgress(c->comm, "cms: no component checkpoint or reuse with the interface reduced before the projection (cms.interface_early): each superelement depends on every interface; all components reduced"));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   if (off && !reuse[0]) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscNew(&ck));
   c->ckpt = ck;

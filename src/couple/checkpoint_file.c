@@ -8,10 +8,22 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+/* the sizes of a record's arrays: K, M are KSize^2 (a superelement's
+ * nb + nq, a pencil's S_c, M_c nb); T is n x TCols */
+static PetscInt KSize(const Stored *st)
+{
+  return st->pencil ? st->s.nb : st->s.nb + st->s.nq;
+}
+static PetscInt TCols(const Stored *st)
+{
+  return st->pencil ? st->s.nq : st->s.nb + st->s.nq;
+}
+
 static uint64_t Checksum(const Stored *st)
 {
   const DRReductionSaved *s = &st->s;
-  PetscInt                N = s->nb + s->nq;
+  PetscInt                N = KSize(st), NT = TCols(st);
   uint64_t                h = FNV_OFFSET;
 
   Fnv(&h, s->blabels, sizeof(DRLabel) * (size_t)s->nb);
@@ -19,7 +31,11 @@ static uint64_t Checksum(const Stored *st)
   Fnv(&h, s->qfreq_hz, sizeof(PetscReal) * (size_t)s->nq);
   Fnv(&h, s->K, sizeof(PetscReal) * (size_t)(N * N));
   Fnv(&h, s->M, sizeof(PetscReal) * (size_t)(N * N));
-  Fnv(&h, st->Tall, sizeof(PetscReal) * (size_t)(s->n * N));
+  Fnv(&h, st->Tall, sizeof(PetscReal) * (size_t)(s->n * NT));
+  if (st->pencil) {
+    Fnv(&h, st->lam, sizeof(PetscReal) * (size_t)s->nq);
+    Fnv(&h, &st->qtop_hz, sizeof(PetscReal));
+  }
   Fnv(&h, s->factor, strlen(s->factor));
   Fnv(&h, st->method, strlen(st->method));
   return h;
@@ -35,6 +51,7 @@ PetscErrorCode DRCMSCkptStoredFree_Private(Stored *st)
   PetscCall(PetscFree(st->s.M));
   PetscCall(MatDestroy(&st->s.T));
   PetscCall(PetscFree(st->Tall));
+  PetscCall(PetscFree(st->lam));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -54,13 +71,13 @@ PetscErrorCode DRCMSCkptWrite_Private(const char *path, const char *name, uint64
   const DRReductionSaved *s = &st->s;
   char                    tmp[PETSC_MAX_PATH_LEN + 8], hx[32];
   hid_t                   f;
-  PetscInt                N = s->nb + s->nq;
+  PetscInt                N = KSize(st), NT = TCols(st);
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
   PetscCall(DRH5FileOpen(MPI_COMM_NULL, tmp, DR_H5_CREATE, &f));
   PetscCheck(f >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: cannot create the CMS checkpoint file as HDF5 (set cms.checkpoint to a writable directory, or none)", tmp);
-  PetscCall(DRH5AttrWriteString(f, ".", "format", CKPT_FORMAT));
+  PetscCall(DRH5AttrWriteString(f, ".", "format", st->pencil ? CKPT_PENCIL_FORMAT : CKPT_FORMAT));
   PetscCall(PetscSNPrintf(hx, sizeof(hx), "%016llx", (unsigned long long)hash));
   PetscCall(DRH5AttrWriteString(f, ".", "hash", hx));
   PetscCall(PetscSNPrintf(hx, sizeof(hx), "%016llx", (unsigned long long)Checksum(st)));
@@ -77,7 +94,11 @@ PetscErrorCode DRCMSCkptWrite_Private(const char *path, const char *name, uint64
   PetscCall(WriteArray(f, "component_frequencies_hz", H5T_NATIVE_DOUBLE, (hsize_t)s->nq, 0, s->qfreq_hz));
   PetscCall(WriteArray(f, "K", H5T_NATIVE_DOUBLE, (hsize_t)N, (hsize_t)N, s->K));
   PetscCall(WriteArray(f, "M", H5T_NATIVE_DOUBLE, (hsize_t)N, (hsize_t)N, s->M));
-  PetscCall(WriteArray(f, "T", H5T_NATIVE_DOUBLE, (hsize_t)s->n, (hsize_t)N, st->Tall));
+  PetscCall(WriteArray(f, "T", H5T_NATIVE_DOUBLE, (hsize_t)s->n, (hsize_t)NT, st->Tall));
+  if (st->pencil) {
+    PetscCall(WriteArray(f, "eigenvalues", H5T_NATIVE_DOUBLE, (hsize_t)s->nq, 0, st->lam));
+    PetscCall(DRH5AttrWriteReal(f, ".", "qtop_hz", st->qtop_hz));
+  }
   PetscCall(DRH5FileClose(&f));
   PetscCheck(!rename(tmp, path), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: cannot rename the CMS checkpoint file %s (%s)", path, tmp, strerror(errno));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -112,7 +133,8 @@ static PetscErrorCode ReadFileInner(const char *path, uint64_t hash, PetscInt n,
   char              buf[64], hx[32];
   PetscInt64        v[4];
   PetscBool         has[4];
-  PetscInt          N;
+  PetscInt          N, NT;
+  const char       *fmt = st->pencil ? CKPT_PENCIL_FORMAT : CKPT_FORMAT;
 
   PetscFunctionBeginUser;
   PetscCall(DRH5FileOpen(MPI_COMM_NULL, path, DR_H5_READ, f));
@@ -121,8 +143,8 @@ static PetscErrorCode ReadFileInner(const char *path, uint64_t hash, PetscInt n,
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(DRH5AttrReadString(*f, ".", "format", buf, sizeof(buf), &has[0]));
-  if (!has[0] || strcmp(buf, CKPT_FORMAT)) {
-    PetscCall(PetscSNPrintf(why, len, "format '%s', expected '%s'", has[0] ? buf : "(none)", CKPT_FORMAT));
+  if (!has[0] || strcmp(buf, fmt)) {
+    PetscCall(PetscSNPrintf(why, len, "format '%s', expected '%s'", has[0] ? buf : "(none)", fmt));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscSNPrintf(hx, sizeof(hx), "%016llx", (unsigned long long)hash));
@@ -146,13 +168,19 @@ static PetscErrorCode ReadFileInner(const char *path, uint64_t hash, PetscInt n,
   s->nb  = (PetscInt)v[1];
   s->pnb = (PetscInt)v[2];
   s->nq  = (PetscInt)v[3];
-  N      = s->nb + s->nq;
+  N      = KSize(st);
+  NT     = TCols(st);
   PetscCall(ReadArray(*f, "boundary_labels", H5T_NATIVE_INT64, (hsize_t)s->nb, 0, (void **)&s->blabels, why, len));
   if (!why[0]) PetscCall(ReadArray(*f, "physical_boundary_labels", H5T_NATIVE_INT64, (hsize_t)s->pnb, 0, (void **)&s->pblabels, why, len));
   if (!why[0]) PetscCall(ReadArray(*f, "component_frequencies_hz", H5T_NATIVE_DOUBLE, (hsize_t)s->nq, 0, (void **)&s->qfreq_hz, why, len));
   if (!why[0]) PetscCall(ReadArray(*f, "K", H5T_NATIVE_DOUBLE, (hsize_t)N, (hsize_t)N, (void **)&s->K, why, len));
   if (!why[0]) PetscCall(ReadArray(*f, "M", H5T_NATIVE_DOUBLE, (hsize_t)N, (hsize_t)N, (void **)&s->M, why, len));
-  if (!why[0]) PetscCall(ReadArray(*f, "T", H5T_NATIVE_DOUBLE, (hsize_t)n, (hsize_t)N, (void **)&st->Tall, why, len));
+  if (!why[0]) PetscCall(ReadArray(*f, "T", H5T_NATIVE_DOUBLE, (hsize_t)n, (hsize_t)NT, (void **)&st->Tall, why, len));
+  if (!why[0] && st->pencil) {
+    PetscCall(ReadArray(*f, "eigenvalues", H5T_NATIVE_DOUBLE, (hsize_t)s->nq, 0, (void **)&st->lam, why, len));
+    PetscCall(DRH5AttrReadReal(*f, ".", "qtop_hz", &st->qtop_hz, &has[0]));
+    if (!why[0] && !has[0]) PetscCall(PetscSNPrintf(why, len, "attribute qtop_hz missing"));
+  }
   if (why[0]) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DRH5AttrReadString(*f, ".", "checksum", buf, sizeof(buf), &has[0]));
   PetscCall(PetscSNPrintf(hx, sizeof(hx), "%016llx", (unsigned long long)Checksum(st)));

@@ -6,6 +6,9 @@
 #include <stdint.h>
 
 #define CKPT_FORMAT "dynred cms superelement 1"
+/* phase 1 of the interface reduction before the projection (the default
+ * path): kept fixed-interface modes, eigenvalues, S_c, M_c */
+#define CKPT_PENCIL_FORMAT "dynred cms interface pencil 1"
 
 /* FNV-1a 64 */
 static inline void Fnv(uint64_t *h, const void *p, size_t n)
@@ -24,11 +27,16 @@ typedef struct {
   DRReductionSaved s;
   PetscReal       *Tall;
   char             method[64];
+  /* a phase-1 record (CKPT_PENCIL_FORMAT): s.K = S_c, s.M = M_c (nb x nb),
+   * Tall n x nq (the kept modes in the interior rows), lam[nq], qtop_hz */
+  PetscBool        pencil;
+  PetscReal       *lam, qtop_hz;
 } Stored;
 
 PetscErrorCode DRCMSCkptStoredFree_Private(Stored *st);
 /* path: written to path.tmp and renamed (the group's rank 0) */
 PetscErrorCode DRCMSCkptWrite_Private(const char *path, const char *name, uint64_t hash, const Stored *st);
-/* a damaged file is an answer, not an error: *why says what is wrong ("" read) */
+/* a damaged file is an answer, not an error: *why says what is wrong ("" read);
+ * st->pencil on entry: the kind of record expected */
 PetscErrorCode DRCMSCkptRead_Private(const char *path, uint64_t hash, PetscInt n, Stored *st, char *why, size_t len);
 #endif

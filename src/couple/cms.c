@@ -363,7 +363,6 @@ static PetscErrorCode ReduceComponents(DRCMS c, const PetscBool redo[])
   PetscFunctionBeginUser;
   if (!c->red) PetscCall(PetscCalloc1(c->nmine + 1, &c->red));
   if (!redo) PetscCall(UseEarlyInterface(c));
-  if (!redo && c->iface_early && c->ckpt) PetscCall(DRProgress(c->comm, "cms: checkpoint: not used, the interface is reduced before the projection (two phases with a global interface basis); cms.interface_auto: false (or interface_early: false) checkpoints the components"));
   if (!redo && c->iface_early) {
     PetscLogDouble t[3] = {0, 0, 0};
     for (PetscInt i = 0; i < c->nmine; i++) {
@@ -373,6 +372,7 @@ static PetscErrorCode ReduceComponents(DRCMS c, const PetscBool redo[])
     PetscCall(PetscLogEventBegin(DRCMS_Reduce, 0, 0, 0, 0));
     ierr = DRCMSInterfaceEarly_Private(c, t);
     PetscCall(PetscLogEventEnd(DRCMS_Reduce, 0, 0, 0, 0));
+    if (ierr) DRCMSCheckpointAbandon_Private(c);
     if (ierr) PetscFunctionReturn(ierr);
     for (int p = 0; p < 3; p++) loc[p] = t[p];
   }

@@ -214,6 +214,10 @@ PetscErrorCode DRCMSComponentSize_Private(DRCMS c, PetscInt k, PetscInt *n);
 PetscErrorCode DRCMSCheckpointOpen_Private(DRCMS c);
 PetscErrorCode DRCMSCheckpointRestore_Private(DRCMS c, PetscInt i, PetscBool *reused);
 PetscErrorCode DRCMSCheckpointStore_Private(DRCMS c, PetscInt i);
+/* the same for phase 1 of the interface reduction before the projection
+ * (the default path): modes, eigenvalues, S_c and M_c (iface_early.c) */
+PetscErrorCode DRCMSCheckpointRestorePencil_Private(DRCMS c, PetscInt i, PetscBool *reused, PetscReal **S, PetscReal **MG);
+PetscErrorCode DRCMSCheckpointStorePencil_Private(DRCMS c, PetscInt i, PetscReal *S, PetscReal *MG);
 PetscErrorCode DRCMSCheckpointClose_Private(DRCMS c);
 PetscErrorCode DRCMSCheckpointDestroy_Private(DRCMS c);
 void           DRCMSCheckpointAbandon_Private(DRCMS c); /* error path of the reductions */

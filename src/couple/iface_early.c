@@ -223,11 +223,13 @@ PetscErrorCode DRCMSInterfaceEarly_Private(DRCMS c, PetscLogDouble t[3])
   PetscCall(PetscCalloc2(c->nmine + 1, &S, c->nmine + 1, &MG));
   /* phase 1: modes and pencils */
   for (PetscInt i = 0; i < c->nmine && !ierr; i++) {
-    PetscBool sup;
+    PetscBool sup = PETSC_TRUE, reused = PETSC_FALSE;
     PetscCall(DRCMSMark_Private(c, c->mine[i], PETSC_TRUE));
-    ierr = DRReductionInterfacePencil(c->red[i], c->comps[i], c->isboundary[i], &sup, &S[i], &MG[i]);
-    PetscCall(DRCMSMark_Private(c, c->mine[i], PETSC_FALSE));
+    ierr = DRCMSCheckpointRestorePencil_Private(c, i, &reused, &S[i], &MG[i]); /* a killed run's, or cms.reuse */
+    if (!ierr && !reused) ierr = DRReductionInterfacePencil(c->red[i], c->comps[i], c->isboundary[i], &sup, &S[i], &MG[i]);
     if (!ierr && !sup) ierr = PetscError(c->gcomm, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_SUP, PETSC_ERROR_INITIAL, "component '%s': method %s has no interface pencil", c->names[c->mine[i]], c->methods[c->mine[i]]);
+    if (!ierr && !reused) ierr = DRCMSCheckpointStorePencil_Private(c, i, S[i], MG[i]);
+    PetscCall(DRCMSMark_Private(c, c->mine[i], PETSC_FALSE));
   }
   ierr = DRCMSAllGroupsAgree_Private(c->comm, ierr);
   if (ierr) PetscFunctionReturn(ierr);

@@ -30,6 +30,7 @@ typedef struct {
   PetscInt    nkept;
   PetscInt    ncorr;    /* of the kept vectors, residual corrections (correct.c): not an invariant subspace */
   Mat         Wres;     /* K_II^{-1} r_I of the last residual's nWres system modes (correct.c) */
+  PetscReal  *lam0;     /* eigenvalues of the kept modes of a restored phase 1 (no DRModal; restore.c) */
   PetscInt    nWres;
 } DRFixedInterface;
 

@@ -184,9 +184,10 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
    * corrections were added), so nothing is recomputed; the modal block does
    * not depend on the boundary basis */
   PetscCall(PetscCalloc1(nq * nq + 1, &lam));
-  if (!se->T) {
-    const PetscReal *l = NULL;
-    if (nq) PetscCall(DRModalGetModes(fi->modal, NULL, NULL, &l, NULL, NULL));
+  if (!se->T) { /* phase 1 computed (the modal solver's), or restored (restore.c: kept copies, lam0) */
+    const PetscReal *l = fi->lam0;
+    if (nq && !l) PetscCall(DRModalGetModes(fi->modal, NULL, NULL, &l, NULL, NULL));
+    if (!fi->modes) modes = fi->kept;
     for (PetscInt k = 0; k < nq; k++) lam[k * (nq + 1)] = l[k];
   } else {
     PetscCheck(fi->nkept == nq, fi->comm, PETSC_ERR_ORDER, "component '%s': interface basis applied again with %" PetscInt_FMT " kept modes for %" PetscInt_FMT, fi->name, fi->nkept, nq);

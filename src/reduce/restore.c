@@ -94,6 +94,34 @@ static PetscErrorCode Refactor(DRFixedInterface *fi, DRReduction r, const char *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* fi->kept: the nq interior vectors from the interior rows of T's columns
+ * col0 .. col0 + nq - 1 (where BuildT, or GetPencilSaved, put them verbatim). */
+static PetscErrorCode KeptFromT(DRFixedInterface *fi, Mat T, PetscInt col0)
+{
+  const PetscScalar *t;
+  PetscInt           ldt;
+  Vec                tmpl;
+
+  PetscFunctionBeginUser;
+  if (fi->nq == 0 || fi->nI == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatCreateVecs(fi->KII, &tmpl, NULL));
+  PetscCall(VecDuplicateVecs(tmpl, fi->nq, &fi->kept));
+  PetscCall(VecDestroy(&tmpl));
+  fi->nkept = fi->nq;
+  PetscCall(MatDenseGetLDA(T, &ldt));
+  PetscCall(MatDenseGetArrayRead(T, &t));
+  for (PetscInt k = 0; k < fi->nq; k++) {
+    PetscScalar *v;
+    PetscInt     li = 0;
+    PetscCall(VecGetArrayWrite(fi->kept[k], &v));
+    for (PetscInt i = fi->rs; i < fi->re; i++)
+      if (fi->bcol[i] < 0) v[li++] = t[i - fi->rs + (col0 + k) * ldt];
+    PetscCall(VecRestoreArrayWrite(fi->kept[k], &v));
+  }
+  PetscCall(MatDenseRestoreArrayRead(T, &t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* craig-bampton: the kit as DRFixedInterfaceKeepFactor leaves it after Apply. */
 static PetscErrorCode RestoreCraigBampton(DRReduction r, DRComponent c, const PetscBool isboundary[], const char *factor)
 {
@@ -117,27 +145,111 @@ static PetscErrorCode RestoreCraigBampton(DRReduction r, DRComponent c, const Pe
   se->nb       = nb;
   se->pnb      = pnb;
   fi->nq       = se->nq;
-  if (fi->nq > 0 && fi->nI > 0) { /* the kept modes: interior rows of T's modal columns */
-    const PetscScalar *t;
-    PetscInt           ldt;
-    Vec                tmpl;
-    PetscCall(MatCreateVecs(fi->KII, &tmpl, NULL));
-    PetscCall(VecDuplicateVecs(tmpl, fi->nq, &fi->kept));
-    PetscCall(VecDestroy(&tmpl));
-    fi->nkept = fi->nq;
-    PetscCall(MatDenseGetLDA(se->T, &ldt));
-    PetscCall(MatDenseGetArrayRead(se->T, &t));
-    for (PetscInt k = 0; k < fi->nq; k++) {
-      PetscScalar *v;
-      PetscInt     li = 0;
-      PetscCall(VecGetArrayWrite(fi->kept[k], &v));
-      for (PetscInt i = fi->rs; i < fi->re; i++)
-        if (fi->bcol[i] < 0) v[li++] = t[i - fi->rs + (nb + k) * ldt];
-      PetscCall(VecRestoreArrayWrite(fi->kept[k], &v));
-    }
-    PetscCall(MatDenseRestoreArrayRead(se->T, &t));
-  }
+  PetscCall(KeptFromT(fi, se->T, nb));
   PetscCall(Refactor(fi, r, factor));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckPencil(DRReduction r)
+{
+  PetscBool cb;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrcmp(r->type, DRREDUCTION_CRAIG_BAMPTON, &cb));
+  PetscCheck(cb, r->comm, PETSC_ERR_SUP, "a saved interface pencil needs a craig-bampton reduction, not %s", r->type);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionGetPencilSaved(DRReduction r, DRReductionSaved *s, PetscReal **lam, PetscReal *qtop_hz)
+{
+  DRSuperelement    *se = &r->se;
+  DRFixedInterface  *fi = (DRFixedInterface *)r->data;
+  const PetscReal   *l  = NULL;
+  const PetscScalar **ph;
+  PetscScalar       *t;
+  PetscInt           ldt, li = 0;
+  const char        *p = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(CheckPencil(r));
+  PetscCheck(fi && se->pblabels && !r->applied && !se->T, r->comm, PETSC_ERR_ORDER, "call DRReductionInterfacePencil first");
+  PetscCall(PetscMemzero(s, sizeof(*s)));
+  s->n        = se->n;
+  s->nb       = se->nb;
+  s->pnb      = se->pnb;
+  s->nq       = fi->nq;
+  s->blabels  = se->blabels;
+  s->pblabels = se->pblabels;
+  s->qfreq_hz = se->qfreq_hz;
+  *qtop_hz    = se->qtop_hz;
+  PetscCall(PetscMalloc1(fi->nq + 1, lam));
+  if (fi->nq) PetscCall(DRModalGetModes(fi->modal, NULL, NULL, &l, NULL, NULL));
+  for (PetscInt k = 0; k < fi->nq; k++) (*lam)[k] = l[k];
+  PetscCall(MatCreateDense(fi->comm, fi->re - fi->rs, PETSC_DECIDE, fi->n, fi->nq, NULL, &s->T));
+  PetscCall(MatDenseGetLDA(s->T, &ldt));
+  PetscCall(MatDenseGetArrayWrite(s->T, &t));
+  PetscCall(PetscMalloc1(fi->nq + 1, &ph));
+  for (PetscInt k = 0; k < fi->nq; k++) PetscCall(VecGetArrayRead(fi->modes[k], &ph[k]));
+  for (PetscInt i = fi->rs; i < fi->re; i++) {
+    PetscBool b = (PetscBool)(fi->bcol[i] >= 0);
+    for (PetscInt k = 0; k < fi->nq; k++) t[i - fi->rs + k * ldt] = b ? 0 : ph[k][li];
+    if (!b) li++;
+  }
+  for (PetscInt k = 0; k < fi->nq; k++) PetscCall(VecRestoreArrayRead(fi->modes[k], &ph[k]));
+  PetscCall(PetscFree(ph));
+  PetscCall(MatDenseRestoreArrayWrite(s->T, &t));
+  PetscCall(MatAssemblyBegin(s->T, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(s->T, MAT_FINAL_ASSEMBLY));
+  /* the factorization phase 2 uses (it would make it there): its prefix */
+  PetscCall(DRFixedInterfaceFactor(fi, r));
+  if (fi->F) PetscCall(MatGetOptionsPrefix(fi->F, &p));
+  PetscCall(PetscStrncpy(s->factor, fi->F ? (p ? p : "(none)") : "", sizeof(s->factor)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionRestorePencil(DRReduction r, DRComponent c, const PetscBool isboundary[], DRReductionSaved *s, PetscReal **lam, PetscReal qtop_hz)
+{
+  DRSuperelement   *se = &r->se;
+  DRFixedInterface *fi;
+  const char       *name;
+  PetscInt          n, rows, cols;
+  PetscMPIInt       size;
+  PetscBool         same;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRReductionSetUp(r));
+  PetscCall(CheckPencil(r));
+  PetscCall(DRComponentGetSize(c, &n));
+  PetscCheck(s->T && s->n == n, r->comm, PETSC_ERR_ARG_SIZ, "saved interface pencil of %" PetscInt_FMT " DOFs for a component of %" PetscInt_FMT, s->n, n);
+  PetscCall(MatGetSize(s->T, &rows, &cols));
+  PetscCheck(rows == n && cols == s->nq, r->comm, PETSC_ERR_ARG_SIZ, "saved modes %" PetscInt_FMT " x %" PetscInt_FMT ", expected %" PetscInt_FMT " x %" PetscInt_FMT, rows, cols, n, s->nq);
+  PetscCall(DRSuperelementReset(se));
+  r->applied = PETSC_FALSE;
+  if (r->ops->destroy) PetscCall((*r->ops->destroy)(r));
+  PetscCall(PetscNew(&fi));
+  r->data = fi;
+  PetscCall(DRComponentGetName(c, &name));
+  PetscCall(PetscStrncpy(se->name, name, sizeof(se->name)));
+  PetscCall(PetscStrncpy(se->method, r->type, sizeof(se->method)));
+  se->n = n;
+  PetscCall(DRFixedInterfaceSetUp(c, isboundary, se, fi));
+  same = (PetscBool)(se->nb == s->nb && se->pnb == s->pnb);
+  if (same) PetscCall(PetscArraycmp(se->pblabels, s->pblabels, s->pnb, &same));
+  PetscCheck(same, r->comm, DR_ERR_INPUT, "saved interface pencil of '%s': %" PetscInt_FMT " boundary DOFs, the component has %" PetscInt_FMT " (or other labels)", fi->name, s->nb, se->nb);
+  fi->nq = se->nq = s->nq;
+  se->qfreq_hz = s->qfreq_hz;
+  se->qtop_hz  = qtop_hz;
+  s->qfreq_hz  = NULL;
+  PetscCall(KeptFromT(fi, s->T, 0));
+  PetscCall(MatDestroy(&s->T));
+  fi->lam0 = *lam;
+  *lam     = NULL;
+  PetscCall(Refactor(fi, r, s->factor));
+  /* several ranks (or no interior / boundary): phase 1 made the full
+   * constraint modes, which phase 2 multiplies (interface_basis.c) */
+  PetscCallMPI(MPI_Comm_size(fi->comm, &size));
+  if (size > 1) PetscCall(DRFixedInterfaceConstraintModes(fi, r));
+  r->t_eig = r->t_static = r->t_project = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

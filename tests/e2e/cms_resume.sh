@@ -28,6 +28,13 @@
 #    Independent reference: numpy's eigenvalues of the assembled changed
 #    chain: every CMS frequency lies above it (Rayleigh-Ritz) and its true
 #    error lies below the job's own error estimate.
+# 5. The default path (the interface reduced before the projection): the
+#    record of a component is its phase 1 (kept modes, eigenvalues, S_c,
+#    M_c); kill and resume of the plate on 1 and 3 ranks, bit-identical; a
+#    damaged record ignored; cms.reuse on the changed chain with
+#    interface_modes 2 reuses a, b, d and is bit-identical to a scratch
+#    run; one group of 3 ranks killed and resumed (1e-8, as 2.), and its
+#    records are not taken from one-rank groups (their M_c differs).
 # 4. A damaged checkpoint is ignored, one log line per file, never an error:
 #    truncated file, another component's file under this key, one changed
 #    value of T (checksum); the result is still bit-identical.  A missing
@@ -67,24 +74,58 @@ print(" ".join(sorted(f"{n}:{h}" for n, h in re.findall(r"cms: component '([^']+
 PY
 
 # ---- 1. kill and resume, bit-identical ----------------------------------
+# kill_resume TAG NP [options]: uninterrupted reference, a run killed once 2
+# records are stored, the same command again: it reuses exactly the stored
+# records (by hash) and ends bit-identical to the reference
+kill_resume() {
+  local tag=$1 np=$2; shift 2
+  run ${tag}ref $np "$@" -output ${tag}ref.h5 -cms_checkpoint none
+  if timeout 300 $MPIEXEC -n $np $DYNRED "$@" -output $tag.h5 -cms_test_kill_after 2 > ${tag}a.log 2>&1; then echo "$tag: the killed run exited 0"; exit 1; fi
+  grep -q "signal 9" ${tag}a.log || { echo "$tag: not killed by SIGKILL"; tail -5 ${tag}a.log; exit 1; }
+  test ! -e $tag.h5 || { echo "$tag: a result file after the kill"; exit 1; }
+  stored=$(ls $tag.h5.ckpt | grep -c '^[0-9a-f]\{16\}\.h5$' || true)
+  if [ $np = 1 ]; then test "$stored" = 2; else test "$stored" -ge 2 -a "$stored" -le 4; fi || { echo "$tag: $stored records stored at the kill"; exit 1; }
+  hashes=$(ls $tag.h5.ckpt | sed -n 's/^\([0-9a-f]\{16\}\)\.h5$/\1/p' | sort | tr '\n' ' ')
+  run ${tag}b $np "$@" -output $tag.h5
+  got=$(/usr/bin/python3 reused.py ${tag}b.log | tr ' ' '\n' | sed 's/.*://' | sort | tr '\n' ' ')
+  [ "$got" = "$hashes" ] || { echo "$tag: reused hashes '$got', stored '$hashes'"; exit 1; }
+  grep -q "cms: $stored of 4 components reused" ${tag}b.log
+  grep -q "refinement 1:.*plate_part" ${tag}b.log # a refinement round (restored components among those it enriches or corrects)
+  /usr/bin/python3 cmp.py ${tag}ref.h5 $tag.h5
+  test "$(ls $tag.h5.ckpt | grep -c '\.h5$')" = 4 # complete, temporaries of the killed run removed
+  echo "$tag: killed with $stored stored; resumed: $stored reused, bit-identical"
+}
 for np in 1 3; do
-  run ref$np $np -config $PLATE -output ref$np.h5 -cms_checkpoint none
-  if timeout 300 $MPIEXEC -n $np $DYNRED -config $PLATE -output k$np.h5 -cms_test_kill_after 2 > k${np}a.log 2>&1; then echo "np$np: the killed run exited 0"; exit 1; fi
-  grep -q "signal 9" k${np}a.log || { echo "np$np: not killed by SIGKILL"; tail -5 k${np}a.log; exit 1; }
-  test ! -e k$np.h5 || { echo "np$np: a result file after the kill"; exit 1; }
-  stored=$(ls k$np.h5.ckpt | grep -c '^[0-9a-f]\{16\}\.h5$' || true)
-  if [ $np = 1 ]; then test "$stored" = 2; else test "$stored" -ge 2 -a "$stored" -le 4; fi || { echo "np$np: $stored superelements stored at the kill"; exit 1; }
-  hashes=$(ls k$np.h5.ckpt | sed -n 's/^\([0-9a-f]\{16\}\)\.h5$/\1/p' | sort | tr '\n' ' ')
-  run k${np}b $np -config $PLATE -output k$np.h5
-  got=$(/usr/bin/python3 reused.py k${np}b.log | tr ' ' '\n' | sed 's/.*://' | sort | tr '\n' ' ')
-  [ "$got" = "$hashes" ] || { echo "np$np: reused hashes '$got', stored '$hashes'"; exit 1; }
-  n_red=$(grep -c "reduced 'plate_part[1-4]' (craig-bampton)" k${np}b.log)
-  grep -q "cms: $stored of 4 components reused" k${np}b.log
-  grep -q "refinement 1:.*plate_part1" k${np}b.log # a refinement round enriched a restored component
-  /usr/bin/python3 cmp.py ref$np.h5 k$np.h5
-  test "$(ls k$np.h5.ckpt | grep -c '\.h5$')" = 4 # complete, temporaries of the killed run removed
-  echo "np$np: killed with $stored stored; resumed: $stored reused, bit-identical ($n_red reduction lines incl. refinements)"
+  kill_resume k$np $np -config $PLATE
+  grep -q "reduced 'plate_part[1-4]' (craig-bampton)" k${np}b.log # the full-boundary path
 done
+
+# ---- 5. the default path: interface reduced before the projection ---------
+# (cms.interface_auto, the default of a tol_pct job; resume_plate.yaml turns it
+# off for 1.).  The record of a component is then its phase 1 (kept modes,
+# their eigenvalues, S_c and M_c: iface_early.c), restored instead of the
+# eigensolve and the Schur factorizations; the global interface basis and
+# phase 2 are recomputed from them, so the result is again bit-identical.
+for np in 1 3; do
+  kill_resume d$np $np -config $PLATE -cms_interface_auto true
+  grep -q "interface reduction before the projection" d${np}b.log
+  grep -q "reused from .*: its modes and interface pencil" d${np}b.log
+  if grep -q "checkpoint: not used" d${np}b.log; then echo "d$np: checkpoint not used"; exit 1; fi
+done
+# a damaged phase-1 record (one eigenvalue changed: checksum) is ignored and
+# recomputed, the result still bit-identical
+/usr/bin/python3 - <<'PY'
+import h5py, glob
+p = sorted(glob.glob("d1.h5.ckpt/*.h5"))[0]
+with h5py.File(p, "r+") as f:
+    assert f.attrs["format"].decode() == "dynred cms interface pencil 1", f.attrs["format"]
+    f["eigenvalues"][0] = f["eigenvalues"][0] * (1 + 1e-12)
+open("d1.damaged", "w").write(p)
+PY
+run d1c 1 -config $PLATE -cms_interface_auto true -output d1.h5
+grep -q "checkpoint $(cat d1.damaged) ignored: checksum" d1c.log
+grep -q "cms: 3 of 4 components reused" d1c.log
+/usr/bin/python3 cmp.py d1ref.h5 d1.h5
 
 # ---- 3. cms.reuse: one part changed ----------------------------------------
 mkdir -p old new
@@ -121,6 +162,18 @@ assert np.all(100 * err <= est + 1.5e-9), np.c_[100 * err, est]
 print(f"changed chain: CMS errors {err.min():.1e} .. {err.max():.1e}, all below their estimates")
 PY
 
+# the same on the default path: the interface reduced before the projection
+# (cms.interface_modes 2 of the 3 boundary DOFs): the records are the parts'
+# phase 1; the changed part's is recomputed, the interface basis from all four
+E="-cms_interface_modes 2"
+(cd old && run oldE 1 -config resume_chain.yaml -output oldE.h5 $E)
+(cd new && run newE 1 -config resume_chain.yaml -output newE.h5 -cms_reuse ../old/oldE.h5 $E)
+(cd new && run scratchE 1 -config resume_chain.yaml -output scratchE.h5 -cms_checkpoint none $E)
+grep -q "interface reduction before the projection: 3 boundary DOFs -> 2 CC modes" new/newE.log
+got=$(/usr/bin/python3 reused.py new/newE.log | sed 's/:[0-9a-f]*//g')
+[ "$got" = "a b d" ] || { echo "early path: reused '$got', expected a b d"; exit 1; }
+/usr/bin/python3 cmp.py new/scratchE.h5 new/newE.h5
+
 # ---- 2. one group of 3 ranks (the changed chain of 3.) -------------------
 G="-config resume_chain.yaml -ranks_per_group 3"
 (cd new && run g3ref 3 $G -output g3ref.h5 -cms_checkpoint none)
@@ -135,6 +188,24 @@ with h5py.File("new/g3ref.h5") as a, h5py.File("new/g3.h5") as b, h5py.File("new
 # 1e-8: the suite's rank-independence tolerance for CMS (see the header)
 assert fa.shape == fb.shape == fc.shape and np.max(np.abs(fb - fa) / fa) < 1e-8 and np.max(np.abs(fb - fc) / fc) < 1e-8, (fa, fb, fc)
 print(f"one group of 3 ranks: resumed vs uninterrupted {np.max(np.abs(fb - fa) / fa):.1e}, vs 1 rank {np.max(np.abs(fb - fc) / fc):.1e}")
+PY
+# and on the default path (phase 1 there from the full constraint modes:
+# the record's key says so, a one-rank group's record is not taken)
+(cd new && run g3Eref 3 $G $E -output g3Eref.h5 -cms_checkpoint none)
+if (cd new && timeout 300 $MPIEXEC -n 3 $DYNRED $G $E -output g3E.h5 -cms_test_kill_after 2 > g3Ea.log 2>&1); then echo "g3E: the killed run exited 0"; exit 1; fi
+grep -q "signal 9" new/g3Ea.log
+(cd new && run g3Eb 3 $G $E -output g3E.h5 -cms_reuse newE.h5)
+grep -q "cms: 2 of 4 components reused" new/g3Eb.log # the killed run's 2, none of newE's one-rank records
+/usr/bin/python3 - <<'PY'
+import h5py, numpy as np
+with h5py.File("new/g3Eref.h5") as a, h5py.File("new/g3E.h5") as b, h5py.File("new/scratchE.h5") as c:
+    fa, fb, fc = a["/cms/frequencies_hz"][:], b["/cms/frequencies_hz"][:], c["/cms/frequencies_hz"][:]
+# 1e-8 against the same group's uninterrupted run (see the header); against
+# one-rank groups the interface basis differs by the finite-difference M_c
+# (interface_basis.c: relative 1e-3 in M_c, second order in the eigenvalues
+# of the projected pencil: 5e-6 as in cms_corrections.sh)
+assert fa.shape == fb.shape == fc.shape and np.max(np.abs(fb - fa) / fa) < 1e-8 and np.max(np.abs(fb - fc) / fc) < 5e-6, (fa, fb, fc)
+print(f"one group of 3 ranks, default path: resumed vs uninterrupted {np.max(np.abs(fb - fa) / fa):.1e}, vs 1 rank {np.max(np.abs(fb - fc) / fc):.1e}")
 PY
 
 # ---- 4. damaged checkpoints and bad settings ----------------------------
