@@ -472,10 +472,35 @@ static PetscErrorCode EventTimes(PetscReal t[6])
 /* Reduce, couple, estimate; while a mode's estimate exceeds tol_pct, enrich
  * the components that carry its residual and couple again (at most
  * max_refine rounds); then recover the modes on the full labels. */
+/* The reductions and the refinement rounds up to the last coupled solve. */
+static PetscErrorCode ReduceAndCouple(DRCMS c, PetscReal **Q)
+{
+  PetscBool *redo, again = PETSC_TRUE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc1(c->ncomp + 1, &redo));
+  PetscCall(ReduceComponents(c, NULL));
+  PetscCall(DRCMSViewBalance_Private(c, PETSC_VIEWER_STDOUT_(c->comm)));
+  while (again) {
+    PetscCall(DRCMSGather_Private(c));
+    PetscCall(DRProgress(c->comm, "cms: reduced system of %" PetscInt_FMT " coordinates (%" PetscInt_FMT " boundary)", c->nred, c->nbglob));
+    PetscCall(DRCMSCoupledSolve_Private(c, Q));
+    PetscCall(DRCMSEstimate_Private(c, *Q));
+    PetscCall(DRCMSRefine_Private(c, redo, &again));
+    if (again) {
+      PetscCall(PetscFree(*Q));
+      PetscCall(DRCMSResetCoupled_Private(c));
+      PetscCall(ReduceComponents(c, redo));
+    }
+  }
+  PetscCall(PetscFree(redo));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRCMSSolve(DRCMS c)
 {
-  PetscReal *Q = NULL, t0[6], t1[6];
-  PetscBool *redo, again = PETSC_TRUE;
+  PetscReal     *Q = NULL, t0[6], t1[6];
+  PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
   PetscCall(DRCMSSetUp(c));
@@ -484,22 +509,13 @@ PetscErrorCode DRCMSSolve(DRCMS c)
   PetscCall(EventTimes(t0));
   PetscCall(InitComponentModes(c));
   PetscCall(DRCMSCheckpointOpen_Private(c));
-  PetscCall(PetscCalloc1(c->ncomp + 1, &redo));
-  PetscCall(ReduceComponents(c, NULL));
-  PetscCall(DRCMSViewBalance_Private(c, PETSC_VIEWER_STDOUT_(c->comm)));
-  while (again) {
-    PetscCall(DRCMSGather_Private(c));
-    PetscCall(DRProgress(c->comm, "cms: reduced system of %" PetscInt_FMT " coordinates (%" PetscInt_FMT " boundary)", c->nred, c->nbglob));
-    PetscCall(DRCMSCoupledSolve_Private(c, &Q));
-    PetscCall(DRCMSEstimate_Private(c, Q));
-    PetscCall(DRCMSRefine_Private(c, redo, &again));
-    if (again) {
-      PetscCall(PetscFree(Q));
-      PetscCall(DRCMSResetCoupled_Private(c));
-      PetscCall(ReduceComponents(c, redo));
-    }
-  }
-  PetscCall(PetscFree(redo));
+  ierr = ReduceAndCouple(c, &Q);
+  /* a job rejected for its input (an indefinite reduced system, say) leaves
+   * nothing behind; other failures keep what was stored for the rerun (the
+   * errors here are collective: the root's are agreed on, DRCMSRootAgrees) */
+  if (ierr == DR_ERR_INPUT) DRCMSCheckpointAbandon_Private(c);
+  if (ierr) PetscCall(PetscFree(Q));
+  if (ierr) PetscFunctionReturn(ierr);
   PetscCall(DRCMSCheckpointClose_Private(c));
   PetscCall(DRCMSRecover_Private(c, Q));
   PetscCall(PetscFree(Q));

@@ -177,7 +177,7 @@ static PetscErrorCode TruncationEstimates(DRCMS c, PetscInt ncol, const PetscRea
     for (PetscInt k = 0; ok[j] && k < c->ncomp; k++) {
       if (eta2c[k * ncol + j] <= 0) continue;
       if (lc[k] <= th) ok[j] = PETSC_FALSE;
-      else e[j] += eta2c[k * ncol + j] / th * lc[k] / (lc[k] - th);
+      else e[j] += eta2c[k * ncol + j] / th * (lc[k] < PETSC_INFINITY ? lc[k] / (lc[k] - th) : 1); /* a complete interior (qtop infinite): its round-off residual alone */
     }
     e[j] *= DR_CMS_TRUNC_SAFETY;
   }

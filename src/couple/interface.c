@@ -159,8 +159,8 @@ static PetscErrorCode MarkBoundary(DRCMS c, PetscInt ntot, const LabComp all[])
  * translations are free in one part and constrained in another. */
 PetscErrorCode DRCMSFindInterfaces_Private(DRCMS c)
 {
-  PetscInt *nlab, ntot = 0;
-  DRLabel **lab;
+  PetscInt *nlab = NULL, ntot = 0;
+  DRLabel **lab = NULL;
   LabComp  *all;
   PetscInt *shared; /* per component: number of shared DOFs */
 
@@ -179,8 +179,18 @@ PetscErrorCode DRCMSFindInterfaces_Private(DRCMS c)
   PetscCall(PetscCalloc1(c->ncomp, &shared));
   PetscCall(BuildUnion(c, ntot, all, shared));
   PetscCall(CheckCompatible(c, ntot, all));
-  if (c->ncomp > 1)
-    for (PetscInt k = 0; k < c->ncomp; k++) PetscCheck(shared[k] > 0, c->comm, DR_ERR_INPUT, "component '%s' shares no DOF label with any other component; expected an interface (common node ids) with at least one other part", c->names[k]);
+  if (c->ncomp > 1) { /* every part without an interface in one line: a changed label file may leave its neighbours disjoint too */
+    char     list[512] = "";
+    PetscInt nd        = 0;
+    for (PetscInt k = 0; k < c->ncomp; k++)
+      if (!shared[k] && strlen(list) + strlen(c->names[k]) + 8 < sizeof(list)) {
+        PetscCall(PetscStrlcat(list, nd ? ", '" : "'", sizeof(list)));
+        PetscCall(PetscStrlcat(list, c->names[k], sizeof(list)));
+        PetscCall(PetscStrlcat(list, "'", sizeof(list)));
+        nd++;
+      } else if (!shared[k]) nd++;
+    PetscCheck(nd == 0, c->comm, DR_ERR_INPUT, "component%s %s share%s no DOF label with any other component; expected an interface (common node ids) with at least one other part (check the DOF labels of %s)", nd > 1 ? "s" : "", list, nd > 1 ? "" : "s", nd > 1 ? "these parts and their neighbours" : "this part and its neighbours");
+  }
   PetscCall(MarkBoundary(c, ntot, all));
   for (PetscInt k = 0; k < c->ncomp; k++) PetscCall(PetscFree(lab[k]));
   PetscCall(PetscFree(lab));

@@ -95,16 +95,50 @@ static PetscErrorCode SetReported(DRCMS c, const PetscReal lam[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Root, after the dense solve found the reduced mass matrix not positive
+ * definite: the first coordinate whose leading minor fails (a Cholesky
+ * factorization), named by what it belongs to in the assembled layout (the
+ * boundary union, then each component's modal coordinates); an input
+ * error. */
+static PetscErrorCode MassFailure(DRCMS c, PetscInt N, const PetscReal *Mr)
+{
+  PetscReal   *A;
+  PetscBLASInt n, info;
+  PetscInt     i, off;
+  char         lb[32];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(N * N + 1, &A));
+  PetscCall(PetscArraycpy(A, Mr, N * N));
+  PetscCall(PetscBLASIntCast(N, &n));
+  LAPACKpotrf_("L", &n, A, &n, &info);
+  PetscCall(PetscFree(A));
+  i = (PetscInt)info - 1;
+  if (info > 0 && N == c->nred && i >= c->nbglob) {
+    off = c->nbglob;
+    for (PetscInt k = 0; k < c->ncomp; off += c->nq[k++])
+      if (i < off + c->nq[k]) SETERRQ(PETSC_COMM_SELF, DR_ERR_INPUT, "component '%s': the coupled reduced mass matrix is not positive definite at its modal coordinate %" PetscInt_FMT ", expected a positive definite M (are its entries spread over too many orders of magnitude for double precision? check the units of component '%s')", c->names[k], i - off + 1, c->names[k]);
+  }
+  if (info > 0 && N == c->nred && !c->iface_early) SETERRQ(PETSC_COMM_SELF, DR_ERR_INPUT, "the coupled reduced mass matrix is not positive definite at the boundary DOF %s, expected a positive definite M (are the mass entries of the components sharing it spread over too many orders of magnitude for double precision?)", DRLabelString(c->bglob[i], lb));
+  SETERRQ(PETSC_COMM_SELF, DR_ERR_INPUT, "the coupled reduced mass matrix is not positive definite (at coordinate %" PetscInt_FMT " of %" PetscInt_FMT "), expected a positive definite M (are the components' mass entries spread over too many orders of magnitude for double precision?)", i + 1, N);
+}
+
 /* Root: the wanted modes of the N x N pencil and a few above them (the gaps
  * of the error estimate); c->next, c->nm, c->freq, Q (N x N). */
 static PetscErrorCode RootDenseSolve(DRCMS c, PetscInt N, const PetscReal *Kr, const PetscReal *Mr, PetscReal **Q)
 {
-  PetscReal *w;
+  PetscReal     *w;
+  PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(N + 1, &w));
   PetscCall(PetscMalloc1(N * N + 1, Q));
-  PetscCall(DRDenseEigen(N, Kr, Mr, c->fmax > 0 ? 0 : PetscMin(N, c->nmodes + DR_CMS_EXTRA_MODES), PetscSqr(2 * PETSC_PI * DR_CMS_EXTRA_RANGE * c->fmax), &c->next, w, *Q));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = DRDenseEigen(N, Kr, Mr, c->fmax > 0 ? 0 : PetscMin(N, c->nmodes + DR_CMS_EXTRA_MODES), PetscSqr(2 * PETSC_PI * DR_CMS_EXTRA_RANGE * c->fmax), &c->next, w, *Q);
+  PetscCall(PetscPopErrorHandler());
+  if (ierr == DR_ERR_INPUT) PetscCall(PetscFree(w));
+  if (ierr == DR_ERR_INPUT) PetscCall(MassFailure(c, N, Mr)); /* the one input failure of dsygvx */
+  PetscCheck(!ierr, PETSC_COMM_SELF, ierr, "the dense coupled eigensolve (LAPACK dsygvx, %" PetscInt_FMT " coordinates) failed: eigenvectors did not converge", N);
   if (c->fmax > 0 && c->next < N && w[c->next - 1] <= PetscSqr(2 * PETSC_PI * c->fmax)) /* none above fmax in the window: one more */
     PetscCall(DRDenseEigen(N, Kr, Mr, c->next + 1, 0, &c->next, w, *Q));
   PetscCall(SetReported(c, w));

@@ -81,7 +81,8 @@ PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, 
 
   PetscFunctionBeginUser;
   PetscCall(DenseEigenCore(n, K, M, nwant, lmax, nfound, lam, X, &info));
-  PetscCheck(info <= nn || info == 0, PETSC_COMM_SELF, DR_ERR_INPUT, "reduced stiffness matrix is not positive semidefinite (LAPACK dsygvx info %d): expected a semidefinite K", (int)info);
+  /* dsygvx: info = n + i, the leading minor of order i of B (= M) is not positive definite */
+  PetscCheck(info <= nn || info == 0, PETSC_COMM_SELF, DR_ERR_INPUT, "reduced mass matrix is not positive definite (LAPACK dsygvx: its leading minor of order %d): expected a positive definite M (entries spanning too many orders of magnitude for double precision?)", (int)(info - nn));
   PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK dsygvx: %d eigenvectors did not converge", (int)info);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

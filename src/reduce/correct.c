@@ -28,10 +28,13 @@
 #include "fixed_interface.h"
 #include <petscblaslapack.h>
 
-/* A direction whose Gram eigenvalue is below 1e-10 of the largest has a
- * relative size below 1e-5 after two orthogonalization passes in double
- * precision (each pass leaves O(1e-16 kappa) of the kept directions): kept
- * it would carry rounding noise, not a correction. */
+/* A direction whose Gram eigenvalue is below 1e-10 of the largest squared
+ * M-norm of the corrections BEFORE the orthogonalization has a relative size
+ * below 1e-5 after two orthogonalization passes in double precision (each
+ * pass leaves O(1e-16 kappa) of the kept directions): kept it would carry
+ * rounding noise, not a correction.  (Relative to the sizes after it, a
+ * correction that the kept vectors already span, e.g. of an interior whose
+ * every mode is kept, would survive as pure noise and make M_r singular.) */
 #define DR_CORR_RANK_TOL 1e-10
 
 /* Z -= Kp (Kp^T M Z) for the kept vectors Kp (local rows nl). */
@@ -79,8 +82,10 @@ static PetscErrorCode OrthogonalizeAgainstKept(DRFixedInterface *fi, PetscInt nl
 }
 
 /* Rank 0: the coefficients C (nz x *np) of the Ritz vectors of (GK, GM) on
- * the span of the nz columns, and their eigenvalues theta, ascending. */
-static PetscErrorCode RitzCoefficients(PetscInt nz, PetscReal *GK, PetscReal *GM, PetscInt *np, PetscReal **C, PetscReal **theta)
+ * the span of the nz columns, and their eigenvalues theta, ascending; ref:
+ * the largest squared M-norm before the orthogonalization, pmax: at most
+ * that many directions. */
+static PetscErrorCode RitzCoefficients(PetscInt nz, PetscReal *GK, PetscReal *GM, PetscReal ref, PetscInt pmax, PetscInt *np, PetscReal **C, PetscReal **theta)
 {
   PetscBLASInt n, lwork, info;
   PetscReal   *mu, *work, *B, *A, wq;
@@ -96,8 +101,9 @@ static PetscErrorCode RitzCoefficients(PetscInt nz, PetscReal *GK, PetscReal *GM
   PetscCall(PetscMalloc1(lwork, &work));
   LAPACKsyev_("V", "L", &n, GM, &n, mu, work, &lwork, &info);
   PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK syev (Gram matrix of the residual corrections) failed: info %d", (int)info);
-  while (first < nz && mu[first] <= DR_CORR_RANK_TOL * mu[nz - 1]) first++;
-  p = nz - first;
+  while (first < nz && mu[first] <= DR_CORR_RANK_TOL * PetscMax(mu[nz - 1], ref)) first++;
+  first = PetscMax(first, nz - pmax); /* never more directions than the interior has left */
+  p     = nz - first;
   /* B = U_p diag(mu_p)^{-1/2}: an M-orthonormal basis of the span */
   PetscCall(PetscMalloc2(nz * p + 1, &B, p * p + 1, &A));
   for (PetscInt j = 0; j < p; j++)
@@ -141,7 +147,7 @@ static PetscErrorCode AppendSpan(DRFixedInterface *fi, DRSuperelement *se, Petsc
   PetscInt     nl = 0, ldz, np = 0;
   Mat          KZ, MZ;
   PetscScalar *z;
-  PetscReal   *GK = NULL, *GM = NULL, *C = NULL, *theta = NULL, *f;
+  PetscReal   *GK = NULL, *GM = NULL, *C = NULL, *theta = NULL, *f, ref = 0;
   Vec         *P = NULL, tmpl;
   PetscMPIInt  rank;
 
@@ -149,6 +155,13 @@ static PetscErrorCode AppendSpan(DRFixedInterface *fi, DRSuperelement *se, Petsc
   PetscCallMPI(MPI_Comm_rank(fi->comm, &rank));
   PetscCall(MatGetLocalSize(fi->KII, &nl, NULL));
   PetscCall(MatDenseGetLDA(Zm, &ldz));
+  /* the sizes before the orthogonalization (the rank test's scale) */
+  PetscCall(MatMatMult(fi->MII, Zm, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MZ));
+  PetscCall(DRDenseTransposeProduct(Zm, MZ, &GM));
+  PetscCall(MatDestroy(&MZ));
+  if (!rank)
+    for (PetscInt j = 0; j < nsel; j++) ref = PetscMax(ref, GM[j + j * nsel]);
+  PetscCall(PetscFree(GM));
   /* two passes: M_II-orthogonal to the kept vectors */
   for (int pass = 0; pass < 2; pass++) PetscCall(OrthogonalizeAgainstKept(fi, nl, nsel, Zm));
   PetscCall(MatAssemblyBegin(Zm, MAT_FINAL_ASSEMBLY));
@@ -166,7 +179,7 @@ static PetscErrorCode AppendSpan(DRFixedInterface *fi, DRSuperelement *se, Petsc
         GK[i + j * nsel] = GK[j + i * nsel] = 0.5 * (GK[i + j * nsel] + GK[j + i * nsel]);
         GM[i + j * nsel] = GM[j + i * nsel] = 0.5 * (GM[i + j * nsel] + GM[j + i * nsel]);
       }
-    PetscCall(RitzCoefficients(nsel, GK, GM, &np, &C, &theta));
+    PetscCall(RitzCoefficients(nsel, GK, GM, ref, fi->nI - fi->nkept, &np, &C, &theta));
   }
   PetscCallMPI(MPI_Bcast(&np, 1, MPIU_INT, 0, fi->comm));
   if (rank) PetscCall(PetscMalloc2(nsel * np + 1, &C, np + 1, &theta));

@@ -358,6 +358,13 @@ PetscErrorCode DRReductionGetModeTop(DRReduction r, PetscReal *qtop_hz)
   *qtop_hz = r->se.qtop_hz;
   if (*qtop_hz <= 0) /* unknown (a restored superelement): its highest mode */
     for (PetscInt k = 0; k < r->se.nq; k++) *qtop_hz = PetscMax(*qtop_hz, r->se.qfreq_hz[k]);
+  {
+    PetscBool cb;
+    PetscCall(PetscStrcmp(r->type, DRREDUCTION_CRAIG_BAMPTON, &cb));
+    /* the kept vectors (independent: correct.c) span the whole interior: no
+     * truncated spectrum, the interior part is exact */
+    if (cb && r->se.nq >= r->se.n - r->se.pnb) *qtop_hz = PETSC_INFINITY;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -27,7 +27,7 @@ oneline() { # the error is one line on stderr (1 rank)
   local n; n=$( ($DYNRED "$@" 2>&1 >/dev/null || true) | wc -l)
   [ "$n" -eq 1 ] || { echo "error message is $n lines, expected 1: $*"; exit 1; }
 }
-$E "component 'a' shares no DOF label with any other component" $DYNRED -config disjoint/job.yaml
+$E "components 'a', 'b' share no DOF label with any other component" $DYNRED -config disjoint/job.yaml
 oneline -config disjoint/job.yaml
 $E "interface DOF 5\.2 is free in component 'a' but constrained \(absent\) in component 'b', which shares node 5" $DYNRED -config constrained/job.yaml
 oneline -config constrained/job.yaml
