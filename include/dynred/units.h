@@ -13,6 +13,7 @@
 
 #include <dynred/config.h>
 #include <dynred/store.h>
+#include <dynred/component.h>
 
 typedef struct {
   char      name[48];                       /* canonical FORCE-LENGTH-TIME-MASS */
@@ -29,6 +30,11 @@ PetscErrorCode DRModelGetUnits(DRConfig cfg, DRUnits *u, PetscBool *set);
 /* The same force and length units with the time in seconds (and the mass
  * unit that keeps the system consistent: N-mm-ms-g -> N-mm-s-t). */
 PetscErrorCode DRUnitsToSeconds(const DRUnits *u, DRUnits *s);
+/* A model (or component) of the job's model.units converted in place to its
+ * seconds system (DRUnitsToSeconds: M scaled by time_s^2, D by time_s; K
+ * unchanged), so eigenvalues are in (rad/s)^2 and frequencies in Hz; *s the
+ * system it is then in.  No change for a system already in seconds. */
+PetscErrorCode DRModelToSeconds(DRConfig cfg, DRComponent c, DRUnits *s);
 /* Root attributes of a result file (see above); collective on the store. */
 PetscErrorCode DRUnitsWrite(DRStore s, const DRUnits *u);
 /* The system of an existing result file (root attribute `units`); *found

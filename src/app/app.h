@@ -45,6 +45,12 @@ PetscErrorCode DRJobSeconds(DRJobPhase p, PetscReal *s);
 
 /* Open the job's output (key `output`) and write the root attributes;
  * the store is remembered so a failing job removes its temporary file. */
+/* modal and cms work in the seconds system of model.units (frequencies in
+ * Hz whatever the model's time unit): the full model converted and logged;
+ * the result file's units attributes set to that system (after StoreOpen);
+ * c NULL: only the log line (cms converts its components itself, couple/) */
+PetscErrorCode DRJobModelToSeconds(DRConfig cfg, DRComponent c);
+PetscErrorCode DRJobStoreUnitsInSeconds(DRConfig cfg, DRStore store);
 PetscErrorCode DRJobStoreOpen(DRConfig cfg, const char *job, DRStore *s);
 /* Write /timing attributes and commit (rename) the output. */
 PetscErrorCode DRJobStoreCommit(DRStore *s, PetscInt nphases, const char *const phases[], const PetscReal seconds[]);

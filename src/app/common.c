@@ -77,6 +77,29 @@ PetscErrorCode DRJobStoreOpen(DRConfig cfg, const char *job, DRStore *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRJobModelToSeconds(DRConfig cfg, DRComponent c)
+{
+  DRUnits u, s;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRModelGetUnits(cfg, &u, NULL));
+  if (c) PetscCall(DRModelToSeconds(cfg, c, &s));
+  else PetscCall(DRUnitsToSeconds(&u, &s));
+  if (u.time_s != 1) PetscCall(DRProgress(PETSC_COMM_WORLD, "model: units %s taken as %s (masses x %g, time in s): frequencies in Hz", u.name, s.name, (double)(u.time_s * u.time_s)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRJobStoreUnitsInSeconds(DRConfig cfg, DRStore store)
+{
+  DRUnits u, s;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRModelGetUnits(cfg, &u, NULL));
+  PetscCall(DRUnitsToSeconds(&u, &s));
+  PetscCall(DRUnitsWrite(store, &s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRJobStoreCommit(DRStore *s, PetscInt nphases, const char *const phases[], const PetscReal seconds[])
 {
   char        out[PETSC_MAX_PATH_LEN];

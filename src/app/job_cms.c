@@ -77,6 +77,7 @@ PetscErrorCode DRJobCMS(DRConfig cfg)
   PetscCall(DRCMSCreate(PETSC_COMM_WORLD, &cms));
   PetscCall(DRCMSSetConfig(cms, cfg));
   PetscCall(DRCMSSetFromOptions(cms));
+  PetscCall(DRJobModelToSeconds(cfg, NULL));
   PetscCall(DRCMSSetUp(cms));
   PetscCall(CheckGroupsAndMemory(cfg, cms));
   PetscCall(DRJobPhaseEnd(DR_JOB_MODEL));
@@ -89,6 +90,7 @@ PetscErrorCode DRJobCMS(DRConfig cfg)
   ttotal = tsetup + tsolve;
   PetscCall(ViewTimes(cms, tsetup, ttotal));
   PetscCall(DRJobStoreOpen(cfg, "cms", &store));
+  PetscCall(DRJobStoreUnitsInSeconds(cfg, store));
   if (verify) {
     PetscCall(DRJobPhaseBegin(DR_JOB_VERIFY));
     PetscCall(DRCMSVerify(cms, store, &maxerr));

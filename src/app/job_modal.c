@@ -38,6 +38,7 @@ PetscErrorCode DRJobModal(DRConfig cfg)
 
   PetscCall(DRJobPhaseBegin(DR_JOB_MODEL));
   PetscCall(DRModelCreateFull(cfg, PETSC_COMM_WORLD, &model));
+  PetscCall(DRJobModelToSeconds(cfg, model));
   PetscCall(DRJobPhaseEnd(DR_JOB_MODEL));
   PetscCall(DRJobSeconds(DR_JOB_MODEL, &t[0]));
   PetscCall(DRJobPrintModel(model));
@@ -67,6 +68,7 @@ PetscErrorCode DRJobModal(DRConfig cfg)
 
   PetscCall(DRJobPhaseBegin(DR_JOB_OUTPUT));
   PetscCall(DRJobStoreOpen(cfg, "modal", &store));
+  PetscCall(DRJobStoreUnitsInSeconds(cfg, store));
   {
     PetscInt dims[1] = {n};
     PetscCall(DRStoreWriteReal(store, "/modal/frequencies_hz", 1, dims, freq, "Hz"));

@@ -276,7 +276,11 @@ PetscErrorCode DRCMSSetUp(DRCMS c)
   if (c->nsub) PetscCall(DRCMSSubstructureComponents_Private(c));
   else {
     PetscCall(DRErrorDeferBegin()); /* one line for the job, naming the component */
-    for (PetscInt i = 0; i < c->nmine && !ierr; i++) ierr = DRModelCreateComponent(c->cfg, c->mine[i], c->gcomm, &c->comps[i]);
+    for (PetscInt i = 0; i < c->nmine && !ierr; i++) {
+      DRUnits sec;
+      ierr = DRModelCreateComponent(c->cfg, c->mine[i], c->gcomm, &c->comps[i]);
+      if (!ierr) ierr = DRModelToSeconds(c->cfg, c->comps[i], &sec); /* model.units: frequencies in Hz */
+    }
   }
   ierr = DRErrorDeferEnd(c->comm, ierr, NULL);
   if (ierr) PetscFunctionReturn(ierr);

@@ -19,6 +19,7 @@
 #include <dynred/cms.h>
 #include <dynred/model.h>
 #include <dynred/reduce.h>
+#include <dynred/units.h>
 
 /* The coupled solve computes the modes up to DR_CMS_EXTRA_RANGE * fmax (or
  * DR_CMS_EXTRA_MODES beyond nmodes): their Ritz values bound the spectral

@@ -372,6 +372,10 @@ PetscErrorCode DRCMSSubstructure_Private(DRCMS c)
   PetscCall(PetscNew(&c->sub));
   s = c->sub;
   PetscCall(DRModelCreateFull(c->cfg, c->comm, &s->full));
+  {
+    DRUnits sec;
+    PetscCall(DRModelToSeconds(c->cfg, s->full, &sec)); /* model.units: frequencies in Hz */
+  }
   PetscCall(DRSubNodeMap(s));
   PetscCall(DRConfigWhere(c->cfg, "cms.partition", where, sizeof(where)));
   if (c->partition < 0 && s->n < DR_SUB_MIN_DOFS) {

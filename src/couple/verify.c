@@ -66,6 +66,10 @@ PetscErrorCode DRCMSVerify(DRCMS cms, DRStore store, PetscReal *maxerr)
   PetscCall(PetscLogEventBegin(DRCMS_Verify, 0, 0, 0, 0));
   PetscCall(DRCMSGetModes(cms, &nm, &fc, &pc, &nl, &labels));
   PetscCall(DRModelCreateFull(cms->cfg, cms->comm, &full));
+  {
+    DRUnits sec;
+    PetscCall(DRModelToSeconds(cms->cfg, full, &sec)); /* as the components (cms.c) */
+  }
   PetscCall(DRComponentGetLabels(full, &n, &flabels));
   PetscCall(DRComponentGetOperators(full, &K, &M, NULL));
   PetscCall(DRComponentGetSource(full, &source));

@@ -103,6 +103,26 @@ PetscErrorCode DRUnitsToSeconds(const DRUnits *u, DRUnits *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRModelToSeconds(DRConfig cfg, DRComponent c, DRUnits *s)
+{
+  DRUnits   u;
+  Mat       M, D;
+  PetscReal ts;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRModelGetUnits(cfg, &u, NULL));
+  PetscCall(DRUnitsToSeconds(&u, s));
+  ts = u.time_s;
+  if (ts == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  /* the same force and length with time in s: a mass of m (FORCE TIME^2 /
+   * LENGTH) is m ts^2 in FORCE s^2 / LENGTH, a damping of d (FORCE TIME /
+   * LENGTH) is d ts; K keeps its units */
+  PetscCall(DRComponentGetOperators(c, NULL, &M, &D));
+  PetscCall(MatScale(M, ts * ts));
+  if (D) PetscCall(MatScale(D, ts));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRUnitsWrite(DRStore s, const DRUnits *u)
 {
   PetscFunctionBeginUser;
