@@ -2,7 +2,7 @@
 """CMS against the full-model modal solve, side by side on the same model
 and ranks (issue 3 benchmark).
 
-  bench/cms_bench.py [--cases plate50k,plate200k] [--modes 20,200] [--ranks 2]
+  bench/cms_bench.py [--cases plate50k,plate200k,ccxbar50k] [--modes 20,200] [--ranks 2]
                      [--out bench/results/cms.md]
 
 For each case and mode count N: fmax = f_N, the N-th full-model frequency
@@ -37,6 +37,31 @@ CASES = {
     "plate200k-auto": (180, 90, 3, 1, "auto"),
     "plate1M-auto": (400, 200, 3, 1, "auto"),
 }
+# CalculiX assemblies (the issue's case): (lx, ly, lz, nx, ny, nz, parts), a
+# C3D8 steel bar clamped at x = 0, one conforming mesh cut into `parts` decks
+# along x (scripts/ccx_bar_parts.py: parts 2.. float), each exported by
+# CalculiX (*FREQUENCY, SOLVER=MATRIXSTORAGE) and read as format calculix.
+CCX = {
+    "ccxbar50k": (1.2, 0.12, 0.1, 120, 12, 10, 4),
+}
+
+
+def ccx_case(case, workdir):
+    """The decks of a CCX case exported once into workdir/case; the job
+    options that read them (components listed in a job file)."""
+    lx, ly, lz, nx, ny, nz, parts = CCX[case]
+    d = os.path.join(workdir, case)
+    os.makedirs(d, exist_ok=True)
+    job = os.path.join(d, "job.yaml")
+    if not os.path.exists(job):
+        subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts/ccx_bar_parts.py"), "bar", str(lx), str(ly), str(lz),
+                        str(nx), str(ny), str(nz), str(parts), "210e9", "0.3", "7850", "1"], cwd=d, check=True)
+        for p in range(1, parts + 1):
+            subprocess.run(["ccx", "-i", f"bar_p{p}"], cwd=d, check=True, capture_output=True)
+        with open(job + ".tmp", "w") as f:
+            f.write("job: cms\ncomponents:\n" + "".join(f"  - {{name: p{p}, format: calculix, path: bar_p{p}}}\n" for p in range(1, parts + 1)))
+        os.rename(job + ".tmp", job)
+    return ["-config", job], parts
 
 
 def run(args, np_):
@@ -50,7 +75,7 @@ def run(args, np_):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--cases", default="plate50k,plate200k")
+    ap.add_argument("--cases", default="plate50k,plate200k", help="plate cases " + ",".join(CASES) + "; CalculiX assemblies " + ",".join(CCX))
     ap.add_argument("--modes", default="20,200")
     ap.add_argument("--ranks", default="2")
     ap.add_argument("--cutoff-factor", default="", help="explicit cms.cutoff_factor (final: no refinement); default: dynred's choice with cms.tol_pct")
@@ -68,10 +93,15 @@ def main():
     print(hdr, flush=True)
     rows = []
     for case in a.cases.split(","):
-        nx, ny, nz, parts = CASES[case][:4]
-        # cms.nmodes has no effect on a job with fmax except as auto's expected mode count
-        partition = ["-cms_partition", CASES[case][4]] if len(CASES[case]) > 4 else []
-        model = ["-model_builtin", "plate", "-model_plate_nx", str(nx), "-model_plate_ny", str(ny), "-model_plate_nz", str(nz)]
+        if case in CCX:
+            model, parts = ccx_case(case, a.workdir)
+            partition, cut = [], []
+        else:
+            nx, ny, nz, parts = CASES[case][:4]
+            # cms.nmodes has no effect on a job with fmax except as auto's expected mode count
+            partition = ["-cms_partition", CASES[case][4]] if len(CASES[case]) > 4 else []
+            model = ["-model_builtin", "plate", "-model_plate_nx", str(nx), "-model_plate_ny", str(ny), "-model_plate_nz", str(nz)]
+            cut = ["-model_cut_axis", "x", "-model_cut_parts", str(parts)]
         for nm in map(int, a.modes.split(",")):
             for np_ in map(int, a.ranks.split(",")):
                 given = dict(kv.split("=") for kv in a.fmax.split(",") if kv)
@@ -83,7 +113,7 @@ def main():
                     with h5py.File(full) as f:
                         fN = f["/modal/frequencies_hz"][-1]
                 cms = os.path.join(a.workdir, f"cms_{case}_{nm}_{np_}.h5")
-                tc, out = run(["cms"] + model + ["-model_cut_axis", "x", "-model_cut_parts", str(parts), "-cms_fmax", f"{fN * 1.0001:.9g}",
+                tc, out = run(["cms"] + model + cut + ["-cms_fmax", f"{fN * 1.0001:.9g}",
                                "-cms_method", a.method, "-verify", "true",
                                "-output", cms] + (["-cms_cutoff_factor", a.cutoff_factor] if a.cutoff_factor else [])
                               + (partition + ["-cms_nmodes", str(nm)] if partition else []) + a.extra.split(), np_)
