@@ -262,7 +262,9 @@ static PetscErrorCode Store(DRCMS c, PetscInt i, const Stored *st)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRCMSCheckpointStore_Private(DRCMS c, PetscInt i)
+/* My component i's record of the kind `pencil` into the own checkpoint
+ * (a phase-1 record: S, MG its S_c, M_c on the group's rank 0). */
+static PetscErrorCode StoreKind(DRCMS c, PetscInt i, PetscBool pencil, PetscReal *S, PetscReal *MG)
 {
   DRCMSCheckpoint ck = c->ckpt;
   MPI_Comm        comm;
@@ -276,16 +278,41 @@ PetscErrorCode DRCMSCheckpointStore_Private(DRCMS c, PetscInt i)
   PetscCall(DRComponentGetComm(c->comps[i], &comm));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PetscMemzero(&st, sizeof(st)));
-  PetscCall(DRReductionGetSaved(c->red[i], &st.s));
+  st.pencil = pencil;
+  if (pencil) { /* T, lam made here; the rest borrowed */
+    PetscCall(DRReductionGetPencilSaved(c->red[i], &st.s, &st.lam, &st.qtop_hz));
+    st.s.K = S;
+    st.s.M = MG;
+  } else PetscCall(DRReductionGetSaved(c->red[i], &st.s)); /* all borrowed */
   PetscCall(DRReductionGetType(c->red[i], &type));
   PetscCall(PetscStrncpy(st.method, type, sizeof(st.method)));
   PetscCall(GatherT(comm, st.s.T, &st.Tall));
   if (!rank) e = Store(c, i, &st);
   PetscCall(PetscFree(st.Tall));
+  if (pencil) {
+    PetscCall(PetscFree(st.lam));
+    PetscCall(MatDestroy(&st.s.T));
+  }
   /* the group agrees (rank 0 has the message) */
   PetscCallMPI(MPI_Bcast(&e, 1, MPI_INT, 0, comm));
   if (e) PetscFunctionReturn((PetscErrorCode)e);
   ck->have[c->mine[i]] = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRCMSCheckpointStore_Private(DRCMS c, PetscInt i)
+{
+  PetscFunctionBeginUser;
+  PetscCall(StoreKind(c, i, PETSC_FALSE, NULL, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Phase 1 of my component i just computed (S, MG: its S_c, M_c on the
+ * group's rank 0): stored as a record of the own checkpoint. */
+PetscErrorCode DRCMSCheckpointStorePencil_Private(DRCMS c, PetscInt i, PetscReal *S, PetscReal *MG)
+{
+  PetscFunctionBeginUser;
+  PetscCall(StoreKind(c, i, PETSC_TRUE, S, MG));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -319,61 +346,98 @@ static PetscErrorCode Find(DRCMS c, PetscInt i, Stored *st, int *src, char *path
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRCMSCheckpointRestore_Private(DRCMS c, PetscInt i, PetscBool *reused)
+/* My component i's record of the kind st->pencil (key computed before), from
+ * the own checkpoint or cms.reuse, on every rank of its group: the arrays
+ * broadcast from the group's rank 0 (K, M stay there), T scattered; a
+ * record from cms.reuse copied into the own checkpoint.  *src 0: none. */
+static PetscErrorCode Fetch(DRCMS c, PetscInt i, Stored *st, int *src, char *path, size_t plen)
 {
   DRCMSCheckpoint ck = c->ckpt;
   PetscInt        k  = c->mine[i], sz[4];
   MPI_Comm        comm;
   PetscMPIInt     rank;
+  Mat             K;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRComponentGetComm(c->comps[i], &comm));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  *src = 0;
+  if (!rank) PetscCall(Find(c, i, st, src, path, plen));
+  PetscCallMPI(MPI_Bcast(src, 1, MPI_INT, 0, comm));
+  if (!*src) PetscFunctionReturn(PETSC_SUCCESS);
+  sz[0] = st->s.n;
+  sz[1] = st->s.nb;
+  sz[2] = st->s.pnb;
+  sz[3] = st->s.nq;
+  PetscCallMPI(MPI_Bcast(sz, 4, MPIU_INT, 0, comm));
+  PetscCallMPI(MPI_Bcast(st->s.factor, sizeof(st->s.factor), MPI_CHAR, 0, comm));
+  PetscCallMPI(MPI_Bcast(&st->qtop_hz, 1, MPIU_REAL, 0, comm));
+  if (rank) {
+    st->s.n   = sz[0];
+    st->s.nb  = sz[1];
+    st->s.pnb = sz[2];
+    st->s.nq  = sz[3];
+    PetscCall(PetscMalloc1(sz[1] + 1, &st->s.blabels));
+    PetscCall(PetscMalloc1(sz[2] + 1, &st->s.pblabels));
+    PetscCall(PetscMalloc1(sz[3] + 1, &st->s.qfreq_hz));
+    if (st->pencil) PetscCall(PetscMalloc1(sz[3] + 1, &st->lam));
+  }
+  PetscCallMPI(MPI_Bcast(st->s.blabels, (PetscMPIInt)sz[1], MPIU_INT64, 0, comm));
+  PetscCallMPI(MPI_Bcast(st->s.pblabels, (PetscMPIInt)sz[2], MPIU_INT64, 0, comm));
+  PetscCallMPI(MPI_Bcast(st->s.qfreq_hz, (PetscMPIInt)sz[3], MPIU_REAL, 0, comm));
+  if (st->pencil) PetscCallMPI(MPI_Bcast(st->lam, (PetscMPIInt)sz[3], MPIU_REAL, 0, comm));
+  PetscCall(DRComponentGetOperators(c->comps[i], &K, NULL, NULL));
+  PetscCall(ScatterT(comm, K, st->pencil ? sz[3] : sz[1] + sz[3], st->Tall, &st->s.T));
+  if (*src == 2 && ck->dir[0]) { /* read from cms.reuse: into the own checkpoint too */
+    int e = 0;
+    if (!rank) e = Store(c, i, st);
+    PetscCallMPI(MPI_Bcast(&e, 1, MPI_INT, 0, comm));
+    if (e) PetscFunctionReturn((PetscErrorCode)e);
+  }
+  ck->have[k] = (PetscBool)(*src == 1 || ck->dir[0]);
+  PetscCall(PetscFree(st->Tall));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* My component i restored from a record of the kind `pencil` (see Fetch);
+ * a phase-1 record's S_c, M_c to *S, *MG on the group's rank 0. */
+static PetscErrorCode RestoreKind(DRCMS c, PetscInt i, PetscBool pencil, PetscBool *reused, PetscReal **S, PetscReal **MG)
+{
+  DRCMSCheckpoint ck = c->ckpt;
+  PetscInt        k  = c->mine[i];
+  MPI_Comm        comm;
+  PetscMPIInt     rank;
   Stored          st;
   int             src = 0;
   char            path[PETSC_MAX_PATH_LEN + 32] = "";
-  Mat             K;
 
   PetscFunctionBeginUser;
   *reused = PETSC_FALSE;
   if (!ck) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(ComponentHash(c, i, PETSC_FALSE, &ck->hash[k]));
+  PetscCall(ComponentHash(c, i, pencil, &ck->hash[k]));
+  PetscCall(PetscMemzero(&st, sizeof(st)));
+  st.pencil = pencil;
+  PetscCall(Fetch(c, i, &st, &src, path, sizeof(path)));
+  if (!src) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DRComponentGetComm(c->comps[i], &comm));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(PetscMemzero(&st, sizeof(st)));
-  if (!rank) PetscCall(Find(c, i, &st, &src, path, sizeof(path)));
-  PetscCallMPI(MPI_Bcast(&src, 1, MPI_INT, 0, comm));
-  if (!src) PetscFunctionReturn(PETSC_SUCCESS);
-  sz[0] = st.s.n;
-  sz[1] = st.s.nb;
-  sz[2] = st.s.pnb;
-  sz[3] = st.s.nq;
-  PetscCallMPI(MPI_Bcast(sz, 4, MPIU_INT, 0, comm));
-  PetscCallMPI(MPI_Bcast(st.s.factor, sizeof(st.s.factor), MPI_CHAR, 0, comm));
-  if (rank) {
-    st.s.n   = sz[0];
-    st.s.nb  = sz[1];
-    st.s.pnb = sz[2];
-    st.s.nq  = sz[3];
-    PetscCall(PetscMalloc1(sz[1] + 1, &st.s.blabels));
-    PetscCall(PetscMalloc1(sz[2] + 1, &st.s.pblabels));
-    PetscCall(PetscMalloc1(sz[3] + 1, &st.s.qfreq_hz));
-  }
-  PetscCallMPI(MPI_Bcast(st.s.blabels, (PetscMPIInt)sz[1], MPIU_INT64, 0, comm));
-  PetscCallMPI(MPI_Bcast(st.s.pblabels, (PetscMPIInt)sz[2], MPIU_INT64, 0, comm));
-  PetscCallMPI(MPI_Bcast(st.s.qfreq_hz, (PetscMPIInt)sz[3], MPIU_REAL, 0, comm));
-  PetscCall(DRComponentGetOperators(c->comps[i], &K, NULL, NULL));
-  PetscCall(ScatterT(comm, K, sz[1] + sz[3], st.Tall, &st.s.T));
-  /* a superelement read from cms.reuse goes into the own checkpoint too */
-  if (src == 2 && ck->dir[0]) {
-    int e = 0;
-    if (!rank) e = Store(c, i, &st);
-    PetscCallMPI(MPI_Bcast(&e, 1, MPI_INT, 0, comm));
-    if (e) PetscFunctionReturn((PetscErrorCode)e);
-  }
-  ck->have[k] = (PetscBool)(src == 1 || ck->dir[0]);
-  PetscCall(PetscFree(st.Tall));
-  PetscCall(DRReductionRestore(c->red[i], c->comps[i], c->isboundary[i], &st.s));
-  PetscCall(DRCMSCkptStoredFree_Private(&st)); /* what Restore did not take over */
-  PetscCall(DRProgress(comm, "cms: component '%s' reused from %s (hash %016llx)", c->names[k], path, (unsigned long long)ck->hash[k]));
+  if (pencil) {
+    *S     = st.s.K; /* the group's rank 0 (NULL elsewhere) */
+    *MG    = st.s.M;
+    st.s.K = st.s.M = NULL;
+    PetscCall(DRReductionRestorePencil(c->red[i], c->comps[i], c->isboundary[i], &st.s, &st.lam, st.qtop_hz));
+  } else PetscCall(DRReductionRestore(c->red[i], c->comps[i], c->isboundary[i], &st.s));
+  PetscCall(DRCMSCkptStoredFree_Private(&st)); /* what the restore did not take over */
+  PetscCall(DRProgress(comm, "cms: component '%s' reused from %s (hash %016llx)%s", c->names[k], path, (unsigned long long)ck->hash[k], pencil ? ": its modes and interface pencil" : ""));
   if (!rank) ck->nreused++;
   *reused = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRCMSCheckpointRestore_Private(DRCMS c, PetscInt i, PetscBool *reused)
+{
+  PetscFunctionBeginUser;
+  PetscCall(RestoreKind(c, i, PETSC_FALSE, reused, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -382,97 +446,9 @@ PetscErrorCode DRCMSCheckpointRestore_Private(DRCMS c, PetscInt i, PetscBool *re
  * and M_c to *S, *MG on the group's rank 0; *reused false: compute it. */
 PetscErrorCode DRCMSCheckpointRestorePencil_Private(DRCMS c, PetscInt i, PetscBool *reused, PetscReal **S, PetscReal **MG)
 {
-  DRCMSCheckpoint ck = c->ckpt;
-  PetscInt        k  = c->mine[i], sz[4];
-  MPI_Comm        comm;
-  PetscMPIInt     rank;
-  Stored          st;
-  int             src = 0;
-  char            path[PETSC_MAX_PATH_LEN + 32] = "";
-  Mat             K;
-
   PetscFunctionBeginUser;
-  *reused = PETSC_FALSE;
   *S = *MG = NULL;
-  if (!ck) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(ComponentHash(c, i, PETSC_TRUE, &ck->hash[k]));
-  PetscCall(DRComponentGetComm(c->comps[i], &comm));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(PetscMemzero(&st, sizeof(st)));
-  st.pencil = PETSC_TRUE;
-  if (!rank) PetscCall(Find(c, i, &st, &src, path, sizeof(path)));
-  PetscCallMPI(MPI_Bcast(&src, 1, MPI_INT, 0, comm));
-  if (!src) PetscFunctionReturn(PETSC_SUCCESS);
-  sz[0] = st.s.n;
-  sz[1] = st.s.nb;
-  sz[2] = st.s.pnb;
-  sz[3] = st.s.nq;
-  PetscCallMPI(MPI_Bcast(sz, 4, MPIU_INT, 0, comm));
-  PetscCallMPI(MPI_Bcast(st.s.factor, sizeof(st.s.factor), MPI_CHAR, 0, comm));
-  PetscCallMPI(MPI_Bcast(&st.qtop_hz, 1, MPIU_REAL, 0, comm));
-  if (rank) {
-    st.s.n   = sz[0];
-    st.s.nb  = sz[1];
-    st.s.pnb = sz[2];
-    st.s.nq  = sz[3];
-    PetscCall(PetscMalloc1(sz[1] + 1, &st.s.blabels));
-    PetscCall(PetscMalloc1(sz[2] + 1, &st.s.pblabels));
-    PetscCall(PetscMalloc1(sz[3] + 1, &st.s.qfreq_hz));
-    PetscCall(PetscMalloc1(sz[3] + 1, &st.lam));
-  }
-  PetscCallMPI(MPI_Bcast(st.s.blabels, (PetscMPIInt)sz[1], MPIU_INT64, 0, comm));
-  PetscCallMPI(MPI_Bcast(st.s.pblabels, (PetscMPIInt)sz[2], MPIU_INT64, 0, comm));
-  PetscCallMPI(MPI_Bcast(st.s.qfreq_hz, (PetscMPIInt)sz[3], MPIU_REAL, 0, comm));
-  PetscCallMPI(MPI_Bcast(st.lam, (PetscMPIInt)sz[3], MPIU_REAL, 0, comm));
-  PetscCall(DRComponentGetOperators(c->comps[i], &K, NULL, NULL));
-  PetscCall(ScatterT(comm, K, sz[3], st.Tall, &st.s.T));
-  if (src == 2 && ck->dir[0]) { /* read from cms.reuse: into the own checkpoint too */
-    int e = 0;
-    if (!rank) e = Store(c, i, &st);
-    PetscCallMPI(MPI_Bcast(&e, 1, MPI_INT, 0, comm));
-    if (e) PetscFunctionReturn((PetscErrorCode)e);
-  }
-  ck->have[k] = (PetscBool)(src == 1 || ck->dir[0]);
-  PetscCall(PetscFree(st.Tall));
-  *S      = st.s.K; /* the group's rank 0 (NULL elsewhere) */
-  *MG     = st.s.M;
-  st.s.K = st.s.M = NULL;
-  PetscCall(DRReductionRestorePencil(c->red[i], c->comps[i], c->isboundary[i], &st.s, &st.lam, st.qtop_hz));
-  PetscCall(DRCMSCkptStoredFree_Private(&st));
-  PetscCall(DRProgress(comm, "cms: component '%s' reused from %s (hash %016llx): its modes and interface pencil", c->names[k], path, (unsigned long long)ck->hash[k]));
-  if (!rank) ck->nreused++;
-  *reused = PETSC_TRUE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Phase 1 of my component i just computed (S, MG: its S_c, M_c on the
- * group's rank 0): stored as a record of the own checkpoint. */
-PetscErrorCode DRCMSCheckpointStorePencil_Private(DRCMS c, PetscInt i, PetscReal *S, PetscReal *MG)
-{
-  DRCMSCheckpoint ck = c->ckpt;
-  MPI_Comm        comm;
-  PetscMPIInt     rank;
-  Stored          st;
-  int             e = 0;
-
-  PetscFunctionBeginUser;
-  if (!ck || !ck->dir[0] || ck->have[c->mine[i]]) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(DRComponentGetComm(c->comps[i], &comm));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(PetscMemzero(&st, sizeof(st)));
-  st.pencil = PETSC_TRUE;
-  PetscCall(DRReductionGetPencilSaved(c->red[i], &st.s, &st.lam, &st.qtop_hz));
-  PetscCall(PetscStrncpy(st.method, c->methods[c->mine[i]], sizeof(st.method)));
-  st.s.K = S;
-  st.s.M = MG;
-  PetscCall(GatherT(comm, st.s.T, &st.Tall));
-  if (!rank) e = Store(c, i, &st);
-  PetscCall(PetscFree(st.Tall));
-  PetscCall(PetscFree(st.lam));
-  PetscCall(MatDestroy(&st.s.T));
-  PetscCallMPI(MPI_Bcast(&e, 1, MPI_INT, 0, comm));
-  if (e) PetscFunctionReturn((PetscErrorCode)e);
-  ck->have[c->mine[i]] = PETSC_TRUE;
+  PetscCall(RestoreKind(c, i, PETSC_TRUE, reused, S, MG));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -19,13 +19,14 @@
  * run's (tests/e2e/cms_resume.sh checks it). */
 #include "fixed_interface.h"
 
-PetscErrorCode DRReductionGetSaved(DRReduction r, DRReductionSaved *s)
+/* The sizes and label arrays of the superelement (borrowed) and the options
+ * prefix of the K_II factorization the kit holds ("" none). */
+static PetscErrorCode SavedHeader(DRReduction r, DRFixedInterface *fi, DRReductionSaved *s)
 {
   DRSuperelement *se = &r->se;
-  PetscBool       cb;
+  const char     *p  = NULL;
 
   PetscFunctionBeginUser;
-  PetscCheck(r->applied, r->comm, PETSC_ERR_ORDER, "call DRReductionApply first");
   PetscCall(PetscMemzero(s, sizeof(*s)));
   s->n        = se->n;
   s->nb       = se->nb;
@@ -34,16 +35,22 @@ PetscErrorCode DRReductionGetSaved(DRReduction r, DRReductionSaved *s)
   s->blabels  = se->blabels;
   s->pblabels = se->pblabels;
   s->qfreq_hz = se->qfreq_hz;
-  s->K        = se->K;
-  s->M        = se->M;
-  s->T        = se->T;
+  if (fi && fi->F) PetscCall(MatGetOptionsPrefix(fi->F, &p));
+  PetscCall(PetscStrncpy(s->factor, fi && fi->F ? (p ? p : "(none)") : "", sizeof(s->factor)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionGetSaved(DRReduction r, DRReductionSaved *s)
+{
+  PetscBool cb;
+
+  PetscFunctionBeginUser;
+  PetscCheck(r->applied, r->comm, PETSC_ERR_ORDER, "call DRReductionApply first");
   PetscCall(PetscStrcmp(r->type, DRREDUCTION_CRAIG_BAMPTON, &cb));
-  if (cb && r->data) {
-    DRFixedInterface *fi = (DRFixedInterface *)r->data;
-    const char       *p  = NULL;
-    if (fi->F) PetscCall(MatGetOptionsPrefix(fi->F, &p));
-    PetscCall(PetscStrncpy(s->factor, fi->F ? (p ? p : "(none)") : "", sizeof(s->factor)));
-  }
+  PetscCall(SavedHeader(r, cb ? (DRFixedInterface *)r->data : NULL, s));
+  s->K = r->se.K;
+  s->M = r->se.M;
+  s->T = r->se.T;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -168,20 +175,14 @@ PetscErrorCode DRReductionGetPencilSaved(DRReduction r, DRReductionSaved *s, Pet
   const PetscScalar **ph;
   PetscScalar       *t;
   PetscInt           ldt, li = 0;
-  const char        *p = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(CheckPencil(r));
-  PetscCheck(fi && se->pblabels && !r->applied && !se->T, r->comm, PETSC_ERR_ORDER, "call DRReductionInterfacePencil first");
-  PetscCall(PetscMemzero(s, sizeof(*s)));
-  s->n        = se->n;
-  s->nb       = se->nb;
-  s->pnb      = se->pnb;
-  s->nq       = fi->nq;
-  s->blabels  = se->blabels;
-  s->pblabels = se->pblabels;
-  s->qfreq_hz = se->qfreq_hz;
-  *qtop_hz    = se->qtop_hz;
+  PetscCheck(fi && se->pblabels && !r->applied && !se->T && se->nq == fi->nq, r->comm, PETSC_ERR_ORDER, "call DRReductionInterfacePencil first");
+  /* the factorization phase 2 uses (it would make it there): its prefix */
+  PetscCall(DRFixedInterfaceFactor(fi, r));
+  PetscCall(SavedHeader(r, fi, s));
+  *qtop_hz = se->qtop_hz;
   PetscCall(PetscMalloc1(fi->nq + 1, lam));
   if (fi->nq) PetscCall(DRModalGetModes(fi->modal, NULL, NULL, &l, NULL, NULL));
   for (PetscInt k = 0; k < fi->nq; k++) (*lam)[k] = l[k];
@@ -200,10 +201,6 @@ PetscErrorCode DRReductionGetPencilSaved(DRReduction r, DRReductionSaved *s, Pet
   PetscCall(MatDenseRestoreArrayWrite(s->T, &t));
   PetscCall(MatAssemblyBegin(s->T, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(s->T, MAT_FINAL_ASSEMBLY));
-  /* the factorization phase 2 uses (it would make it there): its prefix */
-  PetscCall(DRFixedInterfaceFactor(fi, r));
-  if (fi->F) PetscCall(MatGetOptionsPrefix(fi->F, &p));
-  PetscCall(PetscStrncpy(s->factor, fi->F ? (p ? p : "(none)") : "", sizeof(s->factor)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
