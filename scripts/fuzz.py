@@ -85,7 +85,7 @@ NOISE = re.compile(r"PETSC ERROR|HDF5-DIAG|Traceback|^\s*#\d+ 0x", re.M)
 # entry once its module is fixed; --strict counts them as failures.
 KNOWN = [
     ("lapack", r"dynred: error: (the coupled )?reduced (stiffness|mass) matrix is not positive",
-     "the coupled reduced mass matrix indefinite at a BOUNDARY coordinate (shared by several parts: none named) or in a dense solve other than the coupled one (src/couple/solve.c names the component for a modal coordinate)"),
+     "the coupled reduced K - sigma M indefinite at a BOUNDARY coordinate (shared by several parts: none named) or in a dense solve other than the coupled one (src/couple/solve.c names the component for a modal coordinate)"),
     ("rrbound", r"dynred: error: verify: CMS mode \d+ at .* lies below the full model's",
      "verify's Rayleigh-Ritz bound check on a badly conditioned M (a 2e9 mass entry): one line now, but it names no file (src/couple/verify.c: either solve may be the inaccurate one)"),
 ]

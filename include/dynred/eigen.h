@@ -29,6 +29,10 @@ extern PetscLogEvent DR_EIGEN_Solve, DR_EIGEN_Factor, DR_EIGEN_Dense, DR_EIGEN_C
  * NULL) mass-normalized and signed by DRModeSignFix; ascending.  Arrays lam,
  * X sized by the caller for n. */
 PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X);
+/* The same without the input error: *minor > 0 is the order of the leading
+ * minor at which K - sigma M fails to be positive definite (K indefinite
+ * there, or M too ill-conditioned for sigma to help); nothing computed then. */
+PetscErrorCode DRDenseEigenMinor(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscInt *minor);
 
 /* All n eigenvalues of the same pencil, ascending, by the same path as
  * DRDenseEigen (no eigenvectors); *ok false (no error raised) when LAPACK

@@ -95,32 +95,21 @@ static PetscErrorCode SetReported(DRCMS c, const PetscReal lam[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Root, after the dense solve found the reduced mass matrix not positive
- * definite: the first coordinate whose leading minor fails (a Cholesky
- * factorization), named by what it belongs to in the assembled layout (the
- * boundary union, then each component's modal coordinates); an input
- * error. */
-static PetscErrorCode MassFailure(DRCMS c, PetscInt N, const PetscReal *Mr)
+/* Root, after the dense coupled solve found K_r - sigma M_r not positive
+ * definite at the leading minor of order `minor`: that coordinate named by
+ * what it belongs to in the assembled layout (the boundary union, then each
+ * component's modal coordinates); an input error. */
+static PetscErrorCode StiffnessFailure(DRCMS c, PetscInt N, PetscInt minor)
 {
-  PetscReal   *A;
-  PetscBLASInt n, info;
-  PetscInt     i, off;
-  char         lb[32];
+  PetscInt i = minor - 1, off = c->nbglob;
+  char     lb[32];
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(N * N + 1, &A));
-  PetscCall(PetscArraycpy(A, Mr, N * N));
-  PetscCall(PetscBLASIntCast(N, &n));
-  LAPACKpotrf_("L", &n, A, &n, &info);
-  PetscCall(PetscFree(A));
-  i = (PetscInt)info - 1;
-  if (info > 0 && N == c->nred && i >= c->nbglob) {
-    off = c->nbglob;
+  if (N == c->nred && i >= c->nbglob)
     for (PetscInt k = 0; k < c->ncomp; off += c->nq[k++])
-      if (i < off + c->nq[k]) SETERRQ(PETSC_COMM_SELF, DR_ERR_INPUT, "component '%s': the coupled reduced mass matrix is not positive definite at its modal coordinate %" PetscInt_FMT ", expected a positive definite M (are its entries spread over too many orders of magnitude for double precision? check the units of component '%s')", c->names[k], i - off + 1, c->names[k]);
-  }
-  if (info > 0 && N == c->nred && !c->iface_early) SETERRQ(PETSC_COMM_SELF, DR_ERR_INPUT, "the coupled reduced mass matrix is not positive definite at the boundary DOF %s, expected a positive definite M (are the mass entries of the components sharing it spread over too many orders of magnitude for double precision?)", DRLabelString(c->bglob[i], lb));
-  SETERRQ(PETSC_COMM_SELF, DR_ERR_INPUT, "the coupled reduced mass matrix is not positive definite (at coordinate %" PetscInt_FMT " of %" PetscInt_FMT "), expected a positive definite M (are the components' mass entries spread over too many orders of magnitude for double precision?)", i + 1, N);
+      if (i < off + c->nq[k]) SETERRQ(PETSC_COMM_SELF, DR_ERR_INPUT, "component '%s': the coupled reduced stiffness matrix is not positive semidefinite at its modal coordinate %" PetscInt_FMT ", expected a semidefinite K and a definite M (check K and M of component '%s': an indefinite K, or entries spread over too many orders of magnitude for double precision)", c->names[k], i - off + 1, c->names[k]);
+  if (N == c->nred && !c->iface_early && i >= 0 && i < c->nbglob) SETERRQ(PETSC_COMM_SELF, DR_ERR_INPUT, "the coupled reduced stiffness matrix is not positive semidefinite at the boundary DOF %s, expected a semidefinite K and a definite M (check the parts sharing it: an indefinite K, or entries spread over too many orders of magnitude for double precision)", DRLabelString(c->bglob[i], lb));
+  SETERRQ(PETSC_COMM_SELF, DR_ERR_INPUT, "the coupled reduced stiffness matrix is not positive semidefinite (at coordinate %" PetscInt_FMT " of %" PetscInt_FMT "), expected a semidefinite K and a definite M (an indefinite K, or entries spread over too many orders of magnitude for double precision)", minor, N);
 }
 
 /* Root: the wanted modes of the N x N pencil and a few above them (the gaps
@@ -128,17 +117,14 @@ static PetscErrorCode MassFailure(DRCMS c, PetscInt N, const PetscReal *Mr)
 static PetscErrorCode RootDenseSolve(DRCMS c, PetscInt N, const PetscReal *Kr, const PetscReal *Mr, PetscReal **Q)
 {
   PetscReal     *w;
-  PetscErrorCode ierr;
+  PetscInt       minor;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(N + 1, &w));
   PetscCall(PetscMalloc1(N * N + 1, Q));
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = DRDenseEigen(N, Kr, Mr, c->fmax > 0 ? 0 : PetscMin(N, c->nmodes + DR_CMS_EXTRA_MODES), PetscSqr(2 * PETSC_PI * DR_CMS_EXTRA_RANGE * c->fmax), &c->next, w, *Q);
-  PetscCall(PetscPopErrorHandler());
-  if (ierr == DR_ERR_INPUT) PetscCall(PetscFree(w));
-  if (ierr == DR_ERR_INPUT) PetscCall(MassFailure(c, N, Mr)); /* the one input failure of dsygvx */
-  PetscCheck(!ierr, PETSC_COMM_SELF, ierr, "the dense coupled eigensolve (LAPACK dsygvx, %" PetscInt_FMT " coordinates) failed: eigenvectors did not converge", N);
+  PetscCall(DRDenseEigenMinor(N, Kr, Mr, c->fmax > 0 ? 0 : PetscMin(N, c->nmodes + DR_CMS_EXTRA_MODES), PetscSqr(2 * PETSC_PI * DR_CMS_EXTRA_RANGE * c->fmax), &c->next, w, *Q, &minor));
+  if (minor) PetscCall(PetscFree(w));
+  if (minor) PetscCall(StiffnessFailure(c, N, minor)); /* the one input failure of dsygvx */
   if (c->fmax > 0 && c->next < N && w[c->next - 1] <= PetscSqr(2 * PETSC_PI * c->fmax)) /* none above fmax in the window: one more */
     PetscCall(DRDenseEigen(N, Kr, Mr, c->next + 1, 0, &c->next, w, *Q));
   PetscCall(SetReported(c, w));

@@ -75,15 +75,25 @@ static PetscErrorCode DenseEigenCore(PetscInt n, const PetscReal *K, const Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X)
+PetscErrorCode DRDenseEigenMinor(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscInt *minor)
 {
   PetscBLASInt info, nn = (PetscBLASInt)n;
 
   PetscFunctionBeginUser;
   PetscCall(DenseEigenCore(n, K, M, nwant, lmax, nfound, lam, X, &info));
-  /* dsygvx: info = n + i, the leading minor of order i of B (= M) is not positive definite */
-  PetscCheck(info <= nn || info == 0, PETSC_COMM_SELF, DR_ERR_INPUT, "reduced mass matrix is not positive definite (LAPACK dsygvx: its leading minor of order %d): expected a positive definite M (entries spanning too many orders of magnitude for double precision?)", (int)(info - nn));
-  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK dsygvx: %d eigenvectors did not converge", (int)info);
+  /* dsygvx: info = n + i, the leading minor of order i of its B = K - sigma M is not positive definite */
+  *minor = info > nn ? (PetscInt)(info - nn) : 0;
+  PetscCheck(info == 0 || info > nn, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK dsygvx: %d eigenvectors did not converge", (int)info);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X)
+{
+  PetscInt minor;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRDenseEigenMinor(n, K, M, nwant, lmax, nfound, lam, X, &minor));
+  PetscCheck(!minor, PETSC_COMM_SELF, DR_ERR_INPUT, "reduced stiffness matrix is not positive semidefinite (LAPACK dsygvx: K - sigma M fails at its leading minor of order %" PetscInt_FMT "): expected a semidefinite K", minor);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -88,7 +88,7 @@ PY
 # with default settings keep every interior mode, so CMS is exact.  A
 # residual correction there lies in the span of the kept modes: it must be
 # dropped as dependent (appended, it made M_r singular and the coupled solve
-# failed: M_r not positive definite in the dense coupled solve), and the
+# failed: "reduced stiffness matrix is not positive semidefinite"), and the
 # estimate of such a component is its round-off residual, not infinite.
 mkdir -p complete && cd complete
 cp $ROOT/tests/data/fuzz/{a_K.mtx,a_M.mtx,a.dof,b_K.mtx,b_M.mtx,b.dof} .
