@@ -331,7 +331,9 @@ PetscErrorCode DREnergySubSolve(const DREnergy *e, const DRSecondOrder *so, DREn
   PetscCall(TSSetMaxTime(ts, e->nt * e->h));
   PetscCall(TSSetMaxSteps(ts, 100000000));
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  PetscCall(PetscLogEventBegin(DR_SYSRED_Substructures, 0, 0, 0, 0));
   PetscCall(TSSolve(ts, X));
+  PetscCall(PetscLogEventEnd(DR_SYSRED_Substructures, 0, 0, 0, 0));
   PetscCall(VecGetArrayRead(X, &x));
   {
     const PetscScalar *q = x, *v = x + m, *Iv = x + 2 * m, *Jv = x + 6 * m;

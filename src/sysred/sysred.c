@@ -159,7 +159,9 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
     PetscCall(PetscSNPrintf(s->where, sizeof(s->where), "%s: %s", path, group));
     if (!strcmp(s->method, "energy")) {
       PetscCall(DREnergyModal(cfg, &s->so, s->where, &s->en));
+      PetscCall(PetscLogEventBegin(DR_SYSRED_Substructures, 0, 0, 0, 0));
       PetscCall(DREnergySubSetUp(cfg, &s->so, path, &s->en.sub));
+      PetscCall(PetscLogEventEnd(DR_SYSRED_Substructures, 0, 0, 0, 0));
     }
   } else if (file[0]) {
     PetscCall(DRConfigGetString(cfg, "sysred.group", group, sizeof(group), NULL));
@@ -194,7 +196,9 @@ PetscErrorCode DRSysRedSolve(DRSysRed s)
   PetscCall(DRSysRedSetUp(s));
   PetscCall(PetscTime(&t0));
   if (!strcmp(s->method, "energy")) {
+    PetscCall(PetscLogEventBegin(DR_SYSRED_Energy, 0, 0, 0, 0));
     PetscCall(DREnergyRank(&s->en));
+    PetscCall(PetscLogEventEnd(DR_SYSRED_Energy, 0, 0, 0, 0));
     if (s->en.kind == DR_ENERGY_MODAL) PetscCall(DREnergySubSolve(&s->en, &s->so, &s->en.sub));
   }
   else PetscCall(DRSysRedReduce(s));

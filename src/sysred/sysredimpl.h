@@ -115,7 +115,7 @@ struct _p_DRSysRed {
 };
 
 extern PetscClassId  DR_SYSRED_CLASSID;
-extern PetscLogEvent DR_SYSRED_Read, DR_SYSRED_Minreal, DR_SYSRED_Split, DR_SYSRED_Balance, DR_SYSRED_FRF, DR_SYSRED_Write;
+extern PetscLogEvent DR_SYSRED_Read, DR_SYSRED_Minreal, DR_SYSRED_Split, DR_SYSRED_Balance, DR_SYSRED_FRF, DR_SYSRED_Write, DR_SYSRED_Energy, DR_SYSRED_Substructures;
 
 /* source.c: A, B, C[, D] from an HDF5 group or Matrix Market files */
 PetscErrorCode DRSysRedReadH5(const char *path, const char *group, DRLTI *s);
