@@ -117,6 +117,30 @@ static PetscErrorCode Project(DRComponent c, PetscInt m, PetscInt ncol, const Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the rebuilt components are the CMS substructures (not the subdomains of
+ * an automatic partition of one component, cms.partition) */
+static PetscErrorCode CheckParts(const char *path, const DREnergySub *sb)
+{
+  hid_t      f, g;
+  H5G_info_t info;
+  PetscBool  ok = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCall(DRH5FileOpen(MPI_COMM_NULL, path, DR_H5_READ, &f));
+  PetscCheck(f >= 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: cannot open, expected the dynred cms result (sysred.energy.cms)", path);
+  PetscCall(DRH5Exists(f, "/cms/components", &ok));
+  info.nlinks = 0;
+  if (ok) {
+    PetscCall(DRH5GroupOpen(f, "/cms/components", PETSC_FALSE, &g));
+    DRH5Call(f, "/cms/components", H5Gget_info(g, &info));
+    for (PetscInt s = 0; s < sb->ns && ok; s++) PetscCall(DRH5Exists(g, sb->name[s], &ok));
+    H5Gclose(g);
+  }
+  PetscCall(DRH5FileClose(&f));
+  PetscCheck(ok && (PetscInt)info.nlinks == sb->ns, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: /cms/components has %" PetscInt_FMT " parts, the model of its job text %" PetscInt_FMT " components, expected the same parts (a model cut by model.cut or a components: list; not an automatic partition, cms.partition)", path, (PetscInt)info.nlinks, sb->ns);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the substructures of the cms result at path: Mh, Kh, names, input owners */
 static PetscErrorCode Substructures(const char *path, const DRSecondOrder *so, const DRLabel in[], DREnergySub *sb)
 {
@@ -187,6 +211,7 @@ static PetscErrorCode Substructures(const char *path, const DRSecondOrder *so, c
     PetscCall(DRComponentDestroy(&c));
   }
   PetscCall(DRConfigDestroy(&cfg));
+  PetscCall(CheckParts(path, sb));
   /* the parts sum to the whole: sum Mh = I, sum Kh = Lambda */
   sb->mpart = sb->kpart = 0;
   for (PetscInt i = 0; i < m; i++)

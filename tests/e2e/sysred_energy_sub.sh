@@ -16,6 +16,7 @@
 #     parts' interface forces cancel); the input work on each part is the
 #     work of the forces on its DOFs.
 #  3. 1, 2 and 3 ranks give identical numbers; bad sysred.energy.cms sources
+#     (not a cms result, missing, another model, an automatic partition)
 #     give one clear line.
 set -euo pipefail
 cd "$T"
@@ -115,3 +116,17 @@ $E 'nothere.h5: cannot open, expected the HDF5 result of the dynred cms job' $DY
 $E 'ch/chain.h5: /cms/modes has 8 modes, expected at least the 10 of the ss model' $DYNRED -config bem.yaml -sysred_energy_cms ch/chain.h5
 cd ch
 $E 'beam.h5: mode 1 of the ss model has M 1\.?, K [^,]*, the cms result [^ ]* Hz \(K [^)]*\), expected the ss result of these mass-normalized modes \(sysred.energy.cms\)' $DYNRED -config em.yaml -sysred_energy_cms ../beam.h5
+cd "$T"
+# an automatic partition (cms.partition): the parts are not in the job text
+cat > bp.yaml <<'Y'
+job: cms
+output: bp.h5
+model:
+  builtin: frame3d
+  frame3d: {lx: 1.0, nx: 1, ny: 0, nz: 0, nel: 40, clamp: x0}
+cms: {nmodes: 12, component_modes: 1000, partition: 2}
+verify: false
+Y
+$DYNRED -config bp.yaml > bp.log
+$DYNRED -config bss.yaml -ss_source bp.h5 -output bpss.h5 > bpss.log
+$E 'bp.h5: /cms/components has 3 parts, the model of its job text 1 components, expected the same parts \(a model cut by model.cut or a components: list; not an automatic partition, cms.partition\)' $DYNRED -config bem.yaml -sysred_source bpss.h5 -sysred_energy_cms bp.h5
