@@ -20,7 +20,11 @@
  *   energy   energy-based ranking of a lumped-parameter model's components
  *            (activity, 2-norm of power; seed 002 chapter 3), removal of the
  *            unimportant ones and a Levenberg-Marquardt refit of the rest
- *            (energy.c, energy_fit.c).
+ *            (energy.c, energy_fit.c); model modal: also the power per
+ *            modal coordinate and, with sysred.energy.cms, per substructure
+ *            of the CMS model (power through each component's DOFs, the
+ *            component K, M rebuilt from the cms result's job text;
+ *            energy_sub.c).
  * bt with sysred.gramians lowrank: low-rank Gramian factors from SLEPc LME
  * (Krylov) and the square-root method on the factors (lowrank.c).
  * Comparisons: frequency response on a grid (frf.c), time response with

@@ -38,6 +38,7 @@ const DRConfigKey DRJobSysRedKeys[] = {
   {"sysred.input.t_hold", DR_CFG_REAL, "11.5", "trapezoid hold time", "0..", "s", NULL},
   {"sysred.input.t_fall", DR_CFG_REAL, "7.0", "trapezoid fall time", "0..", "s", NULL},
   {"sysred.energy.model", DR_CFG_STRING, "piston_crank", "energy: the lumped-parameter model: piston_crank (built in: seed 002 section 5.8, the thesis's parameters) | elements (masses, springs, dampers, forces below) | modal (the modes of a dynred ss result in sysred.source, /ss/second_order: each a unit mass, spring omega^2, damper, driven by input_map times sysred.input.*)", "piston_crank|elements|modal", NULL, NULL},
+  {"sysred.energy.cms", DR_CFG_STRING, "", "modal: the dynred cms result (HDF5, relative to the job file) the ss source was made from; its modes and the model named in its job text (component files relative to the cms result) give the power through each substructure's DOFs (/sysred/energy/substructures)", NULL, NULL, NULL},
   {"sysred.energy.ndof", DR_CFG_INT, "0", "elements: number of degrees of freedom (translational)", "0..", NULL, NULL},
   {"sysred.energy.masses", DR_CFG_LIST, "", "elements: masses [dof, m, dof, m, ...] (dof 1-based, m > 0 in kg); every dof needs one", NULL, NULL, NULL},
   {"sysred.energy.springs", DR_CFG_LIST, "", "elements: springs [dof1, dof2, k, ...] (dof2 = 0: to the ground; k > 0 in N/m)", NULL, NULL, NULL},

@@ -298,6 +298,7 @@ PetscErrorCode DREnergyFree(DREnergy *e)
   PetscCall(PetscFree2(e->cout, e->fhz));
   PetscCall(PetscFree4(e->y_full, e->y_removed, e->y_refit, e->Q));
   PetscCall(PetscFree(e->sig.scale));
+  PetscCall(DREnergySubFree(&e->sub));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

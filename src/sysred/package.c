@@ -3,7 +3,7 @@
 #include "sysredimpl.h"
 
 PetscClassId     DR_SYSRED_CLASSID;
-PetscLogEvent    DR_SYSRED_Read, DR_SYSRED_Minreal, DR_SYSRED_Split, DR_SYSRED_Balance, DR_SYSRED_FRF, DR_SYSRED_Write;
+PetscLogEvent    DR_SYSRED_Read, DR_SYSRED_Minreal, DR_SYSRED_Split, DR_SYSRED_Balance, DR_SYSRED_FRF, DR_SYSRED_Write, DR_SYSRED_Energy, DR_SYSRED_Substructures;
 static PetscBool sysred_pkg = PETSC_FALSE;
 
 static PetscErrorCode DRSysRedFinalizePackage(void)
@@ -25,6 +25,8 @@ PetscErrorCode DRSysRedInitializePackage(void)
   PetscCall(PetscLogEventRegister("DRSysRedBalance", DR_SYSRED_CLASSID, &DR_SYSRED_Balance));
   PetscCall(PetscLogEventRegister("DRSysRedFRF", DR_SYSRED_CLASSID, &DR_SYSRED_FRF));
   PetscCall(PetscLogEventRegister("DRSysRedWrite", DR_SYSRED_CLASSID, &DR_SYSRED_Write));
+  PetscCall(PetscLogEventRegister("DRSysRedEnergy", DR_SYSRED_CLASSID, &DR_SYSRED_Energy));
+  PetscCall(PetscLogEventRegister("DRSysRedSubstr", DR_SYSRED_CLASSID, &DR_SYSRED_Substructures));
   PetscCall(DRLogEnable());
   PetscCall(PetscRegisterFinalize(DRSysRedFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);

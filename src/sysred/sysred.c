@@ -157,7 +157,12 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
     PetscCall(DRPathResolve(origin, file, path, sizeof(path)));
     PetscCall(DRSysRedReadSO(path, group, &s->so));
     PetscCall(PetscSNPrintf(s->where, sizeof(s->where), "%s: %s", path, group));
-    if (!strcmp(s->method, "energy")) PetscCall(DREnergyModal(cfg, &s->so, s->where, &s->en));
+    if (!strcmp(s->method, "energy")) {
+      PetscCall(DREnergyModal(cfg, &s->so, s->where, &s->en));
+      PetscCall(PetscLogEventBegin(DR_SYSRED_Substructures, 0, 0, 0, 0));
+      PetscCall(DREnergySubSetUp(cfg, &s->so, path, &s->en.sub));
+      PetscCall(PetscLogEventEnd(DR_SYSRED_Substructures, 0, 0, 0, 0));
+    }
   } else if (file[0]) {
     PetscCall(DRConfigGetString(cfg, "sysred.group", group, sizeof(group), NULL));
     PetscCall(DRPathResolve(origin, file, path, sizeof(path)));
@@ -190,7 +195,12 @@ PetscErrorCode DRSysRedSolve(DRSysRed s)
   PetscFunctionBegin;
   PetscCall(DRSysRedSetUp(s));
   PetscCall(PetscTime(&t0));
-  if (!strcmp(s->method, "energy")) PetscCall(DREnergyRank(&s->en));
+  if (!strcmp(s->method, "energy")) {
+    PetscCall(PetscLogEventBegin(DR_SYSRED_Energy, 0, 0, 0, 0));
+    PetscCall(DREnergyRank(&s->en));
+    PetscCall(PetscLogEventEnd(DR_SYSRED_Energy, 0, 0, 0, 0));
+    if (s->en.kind == DR_ENERGY_MODAL) PetscCall(DREnergySubSolve(&s->en, &s->so, &s->en.sub));
+  }
   else PetscCall(DRSysRedReduce(s));
   if (s->nw > 0) PetscCall(DRSysRedFRF(s));
   if (s->sim_t_end > 0) PetscCall(DRSysRedSimulate(s));
@@ -221,6 +231,7 @@ PetscErrorCode DRSysRedView(DRSysRed s, PetscViewer v)
   if (!strcmp(s->method, "energy")) {
     PetscCall(PetscViewerASCIIPrintf(v, "sysred energy: component ranking by energy flow (2NPR), removal and least-squares refit\n"));
     PetscCall(DREnergyView(&s->en, v));
+    if (s->en.kind == DR_ENERGY_MODAL) PetscCall(DREnergySubView(&s->en, v));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscViewerASCIIPrintf(v, "sysred %s: %s, %" PetscInt_FMT " states, %" PetscInt_FMT " inputs, %" PetscInt_FMT " outputs -> %" PetscInt_FMT " states\n", s->method, s->where, s->full.n, s->full.m, s->full.p, s->red.n));
@@ -265,6 +276,7 @@ PetscErrorCode DRSysRedWrite(DRSysRed s, DRStore st)
   PetscCall(PetscLogEventBegin(DR_SYSRED_Write, 0, 0, 0, 0));
   if (!strcmp(s->method, "energy")) {
     PetscCall(DREnergyWrite(&s->en, st));
+    if (s->en.kind == DR_ENERGY_MODAL) PetscCall(DREnergySubWrite(&s->en.sub, st));
     PetscCall(DRStoreAttrString(st, "/sysred", "method", s->method));
     PetscCall(PetscLogEventEnd(DR_SYSRED_Write, 0, 0, 0, 0));
     PetscFunctionReturn(PETSC_SUCCESS);

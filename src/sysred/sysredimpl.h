@@ -25,6 +25,22 @@ PetscErrorCode DRSecondOrderAlloc(PetscInt n, PetscInt m, PetscInt p, DRSecondOr
 PetscErrorCode DRSecondOrderFree(DRSecondOrder *so);
 PetscErrorCode DRSecondOrderProject(const DRSecondOrder *so, PetscInt r, const PetscReal *V, const PetscReal *W, DRSecondOrder *red);
 
+/* energy flow per modal coordinate and per substructure of a CMS model
+ * (energy_sub.c; method energy, model modal): m modes, ns substructures */
+typedef struct {
+  PetscInt   m, ns, nin;
+  char       cms[PETSC_MAX_PATH_LEN];
+  char     (*name)[64];
+  PetscReal *Mh, *Kh;        /* ns blocks m x m: Phi_s^T M_s Phi_s, Phi_s^T K_s Phi_s */
+  PetscInt  *owner;          /* nin: substructure holding the input's DOF (first one) */
+  PetscReal  mpart, kpart;   /* max |sum_s Mh - I|, max |sum_s Kh - K| / max K */
+  /* modes: P_k = eta_k' (B u)_k, the power of the forces on mode k */
+  PetscReal *mact, *mp2, *mwork, *mdiss, *menergy, *mact_pct, *mp2_pct;
+  /* substructures: P_s = v_s^T f_s, f_s the external and interface forces on s */
+  PetscReal *sact, *sp2, *swork, *sdiss, *senergy, *sext, *iact, *ip2, *sact_pct, *sp2_pct;
+  PetscReal  win, dtot, eend;
+} DREnergySub;
+
 /* energy-based ranking (energy.c, energy_fit.c) */
 enum { DR_ENERGY_ELEMENTS, DR_ENERGY_PISTON_CRANK, DR_ENERGY_MODAL };
 enum { DR_EN_MASS, DR_EN_INERTIA, DR_EN_SPRING, DR_EN_DAMPER, DR_EN_FORCE };
@@ -44,6 +60,7 @@ typedef struct {
   DRSignal   sig;
   PetscReal *y_full, *y_removed, *y_refit, *Q;
   PetscReal  err_before, err_after, max_before, max_after;
+  DREnergySub sub;             /* modal: powers per mode and per substructure */
 } DREnergy;
 PetscErrorCode DREnergyAlloc(DREnergy *e);
 PetscErrorCode DREnergyFree(DREnergy *e);
@@ -59,6 +76,12 @@ PetscErrorCode DREnergySimulate(const DREnergy *e, const PetscReal par[], const 
 PetscErrorCode DREnergyRank(DREnergy *e);
 PetscErrorCode DREnergyView(const DREnergy *e, PetscViewer v);
 PetscErrorCode DREnergyWrite(const DREnergy *e, DRStore st);
+/* energy_sub.c: modal model only; cfg's sysred.energy.cms (may be empty: modes only) */
+PetscErrorCode DREnergySubSetUp(DRConfig cfg, const DRSecondOrder *so, const char *sspath, DREnergySub *sb);
+PetscErrorCode DREnergySubSolve(const DREnergy *e, const DRSecondOrder *so, DREnergySub *sb);
+PetscErrorCode DREnergySubView(const DREnergy *e, PetscViewer v);
+PetscErrorCode DREnergySubWrite(const DREnergySub *sb, DRStore st);
+PetscErrorCode DREnergySubFree(DREnergySub *sb);
 
 struct _p_DRSysRed {
   MPI_Comm  comm;
@@ -92,7 +115,7 @@ struct _p_DRSysRed {
 };
 
 extern PetscClassId  DR_SYSRED_CLASSID;
-extern PetscLogEvent DR_SYSRED_Read, DR_SYSRED_Minreal, DR_SYSRED_Split, DR_SYSRED_Balance, DR_SYSRED_FRF, DR_SYSRED_Write;
+extern PetscLogEvent DR_SYSRED_Read, DR_SYSRED_Minreal, DR_SYSRED_Split, DR_SYSRED_Balance, DR_SYSRED_FRF, DR_SYSRED_Write, DR_SYSRED_Energy, DR_SYSRED_Substructures;
 
 /* source.c: A, B, C[, D] from an HDF5 group or Matrix Market files */
 PetscErrorCode DRSysRedReadH5(const char *path, const char *group, DRLTI *s);
