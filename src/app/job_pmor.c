@@ -17,6 +17,7 @@ const DRConfigKey DRJobPMORKeys[] = {
   {"pmor.method", DR_CFG_STRING, "panzer", "compatible coordinates: panzer (SVD of [V_1 .. V_k]) or amsallem (reference support, SVD of Q_i^T Q_ref)", "panzer|amsallem", NULL, NULL},
   {"pmor.reference", DR_CFG_INT, "-1", "amsallem: the reference support (0-based; -1: the middle one)", "-1..", NULL, NULL},
   {"pmor.weights", DR_CFG_STRING, "spline", "interpolation weights: linear (hat functions) or spline (cubic; natural ends, periodic on a closed path)", "linear|spline", NULL, NULL},
+  {"pmor.interpolation", DR_CFG_STRING, "direct", "how M and K are interpolated: direct (sum w_i X_i, as D, B, C) or manifold (Amsallem-Farhat: X_ref^1/2 expm(sum w_i logm(X_ref^-1/2 X_i X_ref^-1/2)) X_ref^1/2, SPD for any weights; X_ref of pmor.reference)", "direct|manifold", NULL, NULL},
   {"pmor.damping.alpha", DR_CFG_REAL, "0", "Rayleigh damping D = alpha M + beta K: alpha", "0..", "1/s", NULL},
   {"pmor.damping.beta", DR_CFG_REAL, "0", "Rayleigh damping: beta", "0..", "s", NULL},
   {"pmor.frf.enabled", DR_CFG_BOOL, "true", "FRF error of the interpolated ROM against the full model on the (p, omega) grid", NULL, NULL, NULL},

@@ -9,7 +9,7 @@
 #include "pmorimpl.h"
 #include <petscblaslapack.h>
 
-PetscErrorCode DRPMORReducedH(PetscInt n, const PetscReal *M, const PetscReal *K, PetscReal alpha, PetscReal beta, const PetscReal *B, const PetscReal *C, PetscReal w, PetscReal H[2])
+PetscErrorCode DRPMORReducedH(PetscInt n, const PetscReal *M, const PetscReal *K, const PetscReal *D, const PetscReal *B, const PetscReal *C, PetscReal w, PetscReal H[2])
 {
   PetscInt     N = 2 * n;
   PetscReal   *A, *x;
@@ -19,7 +19,7 @@ PetscErrorCode DRPMORReducedH(PetscInt n, const PetscReal *M, const PetscReal *K
   PetscCall(PetscMalloc3(N * N, &A, N, &x, N, &piv));
   for (PetscInt b = 0; b < n; b++)
     for (PetscInt a = 0; a < n; a++) {
-      PetscReal re = K[a + b * n] - w * w * M[a + b * n], im = w * (alpha * M[a + b * n] + beta * K[a + b * n]);
+      PetscReal re = K[a + b * n] - w * w * M[a + b * n], im = w * D[a + b * n];
       A[a + b * N] = re, A[a + n + (b + n) * N] = re;
       A[a + n + b * N] = im, A[a + (b + n) * N] = -im;
     }
@@ -203,16 +203,17 @@ PetscErrorCode DRPMORFRF(DRPMOR pm)
     PetscCall(DRPMORInterpolate(pm, pm->fp[j], M, D, K, B, C));
     for (PetscInt i = 0; i < nf; i++) {
       PetscReal *hr = pm->Hr + 2 * (j * nf + i), *hf = pm->Hf + 2 * (j * nf + i);
-      PetscCall(DRPMORReducedH(n, M, K, pm->alpha, pm->beta, B, C, pm->omega[i], hr));
+      PetscCall(DRPMORReducedH(n, M, K, D, B, C, pm->omega[i], hr));
       pm->err[j * nf + i] = PetscSqrtReal(PetscSqr(hr[0] - hf[0]) + PetscSqr(hr[1] - hf[1])) / PetscSqrtReal(PetscSqr(hf[0]) + PetscSqr(hf[1]));
     }
   }
   for (PetscInt s = 0; s < pm->k; s++) {
     const PetscReal *raw = pm->raw + s * len;
     PetscInt         j   = pm->sup[s] * pm->refine; /* the support's position on the grid */
+    for (PetscInt q = 0; q < n * n; q++) D[q] = pm->alpha * raw[q] + pm->beta * raw[n * n + q];
     for (PetscInt i = 0; i < nf; i++) {
       PetscReal *hs = pm->Hs + 2 * (s * nf + i), *hf = pm->Hf + 2 * (j * nf + i);
-      PetscCall(DRPMORReducedH(n, raw, raw + n * n, pm->alpha, pm->beta, raw + 2 * n * n, raw + 2 * n * n + n, pm->omega[i], hs));
+      PetscCall(DRPMORReducedH(n, raw, raw + n * n, D, raw + 2 * n * n, raw + 2 * n * n + n, pm->omega[i], hs));
       pm->serr[s * nf + i] = PetscSqrtReal(PetscSqr(hs[0] - hf[0]) + PetscSqr(hs[1] - hf[1])) / PetscSqrtReal(PetscSqr(hf[0]) + PetscSqr(hf[1]));
     }
   }

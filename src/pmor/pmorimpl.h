@@ -29,7 +29,7 @@ struct _p_DRPMOR {
   /* options */
   PetscInt    nmodes, dir, every, refine, nfreq, ref;
   PetscReal   tol, fmin, fmax, alpha, beta;
-  char        method[32], weights[32], parameter[32], distribute[32];
+  char        method[32], weights[32], parameter[32], distribute[32], interp[32];
   PetscBool   closed, frf;
   /* model and path */
   DRComponent model;
@@ -46,6 +46,7 @@ struct _p_DRPMOR {
   PetscInt    n;              /* reduced size m + 1 */
   PetscReal  *raw, *T, *tr;   /* per support: raw ROM (M, K, B, C), T_i, transformed ROM */
   PetscReal  *S2;             /* spline second derivatives (NULL: linear) */
+  PetscReal  *mf;             /* manifold interpolation (manifold.c; NULL: direct) */
   PetscReal   sv_ratio;       /* Panzer: sigma_n+1 / sigma_1 (what the truncation drops) */
   /* farm bookkeeping */
   PetscInt    computed, restored, ngroups;
@@ -79,5 +80,8 @@ PetscErrorCode DRPMORTransform(DRPMOR pm);
 PetscErrorCode DRPMORSimulate(DRPMOR pm);
 /* frf.c */
 PetscErrorCode DRPMORFRF(DRPMOR pm);
-PetscErrorCode DRPMORReducedH(PetscInt n, const PetscReal *M, const PetscReal *K, PetscReal alpha, PetscReal beta, const PetscReal *B, const PetscReal *C, PetscReal w, PetscReal H[2]);
+PetscErrorCode DRPMORReducedH(PetscInt n, const PetscReal *M, const PetscReal *K, const PetscReal *D, const PetscReal *B, const PetscReal *C, PetscReal w, PetscReal H[2]);
+/* manifold.c */
+PetscErrorCode DRPMORManifoldSetUp(DRPMOR pm);
+PetscErrorCode DRPMORManifoldEval(DRPMOR pm, const PetscReal w[], PetscReal *M, PetscReal *K);
 #endif

@@ -102,29 +102,29 @@ static PetscErrorCode Full(DRPMOR pm, PetscInt ns, PetscReal *y)
 static PetscErrorCode Reduced(DRPMOR pm, PetscInt ns, PetscReal *y)
 {
   PetscInt     n = pm->n;
-  PetscReal    h = pm->sim_h, *M, *K, *B, *C, *S, *q, *v, *a, *r, *w;
+  PetscReal    h = pm->sim_h, *M, *K, *D, *B, *C, *S, *q, *v, *a, *r, *w;
   PetscBLASInt bn, one = 1, info, *piv;
 
   PetscFunctionBeginUser;
   PetscCall(PetscBLASIntCast(n, &bn));
-  PetscCall(PetscMalloc5(n * n, &M, n * n, &K, n, &B, n, &C, n * n, &S));
+  PetscCall(PetscMalloc6(n * n, &M, n * n, &K, n * n, &D, n, &B, n, &C, n * n, &S));
   PetscCall(PetscCalloc5(n, &q, n, &v, n, &a, n, &r, n, &w));
   PetscCall(PetscMalloc1(n, &piv));
   y[0] = 0;
   for (PetscInt s = 1; s <= ns; s++) {
     PetscReal t = s * h, F = Load(pm, t);
-    PetscCall(DRPMORInterpolate(pm, pm->sim_p0 + pm->sim_speed * t, M, NULL, K, B, C));
+    PetscCall(DRPMORInterpolate(pm, pm->sim_p0 + pm->sim_speed * t, M, D, K, B, C));
     for (PetscInt i = 0; i < n; i++) w[i] = q[i] + h * v[i] + 0.25 * h * h * a[i];
     for (PetscInt i = 0; i < n; i++) {
       PetscReal kw = 0, dv = 0;
       for (PetscInt j = 0; j < n; j++) {
         PetscReal u = v[j] + 0.5 * h * a[j];
         kw += K[i + j * n] * w[j];
-        dv += (pm->alpha * M[i + j * n] + pm->beta * K[i + j * n]) * u;
+        dv += D[i + j * n] * u;
       }
       r[i] = F * B[i] - kw - dv;
     }
-    for (PetscInt q2 = 0; q2 < n * n; q2++) S[q2] = M[q2] * (1 + 0.5 * h * pm->alpha) + K[q2] * (0.25 * h * h + 0.5 * h * pm->beta);
+    for (PetscInt q2 = 0; q2 < n * n; q2++) S[q2] = M[q2] + 0.5 * h * D[q2] + 0.25 * h * h * K[q2];
     PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bn, &one, S, &bn, piv, r, &bn, &info));
     PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "reduced Newmark matrix singular at t = %g (LAPACK gesv info %d)", (double)t, (int)info);
     y[s] = 0;
@@ -135,7 +135,7 @@ static PetscErrorCode Reduced(DRPMOR pm, PetscInt ns, PetscReal *y)
       y[s] += C[i] * q[i];
     }
   }
-  PetscCall(PetscFree5(M, K, B, C, S));
+  PetscCall(PetscFree6(M, K, D, B, C, S));
   PetscCall(PetscFree5(q, v, a, r, w));
   PetscCall(PetscFree(piv));
   PetscFunctionReturn(PETSC_SUCCESS);
