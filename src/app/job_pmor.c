@@ -6,6 +6,8 @@
 
 const DRConfigKey DRJobPMORKeys[] = {
   {"pmor.path", DR_CFG_LIST, "", "the load path: node ids in order, e.g. [101, 102, 103]", NULL, NULL, NULL},
+  {"pmor.path_set", DR_CFG_STRING, "", "the load path as a node set of the model (CalculiX *NSET) or a file of node ids (relative to the job file), ordered by pmor.path_order; instead of pmor.path", NULL, NULL, NULL},
+  {"pmor.path_order", DR_CFG_STRING, "chain", "order of a pmor.path_set: chain (nearest-neighbour chain from the end with the smaller node id; a line or an arc of at most half a turn) or angle (counter-clockwise around the normal of the set's least-squares plane from the smallest node id; a ring)", "chain|angle", NULL, NULL},
   {"pmor.direction", DR_CFG_INT, "3", "direction of the load at every path node (1..6: ux uy uz rx ry rz)", "1..6", NULL, NULL},
   {"pmor.parameter", DR_CFG_STRING, "index", "load position p: path index (0, 1, ...) or arc length along the path (model coordinates)", "index|arclength", NULL, NULL},
   {"pmor.closed", DR_CFG_BOOL, "false", "the path closes (last node back to the first): periodic p and periodic spline weights", NULL, NULL, NULL},

@@ -35,6 +35,17 @@ static PetscErrorCode PathNodes(DRPMOR pm)
   PetscCall(DRComponentGetSource(pm->model, &source));
   PetscCall(PetscMalloc1(nv, &v));
   PetscCall(DRConfigGetRealArray(pm->cfg, "pmor.path", v, &nv, NULL));
+  {
+    char set[PETSC_MAX_PATH_LEN], w2[PETSC_MAX_PATH_LEN + 32];
+    PetscCall(DRConfigGetString(pm->cfg, "pmor.path_set", set, sizeof(set), NULL));
+    if (set[0]) {
+      PetscCall(Where(pm, "pmor.path_set", w2, sizeof(w2)));
+      PetscCheck(nv == 0, pm->comm, DR_ERR_INPUT, "%s: pmor.path_set and pmor.path are both given, expected one of them", w2);
+      nv = DRPMOR_MAXPATH;
+      PetscCall(DRPMORPathFromSet(pm, set, v, &nv));
+      PetscCall(PetscStrncpy(where, w2, sizeof(where)));
+    }
+  }
   PetscCheck(nv >= 2, pm->comm, DR_ERR_INPUT, "%s: pmor.path has %" PetscInt_FMT " node(s), expected a list of at least 2 node ids", where, nv);
   pm->npath = nv;
   PetscCall(PetscMalloc3(nv, &pm->path_nodes, nv, &pm->path_rows, nv, &pm->path_p));

@@ -68,7 +68,8 @@ PetscErrorCode DRPMORSplineSetUp(PetscInt k, const PetscReal x[], PetscReal peri
 PetscErrorCode DRPMORWeightsEval(PetscInt k, const PetscReal x[], const PetscReal *S2, PetscReal period, PetscReal p, PetscReal w[]);
 /* load distribution: the coefficients of b(p) over the path nodes (at most 2) */
 PetscErrorCode DRPMORLoadAt(DRPMOR pm, PetscReal p, PetscInt idx[2], PetscReal c[2]);
-/* path.c */
+/* path.c, pathset.c */
+PetscErrorCode DRPMORPathFromSet(DRPMOR pm, const char *name, PetscReal *v, PetscInt *nv);
 PetscErrorCode DRPMORPathSetUp(DRPMOR pm);
 /* support.c */
 PetscErrorCode DRPMORSupports(DRPMOR pm);
