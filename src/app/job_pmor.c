@@ -11,7 +11,7 @@ const DRConfigKey DRJobPMORKeys[] = {
   {"pmor.direction", DR_CFG_INT, "3", "direction of the load at every path node (1..6: ux uy uz rx ry rz)", "1..6", NULL, NULL},
   {"pmor.parameter", DR_CFG_STRING, "index", "load position p: path index (0, 1, ...) or arc length along the path (model coordinates)", "index|arclength", NULL, NULL},
   {"pmor.closed", DR_CFG_BOOL, "false", "the path closes (last node back to the first): periodic p and periodic spline weights", NULL, NULL, NULL},
-  {"pmor.distribute", DR_CFG_STRING, "linear", "load between path nodes: linear (2-node shape functions) or nearest node", "linear|nearest", NULL, NULL},
+  {"pmor.distribute", DR_CFG_STRING, "linear", "load between path nodes by the shape functions of the path edges: linear (2-node edges), quadratic (3-node edges: path nodes 2e, 2e+1, 2e+2, Lagrange in p; an even number of segments) or nearest node", "linear|quadratic|nearest", NULL, NULL},
   {"pmor.supports", DR_CFG_LIST, "", "support positions as path indices (increasing; an open path needs both ends); empty: every pmor.support_every-th node", NULL, NULL, NULL},
   {"pmor.support_every", DR_CFG_INT, "1", "every k-th path node is a support (the last node too on an open path)", "1..", NULL, NULL},
   {"pmor.nmodes", DR_CFG_INT, "20", "shared eigenmodes per support basis (plus one static mode K^-1 b_i)", "1..999", NULL, NULL},

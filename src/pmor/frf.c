@@ -36,8 +36,8 @@ PetscErrorCode DRPMORReducedH(PetscInt n, const PetscReal *M, const PetscReal *K
 typedef struct {
   DRPMOR      pm;
   DRPMORGroup g;
-  PetscInt   *idx; /* [nfp x 2] path indices of b(p) */
-  PetscReal  *c;   /* [nfp x 2] their coefficients */
+  PetscInt   *idx; /* [nfp x DRPMOR_NLOAD] path indices of b(p) */
+  PetscReal  *c;   /* [nfp x DRPMOR_NLOAD] their coefficients */
 } FRFCtx;
 
 /* the dynamic stiffness (real, or interleaved 2 x 2 block form) on the group */
@@ -113,9 +113,9 @@ static PetscErrorCode FRFTask(MPI_Comm group, PetscInt task, void *ctx, PetscInt
   PetscCall(MatCreateDense(c->g.comm, re - rs, PETSC_DECIDE, PETSC_DETERMINE, nfp, NULL, &Bm));
   PetscCall(MatDuplicate(Bm, MAT_DO_NOT_COPY_VALUES, &X));
   for (PetscInt j = 0; j < nfp; j++)
-    for (int q = 0; q < 2; q++) {
-      PetscInt r = f * pm->path_rows[c->idx[2 * j + q]];
-      if (r >= rs && r < re) PetscCall(MatSetValue(Bm, r, j, c->c[2 * j + q], ADD_VALUES));
+    for (int q = 0; q < DRPMOR_NLOAD; q++) {
+      PetscInt r = f * pm->path_rows[c->idx[DRPMOR_NLOAD * j + q]];
+      if (r >= rs && r < re && c->c[DRPMOR_NLOAD * j + q] != 0) PetscCall(MatSetValue(Bm, r, j, c->c[DRPMOR_NLOAD * j + q], ADD_VALUES));
     }
   PetscCall(MatAssemblyBegin(Bm, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(Bm, MAT_FINAL_ASSEMBLY));
@@ -124,11 +124,11 @@ static PetscErrorCode FRFTask(MPI_Comm group, PetscInt task, void *ctx, PetscInt
   PetscCall(PetscCalloc1(2 * nfp, &h));
   PetscCall(MatDenseGetArrayRead(X, &x));
   for (PetscInt j = 0; j < nfp; j++)
-    for (int q = 0; q < 2; q++) {
-      PetscInt r = f * pm->path_rows[c->idx[2 * j + q]];
+    for (int q = 0; q < DRPMOR_NLOAD; q++) {
+      PetscInt r = f * pm->path_rows[c->idx[DRPMOR_NLOAD * j + q]];
       if (r >= rs && r < re) {
-        h[2 * j] += c->c[2 * j + q] * PetscRealPart(x[(r - rs) + j * (re - rs)]);
-        if (cplx) h[2 * j + 1] += c->c[2 * j + q] * PetscRealPart(x[(r + 1 - rs) + j * (re - rs)]);
+        h[2 * j] += c->c[DRPMOR_NLOAD * j + q] * PetscRealPart(x[(r - rs) + j * (re - rs)]);
+        if (cplx) h[2 * j + 1] += c->c[DRPMOR_NLOAD * j + q] * PetscRealPart(x[(r + 1 - rs) + j * (re - rs)]);
       }
     }
   PetscCall(MatDenseRestoreArrayRead(X, &x));
@@ -175,8 +175,8 @@ PetscErrorCode DRPMORFRF(DRPMOR pm)
   nfp = pm->nfp;
   PetscCall(PetscMemzero(&c, sizeof(c)));
   c.pm = pm, c.g.comm = c.g.key = MPI_COMM_NULL;
-  PetscCall(PetscMalloc2(2 * nfp, &c.idx, 2 * nfp, &c.c));
-  for (PetscInt j = 0; j < nfp; j++) PetscCall(DRPMORLoadAt(pm, pm->fp[j], c.idx + 2 * j, c.c + 2 * j));
+  PetscCall(PetscMalloc2(DRPMOR_NLOAD * nfp, &c.idx, DRPMOR_NLOAD * nfp, &c.c));
+  for (PetscInt j = 0; j < nfp; j++) PetscCall(DRPMORLoadAt(pm, pm->fp[j], c.idx + DRPMOR_NLOAD * j, c.c + DRPMOR_NLOAD * j));
   PetscCallMPI(MPI_Comm_rank(pm->comm, &rank));
   PetscCall(DRFarmCreate(pm->comm, &farm));
   PetscCall(DRFarmSetConfig(farm, pm->cfg));

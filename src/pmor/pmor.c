@@ -207,6 +207,7 @@ PetscErrorCode DRPMORWrite(DRPMOR pm, DRStore st)
   PetscCall(DRStoreAttrString(st, "/pmor", "method", pm->method));
   PetscCall(DRStoreAttrString(st, "/pmor", "weights", pm->weights));
   PetscCall(DRStoreAttrString(st, "/pmor", "interpolation", pm->interp));
+  PetscCall(DRStoreAttrString(st, "/pmor", "distribute", pm->distribute));
   PetscCall(DRStoreAttrString(st, "/pmor", "parameter", pm->parameter));
   PetscCall(DRStoreAttrReal(st, "/pmor", "period", pm->period));
   PetscCall(DRStoreAttrInt(st, "/pmor", "n", n));

@@ -66,8 +66,9 @@ struct _p_DRPMOR {
 
 PetscErrorCode DRPMORSplineSetUp(PetscInt k, const PetscReal x[], PetscReal period, PetscReal **S2);
 PetscErrorCode DRPMORWeightsEval(PetscInt k, const PetscReal x[], const PetscReal *S2, PetscReal period, PetscReal p, PetscReal w[]);
-/* load distribution: the coefficients of b(p) over the path nodes (at most 2) */
-PetscErrorCode DRPMORLoadAt(DRPMOR pm, PetscReal p, PetscInt idx[2], PetscReal c[2]);
+/* load distribution: the coefficients of b(p) over the path nodes (at most 3) */
+#define DRPMOR_NLOAD 3
+PetscErrorCode DRPMORLoadAt(DRPMOR pm, PetscReal p, PetscInt idx[DRPMOR_NLOAD], PetscReal c[DRPMOR_NLOAD]);
 /* path.c, pathset.c */
 PetscErrorCode DRPMORPathFromSet(DRPMOR pm, const char *name, PetscReal *v, PetscInt *nv);
 PetscErrorCode DRPMORPathSetUp(DRPMOR pm);

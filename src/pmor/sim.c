@@ -48,12 +48,12 @@ static PetscErrorCode Full(DRPMOR pm, PetscInt ns, PetscReal *y)
   PetscCall(VecSet(a, 0));
   y[0] = 0;
   for (PetscInt s = 1; s <= ns; s++) {
-    PetscReal t = s * h, c[2], F = Load(pm, t);
-    PetscInt  idx[2];
+    PetscReal t = s * h, c[DRPMOR_NLOAD], F = Load(pm, t);
+    PetscInt  idx[DRPMOR_NLOAD];
     PetscCall(DRPMORLoadAt(pm, pm->sim_p0 + pm->sim_speed * t, idx, c));
     PetscCall(VecSet(f, 0));
     if (rank == 0) /* once: ADD_VALUES from every rank would sum */
-      for (int k = 0; k < 2; k++) PetscCall(VecSetValue(f, pm->path_rows[idx[k]], F * c[k], ADD_VALUES));
+      for (int k = 0; k < DRPMOR_NLOAD; k++) PetscCall(VecSetValue(f, pm->path_rows[idx[k]], F * c[k], ADD_VALUES));
     PetscCall(VecAssemblyBegin(f));
     PetscCall(VecAssemblyEnd(f));
     /* r = f - K (q + h v + h^2/4 a) - D (v + h/2 a), D = alpha M + beta K */
@@ -80,7 +80,7 @@ static PetscErrorCode Full(DRPMOR pm, PetscInt ns, PetscReal *y)
       const PetscScalar *x;
       PetscCall(VecGetOwnershipRange(q, &rs, &re));
       PetscCall(VecGetArrayRead(q, &x));
-      for (int k = 0; k < 2; k++) {
+      for (int k = 0; k < DRPMOR_NLOAD; k++) {
         PetscInt row = pm->path_rows[idx[k]];
         if (row >= rs && row < re) yy += c[k] * PetscRealPart(x[row - rs]);
       }

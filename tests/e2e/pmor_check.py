@@ -41,8 +41,16 @@ m = n - 1
 N = K.shape[0]
 
 
+dist = g.attrs.get("distribute", b"linear")
+dist = dist.decode() if isinstance(dist, bytes) else dist
+
+
 def load(p):
-    """b(p): linear between path nodes (dynred's default distribution)"""
+    """b(p): linear between path nodes (dynred's default distribution) or
+    quadratic: 3-node edges (path nodes 2e, 2e+1, 2e+2) with the
+    isoparametric shape functions xi (xi - 1)/2, 1 - xi^2, xi (xi + 1)/2 of
+    xi in [-1, 1] (exact for a path of equally spaced nodes, as the index
+    parameter or a regular ring)"""
     b = np.zeros(N)
     npth = len(pp)
     if period > 0:
@@ -52,6 +60,14 @@ def load(p):
         q = min(max(p, pp[0]), pp[-1])
         ext = pp
     j = min(np.searchsorted(ext, q, side="right") - 1, len(ext) - 2)
+    if dist == "quadratic":
+        if period > 0:
+            ext = np.append(ext, pp[1] + period)
+        s = j - j % 2
+        xi = 2 * (q - ext[s]) / (ext[s + 2] - ext[s]) - 1
+        for a, Na in enumerate((xi * (xi - 1) / 2, 1 - xi * xi, xi * (xi + 1) / 2)):
+            b[rows[(s + a) % npth]] += Na
+        return b
     t = (q - ext[j]) / (ext[j + 1] - ext[j])
     b[rows[j % npth]] += 1 - t
     b[rows[(j + 1) % npth]] += t
