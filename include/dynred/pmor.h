@@ -29,6 +29,8 @@ PetscErrorCode DRPMORSolve(DRPMOR pm);
 PetscErrorCode DRPMORView(DRPMOR pm, PetscViewer v);
 PetscErrorCode DRPMORWrite(DRPMOR pm, DRStore store);
 PetscErrorCode DRPMORGetCheckpoint(DRPMOR pm, const char **path);
+/* delete the support and FRF checkpoints (after the result is committed) */
+PetscErrorCode DRPMORRemoveCheckpoints(DRPMOR pm);
 PetscErrorCode DRPMORGetPhaseSeconds(DRPMOR pm, PetscReal *offline, PetscReal *frf, PetscReal *sim);
 PetscErrorCode DRPMORDestroy(DRPMOR *pm);
 

@@ -2,7 +2,6 @@
  * seed 001); the work is in src/pmor (include/dynred/pmor.h). */
 #include "app.h"
 #include <dynred/pmor.h>
-#include <unistd.h>
 
 const DRConfigKey DRJobPMORKeys[] = {
   {"pmor.path", DR_CFG_LIST, "", "the load path: node ids in order, e.g. [101, 102, 103]", NULL, NULL, NULL},
@@ -35,6 +34,7 @@ const DRConfigKey DRJobPMORKeys[] = {
   {"pmor.sim.fmax", DR_CFG_REAL, "200", "F_max of the load law F = F_max/2 (1 - cos(pi t / t_ramp)) for t <= t_ramp, then F_max (seed 001 as corrected in METHODS.md 3)", NULL, "N", NULL},
   {"pmor.sim.t_ramp", DR_CFG_REAL, "0.5", "ramp time of the load law (the seed: 0.5 s)", "0..", "s", NULL},
   {"pmor.checkpoint", DR_CFG_STRING, "", "checkpoint of the support sweep (default OUTPUT.supports.h5; removed on success)", NULL, NULL, NULL},
+  {"pmor.frf.checkpoint", DR_CFG_STRING, "", "checkpoint of the FRF sweep, one full-model frequency per record (default OUTPUT.frf.h5; removed on success)", NULL, NULL, NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -42,14 +42,12 @@ PetscErrorCode DRJobPMOR(DRConfig cfg)
 {
   DRPMOR      pm;
   DRStore     store;
-  const char *ph[3] = {"offline", "frf", "simulation"}, *ckpt;
+  const char *ph[3] = {"offline", "frf", "simulation"};
   PetscReal   t[3];
   char        out[PETSC_MAX_PATH_LEN];
-  PetscMPIInt rank;
 
   PetscFunctionBeginUser;
   PetscCall(DRJobPreflight(cfg, "pmor"));
-  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(DRPMORCreate(PETSC_COMM_WORLD, &pm));
   PetscCall(DRPMORSetConfig(pm, cfg));
   PetscCall(DRPMORSetFromOptions(pm));
@@ -60,8 +58,7 @@ PetscErrorCode DRJobPMOR(DRConfig cfg)
   PetscCall(DRPMORWrite(pm, store));
   PetscCall(DRPMORGetPhaseSeconds(pm, &t[0], &t[1], &t[2]));
   PetscCall(DRJobStoreCommit(&store, 3, ph, t));
-  PetscCall(DRPMORGetCheckpoint(pm, &ckpt));
-  if (rank == 0) (void)unlink(ckpt); /* the result is committed */
+  PetscCall(DRPMORRemoveCheckpoints(pm)); /* the result is committed */
   PetscCall(DRConfigGetString(cfg, "output", out, sizeof(out), NULL));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "wrote %s\n", out));
   PetscCall(DRPMORDestroy(&pm));

@@ -182,10 +182,25 @@ PetscErrorCode DRPMORFRF(DRPMOR pm)
   PetscCall(DRFarmSetConfig(farm, pm->cfg));
   PetscCall(DRFarmSetLabel(farm, "FRF point"));
   PetscCall(DRFarmSetFromOptions(farm));
+  {
+    /* the full FRF depends on the model, the load on the grid and the
+     * frequencies: a checkpoint of another grid is refused by the farm */
+    char      sig[1024];
+    PetscReal cr = 0, cp = 0;
+    for (PetscInt j = 0; j < pm->npath; j++) cr += (PetscReal)(j + 1) * pm->path_rows[j];
+    for (PetscInt j = 0; j < nfp; j++) cp += (j + 1) * pm->fp[j];
+    PetscCall(PetscSNPrintf(sig, sizeof(sig), "pmor frf %s d%d path %d/%.17g grid %d/%.17g f %d %.17g %.17g damping %.17g %.17g %s", pm->sig, (int)pm->dir, (int)pm->npath, (double)cr, (int)nfp, (double)cp, (int)nf, (double)pm->fmin, (double)pm->fmax, (double)pm->alpha, (double)pm->beta, pm->distribute));
+    PetscCall(DRFarmSetCheckpoint(farm, pm->ckpt_frf, sig));
+  }
   PetscCall(DRFarmGetGroup(farm, NULL, NULL, &ng));
   PetscCall(PetscPrintf(pm->comm, "pmor: FRF error on %" PetscInt_FMT " positions x %" PetscInt_FMT " frequencies (%g..%g Hz), %s, one factorization per frequency on %" PetscInt_FMT " rank group(s)\n", nfp, nf, (double)pm->fmin, (double)pm->fmax,
                         (pm->alpha != 0 || pm->beta != 0) ? "Rayleigh damping (real 2x2 block form)" : "undamped", ng));
   PetscCall(DRFarmRun(farm, nf, FRFTask, &c));
+  {
+    PetscReal secs;
+    PetscCall(DRFarmGetStats(farm, &pm->frf_computed, &pm->frf_restored, &secs));
+    PetscCall(PetscPrintf(pm->comm, "pmor: full FRF: %" PetscInt_FMT " frequencies computed, %" PetscInt_FMT " restored in %.2f s; checkpoint %s\n", pm->frf_computed, pm->frf_restored, (double)secs, pm->ckpt_frf));
+  }
   PetscCall(DRPMORGroupDestroy(&c.g));
   PetscCall(PetscMalloc5(2 * nfp * nf, &pm->Hf, 2 * nfp * nf, &pm->Hr, 2 * pm->k * nf, &pm->Hs, nfp * nf, &pm->err, pm->k * nf, &pm->serr));
   if (rank == 0)

@@ -1,6 +1,7 @@
 /* DRPMOR: the object and its verbs (include/dynred/pmor.h), the package's
  * log events and the /pmor output. */
 #include "pmorimpl.h"
+#include <unistd.h>
 
 PetscClassId  DRPMOR_CLASSID;
 PetscLogEvent DRPMOR_SetUp, DRPMOR_Eigen, DRPMOR_Static, DRPMOR_Project, DRPMOR_Transform, DRPMOR_FRF, DRPMOR_Sim, DRPMOR_Write;
@@ -84,6 +85,8 @@ PetscErrorCode DRPMORSetFromOptions(DRPMOR pm)
   PetscCheck(!pm->sim || (pm->sim_h > 0 && pm->sim_tend >= pm->sim_h), pm->comm, DR_ERR_INPUT, "%s: pmor.sim.h must be positive and at most pmor.sim.t_end, expected 0 < h <= t_end", where);
   PetscCall(DRConfigGetString(cfg, "pmor.checkpoint", pm->ckpt, sizeof(pm->ckpt), NULL));
   if (!pm->ckpt[0]) PetscCall(PetscSNPrintf(pm->ckpt, sizeof(pm->ckpt), "%s.supports.h5", pm->output));
+  PetscCall(DRConfigGetString(cfg, "pmor.frf.checkpoint", pm->ckpt_frf, sizeof(pm->ckpt_frf), NULL));
+  if (!pm->ckpt_frf[0]) PetscCall(PetscSNPrintf(pm->ckpt_frf, sizeof(pm->ckpt_frf), "%s.frf.h5", pm->output));
   PetscCall(DRConfigWhere(cfg, "pmor.frf.fmax", where, sizeof(where)));
   PetscCheck(!pm->frf || pm->fmax >= pm->fmin, pm->comm, DR_ERR_INPUT, "%s: pmor.frf.fmax is below pmor.frf.fmin, expected fmin <= fmax", where);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -299,6 +302,19 @@ PetscErrorCode DRPMORGetCheckpoint(DRPMOR pm, const char **path)
 {
   PetscFunctionBeginUser;
   *path = pm->ckpt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRPMORRemoveCheckpoints(DRPMOR pm)
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(pm->comm, &rank));
+  if (rank == 0) {
+    (void)unlink(pm->ckpt);
+    (void)unlink(pm->ckpt_frf);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

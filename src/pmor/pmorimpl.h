@@ -25,7 +25,7 @@ typedef struct {
 struct _p_DRPMOR {
   MPI_Comm    comm;
   DRConfig    cfg;
-  char        output[PETSC_MAX_PATH_LEN], ckpt[PETSC_MAX_PATH_LEN + 16], sig[1024];
+  char        output[PETSC_MAX_PATH_LEN], ckpt[PETSC_MAX_PATH_LEN + 16], ckpt_frf[PETSC_MAX_PATH_LEN + 16], sig[1024];
   /* options */
   PetscInt    nmodes, dir, every, refine, nfreq, ref;
   PetscReal   tol, fmin, fmax, alpha, beta;
@@ -49,7 +49,7 @@ struct _p_DRPMOR {
   PetscReal  *mf;             /* manifold interpolation (manifold.c; NULL: direct) */
   PetscReal   sv_ratio;       /* Panzer: sigma_n+1 / sigma_1 (what the truncation drops) */
   /* farm bookkeeping */
-  PetscInt    computed, restored, ngroups;
+  PetscInt    computed, restored, ngroups, frf_computed, frf_restored;
   /* FRF */
   PetscInt    nfp;            /* p grid */
   PetscReal  *fp, *omega, *Hf, *Hr, *Hs, *err, *serr; /* Hf, Hr [nfp x nf x 2], Hs [k x nf x 2] */
