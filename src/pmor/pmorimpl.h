@@ -56,7 +56,7 @@ struct _p_DRPMOR {
   PetscReal   t_offline, t_frf, t_sim;
   /* moving-load simulation */
   PetscBool   sim;
-  PetscInt    sim_n;
+  PetscInt    sim_n, sim_nfact;
   PetscReal   sim_tend, sim_h, sim_speed, sim_p0, sim_fmax, sim_ramp;
   PetscReal  *sim_t, *sim_yf, *sim_yr, sim_emax, sim_erms, sim_wfull, sim_wred;
 };
