@@ -22,6 +22,7 @@ PY
 if /usr/bin/python3 "$ROOT/tests/e2e/pmor_check.py" . q.h5 > lin.check 2>&1; then echo "a linear distribution matched the quadratic run"; exit 1; fi
 grep -q "AssertionError" lin.check
 if $MPIEXEC -n 1 $DYNRED -config ring.yaml -output bad.h5 -pmor_distribute quadratic -pmor_closed 0 > bad.log 2>&1; then echo "odd segments accepted"; exit 1; fi
+/usr/bin/python3 "$ROOT/scripts/pmor_plot.py" q.h5 q.png && test -s q.png  # the error-map shortcut (dynred_plot.py's frf figure)
 grep -E "dynred: error: .*pmor.distribute quadratic groups the path into 3-node edges, but the path has 47 segments, expected an even number" bad.log
 test "$(grep -c 'dynred: error' bad.log)" = 1
 echo ok
