@@ -386,13 +386,16 @@ def fig_frf(f, name):
                 ax.axvline(x, color='w', lw=0.6, alpha=0.7)
         ax.set_xlabel('load position p (white: supports)' if '/pmor/supports/p' in f else 'load position p')
         ax.set_ylabel('frequency [Hz]')
-        ax.set_title('pmor: FRF error of the interpolated ROM', fontsize=9)
+        a = {k: txt(f['/pmor'].attrs[k]) for k in ('method', 'weights', 'interpolation') if k in f['/pmor'].attrs}
+        ax.set_title('pmor: FRF error of the interpolated ROM' + (' (%s)' % ', '.join(a.values()) if a else ''), fontsize=9)
         if sup:
             serr = ds(f, '/pmor/frf/support_error')
             for k in range(serr.shape[0]):
                 axs[0, 1].semilogx(np.maximum(serr[k], 1e-16), fr, lw=0.8)
             axs[0, 1].xaxis.set_minor_formatter(NullFormatter())
             axs[0, 1].set_xlabel('eps_rel of the support ROMs')
+            if 'n' in f['/pmor'].attrs:
+                axs[0, 1].set_title('%d supports, n = %d' % (serr.shape[0], int(f['/pmor'].attrs['n'])), fontsize=9)
             axs[0, 1].set_ylim(axs[0, 0].get_ylim())
             axs[0, 1].grid(True, which='both', alpha=0.3)
         return fig

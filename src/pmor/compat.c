@@ -184,6 +184,7 @@ PetscErrorCode DRPMORTransform(DRPMOR pm)
     Mul(n, 1, n, PETSC_TRUE, T, n, PETSC_FALSE, r + 2 * n * n + n, n, t + 2 * n * n + n); /* (C T)^T */
   }
   PetscCall(PetscFree(tmp));
+  if (!strcmp(pm->interp, "manifold")) PetscCall(DRPMORManifoldSetUp(pm));
   PetscCall(PetscLogEventEnd(DRPMOR_Transform, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -215,6 +216,8 @@ PetscErrorCode DRPMORInterpolate(DRPMOR pm, PetscReal p, PetscReal *M, PetscReal
   /* D_i = alpha M_i + beta K_i on every support, so sum w_i D_i is this */
   if (D)
     for (PetscInt q = 0; q < n * n; q++) D[q] = pm->alpha * M[q] + pm->beta * K[q];
+  /* M and K on the SPD manifold instead (D, B, C stay linear) */
+  if (pm->mf) PetscCall(DRPMORManifoldEval(pm, w, M, K));
   PetscCall(PetscFree(w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -9,7 +9,7 @@
 #include "pmorimpl.h"
 #include <petscblaslapack.h>
 
-PetscErrorCode DRPMORReducedH(PetscInt n, const PetscReal *M, const PetscReal *K, PetscReal alpha, PetscReal beta, const PetscReal *B, const PetscReal *C, PetscReal w, PetscReal H[2])
+PetscErrorCode DRPMORReducedH(PetscInt n, const PetscReal *M, const PetscReal *K, const PetscReal *D, const PetscReal *B, const PetscReal *C, PetscReal w, PetscReal H[2])
 {
   PetscInt     N = 2 * n;
   PetscReal   *A, *x;
@@ -19,7 +19,7 @@ PetscErrorCode DRPMORReducedH(PetscInt n, const PetscReal *M, const PetscReal *K
   PetscCall(PetscMalloc3(N * N, &A, N, &x, N, &piv));
   for (PetscInt b = 0; b < n; b++)
     for (PetscInt a = 0; a < n; a++) {
-      PetscReal re = K[a + b * n] - w * w * M[a + b * n], im = w * (alpha * M[a + b * n] + beta * K[a + b * n]);
+      PetscReal re = K[a + b * n] - w * w * M[a + b * n], im = w * D[a + b * n];
       A[a + b * N] = re, A[a + n + (b + n) * N] = re;
       A[a + n + b * N] = im, A[a + (b + n) * N] = -im;
     }
@@ -36,8 +36,8 @@ PetscErrorCode DRPMORReducedH(PetscInt n, const PetscReal *M, const PetscReal *K
 typedef struct {
   DRPMOR      pm;
   DRPMORGroup g;
-  PetscInt   *idx; /* [nfp x 2] path indices of b(p) */
-  PetscReal  *c;   /* [nfp x 2] their coefficients */
+  PetscInt   *idx; /* [nfp x DRPMOR_NLOAD] path indices of b(p) */
+  PetscReal  *c;   /* [nfp x DRPMOR_NLOAD] their coefficients */
 } FRFCtx;
 
 /* the dynamic stiffness (real, or interleaved 2 x 2 block form) on the group */
@@ -113,9 +113,9 @@ static PetscErrorCode FRFTask(MPI_Comm group, PetscInt task, void *ctx, PetscInt
   PetscCall(MatCreateDense(c->g.comm, re - rs, PETSC_DECIDE, PETSC_DETERMINE, nfp, NULL, &Bm));
   PetscCall(MatDuplicate(Bm, MAT_DO_NOT_COPY_VALUES, &X));
   for (PetscInt j = 0; j < nfp; j++)
-    for (int q = 0; q < 2; q++) {
-      PetscInt r = f * pm->path_rows[c->idx[2 * j + q]];
-      if (r >= rs && r < re) PetscCall(MatSetValue(Bm, r, j, c->c[2 * j + q], ADD_VALUES));
+    for (int q = 0; q < DRPMOR_NLOAD; q++) {
+      PetscInt r = f * pm->path_rows[c->idx[DRPMOR_NLOAD * j + q]];
+      if (r >= rs && r < re && c->c[DRPMOR_NLOAD * j + q] != 0) PetscCall(MatSetValue(Bm, r, j, c->c[DRPMOR_NLOAD * j + q], ADD_VALUES));
     }
   PetscCall(MatAssemblyBegin(Bm, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(Bm, MAT_FINAL_ASSEMBLY));
@@ -124,11 +124,11 @@ static PetscErrorCode FRFTask(MPI_Comm group, PetscInt task, void *ctx, PetscInt
   PetscCall(PetscCalloc1(2 * nfp, &h));
   PetscCall(MatDenseGetArrayRead(X, &x));
   for (PetscInt j = 0; j < nfp; j++)
-    for (int q = 0; q < 2; q++) {
-      PetscInt r = f * pm->path_rows[c->idx[2 * j + q]];
+    for (int q = 0; q < DRPMOR_NLOAD; q++) {
+      PetscInt r = f * pm->path_rows[c->idx[DRPMOR_NLOAD * j + q]];
       if (r >= rs && r < re) {
-        h[2 * j] += c->c[2 * j + q] * PetscRealPart(x[(r - rs) + j * (re - rs)]);
-        if (cplx) h[2 * j + 1] += c->c[2 * j + q] * PetscRealPart(x[(r + 1 - rs) + j * (re - rs)]);
+        h[2 * j] += c->c[DRPMOR_NLOAD * j + q] * PetscRealPart(x[(r - rs) + j * (re - rs)]);
+        if (cplx) h[2 * j + 1] += c->c[DRPMOR_NLOAD * j + q] * PetscRealPart(x[(r + 1 - rs) + j * (re - rs)]);
       }
     }
   PetscCall(MatDenseRestoreArrayRead(X, &x));
@@ -175,17 +175,32 @@ PetscErrorCode DRPMORFRF(DRPMOR pm)
   nfp = pm->nfp;
   PetscCall(PetscMemzero(&c, sizeof(c)));
   c.pm = pm, c.g.comm = c.g.key = MPI_COMM_NULL;
-  PetscCall(PetscMalloc2(2 * nfp, &c.idx, 2 * nfp, &c.c));
-  for (PetscInt j = 0; j < nfp; j++) PetscCall(DRPMORLoadAt(pm, pm->fp[j], c.idx + 2 * j, c.c + 2 * j));
+  PetscCall(PetscMalloc2(DRPMOR_NLOAD * nfp, &c.idx, DRPMOR_NLOAD * nfp, &c.c));
+  for (PetscInt j = 0; j < nfp; j++) PetscCall(DRPMORLoadAt(pm, pm->fp[j], c.idx + DRPMOR_NLOAD * j, c.c + DRPMOR_NLOAD * j));
   PetscCallMPI(MPI_Comm_rank(pm->comm, &rank));
   PetscCall(DRFarmCreate(pm->comm, &farm));
   PetscCall(DRFarmSetConfig(farm, pm->cfg));
   PetscCall(DRFarmSetLabel(farm, "FRF point"));
   PetscCall(DRFarmSetFromOptions(farm));
+  {
+    /* the full FRF depends on the model, the load on the grid and the
+     * frequencies: a checkpoint of another grid is refused by the farm */
+    char      sig[1024];
+    PetscReal cr = 0, cp = 0;
+    for (PetscInt j = 0; j < pm->npath; j++) cr += (PetscReal)(j + 1) * pm->path_rows[j];
+    for (PetscInt j = 0; j < nfp; j++) cp += (j + 1) * pm->fp[j];
+    PetscCall(PetscSNPrintf(sig, sizeof(sig), "pmor frf %s d%d path %d/%.17g grid %d/%.17g f %d %.17g %.17g damping %.17g %.17g %s", pm->sig, (int)pm->dir, (int)pm->npath, (double)cr, (int)nfp, (double)cp, (int)nf, (double)pm->fmin, (double)pm->fmax, (double)pm->alpha, (double)pm->beta, pm->distribute));
+    PetscCall(DRFarmSetCheckpoint(farm, pm->ckpt_frf, sig));
+  }
   PetscCall(DRFarmGetGroup(farm, NULL, NULL, &ng));
   PetscCall(PetscPrintf(pm->comm, "pmor: FRF error on %" PetscInt_FMT " positions x %" PetscInt_FMT " frequencies (%g..%g Hz), %s, one factorization per frequency on %" PetscInt_FMT " rank group(s)\n", nfp, nf, (double)pm->fmin, (double)pm->fmax,
                         (pm->alpha != 0 || pm->beta != 0) ? "Rayleigh damping (real 2x2 block form)" : "undamped", ng));
   PetscCall(DRFarmRun(farm, nf, FRFTask, &c));
+  {
+    PetscReal secs;
+    PetscCall(DRFarmGetStats(farm, &pm->frf_computed, &pm->frf_restored, &secs));
+    PetscCall(PetscPrintf(pm->comm, "pmor: full FRF: %" PetscInt_FMT " frequencies computed, %" PetscInt_FMT " restored in %.2f s; checkpoint %s\n", pm->frf_computed, pm->frf_restored, (double)secs, pm->ckpt_frf));
+  }
   PetscCall(DRPMORGroupDestroy(&c.g));
   PetscCall(PetscMalloc5(2 * nfp * nf, &pm->Hf, 2 * nfp * nf, &pm->Hr, 2 * pm->k * nf, &pm->Hs, nfp * nf, &pm->err, pm->k * nf, &pm->serr));
   if (rank == 0)
@@ -203,16 +218,17 @@ PetscErrorCode DRPMORFRF(DRPMOR pm)
     PetscCall(DRPMORInterpolate(pm, pm->fp[j], M, D, K, B, C));
     for (PetscInt i = 0; i < nf; i++) {
       PetscReal *hr = pm->Hr + 2 * (j * nf + i), *hf = pm->Hf + 2 * (j * nf + i);
-      PetscCall(DRPMORReducedH(n, M, K, pm->alpha, pm->beta, B, C, pm->omega[i], hr));
+      PetscCall(DRPMORReducedH(n, M, K, D, B, C, pm->omega[i], hr));
       pm->err[j * nf + i] = PetscSqrtReal(PetscSqr(hr[0] - hf[0]) + PetscSqr(hr[1] - hf[1])) / PetscSqrtReal(PetscSqr(hf[0]) + PetscSqr(hf[1]));
     }
   }
   for (PetscInt s = 0; s < pm->k; s++) {
     const PetscReal *raw = pm->raw + s * len;
     PetscInt         j   = pm->sup[s] * pm->refine; /* the support's position on the grid */
+    for (PetscInt q = 0; q < n * n; q++) D[q] = pm->alpha * raw[q] + pm->beta * raw[n * n + q];
     for (PetscInt i = 0; i < nf; i++) {
       PetscReal *hs = pm->Hs + 2 * (s * nf + i), *hf = pm->Hf + 2 * (j * nf + i);
-      PetscCall(DRPMORReducedH(n, raw, raw + n * n, pm->alpha, pm->beta, raw + 2 * n * n, raw + 2 * n * n + n, pm->omega[i], hs));
+      PetscCall(DRPMORReducedH(n, raw, raw + n * n, D, raw + 2 * n * n, raw + 2 * n * n + n, pm->omega[i], hs));
       pm->serr[s * nf + i] = PetscSqrtReal(PetscSqr(hs[0] - hf[0]) + PetscSqr(hs[1] - hf[1])) / PetscSqrtReal(PetscSqr(hf[0]) + PetscSqr(hf[1]));
     }
   }

@@ -35,6 +35,17 @@ static PetscErrorCode PathNodes(DRPMOR pm)
   PetscCall(DRComponentGetSource(pm->model, &source));
   PetscCall(PetscMalloc1(nv, &v));
   PetscCall(DRConfigGetRealArray(pm->cfg, "pmor.path", v, &nv, NULL));
+  {
+    char set[PETSC_MAX_PATH_LEN], w2[PETSC_MAX_PATH_LEN + 32];
+    PetscCall(DRConfigGetString(pm->cfg, "pmor.path_set", set, sizeof(set), NULL));
+    if (set[0]) {
+      PetscCall(Where(pm, "pmor.path_set", w2, sizeof(w2)));
+      PetscCheck(nv == 0, pm->comm, DR_ERR_INPUT, "%s: pmor.path_set and pmor.path are both given, expected one of them", w2);
+      nv = DRPMOR_MAXPATH;
+      PetscCall(DRPMORPathFromSet(pm, set, v, &nv));
+      PetscCall(PetscStrncpy(where, w2, sizeof(where)));
+    }
+  }
   PetscCheck(nv >= 2, pm->comm, DR_ERR_INPUT, "%s: pmor.path has %" PetscInt_FMT " node(s), expected a list of at least 2 node ids", where, nv);
   pm->npath = nv;
   PetscCall(PetscMalloc3(nv, &pm->path_nodes, nv, &pm->path_rows, nv, &pm->path_p));
@@ -124,19 +135,31 @@ PetscErrorCode DRPMORPathSetUp(DRPMOR pm)
 {
   PetscFunctionBeginUser;
   PetscCall(PathNodes(pm));
+  if (!strcmp(pm->distribute, "quadratic")) {
+    char where[PETSC_MAX_PATH_LEN + 32];
+    PetscInt nseg = pm->period > 0 ? pm->npath : pm->npath - 1;
+    PetscCall(Where(pm, "pmor.distribute", where, sizeof(where)));
+    PetscCheck(nseg % 2 == 0, pm->comm, DR_ERR_INPUT, "%s: pmor.distribute quadratic groups the path into 3-node edges, but the path has %" PetscInt_FMT " segments, expected an even number (an odd number of nodes on an open path, an even one on a closed path)", where, nseg);
+  }
   PetscCall(Supports(pm));
   if (!strcmp(pm->weights, "spline")) PetscCall(DRPMORSplineSetUp(pm->k, pm->ps, pm->period, &pm->S2));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* b(p): linear between neighbouring path nodes (the shape functions of a
- * 2-node edge), or the nearest node. */
-PetscErrorCode DRPMORLoadAt(DRPMOR pm, PetscReal p, PetscInt idx[2], PetscReal c[2])
+/* b(p) = sum_a c_a e(path node idx_a): the nodal loads of a point load at
+ * p by the shape functions of the path's edges.  linear: 2-node edges
+ * between neighbouring path nodes; quadratic: 3-node edges (path nodes 2e,
+ * 2e+1, 2e+2, as a quadratic element's corner, mid-side and corner nodes),
+ * the Lagrange polynomials in p through the three nodes' parameters (for a
+ * mid-side node at the middle the isoparametric shape functions); nearest:
+ * the whole load on the nearest node.  Unused entries have c = 0. */
+PetscErrorCode DRPMORLoadAt(DRPMOR pm, PetscReal p, PetscInt idx[DRPMOR_NLOAD], PetscReal c[DRPMOR_NLOAD])
 {
   PetscInt  np = pm->npath, j;
   PetscReal *x = pm->path_p, xa, xb, t;
 
   PetscFunctionBeginUser;
+  for (int a = 0; a < DRPMOR_NLOAD; a++) idx[a] = 0, c[a] = 0;
   if (pm->period > 0) {
     p = x[0] + PetscFmodReal(p - x[0], pm->period);
     if (p < x[0]) p += pm->period;
@@ -144,9 +167,23 @@ PetscErrorCode DRPMORLoadAt(DRPMOR pm, PetscReal p, PetscInt idx[2], PetscReal c
   for (j = 0; j < np - 1 && x[j + 1] <= p; j++) { }
   if (j == np - 1 && pm->period > 0) xa = x[np - 1], xb = x[0] + pm->period;
   else if (j == np - 1) {
-    idx[0] = idx[1] = np - 1, c[0] = 1, c[1] = 0;
+    idx[0] = np - 1, c[0] = 1;
     PetscFunctionReturn(PETSC_SUCCESS);
   } else xa = x[j], xb = x[j + 1];
+  if (!strcmp(pm->distribute, "quadratic")) {
+    PetscInt  s = j - j % 2;
+    PetscReal X[3];
+    for (int a = 0; a < 3; a++) {
+      idx[a] = (s + a) % np;
+      X[a]   = s + a < np ? x[s + a] : x[s + a - np] + pm->period;
+    }
+    for (int a = 0; a < 3; a++) {
+      c[a] = 1;
+      for (int b = 0; b < 3; b++)
+        if (b != a) c[a] *= (p - X[b]) / (X[a] - X[b]);
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   t      = (p - xa) / (xb - xa);
   idx[0] = j, idx[1] = (j + 1) % np;
   if (!strcmp(pm->distribute, "nearest")) c[0] = t <= 0.5 ? 1 : 0, c[1] = 1 - c[0];

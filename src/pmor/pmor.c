@@ -1,6 +1,7 @@
 /* DRPMOR: the object and its verbs (include/dynred/pmor.h), the package's
  * log events and the /pmor output. */
 #include "pmorimpl.h"
+#include <unistd.h>
 
 PetscClassId  DRPMOR_CLASSID;
 PetscLogEvent DRPMOR_SetUp, DRPMOR_Eigen, DRPMOR_Static, DRPMOR_Project, DRPMOR_Transform, DRPMOR_FRF, DRPMOR_Sim, DRPMOR_Write;
@@ -65,6 +66,7 @@ PetscErrorCode DRPMORSetFromOptions(DRPMOR pm)
   PetscCall(DRConfigGetString(cfg, "pmor.method", pm->method, sizeof(pm->method), NULL));
   PetscCall(DRConfigGetInt(cfg, "pmor.reference", &pm->ref, NULL));
   PetscCall(DRConfigGetString(cfg, "pmor.weights", pm->weights, sizeof(pm->weights), NULL));
+  PetscCall(DRConfigGetString(cfg, "pmor.interpolation", pm->interp, sizeof(pm->interp), NULL));
   PetscCall(DRConfigGetReal(cfg, "pmor.damping.alpha", &pm->alpha, NULL));
   PetscCall(DRConfigGetReal(cfg, "pmor.damping.beta", &pm->beta, NULL));
   PetscCall(DRConfigGetBool(cfg, "pmor.frf.enabled", &pm->frf, NULL));
@@ -83,6 +85,8 @@ PetscErrorCode DRPMORSetFromOptions(DRPMOR pm)
   PetscCheck(!pm->sim || (pm->sim_h > 0 && pm->sim_tend >= pm->sim_h), pm->comm, DR_ERR_INPUT, "%s: pmor.sim.h must be positive and at most pmor.sim.t_end, expected 0 < h <= t_end", where);
   PetscCall(DRConfigGetString(cfg, "pmor.checkpoint", pm->ckpt, sizeof(pm->ckpt), NULL));
   if (!pm->ckpt[0]) PetscCall(PetscSNPrintf(pm->ckpt, sizeof(pm->ckpt), "%s.supports.h5", pm->output));
+  PetscCall(DRConfigGetString(cfg, "pmor.frf.checkpoint", pm->ckpt_frf, sizeof(pm->ckpt_frf), NULL));
+  if (!pm->ckpt_frf[0]) PetscCall(PetscSNPrintf(pm->ckpt_frf, sizeof(pm->ckpt_frf), "%s.frf.h5", pm->output));
   PetscCall(DRConfigWhere(cfg, "pmor.frf.fmax", where, sizeof(where)));
   PetscCheck(!pm->frf || pm->fmax >= pm->fmin, pm->comm, DR_ERR_INPUT, "%s: pmor.frf.fmax is below pmor.frf.fmin, expected fmin <= fmax", where);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -160,6 +164,28 @@ PetscErrorCode DRPMORView(DRPMOR pm, PetscViewer v)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the interpolated ROM halfway between neighbouring supports (where the
+ * interpolation is furthest from its data): /pmor/midpoints/{p, M, K, D} */
+static PetscErrorCode WriteMidpoints(DRPMOR pm, DRStore st)
+{
+  PetscInt   n = pm->n, nm = pm->period > 0 ? pm->k : pm->k - 1, d1[1] = {nm}, d3[3] = {nm, n, n};
+  PetscReal *p, *M, *K, *D, *B, *C;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc6(nm, &p, nm * n * n, &M, nm * n * n, &K, nm * n * n, &D, n, &B, n, &C));
+  for (PetscInt i = 0; i < nm; i++) {
+    PetscReal b = i + 1 < pm->k ? pm->ps[i + 1] : pm->ps[0] + pm->period;
+    p[i]        = 0.5 * (pm->ps[i] + b);
+    PetscCall(DRPMORInterpolate(pm, p[i], M + i * n * n, D + i * n * n, K + i * n * n, B, C));
+  }
+  PetscCall(DRStoreWriteReal(st, "/pmor/midpoints/p", 1, d1, p, NULL));
+  PetscCall(DRStoreWriteReal(st, "/pmor/midpoints/M", 3, d3, M, NULL));
+  PetscCall(DRStoreWriteReal(st, "/pmor/midpoints/K", 3, d3, K, NULL));
+  PetscCall(DRStoreWriteReal(st, "/pmor/midpoints/D", 3, d3, D, NULL));
+  PetscCall(PetscFree6(p, M, K, D, B, C));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRPMORWrite(DRPMOR pm, DRStore st)
 {
   PetscInt n = pm->n, len = DRPMOR_ROMLEN(n);
@@ -183,6 +209,8 @@ PetscErrorCode DRPMORWrite(DRPMOR pm, DRStore st)
   }
   PetscCall(DRStoreAttrString(st, "/pmor", "method", pm->method));
   PetscCall(DRStoreAttrString(st, "/pmor", "weights", pm->weights));
+  PetscCall(DRStoreAttrString(st, "/pmor", "interpolation", pm->interp));
+  PetscCall(DRStoreAttrString(st, "/pmor", "distribute", pm->distribute));
   PetscCall(DRStoreAttrString(st, "/pmor", "parameter", pm->parameter));
   PetscCall(DRStoreAttrReal(st, "/pmor", "period", pm->period));
   PetscCall(DRStoreAttrInt(st, "/pmor", "n", n));
@@ -230,6 +258,7 @@ PetscErrorCode DRPMORWrite(DRPMOR pm, DRStore st)
       PetscCall(DRStoreWriteReal(st, "/pmor/supports/interpolated/C", 2, d2, bb + pm->k * n, NULL));
       PetscCall(PetscFree5(Mi, Ki, Bi, Ci, bb));
     }
+    PetscCall(WriteMidpoints(pm, st));
     /* T_i row-major: element (a, b) = T[a + b n] */
     for (PetscInt i = 0; i < pm->k; i++)
       for (PetscInt a = 0; a < n; a++)
@@ -276,6 +305,19 @@ PetscErrorCode DRPMORGetCheckpoint(DRPMOR pm, const char **path)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRPMORRemoveCheckpoints(DRPMOR pm)
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(pm->comm, &rank));
+  if (rank == 0) {
+    (void)unlink(pm->ckpt);
+    (void)unlink(pm->ckpt_frf);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRPMORGetPhaseSeconds(DRPMOR pm, PetscReal *offline, PetscReal *frf, PetscReal *sim)
 {
   PetscFunctionBeginUser;
@@ -300,6 +342,7 @@ PetscErrorCode DRPMORDestroy(DRPMOR *pmp)
   PetscCall(PetscFree(pm->raw));
   PetscCall(PetscFree2(pm->T, pm->tr));
   PetscCall(PetscFree(pm->S2));
+  PetscCall(PetscFree(pm->mf));
   PetscCall(PetscFree2(pm->fp, pm->omega));
   PetscCall(PetscFree5(pm->Hf, pm->Hr, pm->Hs, pm->err, pm->serr));
   PetscCall(PetscFree3(pm->sim_t, pm->sim_yf, pm->sim_yr));

@@ -25,11 +25,11 @@ typedef struct {
 struct _p_DRPMOR {
   MPI_Comm    comm;
   DRConfig    cfg;
-  char        output[PETSC_MAX_PATH_LEN], ckpt[PETSC_MAX_PATH_LEN + 16], sig[1024];
+  char        output[PETSC_MAX_PATH_LEN], ckpt[PETSC_MAX_PATH_LEN + 16], ckpt_frf[PETSC_MAX_PATH_LEN + 16], sig[1024];
   /* options */
   PetscInt    nmodes, dir, every, refine, nfreq, ref;
   PetscReal   tol, fmin, fmax, alpha, beta;
-  char        method[32], weights[32], parameter[32], distribute[32];
+  char        method[32], weights[32], parameter[32], distribute[32], interp[32];
   PetscBool   closed, frf;
   /* model and path */
   DRComponent model;
@@ -46,16 +46,17 @@ struct _p_DRPMOR {
   PetscInt    n;              /* reduced size m + 1 */
   PetscReal  *raw, *T, *tr;   /* per support: raw ROM (M, K, B, C), T_i, transformed ROM */
   PetscReal  *S2;             /* spline second derivatives (NULL: linear) */
+  PetscReal  *mf;             /* manifold interpolation (manifold.c; NULL: direct) */
   PetscReal   sv_ratio;       /* Panzer: sigma_n+1 / sigma_1 (what the truncation drops) */
   /* farm bookkeeping */
-  PetscInt    computed, restored, ngroups;
+  PetscInt    computed, restored, ngroups, frf_computed, frf_restored;
   /* FRF */
   PetscInt    nfp;            /* p grid */
   PetscReal  *fp, *omega, *Hf, *Hr, *Hs, *err, *serr; /* Hf, Hr [nfp x nf x 2], Hs [k x nf x 2] */
   PetscReal   t_offline, t_frf, t_sim;
   /* moving-load simulation */
   PetscBool   sim;
-  PetscInt    sim_n;
+  PetscInt    sim_n, sim_nfact;
   PetscReal   sim_tend, sim_h, sim_speed, sim_p0, sim_fmax, sim_ramp;
   PetscReal  *sim_t, *sim_yf, *sim_yr, sim_emax, sim_erms, sim_wfull, sim_wred;
 };
@@ -65,9 +66,11 @@ struct _p_DRPMOR {
 
 PetscErrorCode DRPMORSplineSetUp(PetscInt k, const PetscReal x[], PetscReal period, PetscReal **S2);
 PetscErrorCode DRPMORWeightsEval(PetscInt k, const PetscReal x[], const PetscReal *S2, PetscReal period, PetscReal p, PetscReal w[]);
-/* load distribution: the coefficients of b(p) over the path nodes (at most 2) */
-PetscErrorCode DRPMORLoadAt(DRPMOR pm, PetscReal p, PetscInt idx[2], PetscReal c[2]);
-/* path.c */
+/* load distribution: the coefficients of b(p) over the path nodes (at most 3) */
+#define DRPMOR_NLOAD 3
+PetscErrorCode DRPMORLoadAt(DRPMOR pm, PetscReal p, PetscInt idx[DRPMOR_NLOAD], PetscReal c[DRPMOR_NLOAD]);
+/* path.c, pathset.c */
+PetscErrorCode DRPMORPathFromSet(DRPMOR pm, const char *name, PetscReal *v, PetscInt *nv);
 PetscErrorCode DRPMORPathSetUp(DRPMOR pm);
 /* support.c */
 PetscErrorCode DRPMORSupports(DRPMOR pm);
@@ -79,5 +82,8 @@ PetscErrorCode DRPMORTransform(DRPMOR pm);
 PetscErrorCode DRPMORSimulate(DRPMOR pm);
 /* frf.c */
 PetscErrorCode DRPMORFRF(DRPMOR pm);
-PetscErrorCode DRPMORReducedH(PetscInt n, const PetscReal *M, const PetscReal *K, PetscReal alpha, PetscReal beta, const PetscReal *B, const PetscReal *C, PetscReal w, PetscReal H[2]);
+PetscErrorCode DRPMORReducedH(PetscInt n, const PetscReal *M, const PetscReal *K, const PetscReal *D, const PetscReal *B, const PetscReal *C, PetscReal w, PetscReal H[2]);
+/* manifold.c */
+PetscErrorCode DRPMORManifoldSetUp(DRPMOR pm);
+PetscErrorCode DRPMORManifoldEval(DRPMOR pm, const PetscReal w[], PetscReal *M, PetscReal *K);
 #endif

@@ -1,130 +1,209 @@
 /* Moving-load simulation (seed 001, METHODS.md 3 with the corrected load
  * law): p(t) = p0 + speed t along the path, F(t) = F_max/2 (1 - cos(pi t /
  * t_ramp)) for t <= t_ramp (the seed: t_ramp = 0.5 s), then F_max; the
- * deflection y = b(p)^T q under the load.  Both models use the same
- * integrator, Newmark's average acceleration (gamma 1/2, beta 1/4, fixed
- * step h), in acceleration form (M + h/2 D + h^2/4 K) a_{n+1} = f_{n+1} -
- * D (v_n + h/2 a_n) - K (q_n + h v_n + h^2/4 a_n), so their difference is
- * the reduction and interpolation error alone: the full model with one MUMPS
- * Cholesky of the constant matrix (K, M do not depend on p), the reduced
- * one re-interpolated every step (n x n, LAPACK). */
+ * deflection y = b(p)^T q under the load.  Both models use Newmark's
+ * average acceleration rule (gamma 1/2, beta 1/4, fixed step h), so their
+ * difference is the reduction and interpolation error alone:
+ *  full: PETSc TS, TSALPHA2 with alpha_m = alpha_f = 1 (Newmark), one
+ *    Newton step per time step with one MUMPS Cholesky of K + sv D + sa M
+ *    reused by every step (K, M do not depend on p; a second one serves
+ *    TSALPHA2's start-up, two backward-Euler half steps that give the
+ *    initial acceleration);
+ *  reduced: the interpolated ROM re-interpolated every step (n x n, LAPACK),
+ *    in acceleration form (M + h/2 D + h^2/4 K) a_{n+1} = f_{n+1} - D (v_n +
+ *    h/2 a_n) - K (q_n + h v_n + h^2/4 a_n), from a_0 = 0 (rest, F(0) = 0). */
 #include "pmorimpl.h"
 #include <petscblaslapack.h>
+#include <petscts.h>
 
 static PetscReal Load(DRPMOR pm, PetscReal t)
 {
   return t <= pm->sim_ramp ? 0.5 * pm->sim_fmax * (1 - PetscCosReal(PETSC_PI * t / pm->sim_ramp)) : pm->sim_fmax;
 }
 
-static PetscErrorCode Full(DRPMOR pm, PetscInt ns, PetscReal *y)
+typedef struct {
+  DRPMOR    pm;
+  Mat       J;
+  Vec       f, w;
+  PetscReal sv, sa; /* the shifts J was assembled for */
+  PetscInt  nfact;  /* factorizations (assemblies of J) */
+  PetscReal *y;
+} FullCtx;
+
+/* f(t) = F(t) b(p(t)) */
+static PetscErrorCode Force(DRPMOR pm, PetscReal t, Vec f, PetscInt idx[DRPMOR_NLOAD], PetscReal c[DRPMOR_NLOAD])
 {
-  Mat       S;
-  KSP       ksp;
-  PC        pc;
-  Vec       q, v, a, r, w, f;
-  PetscReal   h = pm->sim_h;
   PetscMPIInt rank;
+  PetscReal   F = Load(pm, t);
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(pm->comm, &rank));
-  PetscCall(MatDuplicate(pm->M, MAT_COPY_VALUES, &S));
-  PetscCall(MatScale(S, 1 + 0.5 * h * pm->alpha));
-  PetscCall(MatAXPY(S, 0.25 * h * h + 0.5 * h * pm->beta, pm->K, DIFFERENT_NONZERO_PATTERN));
-  PetscCall(KSPCreate(pm->comm, &ksp));
-  PetscCall(KSPSetOperators(ksp, S, S));
+  PetscCall(DRPMORLoadAt(pm, pm->sim_p0 + pm->sim_speed * t, idx, c));
+  PetscCall(VecSet(f, 0));
+  if (rank == 0) /* once: ADD_VALUES from every rank would sum */
+    for (int k = 0; k < DRPMOR_NLOAD; k++) PetscCall(VecSetValue(f, pm->path_rows[idx[k]], F * c[k], ADD_VALUES));
+  PetscCall(VecAssemblyBegin(f));
+  PetscCall(VecAssemblyEnd(f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* G = M (a + alpha v) + K (q + beta v) - f(t)  (D = alpha M + beta K) */
+static PetscErrorCode I2Function(TS ts, PetscReal t, Vec q, Vec v, Vec a, Vec G, void *ctx)
+{
+  FullCtx  *c = (FullCtx *)ctx;
+  DRPMOR    pm = c->pm;
+  PetscInt  idx[DRPMOR_NLOAD];
+  PetscReal cc[DRPMOR_NLOAD];
+
+  PetscFunctionBeginUser;
+  (void)ts;
+  PetscCall(VecWAXPY(c->w, pm->alpha, v, a));
+  PetscCall(MatMult(pm->M, c->w, G));
+  PetscCall(VecWAXPY(c->w, pm->beta, v, q));
+  PetscCall(MatMultAdd(pm->K, c->w, G, G));
+  PetscCall(Force(pm, t, c->f, idx, cc));
+  PetscCall(VecAXPY(G, -1, c->f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* J = K + sv D + sa M, assembled only when the shifts change (the start-up
+ * steps and then every step of the fixed step size): the PC keeps its
+ * factorization while J's state does not change */
+static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec q, Vec v, Vec a, PetscReal sv, PetscReal sa, Mat J, Mat P, void *ctx)
+{
+  FullCtx *c  = (FullCtx *)ctx;
+  DRPMOR   pm = c->pm;
+
+  PetscFunctionBeginUser;
+  (void)ts, (void)t, (void)q, (void)v, (void)a, (void)J;
+  if (c->nfact && sv == c->sv && sa == c->sa) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatZeroEntries(P));
+  PetscCall(MatAXPY(P, 1 + sv * pm->beta, pm->K, SUBSET_NONZERO_PATTERN));
+  PetscCall(MatAXPY(P, sa + sv * pm->alpha, pm->M, SUBSET_NONZERO_PATTERN));
+  c->sv = sv, c->sa = sa, c->nfact++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = b(p(t))^T q after every step */
+static PetscErrorCode Monitor(TS ts, PetscInt step, PetscReal t, Vec q, void *ctx)
+{
+  FullCtx           *c  = (FullCtx *)ctx;
+  DRPMOR             pm = c->pm;
+  PetscInt           idx[DRPMOR_NLOAD], rs, re;
+  PetscReal          cc[DRPMOR_NLOAD], yy = 0;
+  const PetscScalar *x;
+
+  PetscFunctionBeginUser;
+  (void)ts;
+  if (step > pm->sim_n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DRPMORLoadAt(pm, pm->sim_p0 + pm->sim_speed * t, idx, cc));
+  PetscCall(VecGetOwnershipRange(q, &rs, &re));
+  PetscCall(VecGetArrayRead(q, &x));
+  for (int k = 0; k < DRPMOR_NLOAD; k++) {
+    PetscInt row = pm->path_rows[idx[k]];
+    if (row >= rs && row < re) yy += cc[k] * PetscRealPart(x[row - rs]);
+  }
+  PetscCall(VecRestoreArrayRead(q, &x));
+  PetscCallMPI(MPI_Allreduce(&yy, &c->y[step], 1, MPIU_REAL, MPIU_SUM, pm->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The full model on PETSc TS: TSALPHA2 with Newmark's parameters (alpha_m =
+ * alpha_f = 1, gamma = 1/2, beta = 1/4: the average acceleration rule of the
+ * reduced model), linear: one Newton step, one MUMPS Cholesky of K + sv D + sa M
+ * for all steps of size h (TSALPHA2 starts with two backward-Euler half
+ * steps for a consistent initial acceleration: one more factorization). */
+static PetscErrorCode Full(DRPMOR pm, PetscInt ns, PetscReal *y)
+{
+  TS      ts;
+  SNES    snes;
+  KSP     ksp;
+  PC      pc;
+  TSAdapt adapt;
+  Vec     q, v;
+  FullCtx c;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(&c, sizeof(c)));
+  c.pm = pm, c.y = y;
+  PetscCall(MatDuplicate(pm->K, MAT_COPY_VALUES, &c.J));
+  PetscCall(MatAXPY(c.J, 1, pm->M, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatSetOption(c.J, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatCreateVecs(pm->K, &q, &v));
+  PetscCall(VecDuplicate(q, &c.f));
+  PetscCall(VecDuplicate(q, &c.w));
+  PetscCall(VecSet(q, 0));
+  PetscCall(VecSet(v, 0));
+  PetscCall(TSCreate(pm->comm, &ts));
+  PetscCall(TSSetType(ts, TSALPHA2));
+  PetscCall(TSAlpha2SetParams(ts, 1, 1, 0.5, 0.25));
+  PetscCall(TSSetI2Function(ts, NULL, I2Function, &c));
+  PetscCall(TSSetI2Jacobian(ts, c.J, c.J, I2Jacobian, &c));
+  PetscCall(TSSetTime(ts, 0));
+  PetscCall(TSSetTimeStep(ts, pm->sim_h));
+  PetscCall(TSSetMaxSteps(ts, ns));
+  PetscCall(TSSetMaxTime(ts, (ns + 0.5) * pm->sim_h));
+  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_STEPOVER));
+  PetscCall(TSGetAdapt(ts, &adapt));
+  PetscCall(TSAdaptSetType(adapt, TSADAPTNONE));
+  PetscCall(TSGetSNES(ts, &snes));
+  /* Newton with a full step: one linear solve per step, and a residual at
+   * the new state, which TSALPHA2 needs (SNESKSPONLY would leave its stage
+   * velocity and acceleration at the predictor's values) */
+  PetscCall(SNESSetType(snes, SNESNEWTONLS));
+  {
+    SNESLineSearch ls;
+    PetscCall(SNESGetLineSearch(snes, &ls));
+    PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC));
+  }
+  PetscCall(SNESGetKSP(snes, &ksp));
   PetscCall(KSPSetType(ksp, KSPPREONLY));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, PCCHOLESKY));
   PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-  PetscCall(KSPSetOptionsPrefix(ksp, "pmor_sim_"));
-  PetscCall(KSPSetFromOptions(ksp));
-  PetscCall(MatCreateVecs(pm->K, &q, &v));
-  PetscCall(VecDuplicate(q, &a));
-  PetscCall(VecDuplicate(q, &r));
-  PetscCall(VecDuplicate(q, &w));
-  PetscCall(VecDuplicate(q, &f));
-  PetscCall(VecSet(q, 0));
-  PetscCall(VecSet(v, 0));
-  PetscCall(VecSet(a, 0));
+  PetscCall(TSMonitorSet(ts, Monitor, &c, NULL));
+  PetscCall(TSSetOptionsPrefix(ts, "pmor_sim_"));
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(TS2SetSolution(ts, q, v));
   y[0] = 0;
-  for (PetscInt s = 1; s <= ns; s++) {
-    PetscReal t = s * h, c[2], F = Load(pm, t);
-    PetscInt  idx[2];
-    PetscCall(DRPMORLoadAt(pm, pm->sim_p0 + pm->sim_speed * t, idx, c));
-    PetscCall(VecSet(f, 0));
-    if (rank == 0) /* once: ADD_VALUES from every rank would sum */
-      for (int k = 0; k < 2; k++) PetscCall(VecSetValue(f, pm->path_rows[idx[k]], F * c[k], ADD_VALUES));
-    PetscCall(VecAssemblyBegin(f));
-    PetscCall(VecAssemblyEnd(f));
-    /* r = f - K (q + h v + h^2/4 a) - D (v + h/2 a), D = alpha M + beta K */
-    PetscCall(VecWAXPY(w, h, v, q));
-    PetscCall(VecAXPY(w, 0.25 * h * h, a));
-    PetscCall(VecAXPY(w, pm->beta, v));
-    PetscCall(VecAXPY(w, 0.5 * h * pm->beta, a));
-    PetscCall(MatMult(pm->K, w, r));
-    PetscCall(VecAYPX(r, -1, f));
-    if (pm->alpha != 0) {
-      PetscCall(VecWAXPY(w, 0.5 * h, a, v));
-      PetscCall(MatMult(pm->M, w, f));
-      PetscCall(VecAXPY(r, -pm->alpha, f));
-    }
-    PetscCall(VecCopy(a, w)); /* a_n */
-    PetscCall(KSPSolve(ksp, r, a));
-    /* q += h v + h^2/4 (a_n + a); v += h/2 (a_n + a) */
-    PetscCall(VecAXPY(q, h, v));
-    PetscCall(VecAXPBYPCZ(q, 0.25 * h * h, 0.25 * h * h, 1, w, a));
-    PetscCall(VecAXPBYPCZ(v, 0.5 * h, 0.5 * h, 1, w, a));
-    {
-      PetscReal yy = 0;
-      PetscInt  rs, re;
-      const PetscScalar *x;
-      PetscCall(VecGetOwnershipRange(q, &rs, &re));
-      PetscCall(VecGetArrayRead(q, &x));
-      for (int k = 0; k < 2; k++) {
-        PetscInt row = pm->path_rows[idx[k]];
-        if (row >= rs && row < re) yy += c[k] * PetscRealPart(x[row - rs]);
-      }
-      PetscCall(VecRestoreArrayRead(q, &x));
-      PetscCallMPI(MPI_Allreduce(&yy, &y[s], 1, MPIU_REAL, MPIU_SUM, pm->comm));
-    }
-  }
+  PetscCall(TSSolve(ts, NULL));
+  PetscCall(PetscInfo(NULL, "pmor: full moving-load run: %" PetscInt_FMT " assemblies and factorizations of K + sv D + sa M\n", c.nfact));
+  pm->sim_nfact = c.nfact;
+  PetscCall(TSDestroy(&ts));
   PetscCall(VecDestroy(&q));
   PetscCall(VecDestroy(&v));
-  PetscCall(VecDestroy(&a));
-  PetscCall(VecDestroy(&r));
-  PetscCall(VecDestroy(&w));
-  PetscCall(VecDestroy(&f));
-  PetscCall(KSPDestroy(&ksp));
-  PetscCall(MatDestroy(&S));
+  PetscCall(VecDestroy(&c.f));
+  PetscCall(VecDestroy(&c.w));
+  PetscCall(MatDestroy(&c.J));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode Reduced(DRPMOR pm, PetscInt ns, PetscReal *y)
 {
   PetscInt     n = pm->n;
-  PetscReal    h = pm->sim_h, *M, *K, *B, *C, *S, *q, *v, *a, *r, *w;
+  PetscReal    h = pm->sim_h, *M, *K, *D, *B, *C, *S, *q, *v, *a, *r, *w;
   PetscBLASInt bn, one = 1, info, *piv;
 
   PetscFunctionBeginUser;
   PetscCall(PetscBLASIntCast(n, &bn));
-  PetscCall(PetscMalloc5(n * n, &M, n * n, &K, n, &B, n, &C, n * n, &S));
+  PetscCall(PetscMalloc6(n * n, &M, n * n, &K, n * n, &D, n, &B, n, &C, n * n, &S));
   PetscCall(PetscCalloc5(n, &q, n, &v, n, &a, n, &r, n, &w));
   PetscCall(PetscMalloc1(n, &piv));
   y[0] = 0;
   for (PetscInt s = 1; s <= ns; s++) {
     PetscReal t = s * h, F = Load(pm, t);
-    PetscCall(DRPMORInterpolate(pm, pm->sim_p0 + pm->sim_speed * t, M, NULL, K, B, C));
+    PetscCall(DRPMORInterpolate(pm, pm->sim_p0 + pm->sim_speed * t, M, D, K, B, C));
     for (PetscInt i = 0; i < n; i++) w[i] = q[i] + h * v[i] + 0.25 * h * h * a[i];
     for (PetscInt i = 0; i < n; i++) {
       PetscReal kw = 0, dv = 0;
       for (PetscInt j = 0; j < n; j++) {
         PetscReal u = v[j] + 0.5 * h * a[j];
         kw += K[i + j * n] * w[j];
-        dv += (pm->alpha * M[i + j * n] + pm->beta * K[i + j * n]) * u;
+        dv += D[i + j * n] * u;
       }
       r[i] = F * B[i] - kw - dv;
     }
-    for (PetscInt q2 = 0; q2 < n * n; q2++) S[q2] = M[q2] * (1 + 0.5 * h * pm->alpha) + K[q2] * (0.25 * h * h + 0.5 * h * pm->beta);
+    for (PetscInt q2 = 0; q2 < n * n; q2++) S[q2] = M[q2] + 0.5 * h * D[q2] + 0.25 * h * h * K[q2];
     PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bn, &one, S, &bn, piv, r, &bn, &info));
     PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "reduced Newmark matrix singular at t = %g (LAPACK gesv info %d)", (double)t, (int)info);
     y[s] = 0;
@@ -135,7 +214,7 @@ static PetscErrorCode Reduced(DRPMOR pm, PetscInt ns, PetscReal *y)
       y[s] += C[i] * q[i];
     }
   }
-  PetscCall(PetscFree5(M, K, B, C, S));
+  PetscCall(PetscFree6(M, K, D, B, C, S));
   PetscCall(PetscFree5(q, v, a, r, w));
   PetscCall(PetscFree(piv));
   PetscFunctionReturn(PETSC_SUCCESS);

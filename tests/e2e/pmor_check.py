@@ -41,8 +41,16 @@ m = n - 1
 N = K.shape[0]
 
 
+dist = g.attrs.get("distribute", b"linear")
+dist = dist.decode() if isinstance(dist, bytes) else dist
+
+
 def load(p):
-    """b(p): linear between path nodes (dynred's default distribution)"""
+    """b(p): linear between path nodes (dynred's default distribution) or
+    quadratic: 3-node edges (path nodes 2e, 2e+1, 2e+2) with the
+    isoparametric shape functions xi (xi - 1)/2, 1 - xi^2, xi (xi + 1)/2 of
+    xi in [-1, 1] (exact for a path of equally spaced nodes, as the index
+    parameter or a regular ring)"""
     b = np.zeros(N)
     npth = len(pp)
     if period > 0:
@@ -52,6 +60,14 @@ def load(p):
         q = min(max(p, pp[0]), pp[-1])
         ext = pp
     j = min(np.searchsorted(ext, q, side="right") - 1, len(ext) - 2)
+    if dist == "quadratic":
+        if period > 0:
+            ext = np.append(ext, pp[1] + period)
+        s = j - j % 2
+        xi = 2 * (q - ext[s]) / (ext[s + 2] - ext[s]) - 1
+        for a, Na in enumerate((xi * (xi - 1) / 2, 1 - xi * xi, xi * (xi + 1) / 2)):
+            b[rows[(s + a) % npth]] += Na
+        return b
     t = (q - ext[j]) / (ext[j + 1] - ext[j])
     b[rows[j % npth]] += 1 - t
     b[rows[(j + 1) % npth]] += t
@@ -132,6 +148,29 @@ Wf = np.array([weights(p) for p in fp])
 assert np.allclose(Wf.sum(axis=1), 1, atol=1e-12), "weights do not sum to one"
 assert np.allclose(np.array([weights(p) for p in ps]), np.eye(k), atol=1e-12), "not interpolatory"
 
+interp = g.attrs.get("interpolation", b"direct")
+if isinstance(interp, bytes):
+    interp = interp.decode()
+ref = int(g.attrs["reference"])
+EPS = np.finfo(float).eps
+
+
+class Manifold:
+    """X(w) = X_ref^1/2 expm(sum w_i logm(X_ref^-1/2 X_i X_ref^-1/2)) X_ref^1/2"""
+
+    def __init__(self, X):
+        self.h = np.real(sla.sqrtm(X[ref]))
+        hi = np.linalg.inv(self.h)
+        self.L = np.array([np.real(sla.logm(hi @ x @ hi)) for x in X])
+        # round-off bound of the log-exp round trip through X_ref^{-+1/2}:
+        # eigendecompositions and products cost n eps ||X_ref|| ||X_ref^-1||
+        # relative, times (1 + |log lambda|) for the function values
+        self.tol = 10 * n * EPS * np.linalg.cond(X[ref]) * (1 + max(np.abs(np.linalg.eigvalsh((l + l.T) / 2)).max() for l in self.L))
+
+    def __call__(self, w):
+        return self.h @ np.real(sla.expm(np.einsum("i,iab->ab", w, self.L))) @ self.h
+
+
 # 4. invariance under T_i and interpolation at the supports, and the
 # interpolated ROM everywhere from the transformed supports with scipy's
 # weights: all n x n solves of a well-conditioned reduced system (1e-8).
@@ -153,20 +192,41 @@ for s in range(k):
         Z = Kt[s] - w * w * Mt[s] + 1j * w * (alpha * Mt[s] + beta * Kt[s])
         tol4 = max(1e-10, 2.2e-16 * (10 * np.linalg.cond(T[s]) ** 2 + 100 * np.linalg.cond(Z)))
         e4 = max(e4, rel(ht, hr) / tol4 * 1e-10)
-# dynred's interpolated ROM at p_i against its transformed support ROM i
+# dynred's interpolated ROM at p_i against its transformed support ROM i:
+# direct interpolation adds w_i = 1 times X_i to zeros, exactly (1e-12 is
+# round-off headroom only); manifold: the log-exp round trip (Manifold.tol)
+man = {x: Manifold(X) for x, X in (("M", Mt), ("K", Kt))} if interp == "manifold" else None
 for s in range(k):
     for x in "MKBC":
         a, b = g[f"supports/interpolated/{x}"][s], g[f"supports/{x}"][s]
-        e5 = max(e5, np.abs(a - b).max() / np.abs(b).max())
+        d = np.abs(a - b).max() / np.abs(b).max()
+        e5 = max(e5, d / (max(1e-12, man[x].tol) if man and x in man else 1e-12) * 1e-12)
 for j, p in enumerate(fp):
     w8 = weights(p)
     Mi, Ki = np.einsum("i,iab->ab", w8, Mt), np.einsum("i,iab->ab", w8, Kt)
+    Di = alpha * Mi + beta * Ki  # D stays linear in the weights
+    if man:
+        Mi, Ki = man["M"](w8), man["K"](w8)
     Bi, Ci = w8 @ Bt, w8 @ Ct
     for i, w in enumerate(om):
-        e6 = max(e6, rel(Hr[j, i], H(Ki, Mi, alpha * Mi + beta * Ki, Bi, Ci, w)))
+        e6 = max(e6, rel(Hr[j, i], H(Ki, Mi, Di, Bi, Ci, w)))
 print(f"transfer function invariant under T_i: {e4:.2e} (scaled to the 1e-10 bound); interpolated = support ROM at p_i: {e5:.2e}; "
       f"interpolated FRF vs numpy: {e6:.2e}")
 assert e4 < 1e-10, e4
 assert e5 < 1e-12, e5
 assert e6 < 1e-8, e6
+
+# 5. the interpolated M, K halfway between supports
+pm_ = g["midpoints/p"][:]
+for x in "MK":
+    X = g[f"midpoints/{x}"][:]
+    lmin = min(np.linalg.eigvalsh(a).min() / np.linalg.eigvalsh(a).max() for a in X)
+    print(f"{interp}: midpoint {x}: smallest eigenvalue / largest {lmin:.2e}")
+    if man:
+        assert lmin > 0, (x, lmin)  # SPD: the congruence of a matrix exponential
+        e7 = max(np.abs(X[i] - man[x](weights(p))).max() / np.abs(X[i]).max() for i, p in enumerate(pm_))
+        # the two algorithms' round-off (Manifold.tol each) plus the weights'
+        # (1e-15 relative, amplified by ||L_i|| in the exponent)
+        print(f"manifold {x} at the midpoints vs scipy logm/expm: {e7:.2e} (tolerance {2 * man[x].tol:.1e})")
+        assert e7 < 2 * man[x].tol, (x, e7)
 print("ok")

@@ -3,10 +3,14 @@
 # cos(pi t / 0.5 s)) up to 0.5 s, then F_max = 200 N), 8 path nodes per
 # second, Newmark average acceleration h = 0.4 ms for 0.8 s (1 rank; the
 # simulation on 1, 2, 3 ranks is compared in pmor_ranks).
-#  1. the full model's deflection under the load against numpy: the same
-#     Newmark recursion on K, M read from the Matrix Market files (dense LU):
-#     1e-8 relative to max |y| (two factorizations, 5000 steps of a stable
-#     recursion: round-off grows at most linearly, 2000 x 1e-14);
+#  1. the full model's deflection under the load (PETSc TS: TSALPHA2 with
+#     Newmark's parameters, one MUMPS factorization for the steps and one for
+#     TSALPHA2's start-up) against numpy: the same discretization on K, M
+#     read from the Matrix Market files (dense LU): TSALPHA2's start-up (two
+#     backward-Euler half steps give the initial acceleration), then the
+#     Newmark recursion: 1e-8 relative to max |y| (round-off of a stable
+#     recursion grows at most linearly: 2000 steps x 1e-14, and the
+#     factorizations' backward error times cond(M + h/2 D + h^2/4 K) ~ 1e2);
 #  2. reduced (linear weights, every path node a support) vs full: the load
 #     moves slowly against the first mode (15 Hz), so y ~ H(p(t), 0) F(t)
 #     and the error is bounded by the FRF error near 0 Hz over the path,
@@ -29,15 +33,28 @@ beta, alpha = float(g.attrs["beta"]), float(g.attrs["alpha"])
 D = alpha * M + beta * K
 t, p, yf, yr = (g["sim/" + k][:] for k in ("t", "p", "y_full", "y_reduced"))
 h, Fm, tr = (float(g["sim"].attrs[k]) for k in ("h", "F_max", "t_ramp"))
-lu = sla.lu_factor(M + h / 2 * D + h * h / 4 * K)
-N = K.shape[0]; q = np.zeros(N); v = np.zeros(N); a = np.zeros(N); y = np.zeros(len(t))
+N = K.shape[0]; q = np.zeros(N); v = np.zeros(N); y = np.zeros(len(t))
 ext = np.append(pp, pp[0] + period)
-for s in range(1, len(t)):
-    F = Fm / 2 * (1 - np.cos(np.pi * t[s] / tr)) if t[s] <= tr else Fm
-    x = pp[0] + np.mod(p[s] - pp[0], period)
+def force(ts, ps):
+    F = Fm / 2 * (1 - np.cos(np.pi * ts / tr)) if ts <= tr else Fm
+    x = pp[0] + np.mod(ps - pp[0], period)
     j = min(np.searchsorted(ext, x, side="right") - 1, len(pp) - 1)
     c = (x - ext[j]) / (ext[j + 1] - ext[j])
     b = np.zeros(N); b[rows[j]] += 1 - c; b[rows[(j + 1) % len(pp)]] += c
+    return F, b
+# TSALPHA2's start-up: two backward-Euler half steps, then the initial
+# acceleration by the backward difference (-3 v0 + 4 v1 - v2) / (h / 2)
+speed = (p[1] - p[0]) / h
+d = h / 2; be = sla.lu_factor(M + d * D + d * d / 2 * K); qq, vv, vs = q.copy(), v.copy(), [v.copy()]
+for k in (1, 2):
+    F, b = force(k * d, p[0] + speed * k * d)
+    ab = sla.lu_solve(be, F * b - D @ vv - K @ (qq + d * vv))
+    qq, vv = qq + d * vv + d * d / 2 * ab, vv + d * ab
+    vs.append(vv)
+a = (-3 * vs[0] + 4 * vs[1] - vs[2]) / d
+lu = sla.lu_factor(M + h / 2 * D + h * h / 4 * K)
+for s in range(1, len(t)):
+    F, b = force(t[s], p[s])
     an = sla.lu_solve(lu, F * b - D @ (v + h / 2 * a) - K @ (q + h * v + h * h / 4 * a))
     q = q + h * v + h * h / 4 * (a + an); v = v + h / 2 * (a + an); a = an
     y[s] = b @ q
