@@ -73,7 +73,16 @@ PetscErrorCode DRGMPFlexRefCreate(DRMechanism m, PetscReal theta0, DRGMPFlexRef 
   PetscCall(PetscMalloc4(2 * r->nnodes, &r->X0, r->nelem, &r->L0, r->nelem, &r->b0, 36 * r->nelem, &r->Ml));
   PetscCall(PetscMalloc5(r->ndof, &r->q, r->ndof, &r->v, r->ndof, &r->a, r->ndof, &r->r, r->ndof, &r->map));
   PetscCall(PetscCalloc1(r->ndof, &r->fext));
-  PetscCall(DRMechanismConfigure(m, th, r->X0, &res));
+  {
+    /* rho(theta0) by Newton from the canonical start (theta = 0), not from
+     * whatever configuration this rank computed last: the same bits on
+     * every rank and number of ranks */
+    PetscReal save[6];
+    PetscCall(PetscArraycpy(save, m->pose, 6));
+    m->pose[0] = m->pose[1] = m->pose[2] = 0, m->pose[3] = m->L[0], m->pose[4] = m->pose[5] = 0;
+    PetscCall(DRMechanismConfigure(m, th, r->X0, &res));
+    PetscCall(PetscArraycpy(m->pose, save, 6));
+  }
   sec.E = m->p.E, sec.G = m->p.G, sec.rho = m->p.rho, sec.A = m->p.A, sec.Iy = m->p.Ib, sec.Iz = m->p.Ib, sec.J = 2 * m->p.Ib;
   for (PetscInt e = 0; e < r->nelem; e++) {
     const PetscReal *x1 = &r->X0[2 * m->conn[2 * e]], *x2 = &r->X0[2 * m->conn[2 * e + 1]];
