@@ -196,4 +196,24 @@ PetscErrorCode DRGMPRomEigen(DRGMPRom *rom, PetscBool *ok);
 PetscErrorCode DRGMPReducedEigen(PetscInt n, PetscInt nt, const PetscReal *K, const PetscReal *M, PetscReal *lambda, PetscReal *Phi, PetscBool *ok);
 /* dM/dtheta and dK/dtheta of the interpolant (for the equations of motion). */
 PetscErrorCode DRGMPInterpolateDerivative(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, DRGMPMethod method, PetscReal *dM, PetscReal *dK);
+/* The unreduced flexible slider-crank with full nonlinear kinematics
+ * (src/gmp/flexref.c): planar co-rotational beams on the mechanism's mesh,
+ * the joints eliminated exactly (linear in absolute nodal coordinates),
+ * consistent mass in the current chord frame; the reference of the GMP
+ * transient (gmp.transient.reference: nonlinear).  Sequential (one rank's
+ * work: 3 (nel1 + nel2 + 2) - 5 unknowns).  Displacements q (ndof, the
+ * mechanism's DOF layout) are measured from rho(theta0). */
+typedef struct _p_DRGMPFlexRef *DRGMPFlexRef;
+PetscErrorCode DRGMPFlexRefCreate(DRMechanism m, PetscReal theta0, DRGMPFlexRef *r);
+PetscErrorCode DRGMPFlexRefGetSizes(DRGMPFlexRef r, PetscInt *ndof, PetscInt *nfree);
+/* Static equilibrium with theta held under nodal loads fext (ndof). */
+PetscErrorCode DRGMPFlexRefStatic(DRGMPFlexRef r, const PetscReal fext[], PetscReal q[]);
+/* From rest in rho(theta0): the torque tau = T0 sin(2 pi f t) for t < 1/(4 f),
+ * then T0, on the crank's rotation at O; TSALPHA2 (rho_inf = 1), step h. */
+PetscErrorCode DRGMPFlexRefSolve(DRGMPFlexRef r, PetscReal T0, PetscReal ramp_hz, PetscReal h, PetscReal tend);
+/* The recorded steps (0 = initial): time, crank angle theta (rotation at O),
+ * crank-end deflection normal to the crank's root tangent (as the reduced
+ * transient's), slider position x_B, energy T + V, work of the torque. */
+PetscErrorCode DRGMPFlexRefGetHistory(DRGMPFlexRef r, PetscInt *n, const PetscReal **t, const PetscReal **theta, const PetscReal **w, const PetscReal **xslider, const PetscReal **energy, const PetscReal **work);
+PetscErrorCode DRGMPFlexRefDestroy(DRGMPFlexRef *r);
 #endif

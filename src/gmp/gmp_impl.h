@@ -45,7 +45,7 @@ PetscErrorCode DRMechanismKindFind(MPI_Comm comm, const char *type, const char *
 
 /* The package's log events (DRGMPInitializePackage) */
 extern PetscClassId  DRGMP_CLASSID;
-extern PetscLogEvent DRGMP_Point, DRGMP_Assemble, DRGMP_PointEig, DRGMP_Sweep, DRGMP_Track, DRGMP_Verify, DRGMP_Write, DRGMP_Transient;
+extern PetscLogEvent DRGMP_Point, DRGMP_Assemble, DRGMP_PointEig, DRGMP_Sweep, DRGMP_Track, DRGMP_Verify, DRGMP_Write, DRGMP_Transient, DRGMP_FlexRef;
 
 /* The built-in interpolation methods (interp.c), registered there on first use */
 PetscErrorCode DRGMPInterpolationLinear(PetscInt nt, const PetscInt npts[], const DRGMPRom grid[], const PetscReal theta[], PetscBool want_psi, PetscReal *M, PetscReal *K, PetscReal *Psi);

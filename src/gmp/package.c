@@ -4,7 +4,7 @@
 #include "gmp_impl.h"
 
 PetscClassId  DRGMP_CLASSID;
-PetscLogEvent DRGMP_Point, DRGMP_Assemble, DRGMP_PointEig, DRGMP_Sweep, DRGMP_Track, DRGMP_Verify, DRGMP_Write, DRGMP_Transient;
+PetscLogEvent DRGMP_Point, DRGMP_Assemble, DRGMP_PointEig, DRGMP_Sweep, DRGMP_Track, DRGMP_Verify, DRGMP_Write, DRGMP_Transient, DRGMP_FlexRef;
 
 static PetscBool DRGMPPackageInitialized = PETSC_FALSE;
 
@@ -30,6 +30,7 @@ PetscErrorCode DRGMPInitializePackage(void)
   PetscCall(PetscLogEventRegister("DRGMPVerify", DRGMP_CLASSID, &DRGMP_Verify));       /* interpolation against exact ROMs */
   PetscCall(PetscLogEventRegister("DRGMPWrite", DRGMP_CLASSID, &DRGMP_Write));         /* /gmp datasets */
   PetscCall(PetscLogEventRegister("DRGMPTransient", DRGMP_CLASSID, &DRGMP_Transient)); /* the transient check */
+  PetscCall(PetscLogEventRegister("DRGMPFlexRef", DRGMP_CLASSID, &DRGMP_FlexRef));     /* the unreduced nonlinear reference */
   /* /timing reads its phase seconds from these events: time them even
    * without -log_view */
   PetscCall(DRLogEnable());

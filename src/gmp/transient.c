@@ -10,7 +10,11 @@
  * are integrated with every interpolation method and with the reference:
  * the exact ROM recomputed at every step (at the predicted theta of the step,
  * with M and K linearized in theta about it, derivatives by central
- * differences of exact ROMs), so the comparison isolates the interpolation.
+ * differences of exact ROMs), so the comparison isolates the interpolation;
+ * or (gmp.transient.reference: nonlinear) the unreduced slider-crank with
+ * co-rotational beams and exact joints (flexref.c), so the comparison
+ * includes the reduction (modal truncation, K linearized about rho(theta),
+ * the dropped delta dPsi/dtheta inertia terms).
  * Integrator: PETSc TSALPHA2 (generalized-alpha for second-order systems)
  * with spectral radius 1 (no numerical damping), fixed step.
  * Torque: tau = T0 sin(2 pi f t) for t < 1/(4 f) (the sinusoidal ramp),
@@ -29,6 +33,7 @@ static const DRConfigKey tr_keys[] = {
   {"gmp.transient.theta0", DR_CFG_REAL, "0", "initial crank angle [rad] (at rest, undeformed)", NULL, "rad", NULL},
   {"gmp.transient.window", DR_CFG_REAL, "0.25", "fraction of the simulation (at its end) over which the phase error is measured", "0..1", NULL, NULL},
   {"gmp.transient.save_every", DR_CFG_INT, "10", "store every k-th step in /gmp/transient", "1..", NULL, NULL},
+  {"gmp.transient.reference", DR_CFG_STRING, "exact-rom", "the reference of the methods: exact-rom (the exact ROM recomputed every step: isolates the interpolation) | nonlinear (the unreduced co-rotational FE mechanism: DRGMPFlexRef, slider-crank)", "exact-rom|nonlinear", NULL, NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -53,6 +58,11 @@ typedef struct {
   /* recorded history */
   PetscInt          nrec, caprec;
   PetscReal        *t, *th, *w;
+  /* size of the inertia terms the equations drop (methods 0..2): the
+   * velocity field delta dPsi_d/dtheta theta' against the kept Psi eta',
+   * lumped-mass norms (ml: per DOF), maxima over the run */
+  PetscReal        *ml, *Psip, *Psim, vdrop, vkept;
+  PetscInt          every;
 } TrCtx;
 
 static PetscReal Wrap(TrCtx *c, PetscReal th)
@@ -155,7 +165,31 @@ static PetscErrorCode Residual(PetscReal t, const PetscReal u[], const PetscReal
 }
 
 /* record theta and the transverse flexible deflection of the crank end */
-static PetscErrorCode Record(TrCtx *c, PetscReal t, const PetscReal u[])
+/* |Psi_d'(theta) delta theta'|_ml and |Psi eta'|_ml with Psi_d' by central
+ * differences of the interpolant's Psi (c->Psi holds Psi(theta)). */
+static PetscErrorCode DroppedInertia(TrCtx *c, const PetscReal u[], const PetscReal v[])
+{
+  PetscReal d = 1e-6, th = u[0], a = 0, b = 0;
+  PetscInt  nd = c->ndof, n = c->n, nt = c->grid[0].nt;
+  DRGMPRom  ip, im;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRGMPInterpolatePart(c->ngrid, c->grid, Wrap(c, th + d), (DRGMPMethod)c->method, PETSC_TRUE, &ip));
+  PetscCall(DRGMPInterpolatePart(c->ngrid, c->grid, Wrap(c, th - d), (DRGMPMethod)c->method, PETSC_TRUE, &im));
+  for (PetscInt i = 0; i < nd; i++) {
+    PetscReal vd = 0, vk = 0;
+    for (PetscInt k = nt; k < n; k++) vd += (ip.Psi[i + k * nd] - im.Psi[i + k * nd]) / (2 * d) * u[k] * v[0];
+    for (PetscInt k = 0; k < n; k++) vk += c->Psi[i + k * nd] * v[k];
+    a += c->ml[i] * vd * vd, b += c->ml[i] * vk * vk;
+  }
+  c->vdrop = PetscMax(c->vdrop, PetscSqrtReal(a));
+  c->vkept = PetscMax(c->vkept, PetscSqrtReal(b));
+  PetscCall(DRGMPRomDestroy(&ip));
+  PetscCall(DRGMPRomDestroy(&im));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Record(TrCtx *c, PetscReal t, const PetscReal u[], const PetscReal v[])
 {
   PetscReal ux = 0, uy = 0, th;
 
@@ -179,6 +213,7 @@ static PetscErrorCode Record(TrCtx *c, PetscReal t, const PetscReal u[])
   c->t[c->nrec]  = t;
   c->th[c->nrec] = th;
   c->w[c->nrec]  = -PetscSinReal(th) * ux + PetscCosReal(th) * uy; /* normal to the crank */
+  if (c->method < 3 && c->ml && c->nrec % c->every == 0) PetscCall(DroppedInertia(c, u, v));
   c->nrec++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -193,7 +228,7 @@ static PetscErrorCode PreStep(PetscReal t, PetscReal h, const PetscReal u[], con
 static PetscErrorCode Monitor(PetscInt step, PetscReal t, const PetscReal u[], const PetscReal v[], void *ctx)
 {
   PetscFunctionBeginUser;
-  PetscCall(Record((TrCtx *)ctx, t, u));
+  PetscCall(Record((TrCtx *)ctx, t, u, v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -264,6 +299,8 @@ struct _p_DRGMPTransient {
   PetscInt   every;
   TrCtx      c[4]; /* rank 0: linear, quadratic, eigenspace, exact */
   PetscReal  corr[3], thetaerr[3], phaseerr[3], fdom, wall[4], thend;
+  PetscBool  nonlinear; /* reference: the unreduced nonlinear mechanism instead of the exact ROM */
+  DRMechanism mech;
 };
 
 PetscErrorCode DRGMPTransientCreate(MPI_Comm comm, DRGMPTransient *tr)
@@ -308,6 +345,11 @@ PetscErrorCode DRGMPTransientSetFromOptions(DRGMPTransient tr)
   PetscCall(DRConfigGetReal(cfg, "gmp.transient.theta0", &tr->theta0, NULL));
   PetscCall(DRConfigGetReal(cfg, "gmp.transient.window", &tr->window, NULL));
   PetscCall(DRConfigGetInt(cfg, "gmp.transient.save_every", &tr->every, NULL));
+  {
+    char ref[32];
+    PetscCall(DRConfigGetString(cfg, "gmp.transient.reference", ref, sizeof(ref), NULL));
+    PetscCall(PetscStrcmp(ref, "nonlinear", &tr->nonlinear));
+  }
   PetscCall(DRConfigGetReal(cfg, "gmp.transient.torque", &tr->T0, NULL));
   PetscCall(DRConfigGetReal(cfg, "gmp.transient.ramp_hz", &tr->fr, NULL));
   PetscCheck(tr->fr > 0, tr->comm, DR_ERR_INPUT, "gmp.transient.ramp_hz %g: expected a positive frequency", (double)tr->fr);
@@ -336,24 +378,39 @@ PetscErrorCode DRGMPTransientSetUp(DRGMPTransient tr)
   PetscCall(DRGMPSweepGetGrid(tr->sweep, &ngrid, &g));
   PetscCall(DRGMPSweepGetPeriod(tr->sweep, &period));
   PetscCall(DRMechanismGetSizes(mech, NULL, NULL, NULL, &nt));
+  tr->mech = mech;
+  PetscCheck(!tr->nonlinear || !strcmp(mech->p.type, "slider-crank"), tr->comm, DR_ERR_INPUT, "gmp.transient.reference nonlinear: the unreduced reference exists for the slider-crank, not for %s", mech->p.type);
   PetscCheck(nt == 1, tr->comm, DR_ERR_INPUT, "gmp.transient: the transient check drives one rigid DOF (this mechanism has %" PetscInt_FMT ")", nt);
   PetscCallMPI(MPI_Comm_rank(tr->comm, &rank));
   if (rank) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(period > 0 || (tr->theta0 >= g[0].theta[0] && tr->theta0 <= g[ngrid - 1].theta[0]), PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.transient.theta0 %g outside the grid", (double)tr->theta0);
   PetscCall(DRMechanismFindLabel(mech, DRLabelMake(mech->nel[0] + 1, 1), &tip));
   PetscCall(DRGMPRomBuilderCreate(mech, &opt, &builder));
+  if (tr->nonlinear) PetscCall(DRGMPRomBuilderDestroy(&builder)); /* no exact ROMs needed */
   for (int m = 0; m < 4; m++) {
     TrCtx   *c = &tr->c[m];
     PetscInt n = g[0].n, nd = g[0].ndof;
     c->ngrid = ngrid, c->grid = g, c->builder = m == 3 ? builder : NULL;
     c->method = m, c->n = n, c->ndof = nd;
     c->tipdof[0] = tip, c->tipdof[1] = tip + 1;
-    c->T0 = tr->T0, c->fr = tr->fr;
+    c->T0 = tr->T0, c->fr = tr->fr, c->every = tr->every;
+    if (m < 3 && mech->dim == 2) { /* lumped translational masses: rho A L_e / 2 per element end, the slider */
+      PetscInt ne;
+      const PetscInt *conn;
+      PetscCall(PetscCalloc1(nd, &c->ml));
+      PetscCall(DRMechanismGetElements(mech, &ne, &conn));
+      for (PetscInt e = 0; e < ne; e++) {
+        const PetscReal *x1 = &g[0].xyz[2 * conn[2 * e]], *x2 = &g[0].xyz[2 * conn[2 * e + 1]];
+        PetscReal        me = 0.5 * mech->p.rho * mech->p.A * PetscSqrtReal((x2[0] - x1[0]) * (x2[0] - x1[0]) + (x2[1] - x1[1]) * (x2[1] - x1[1]));
+        for (int s = 0; s < 2; s++) c->ml[3 * conn[2 * e + s]] += me, c->ml[3 * conn[2 * e + s] + 1] += me;
+      }
+      c->ml[3 * mech->jtip] += mech->p.slider_mass, c->ml[3 * mech->jtip + 1] += mech->p.slider_mass;
+    }
     c->period = period, c->theta_lo = g[0].theta[0];
     PetscCall(PetscMalloc4(n * n, &c->M, n * n, &c->K, n * n, &c->dM, n * n, &c->dK));
     PetscCall(PetscMalloc5(n * n, &c->M0, n * n, &c->K0, n * n, &c->Mt, n * n, &c->Kt, nd * n, &c->Psi0));
     PetscCall(PetscMalloc1(nd * n, &c->Psi));
-    if (m == 3) {
+    if (m == 3 && !tr->nonlinear) {
       PetscReal tw = tr->theta0;
       PetscInt  i;
       if (period > 0) {
@@ -406,6 +463,29 @@ static PetscErrorCode TransientErrors(DRGMPTransient tr)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Rank 0: the reference as the unreduced nonlinear mechanism (flexref.c),
+ * same drive, step and initial state; its history goes to context 3. */
+static PetscErrorCode SimulateNonlinear(DRGMPTransient tr)
+{
+  DRGMPFlexRef     ref;
+  TrCtx           *c = &tr->c[3];
+  PetscInt         n;
+  const PetscReal *t, *th, *w;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRGMPFlexRefCreate(tr->mech, tr->theta0, &ref));
+  PetscCall(DRGMPFlexRefSolve(ref, tr->T0, tr->fr, tr->h, tr->tend));
+  PetscCall(DRGMPFlexRefGetHistory(ref, &n, &t, &th, &w, NULL, NULL, NULL));
+  if (c->t) PetscCall(PetscFree3(c->t, c->th, c->w));
+  PetscCall(PetscMalloc3(n, &c->t, n, &c->th, n, &c->w));
+  PetscCall(PetscArraycpy(c->t, t, n));
+  PetscCall(PetscArraycpy(c->th, th, n));
+  PetscCall(PetscArraycpy(c->w, w, n));
+  c->nrec = c->caprec = n;
+  PetscCall(DRGMPFlexRefDestroy(&ref));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRGMPTransientSolve(DRGMPTransient tr)
 {
   PetscMPIInt rank;
@@ -419,7 +499,8 @@ PetscErrorCode DRGMPTransientSolve(DRGMPTransient tr)
       /* each method's wall time from the transient event */
       PetscCall(DRLogEventSeconds(DRGMP_Transient, &a));
       PetscCall(PetscLogEventBegin(DRGMP_Transient, 0, 0, 0, 0));
-      PetscCall(Simulate(&tr->c[m], tr->theta0, tr->tend, tr->h));
+      if (m == 3 && tr->nonlinear) PetscCall(SimulateNonlinear(tr));
+      else PetscCall(Simulate(&tr->c[m], tr->theta0, tr->tend, tr->h));
       PetscCall(PetscLogEventEnd(DRGMP_Transient, 0, 0, 0, 0));
       PetscCall(DRLogEventSeconds(DRGMP_Transient, &b));
       tr->wall[m] = b - a;
@@ -438,10 +519,11 @@ PetscErrorCode DRGMPTransientView(DRGMPTransient tr, PetscViewer viewer)
   PetscCheck(tr->solved, tr->comm, PETSC_ERR_ORDER, "DRGMPTransientView: call DRGMPTransientSolve first");
   /* the numbers live on rank 0, which prints */
   PetscCall(PetscViewerASCIIPrintf(viewer, "gmp: transient check, %g s with h = %g s (%" PetscInt_FMT " steps), generalized-alpha rho_inf = 1; torque %g N m with a %g Hz sinusoidal ramp\n", (double)tr->tend, (double)tr->h, (PetscInt)PetscCeilReal(tr->tend / tr->h - 1e-9), (double)tr->T0, (double)tr->fr));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "gmp: reference (exact ROM every step): theta(t_end) = %.6f rad; crank-end deflection dominated by %.2f Hz in the last %.0f%%\n", (double)tr->thend, (double)tr->fdom, (double)(100 * tr->window)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "gmp: reference (%s): theta(t_end) = %.6f rad; crank-end deflection dominated by %.2f Hz in the last %.0f%%\n", tr->nonlinear ? "unreduced nonlinear FE mechanism" : "exact ROM every step", (double)tr->thend, (double)tr->fdom, (double)(100 * tr->window)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %-17s %-17s %-13s %-10s\n", "method", "max |theta err|", "phase lag [deg]", "correlation", "wall [s]"));
   for (int m = 0; m < 3; m++) PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %9.3e (rel)   %8.2f          %7.4f       %.2f\n", DRGMPMethods[m], (double)tr->thetaerr[m], (double)tr->phaseerr[m], (double)tr->corr[m], (double)tr->wall[m]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %-17s %-17s %-13s %.2f\n", "exact ROM", "(reference)", "", "", (double)tr->wall[3]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %-17s %-17s %-13s %.2f\n", tr->nonlinear ? "nonlinear" : "exact ROM", "(reference)", "", "", (double)tr->wall[3]));
+  if (tr->c[0].ml) PetscCall(PetscViewerASCIIPrintf(viewer, "gmp: dropped inertia terms (velocity delta dPsi_d/dtheta theta' against Psi eta', lumped-mass norms, maxima): %.3e (linear), %.3e (quadratic), %.3e (eigenspace)\n", (double)tr->c[0].vdrop / tr->c[0].vkept, (double)tr->c[1].vdrop / tr->c[1].vkept, (double)tr->c[2].vdrop / tr->c[2].vkept));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -465,7 +547,7 @@ PetscErrorCode DRGMPTransientWrite(DRGMPTransient tr, DRStore store)
     for (PetscInt i = 0; i < ns; i++) buf[i] = c[3].t[i * every];
   PetscCall(DRStoreWriteReal(store, "/gmp/transient/t", 1, dims, buf, "s"));
   for (int m = 0; m < 4; m++) {
-    const char *name = m < 3 ? DRGMPMethods[m] : "exact";
+    const char *name = m < 3 ? DRGMPMethods[m] : tr->nonlinear ? "nonlinear" : "exact";
     char        ds[128];
     if (rank == 0)
       for (PetscInt i = 0; i < ns; i++) buf[i] = c[m].th[i * every];
@@ -483,11 +565,17 @@ PetscErrorCode DRGMPTransientWrite(DRGMPTransient tr, DRStore store)
       PetscCall(DRStoreAttrReal(store, ds, "phase_error_deg", tr->phaseerr[m]));
       PetscCallMPI(MPI_Bcast(&tr->corr[m], 1, MPIU_REAL, 0, tr->comm));
       PetscCall(DRStoreAttrReal(store, ds, "correlation", tr->corr[m]));
+      {
+        PetscReal ratio = c[m].vkept > 0 ? c[m].vdrop / c[m].vkept : 0;
+        PetscCallMPI(MPI_Bcast(&ratio, 1, MPIU_REAL, 0, tr->comm));
+        PetscCall(DRStoreAttrReal(store, ds, "dropped_inertia_ratio", ratio));
+      }
     }
   }
   PetscCallMPI(MPI_Bcast(&tr->fdom, 1, MPIU_REAL, 0, tr->comm));
   PetscCall(DRStoreAttrReal(store, "/gmp/transient", "dominant_frequency_hz", tr->fdom));
-  PetscCall(DRStoreAttrString(store, "/gmp/transient", "description", "theta(t) and the flexible deflection of the crank end normal to the crank, per interpolation method and for the exact ROM recomputed every step; theta_error_rel = max |theta - theta_exact| / max |theta_exact - theta0|; over the last `window` of the simulation: correlation = correlation coefficient of the (mean-removed) deflection with the reference's, phase_error_deg = |lag| that best aligns them (searched within half a period of the reference's dominant frequency), as a phase at that frequency"));
+  PetscCall(DRStoreAttrString(store, "/gmp/transient", "description", "theta(t) and the flexible deflection of the crank end normal to the crank, per interpolation method and for the reference (exact: the exact ROM recomputed every step; theta_error_rel = max |theta - theta_exact| / max |theta_exact - theta0|; over the last `window` of the simulation: correlation = correlation coefficient of the (mean-removed) deflection with the reference's, phase_error_deg = |lag| that best aligns them (searched within half a period of the reference's dominant frequency), as a phase at that frequency; nonlinear: the unreduced co-rotational FE mechanism, gmp.transient.reference = nonlinear); dropped_inertia_ratio = max over the run of |delta dPsi_d/dtheta theta'| / max of |Psi eta'| (lumped translational mass norms): the size of the velocity field whose inertia terms (Naets et al.) the reduced equations leave out"));
+  PetscCall(DRStoreAttrString(store, "/gmp/transient", "reference", tr->nonlinear ? "nonlinear" : "exact"));
   PetscCall(PetscFree(buf));
   PetscCall(PetscLogEventEnd(DRGMP_Transient, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -507,6 +595,7 @@ PetscErrorCode DRGMPTransientDestroy(DRGMPTransient *ptr)
       PetscCall(PetscFree(c->Psi));
     }
     if (c->t) PetscCall(PetscFree3(c->t, c->th, c->w));
+    PetscCall(PetscFree(c->ml));
     PetscCall(DRGMPRomDestroy(&c->ex));
     PetscCall(DRGMPRomBuilderDestroy(&c->builder));
   }
