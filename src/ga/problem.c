@@ -196,11 +196,12 @@ static PetscErrorCode Candidates(DRGA g, const PetscReal *mdiag)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* farm groups, each with its own model and factorization of K0 */
-static PetscErrorCode Groups(DRGA g)
+/* farm groups, each with its own model and factorization of K0; one group
+ * of every rank takes over the whole-communicator model (*world = NULL then)
+ * instead of generating it a second time */
+static PetscErrorCode Groups(DRGA g, DRComponent *world)
 {
   PetscFunctionBeginUser;
-  g->gs = g->group_size ? g->group_size : (g->n >= g->dist_dofs ? g->size : 1);
   PetscCall(DRFarmCreate(g->comm, &g->farm));
   PetscCall(DRFarmSetGroupSize(g->farm, g->gs));
   PetscCall(DRFarmSetConfig(g->farm, g->cfg));
@@ -208,7 +209,10 @@ static PetscErrorCode Groups(DRGA g)
   PetscCall(DRFarmSetFromOptions(g->farm));
   PetscCall(DRFarmSetUp(g->farm));
   PetscCall(DRFarmGetGroup(g->farm, &g->group, NULL, &g->ngroups));
-  PetscCall(DRModelCreateFull(g->cfg, g->group, &g->model));
+  if (g->ngroups == 1) {
+    g->model = *world;
+    *world   = NULL;
+  } else PetscCall(DRModelCreateFull(g->cfg, g->group, &g->model));
   {
     PetscInt       mn;
     const DRLabel *ml;
@@ -228,6 +232,24 @@ static PetscErrorCode Groups(DRGA g)
   PetscCall(DRCondenseSetIDC(g->cond, g->inner, g->outer, g->idc_tol, g->b));
   PetscCall(DRCondenseSetDenseMax(g->cond, g->dense_max));
   PetscCall(DRCondenseSetUp(g->cond));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Collective: does `need` MiB on every rank fit in its node's memory? */
+static PetscErrorCode NodeFits(DRGA g, PetscReal need, PetscBool *fits)
+{
+  MPI_Comm    node;
+  PetscReal   sum, avail;
+  const char *source;
+  PetscBool   ok;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_split_type(g->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  PetscCall(MPIU_Allreduce(&need, &sum, 1, MPIU_REAL, MPI_SUM, node));
+  PetscCallMPI(MPI_Comm_free(&node));
+  PetscCall(DRMemoryNodeAvailable(g->cfg, &avail, &source));
+  ok = (PetscBool)(sum <= avail);
+  PetscCall(MPIU_Allreduce(&ok, fits, 1, MPIU_BOOL, MPI_LAND, g->comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -252,9 +274,22 @@ static PetscErrorCode GACheckMemory(DRGA g, DRComponent world)
   PetscCall(DRMemoryFactorEstimate(K, &f)); /* this rank's share over all ranks */
   PetscCall(MatGetInfo(K, MAT_GLOBAL_SUM, &ik));
   PetscCall(MatGetInfo(M, MAT_GLOBAL_SUM, &im));
-  gs   = g->group_size ? g->group_size : (n >= g->dist_dofs ? g->size : 1);
   full = n <= g->dense_max ? (2.0 + (g->rank == 0 ? 5.0 : 0.0)) * n * n * sizeof(PetscReal) / mib : f;
-  need = full + f * g->size / gs + (ik.nz_used + im.nz_used) * (sizeof(PetscScalar) + sizeof(PetscInt)) / gs / mib;
+#define NEED(gs) (full + f * g->size / (gs) + (ik.nz_used + im.nz_used) * (sizeof(PetscScalar) + sizeof(PetscInt)) / (gs) / mib)
+  /* ranks per group: as given; else 1 (one factorization per rank: the
+   * individuals are independent, and a distributed factorization's solves
+   * with a few right-hand sides scale poorly, bench/README.md) unless the
+   * model has >= ga.distributed_dofs DOFs and one factorization per rank
+   * does not fit in the nodes' memory: then one group of every rank */
+  gs = g->group_size;
+  if (!gs) {
+    PetscBool fits = PETSC_TRUE;
+    if (n >= g->dist_dofs && g->size > 1) PetscCall(NodeFits(g, NEED(1), &fits));
+    gs = fits ? 1 : g->size;
+  }
+  g->gs = gs;
+  need  = NEED(gs);
+#undef NEED
   PetscCall(PetscSNPrintf(what, sizeof(what), "ga on model %s (%" PetscInt_FMT " DOFs; the full eigenproblem (%s) and, per farm group of %" PetscInt_FMT " rank(s), the model and the MUMPS estimate of its factorization)", name, n, n <= g->dense_max ? "dense" : "MUMPS estimate", gs));
   PetscCall(DRMemoryCheckHint(g->comm, g->cfg, need, what, "run it with more ranks per group (ranks_per_group) on more nodes, or on a node with more memory"));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -296,9 +331,8 @@ PetscErrorCode DRGAProblemSetUp(DRGA g)
   PetscCall(DRConfigWhere(g->cfg, "ga.fmax", where, sizeof(where)));
   PetscCheck(g->b > 0, g->comm, DR_ERR_INPUT, "%s: no mode of the model reaches 3 x ga.fmax = %g Hz (highest %g Hz), expected a smaller fmax or a finer model", where, (double)(3 * g->fmax), g->nfull ? (double)(PetscSqrtReal(g->lam_full[g->nfull - 1]) / (2 * PETSC_PI * g->time_unit)) : 0.0);
   PetscCall(PetscPrintf(g->comm, "model %s (%s): %" PetscInt_FMT " DOFs\n", wname, wsource, g->n));
+  PetscCall(Groups(g, &world));
   PetscCall(DRComponentDestroy(&world));
-
-  PetscCall(Groups(g));
 
   /* what identifies this optimisation in a checkpoint */
   PetscCall(PetscSNPrintf(g->signature, sizeof(g->signature), "n=%" PetscInt_FMT " nvar=%" PetscInt_FMT " nforced=%" PetscInt_FMT " b=%" PetscInt_FMT " method=%s inner=%" PetscInt_FMT " outer=%" PetscInt_FMT " tol=%g eres=%g pop=%" PetscInt_FMT " maxgen=%" PetscInt_FMT " pc=%g pm=%g seed=%lld stall=%" PetscInt_FMT "/%g", g->n, g->nvar, g->nforced, g->b, g->method, g->inner, g->outer, (double)g->idc_tol, (double)g->e_res, g->pop, g->maxgen, (double)g->pc, (double)g->pm, (long long)g->seed, g->stall_gens, (double)g->stall_tol));
