@@ -45,7 +45,9 @@ PetscErrorCode DRFarmSetUp(DRFarm farm);
 PetscErrorCode DRFarmGetGroup(DRFarm farm, MPI_Comm *group, PetscInt *igroup, PetscInt *ngroups);
 /* Stream results to PATH (HDF5) and skip tasks already in it.  `signature`
  * identifies the sweep (e.g. a hash of the job text): a checkpoint written by
- * a different sweep is an error naming the file, not silently reused. */
+ * a different sweep is an error naming the file, not silently reused.
+ * Collective: the same path on every rank (a run with a checkpoint makes its
+ * ranks agree on the restored tasks; without one it skips that step). */
 PetscErrorCode DRFarmSetCheckpoint(DRFarm farm, const char *path, const char *signature);
 /* What a task is called in progress lines ("grid point", "individual"). */
 PetscErrorCode DRFarmSetLabel(DRFarm farm, const char *label);
