@@ -13,6 +13,7 @@
  */
 #include "gaimpl.h"
 #include <string.h>
+#include <sys/resource.h>
 
 static const DRConfigKey ga_keys[] = {
   {"ga.method", DR_CFG_STRING, "idc", "condensation of each individual: idc | irs | guyan", "idc|irs|guyan", NULL, NULL},
@@ -87,7 +88,7 @@ PetscErrorCode DRGAInitializePackage(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const char *const DRGASplitNames[DR_GA_NSPLIT] = {"evaluating", "claiming_tasks", "receiving_results", "waiting_end_of_batch", "outside_farm"};
+const char *const DRGASplitNames[DR_GA_NSPLIT] = {"evaluating", "claiming_tasks", "receiving_results", "waiting_end_of_batch", "outside_farm", "cpu"};
 
 PetscErrorCode DRGAEventSeconds(PetscLogEvent ev, PetscReal *s)
 {
@@ -480,6 +481,14 @@ static PetscErrorCode Optimise(DRGA g)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* CPU seconds (user + system) of this process so far */
+static PetscReal CPUSeconds(void)
+{
+  struct rusage u;
+  if (getrusage(RUSAGE_SELF, &u)) return 0;
+  return (PetscReal)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * (PetscReal)(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
 /* Collective: where the optimisation's wall time went on each rank (the
  * farm's own accounting; the rest is outside the farm: on rank 0 the
  * offspring, the cache, selection and checkpoints, on the others waiting for
@@ -490,6 +499,7 @@ static PetscErrorCode TimeSplit(DRGA g)
 
   PetscFunctionBeginUser;
   PetscCall(DRFarmGetTimes(g->farm, &mine[0], &mine[1], &mine[2], &mine[3]));
+  mine[5] = g->t_cpu;
   mine[4] = PetscMax(g->t_total - mine[0] - mine[1] - mine[2] - mine[3], 0);
   PetscCall(PetscFree(g->tsplit));
   PetscCall(PetscMalloc1(DR_GA_NSPLIT * (g->rank ? 1 : g->size), &g->tsplit));
@@ -504,21 +514,23 @@ static PetscErrorCode TimeSplit(DRGA g)
       busy += g->tsplit[q * DR_GA_NSPLIT];
     }
     busy /= PetscMax(g->size * g->t_total, 1e-12);
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "ga: seconds per rank (min..max over %d): evaluating %.2f..%.2f, claiming tasks %.3f..%.3f, receiving results %.3f (rank 0), waiting at the end of batches %.3f..%.3f, outside the farm %.3f..%.3f (rank 0: offspring, selection, checkpoints); ranks busy evaluating %.1f%% of the time\n", g->size, (double)lo[0], (double)hi[0], (double)lo[1], (double)hi[1], (double)g->tsplit[2], (double)lo[3], (double)hi[3], (double)lo[4], (double)hi[4], (double)(100 * busy)));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "ga: seconds per rank (min..max over %d): evaluating %.2f..%.2f, claiming tasks %.3f..%.3f, receiving results %.3f (rank 0), waiting at the end of batches %.3f..%.3f, outside the farm %.3f..%.3f (rank 0: offspring, selection, checkpoints); ranks busy evaluating %.1f%% of the time; CPU time %.2f..%.2f s (well below the wall time: the ranks waited for a core)\n", g->size, (double)lo[0], (double)hi[0], (double)lo[1], (double)hi[1], (double)g->tsplit[2], (double)lo[3], (double)hi[3], (double)lo[4], (double)hi[4], (double)(100 * busy), (double)lo[5], (double)hi[5]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRGASolve(DRGA g)
 {
-  PetscReal ts0 = 0, ts1 = 0, te0 = 0, te1 = 0;
+  PetscReal c0, ts0 = 0, ts1 = 0, te0 = 0, te1 = 0;
 
   PetscFunctionBeginUser;
   PetscCall(DRGASetUp(g));
   PetscCall(DRGAEventSeconds(DR_GA_Solve, &ts0));
   PetscCall(DRGAEventSeconds(DR_GA_EvalBatch, &te0));
   PetscCall(PetscLogEventBegin(DR_GA_Solve, 0, 0, 0, 0));
+  c0 = CPUSeconds();
   PetscCall(Optimise(g));
+  g->t_cpu = CPUSeconds() - c0;
   PetscCall(PetscLogEventEnd(DR_GA_Solve, 0, 0, 0, 0));
   PetscCall(DRGAEventSeconds(DR_GA_Solve, &ts1));
   PetscCall(DRGAEventSeconds(DR_GA_EvalBatch, &te1));

@@ -100,6 +100,7 @@ struct _p_DRGA {
   /* where the optimisation's time went, per rank (rank 0 gathers them:
    * size x DR_GA_NSPLIT, the columns of DRGASplitNames) */
   PetscReal *tsplit;
+  PetscReal  t_cpu; /* CPU seconds of this process during the optimisation */
   /* final front (replicated after DRGASolve) */
   PetscInt    nfront;
   uint64_t   *fbits;
@@ -112,7 +113,7 @@ struct _p_DRGA {
 /* ---- package (engine.c) */
 extern PetscClassId  DR_GA_CLASSID;
 extern PetscLogEvent DR_GA_SetUp, DR_GA_Solve, DR_GA_Generation, DR_GA_EvalBatch, DR_GA_Fitness, DR_GA_Select, DR_GA_Checkpoint, DR_GA_Front, DR_GA_Write;
-#define DR_GA_NSPLIT 5
+#define DR_GA_NSPLIT 6
 extern const char *const DRGASplitNames[DR_GA_NSPLIT];
 /* Seconds this process spent in an event so far (logging is active after DRGAInitializePackage). */
 PetscErrorCode DRGAEventSeconds(PetscLogEvent ev, PetscReal *s);
