@@ -78,7 +78,7 @@ struct _p_DRGA {
   /* per group */
   DRFarm      farm;
   MPI_Comm    group;
-  PetscInt    ngroups;
+  PetscInt    ngroups, igroup;
   DRComponent model;
   DRCondense  cond;
   /* evaluation batch (replicated during a farm run) */

@@ -37,7 +37,12 @@ PetscErrorCode DRGAForcedString(DRGA g, char *fl, size_t len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Full eigenvalues (the lowest nfull, enough to pass 3 omega_max) on comm. */
+/* Full eigenvalues (the lowest nfull, enough to pass 3 omega_max) of the
+ * whole-communicator model c: dense on rank 0; beyond dense_max with SLEPc on
+ * the first farm group's own model (g->model), broadcast from rank 0, so the
+ * eigenvalues, and with them every e, are those of a run on one group's
+ * ranks (the same on 1 rank and on any number of 1-rank groups; a solve
+ * distributed over all ranks differs at round-off with their number). */
 static PetscErrorCode FullEigenvalues(DRGA g, DRComponent c, PetscReal lmax)
 {
   PetscInt    n;
@@ -83,11 +88,12 @@ static PetscErrorCode FullEigenvalues(DRGA g, DRComponent c, PetscReal lmax)
   } else {
     /* SLEPc: the lowest nev modes, doubling nev until one passes lmax */
     PetscInt nev = 8;
-    for (;;) {
+    PetscCall(DRComponentGetOperators(g->model, &K, &M, NULL));
+    for (; g->igroup == 0;) {
       DRModal          modal;
       PetscInt         nm;
       const PetscReal *lam;
-      PetscCall(DRModalCreate(g->comm, &modal));
+      PetscCall(DRModalCreate(g->group, &modal));
       PetscCall(DRModalSetOptionsPrefix(modal, "ga_full_"));
       PetscCall(DRModalSetOperators(modal, K, M, source));
       PetscCall(DRModalSetRange(modal, PetscMin(nev, n), 0));
@@ -104,6 +110,9 @@ static PetscErrorCode FullEigenvalues(DRGA g, DRComponent c, PetscReal lmax)
       PetscCall(DRModalDestroy(&modal));
       nev *= 2;
     }
+    PetscCallMPI(MPI_Bcast(&g->nfull, 1, MPIU_INT, 0, g->comm));
+    if (g->igroup) PetscCall(PetscMalloc1(g->nfull + 1, &g->lam_full));
+    PetscCallMPI(MPI_Bcast(g->lam_full, (PetscMPIInt)g->nfull, MPIU_REAL, 0, g->comm));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -196,10 +205,10 @@ static PetscErrorCode Candidates(DRGA g, const PetscReal *mdiag)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* farm groups, each with its own model and factorization of K0; one group
- * of every rank takes over the whole-communicator model (*world = NULL then)
- * instead of generating it a second time */
-static PetscErrorCode Groups(DRGA g, DRComponent *world)
+/* farm groups, each with its own model (GroupCondense: and factorization of
+ * K0); one group of every rank takes over the whole-communicator model
+ * (*world = NULL then) instead of generating it a second time */
+static PetscErrorCode GroupModels(DRGA g, DRComponent *world)
 {
   PetscFunctionBeginUser;
   PetscCall(DRFarmCreate(g->comm, &g->farm));
@@ -208,7 +217,7 @@ static PetscErrorCode Groups(DRGA g, DRComponent *world)
   PetscCall(DRFarmSetLabel(g->farm, "individual"));
   PetscCall(DRFarmSetFromOptions(g->farm));
   PetscCall(DRFarmSetUp(g->farm));
-  PetscCall(DRFarmGetGroup(g->farm, &g->group, NULL, &g->ngroups));
+  PetscCall(DRFarmGetGroup(g->farm, &g->group, &g->igroup, &g->ngroups));
   if (g->ngroups == 1) {
     g->model = *world;
     *world   = NULL;
@@ -223,6 +232,13 @@ static PetscErrorCode Groups(DRGA g, DRComponent *world)
     PetscCall(MPIU_Allreduce(&same, &all, 1, MPIU_BOOL, MPI_LAND, g->comm));
     PetscCheck(all, g->comm, PETSC_ERR_PLIB, "ga: the model built on a rank group numbers its DOFs differently from the whole-communicator model");
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* each group's condensation (needs b) */
+static PetscErrorCode GroupCondense(DRGA g)
+{
+  PetscFunctionBeginUser;
   {
     Mat K, M;
     PetscCall(DRComponentGetOperators(g->model, &K, &M, NULL));
@@ -321,7 +337,8 @@ PetscErrorCode DRGAProblemSetUp(DRGA g)
 
   /* full frequencies and b */
   lmax = PetscSqr(3 * 2 * PETSC_PI * g->fmax * g->time_unit);
-  PetscCall(FullEigenvalues(g, world, lmax));
+  PetscCall(GroupModels(g, &world));
+  PetscCall(FullEigenvalues(g, world ? world : g->model, lmax));
   g->b = 0;
   for (PetscInt k = 0; k < g->nfull; k++)
     if (g->lam_full[k] >= lmax) {
@@ -331,8 +348,8 @@ PetscErrorCode DRGAProblemSetUp(DRGA g)
   PetscCall(DRConfigWhere(g->cfg, "ga.fmax", where, sizeof(where)));
   PetscCheck(g->b > 0, g->comm, DR_ERR_INPUT, "%s: no mode of the model reaches 3 x ga.fmax = %g Hz (highest %g Hz), expected a smaller fmax or a finer model", where, (double)(3 * g->fmax), g->nfull ? (double)(PetscSqrtReal(g->lam_full[g->nfull - 1]) / (2 * PETSC_PI * g->time_unit)) : 0.0);
   PetscCall(PetscPrintf(g->comm, "model %s (%s): %" PetscInt_FMT " DOFs\n", wname, wsource, g->n));
-  PetscCall(Groups(g, &world));
   PetscCall(DRComponentDestroy(&world));
+  PetscCall(GroupCondense(g));
 
   /* what identifies this optimisation in a checkpoint */
   PetscCall(PetscSNPrintf(g->signature, sizeof(g->signature), "n=%" PetscInt_FMT " nvar=%" PetscInt_FMT " nforced=%" PetscInt_FMT " b=%" PetscInt_FMT " method=%s inner=%" PetscInt_FMT " outer=%" PetscInt_FMT " tol=%g eres=%g pop=%" PetscInt_FMT " maxgen=%" PetscInt_FMT " pc=%g pm=%g seed=%lld stall=%" PetscInt_FMT "/%g", g->n, g->nvar, g->nforced, g->b, g->method, g->inner, g->outer, (double)g->idc_tol, (double)g->e_res, g->pop, g->maxgen, (double)g->pc, (double)g->pm, (long long)g->seed, g->stall_gens, (double)g->stall_tol));
