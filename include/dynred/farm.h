@@ -45,19 +45,28 @@ PetscErrorCode DRFarmSetUp(DRFarm farm);
 PetscErrorCode DRFarmGetGroup(DRFarm farm, MPI_Comm *group, PetscInt *igroup, PetscInt *ngroups);
 /* Stream results to PATH (HDF5) and skip tasks already in it.  `signature`
  * identifies the sweep (e.g. a hash of the job text): a checkpoint written by
- * a different sweep is an error naming the file, not silently reused. */
+ * a different sweep is an error naming the file, not silently reused.
+ * Collective: the same path on every rank (a run with a checkpoint makes its
+ * ranks agree on the restored tasks; without one it skips that step). */
 PetscErrorCode DRFarmSetCheckpoint(DRFarm farm, const char *path, const char *signature);
 /* What a task is called in progress lines ("grid point", "individual"). */
 PetscErrorCode DRFarmSetLabel(DRFarm farm, const char *label);
 /* Evaluate tasks 0..ntasks-1.  Collective on the farm's communicator; may be
  * called repeatedly (one generation after another); each call replaces the
- * previous results. */
+ * previous results.  Without a checkpoint a run makes no collective call but
+ * the final broadcast of the counts (the task counter is one window for the
+ * farm's life): runs follow each other without a barrier. */
 PetscErrorCode DRFarmRun(DRFarm farm, PetscInt ntasks, DRFarmTaskFn fn, void *ctx);
 /* On rank 0 of the farm's communicator after DRFarmRun: the result of task i. */
 PetscErrorCode DRFarmGetResult(DRFarm farm, PetscInt task, PetscInt *n, const PetscReal **result);
 /* Statistics of the last run: tasks evaluated here (not from the checkpoint),
  * tasks restored from it, wall time. */
 PetscErrorCode DRFarmGetStats(DRFarm farm, PetscInt *computed, PetscInt *restored, PetscReal *seconds);
+/* This rank's seconds over all runs so far: inside task functions, claiming
+ * tasks from the counter, receiving and checkpointing other groups' results
+ * between its own tasks (rank 0), and waiting at the end of runs (rank 0 for
+ * the last results, the others for their sends).  Any argument may be NULL. */
+PetscErrorCode DRFarmGetTimes(DRFarm farm, PetscReal *task, PetscReal *claim, PetscReal *drain, PetscReal *wait);
 /* Delete the checkpoint (after the final output is committed). */
 PetscErrorCode DRFarmRemoveCheckpoint(DRFarm farm);
 PetscErrorCode DRFarmDestroy(DRFarm *farm);

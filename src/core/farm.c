@@ -1,11 +1,21 @@
 /* The task farm (include/dynred/farm.h).
  *
- * Scheduling: a counter on rank 0, advanced with MPI_Fetch_and_op under a
- * shared passive-target lock, hands out indices into the list of unfinished
- * tasks.  Only group roots touch it; they broadcast the index to their group.
- * One-sided atomics complete without rank 0 calling MPI (it is busy with its
- * own tasks), which is why this is not a master/worker loop.  On clusters
- * whose MPI needs it, enable asynchronous progress (MPICH_ASYNC_PROGRESS=1).
+ * Scheduling: a counter on rank 0, advanced with MPI_Compare_and_swap under
+ * a shared passive-target lock, hands out indices into the list of
+ * unfinished tasks.  Only group roots touch it; they broadcast the index to
+ * their group.  One-sided atomics complete without rank 0 calling MPI (it is
+ * busy with its own tasks), which is why this is not a master/worker loop.
+ * On clusters whose MPI needs it, enable asynchronous progress
+ * (MPICH_ASYNC_PROGRESS=1).
+ *
+ * The window lives as long as the farm and the counter never goes back: run
+ * k owns the values [base_k, base_k + npending_k) and every rank advances
+ * base by npending after a run.  A root claims a value only while it is
+ * below its run's limit (compare-and-swap, not fetch-and-add), so a root
+ * that is late to see the end of run k reads a value >= its limit and
+ * leaves without taking one of run k+1's.  A run therefore needs no
+ * collective call (no window per run, no barrier): a GA generation with a
+ * few hundred short tasks costs no synchronisation beyond its broadcasts.
  *
  * Results: group roots send them to rank 0 (tag = task index) with Isend and
  * go on; rank 0 drains them between its own tasks and at the end, appends
@@ -34,6 +44,12 @@ struct _p_DRFarm {
   PetscInt   *len;
   PetscReal **res;
   PetscReal   seconds;
+  /* the persistent counter (DRFarmSetUp) */
+  MPI_Win     win;
+  long       *counter, base;
+  /* this rank's seconds over all runs: in task functions, claiming tasks,
+   * receiving and checkpointing results (rank 0), waiting at the end of runs */
+  PetscLogDouble t_task, t_claim, t_drain, t_wait;
 };
 
 PetscErrorCode DRFarmCreate(MPI_Comm comm, DRFarm *farm)
@@ -45,6 +61,7 @@ PetscErrorCode DRFarmCreate(MPI_Comm comm, DRFarm *farm)
   PetscCall(PetscNew(&f));
   f->comm           = comm;
   f->group          = MPI_COMM_NULL;
+  f->win            = MPI_WIN_NULL;
   f->group_size     = 1;
   f->file           = -1;
   f->progress_every = 5.0;
@@ -100,6 +117,14 @@ PetscErrorCode DRFarmSetUp(DRFarm f)
   PetscCallMPI(MPI_Comm_split(f->comm, (int)f->igroup, f->rank, &f->group));
   PetscCallMPI(MPI_Comm_rank(f->group, &f->grank));
   PetscCallMPI(MPI_Comm_size(f->group, &f->gsize));
+  PetscCallMPI(MPI_Win_allocate(f->rank == 0 ? (MPI_Aint)sizeof(long) : 0, sizeof(long), MPI_INFO_NULL, f->comm, &f->counter, &f->win));
+  if (f->rank == 0) {
+    PetscCallMPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, f->win));
+    *f->counter = 0;
+    PetscCallMPI(MPI_Win_unlock(0, f->win));
+  }
+  f->base = 0;
+  PetscCallMPI(MPI_Barrier(f->comm));
   f->setup = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -237,6 +262,8 @@ static PetscErrorCode Arrived(DRFarm f, PetscInt task, Progress *p)
  * `wait`). */
 static PetscErrorCode Drain(DRFarm f, PetscBool wait, Progress *p)
 {
+  PetscLogDouble t0 = DRTime();
+
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(DR_EVENT_FarmDrain, 0, 0, 0, 0));
   for (;;) {
@@ -266,14 +293,43 @@ static PetscErrorCode Drain(DRFarm f, PetscBool wait, Progress *p)
     if (wait) break;
   }
   PetscCall(PetscLogEventEnd(DR_EVENT_FarmDrain, 0, 0, 0, 0));
+  if (wait) f->t_wait += DRTime() - t0;
+  else f->t_drain += DRTime() - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Group root: claim the next value of the counter below `limit`; *next =
+ * the value, or `limit` when the run has none left (the counter is then
+ * left alone). */
+static PetscErrorCode Claim(DRFarm f, long limit, long *next)
+{
+  long           cur, old;
+  PetscLogDouble t0 = DRTime();
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, f->win));
+  PetscCallMPI(MPI_Fetch_and_op(NULL, &cur, MPI_LONG, 0, 0, MPI_NO_OP, f->win));
+  PetscCallMPI(MPI_Win_flush(0, f->win));
+  *next = limit;
+  while (cur < limit) {
+    const long want = cur + 1;
+    PetscCallMPI(MPI_Compare_and_swap(&want, &cur, &old, MPI_LONG, 0, 0, f->win));
+    PetscCallMPI(MPI_Win_flush(0, f->win));
+    if (old == cur) {
+      *next = cur;
+      break;
+    }
+    cur = old; /* another root was first: try the value it left */
+  }
+  PetscCallMPI(MPI_Win_unlock(0, f->win));
+  f->t_claim += DRTime() - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
 {
   PetscInt      *pending = NULL, npending = 0, *flags;
-  long          *counter = NULL;
-  MPI_Win        win;
+  long           limit;
   Progress       p   = {0};
   char           msg[PETSC_MAX_PATH_LEN + 256];
   PetscInt       nsent = 0, cap = 16;
@@ -299,12 +355,12 @@ PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
     PetscCall(PetscLogEventEnd(DR_EVENT_FarmCheckpoint, 0, 0, 0, 0));
     for (PetscInt i = 0; i < ntasks; i++) flags[i] = f->res[i] ? 1 : 0;
   }
-  {
+  if (f->ckpt[0]) { /* the same on every rank: without a checkpoint nothing to agree on */
     int bad = msg[0] != 0;
     PetscCallMPI(MPI_Bcast(&bad, 1, MPI_INT, 0, f->comm));
     PetscCheck(!bad, f->comm, DR_ERR_INPUT, "%s", msg);
+    PetscCallMPI(MPI_Bcast(flags, (PetscMPIInt)ntasks, MPIU_INT, 0, f->comm));
   }
-  PetscCallMPI(MPI_Bcast(flags, (PetscMPIInt)ntasks, MPIU_INT, 0, f->comm));
   PetscCall(PetscMalloc1(ntasks, &pending));
   for (PetscInt i = 0; i < ntasks; i++)
     if (!flags[i]) pending[npending++] = i;
@@ -313,27 +369,25 @@ PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
   p.t0 = p.last = DRTime();
   if (f->rank == 0 && f->nrestored) PetscCall(DRProgress(PETSC_COMM_SELF, "%ss: %" PetscInt_FMT " of %" PetscInt_FMT " restored from %s; %" PetscInt_FMT " to go on %" PetscInt_FMT " group(s)", f->label, f->nrestored, ntasks, f->ckpt, npending, f->ngroups));
 
-  PetscCallMPI(MPI_Win_allocate(f->rank == 0 ? (MPI_Aint)sizeof(long) : 0, sizeof(long), MPI_INFO_NULL, f->comm, &counter, &win));
-  if (f->rank == 0) *counter = 0;
-  PetscCallMPI(MPI_Barrier(f->comm));
+  limit = f->base + (long)npending;
   PetscCall(PetscMalloc2(cap, &req, cap, &sendbuf));
   for (;;) {
     long      next = 0;
     PetscInt  task, n = 0;
     PetscReal *r = NULL;
+    PetscLogDouble tt;
     if (f->grank == 0) {
-      const long one = 1;
       if (f->rank == 0) PetscCall(Drain(f, PETSC_FALSE, &p));
-      PetscCallMPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
-      PetscCallMPI(MPI_Fetch_and_op(&one, &next, MPI_LONG, 0, 0, MPI_SUM, win));
-      PetscCallMPI(MPI_Win_unlock(0, win));
+      PetscCall(Claim(f, limit, &next));
     }
-    PetscCallMPI(MPI_Bcast(&next, 1, MPI_LONG, 0, f->group));
-    if (next >= npending) break;
-    task = pending[next];
+    if (f->gsize > 1) PetscCallMPI(MPI_Bcast(&next, 1, MPI_LONG, 0, f->group));
+    if (next >= limit) break;
+    task = pending[next - f->base];
+    tt   = DRTime();
     PetscCall(PetscLogEventBegin(DR_EVENT_FarmTask, 0, 0, 0, 0));
     PetscCall(fn(f->group, task, ctx, &n, &r));
     PetscCall(PetscLogEventEnd(DR_EVENT_FarmTask, 0, 0, 0, 0));
+    f->t_task += DRTime() - tt;
     if (f->grank == 0) {
       PetscCheck(r || n == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "farm: task %" PetscInt_FMT " returned no result", task);
       if (f->rank == 0) {
@@ -362,12 +416,16 @@ PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
       }
     }
   }
+  f->base = limit; /* every rank: the next run's values start here */
   if (f->rank == 0)
     while (p.done < npending) PetscCall(Drain(f, PETSC_TRUE, &p));
-  PetscCallMPI(MPI_Waitall((PetscMPIInt)nsent, req, MPI_STATUSES_IGNORE));
+  {
+    PetscLogDouble tw = DRTime();
+    PetscCallMPI(MPI_Waitall((PetscMPIInt)nsent, req, MPI_STATUSES_IGNORE));
+    f->t_wait += DRTime() - tw;
+  }
   for (PetscInt i = 0; i < nsent; i++) PetscCall(PetscFree(sendbuf[i]));
   PetscCall(PetscFree2(req, sendbuf));
-  PetscCallMPI(MPI_Win_free(&win));
   PetscCall(PetscFree(pending));
   PetscCallMPI(MPI_Bcast(&f->nrestored, 1, MPIU_INT, 0, f->comm));
   PetscCallMPI(MPI_Bcast(&f->ncomputed, 1, MPIU_INT, 0, f->comm));
@@ -394,6 +452,16 @@ PetscErrorCode DRFarmGetStats(DRFarm f, PetscInt *computed, PetscInt *restored, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRFarmGetTimes(DRFarm f, PetscReal *task, PetscReal *claim, PetscReal *drain, PetscReal *wait)
+{
+  PetscFunctionBeginUser;
+  if (task) *task = (PetscReal)f->t_task;
+  if (claim) *claim = (PetscReal)f->t_claim;
+  if (drain) *drain = (PetscReal)f->t_drain;
+  if (wait) *wait = (PetscReal)f->t_wait;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRFarmRemoveCheckpoint(DRFarm f)
 {
   PetscFunctionBeginUser;
@@ -414,6 +482,7 @@ PetscErrorCode DRFarmDestroy(DRFarm *farm)
   if (!f) PetscFunctionReturn(PETSC_SUCCESS);
   FreeResults(f);
   if (f->file >= 0) H5Fclose(f->file);
+  if (f->win != MPI_WIN_NULL) PetscCallMPI(MPI_Win_free(&f->win));
   if (f->group != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&f->group));
   PetscCall(PetscFree(f));
   *farm = NULL;

@@ -13,6 +13,7 @@
  */
 #include "gaimpl.h"
 #include <string.h>
+#include <sys/resource.h>
 
 static const DRConfigKey ga_keys[] = {
   {"ga.method", DR_CFG_STRING, "idc", "condensation of each individual: idc | irs | guyan", "idc|irs|guyan", NULL, NULL},
@@ -36,7 +37,7 @@ static const DRConfigKey ga_keys[] = {
   {"ga.e_resolution", DR_CFG_REAL, "1e-10", "e is rounded to a multiple of this (differences below it are round-off, not a better master set)", "0..", NULL, NULL},
   {"ga.idc.tol", DR_CFG_REAL, "1e-6", "IDC: relative change of the lowest b reduced frequencies to stop at", "0..", NULL, NULL},
   {"ga.group_size", DR_CFG_INT, NULL, "deprecated", NULL, NULL, "ranks_per_group"},
-  {"ga.distributed_dofs", DR_CFG_INT, "50000", "models this large get one distributed factorization per group", "1..", "DOFs", NULL},
+  {"ga.distributed_dofs", DR_CFG_INT, "50000", "models this large get one distributed factorization (one group of every rank) when one factorization per rank does not fit in the nodes' memory (unless ranks_per_group is given)", "1..", "DOFs", NULL},
   {"ga.dense_max", DR_CFG_INT, NULL, "deprecated", NULL, NULL, "dense_max"},
   {"ga.dt_safety", DR_CFG_REAL, "0.9", "suggested step = dt_safety x critical central-difference step 2/omega_max", "0..1", NULL, NULL},
   {"ga.progress_every", DR_CFG_INT, "1", "a progress line every k generations", "1..", "generations", NULL},
@@ -86,6 +87,8 @@ PetscErrorCode DRGAInitializePackage(void)
   PetscCall(PetscRegisterFinalize(DRGAFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+const char *const DRGASplitNames[DR_GA_NSPLIT] = {"evaluating", "claiming_tasks", "receiving_results", "waiting_end_of_batch", "outside_farm", "cpu"};
 
 PetscErrorCode DRGAEventSeconds(PetscLogEvent ev, PetscReal *s)
 {
@@ -148,6 +151,7 @@ PetscErrorCode DRGADestroy(DRGA *ga)
   PetscCall(PetscFree(g->lam_full));
   PetscCall(PetscFree(g->batch));
   PetscCall(PetscFree(g->cn));
+  PetscCall(PetscFree(g->tsplit));
   if (g->rank == 0) {
     PetscCall(DRBitCacheDestroy(&g->cache));
     PetscCall(PetscFree6(g->P, g->Pr, g->Pe, g->Pcrowd, g->Pfeas, g->Pfront));
@@ -477,21 +481,62 @@ static PetscErrorCode Optimise(DRGA g)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* CPU seconds (user + system) of this process so far */
+static PetscReal CPUSeconds(void)
+{
+  struct rusage u;
+  if (getrusage(RUSAGE_SELF, &u)) return 0;
+  return (PetscReal)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * (PetscReal)(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+/* Collective: where the optimisation's wall time went on each rank (the
+ * farm's own accounting; the rest is outside the farm: on rank 0 the
+ * offspring, the cache, selection and checkpoints, on the others waiting for
+ * them); gathered on rank 0 and printed as min..max over the ranks. */
+static PetscErrorCode TimeSplit(DRGA g)
+{
+  PetscReal mine[DR_GA_NSPLIT], lo[DR_GA_NSPLIT], hi[DR_GA_NSPLIT], busy = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRFarmGetTimes(g->farm, &mine[0], &mine[1], &mine[2], &mine[3]));
+  mine[5] = g->t_cpu;
+  mine[4] = PetscMax(g->t_total - mine[0] - mine[1] - mine[2] - mine[3], 0);
+  PetscCall(PetscFree(g->tsplit));
+  PetscCall(PetscMalloc1(DR_GA_NSPLIT * (g->rank ? 1 : g->size), &g->tsplit));
+  PetscCallMPI(MPI_Gather(mine, DR_GA_NSPLIT, MPIU_REAL, g->tsplit, DR_GA_NSPLIT, MPIU_REAL, 0, g->comm));
+  if (g->rank == 0) {
+    for (PetscInt j = 0; j < DR_GA_NSPLIT; j++) lo[j] = hi[j] = g->tsplit[j];
+    for (PetscMPIInt q = 0; q < g->size; q++) {
+      for (PetscInt j = 0; j < DR_GA_NSPLIT; j++) {
+        lo[j] = PetscMin(lo[j], g->tsplit[q * DR_GA_NSPLIT + j]);
+        hi[j] = PetscMax(hi[j], g->tsplit[q * DR_GA_NSPLIT + j]);
+      }
+      busy += g->tsplit[q * DR_GA_NSPLIT];
+    }
+    busy /= PetscMax(g->size * g->t_total, 1e-12);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "ga: seconds per rank (min..max over %d): evaluating %.2f..%.2f, claiming tasks %.3f..%.3f, receiving results %.3f (rank 0), waiting at the end of batches %.3f..%.3f, outside the farm %.3f..%.3f (rank 0: offspring, selection, checkpoints); ranks busy evaluating %.1f%% of the time; CPU time %.2f..%.2f s (well below the wall time: the ranks waited for a core)\n", g->size, (double)lo[0], (double)hi[0], (double)lo[1], (double)hi[1], (double)g->tsplit[2], (double)lo[3], (double)hi[3], (double)lo[4], (double)hi[4], (double)(100 * busy), (double)lo[5], (double)hi[5]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRGASolve(DRGA g)
 {
-  PetscReal ts0 = 0, ts1 = 0, te0 = 0, te1 = 0;
+  PetscReal c0, ts0 = 0, ts1 = 0, te0 = 0, te1 = 0;
 
   PetscFunctionBeginUser;
   PetscCall(DRGASetUp(g));
   PetscCall(DRGAEventSeconds(DR_GA_Solve, &ts0));
   PetscCall(DRGAEventSeconds(DR_GA_EvalBatch, &te0));
   PetscCall(PetscLogEventBegin(DR_GA_Solve, 0, 0, 0, 0));
+  c0 = CPUSeconds();
   PetscCall(Optimise(g));
+  g->t_cpu = CPUSeconds() - c0;
   PetscCall(PetscLogEventEnd(DR_GA_Solve, 0, 0, 0, 0));
   PetscCall(DRGAEventSeconds(DR_GA_Solve, &ts1));
   PetscCall(DRGAEventSeconds(DR_GA_EvalBatch, &te1));
   g->t_total = ts1 - ts0;
   g->t_eval  = te1 - te0;
+  PetscCall(TimeSplit(g));
   PetscCall(PetscPrintf(g->comm, "ga: stopped after generation %" PetscInt_FMT " (%s); %" PetscInt_FMT " evaluations in %.2f s (%.0f per s); %" PetscInt_FMT " solutions on the front\n", g->gen, g->stop_reason, g->nevals, (double)g->t_total, (double)(g->nevals / PetscMax(g->t_eval, 1e-9)), g->nfront));
   PetscCall(DRGAFrontResults(g));
   g->solved = PETSC_TRUE;

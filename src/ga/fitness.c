@@ -55,37 +55,52 @@ static PetscErrorCode EvalTask(MPI_Comm group, PetscInt task, void *ctx, PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Rank 0: the batch in order of decreasing number of masters (stable), so
+ * the farm, which hands tasks out in index order, starts the costly ones
+ * first (longest first: the last tasks of a batch, which keep the other
+ * ranks waiting, are the short ones).  The results are addressed by
+ * bitstring, so the order changes no objective. */
+static PetscErrorCode LongestFirst(DRGA g)
+{
+  PetscInt  nb = g->nbatch, nw = g->nw;
+  PetscInt *key;
+  uint64_t *sorted;
+
+  PetscFunctionBeginUser;
+  if (nb < 2) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc2(nb, &key, nb * nw, &sorted));
+  for (PetscInt t = 0; t < nb; t++) key[t] = (g->nvar - DRBitCount(nw, g->batch + t * nw)) * nb + t;
+  PetscCall(PetscSortInt(nb, key));
+  for (PetscInt t = 0; t < nb; t++) PetscCall(PetscArraycpy(sorted + t * nw, g->batch + (key[t] % nb) * nw, nw));
+  PetscCall(PetscArraycpy(g->batch, sorted, nb * nw));
+  PetscCall(PetscFree2(key, sorted));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Collective: the objectives of nind bitstrings (rank 0's) into e, feas. */
 PetscErrorCode DRGAEvaluate(DRGA g, PetscInt nind, const uint64_t *bits, PetscReal *r, PetscReal *e, PetscBool *feas)
 {
-  PetscInt *slot = NULL;
-
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(DR_GA_EvalBatch, 0, 0, 0, 0));
   g->nbatch = 0;
   if (g->rank == 0) {
-    DRBitCache pend; /* batch members by bitstring -> batch index */
+    DRBitCache pend; /* the batch's bitstrings (each once) */
     PetscCall(DRBitCacheCreate(g->nw, 1, &pend));
     PetscCall(PetscFree(g->batch));
     PetscCall(PetscMalloc1(nind * g->nw + 1, &g->batch));
-    PetscCall(PetscMalloc1(nind + 1, &slot));
     for (PetscInt i = 0; i < nind; i++) {
       const uint64_t *b = bits + i * g->nw;
-      slot[i]           = -1;
       r[i]              = (PetscReal)(g->nforced + DRBitCount(g->nw, b));
-      if (r[i] < g->b || DRBitCacheFind(&g->cache, b)) continue;
+      if (r[i] < g->b || DRBitCacheFind(&g->cache, b) || DRBitCacheFind(&pend, b)) continue;
       {
-        const PetscReal *p = DRBitCacheFind(&pend, b);
-        if (p) slot[i] = (PetscInt)p[0];
-        else {
-          PetscReal v = (PetscReal)g->nbatch;
-          PetscCall(PetscArraycpy(g->batch + g->nbatch * g->nw, b, g->nw));
-          PetscCall(DRBitCacheInsert(&pend, b, &v));
-          slot[i] = g->nbatch++;
-        }
+        PetscReal v = (PetscReal)g->nbatch;
+        PetscCall(PetscArraycpy(g->batch + g->nbatch * g->nw, b, g->nw));
+        PetscCall(DRBitCacheInsert(&pend, b, &v));
+        g->nbatch++;
       }
     }
     PetscCall(DRBitCacheDestroy(&pend));
+    PetscCall(LongestFirst(g));
   }
   PetscCallMPI(MPI_Bcast(&g->nbatch, 1, MPIU_INT, 0, g->comm));
   if (g->rank) {
@@ -109,7 +124,6 @@ PetscErrorCode DRGAEvaluate(DRGA g, PetscInt nind, const uint64_t *bits, PetscRe
       e[i]               = v ? v[0] : DR_GA_PENALTY;
       feas[i]            = (PetscBool)(v && v[1] > 0);
     }
-    PetscCall(PetscFree(slot));
   }
   PetscCall(PetscLogEventEnd(DR_GA_EvalBatch, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

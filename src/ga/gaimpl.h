@@ -78,7 +78,7 @@ struct _p_DRGA {
   /* per group */
   DRFarm      farm;
   MPI_Comm    group;
-  PetscInt    ngroups;
+  PetscInt    ngroups, igroup;
   DRComponent model;
   DRCondense  cond;
   /* evaluation batch (replicated during a farm run) */
@@ -97,6 +97,10 @@ struct _p_DRGA {
   PetscInt   nevals, nrestored_gen;
   char       stop_reason[128];
   PetscReal  t_eval, t_total; /* from the DRGAEvalBatch and DRGASolve events */
+  /* where the optimisation's time went, per rank (rank 0 gathers them:
+   * size x DR_GA_NSPLIT, the columns of DRGASplitNames) */
+  PetscReal *tsplit;
+  PetscReal  t_cpu; /* CPU seconds of this process during the optimisation */
   /* final front (replicated after DRGASolve) */
   PetscInt    nfront;
   uint64_t   *fbits;
@@ -109,6 +113,8 @@ struct _p_DRGA {
 /* ---- package (engine.c) */
 extern PetscClassId  DR_GA_CLASSID;
 extern PetscLogEvent DR_GA_SetUp, DR_GA_Solve, DR_GA_Generation, DR_GA_EvalBatch, DR_GA_Fitness, DR_GA_Select, DR_GA_Checkpoint, DR_GA_Front, DR_GA_Write;
+#define DR_GA_NSPLIT 6
+extern const char *const DRGASplitNames[DR_GA_NSPLIT];
 /* Seconds this process spent in an event so far (logging is active after DRGAInitializePackage). */
 PetscErrorCode DRGAEventSeconds(PetscLogEvent ev, PetscReal *s);
 

@@ -167,6 +167,18 @@ PetscErrorCode DRGAWrite(DRGA g, DRStore s)
   PetscCall(DRStoreAttrReal(s, "/ga", "seconds", g->t_total));
   PetscCall(DRStoreAttrReal(s, "/ga", "evaluations_per_s", g->nevals / PetscMax(g->t_eval, 1e-9)));
   PetscCall(DRStoreAttrInt(s, "/ga", "farm_groups", g->ngroups));
+  {
+    /* /ga/timing/rank_seconds: ranks x DR_GA_NSPLIT, column names in the attribute /ga/timing:rank_seconds_columns */
+    PetscInt  dims[2] = {g->size, DR_GA_NSPLIT};
+    char      cols[256] = "";
+    PetscReal dummy[DR_GA_NSPLIT] = {0};
+    for (PetscInt j = 0; j < DR_GA_NSPLIT; j++) {
+      PetscCall(PetscStrlcat(cols, j ? " " : "", sizeof(cols)));
+      PetscCall(PetscStrlcat(cols, DRGASplitNames[j], sizeof(cols)));
+    }
+    PetscCall(DRStoreWriteReal(s, "/ga/timing/rank_seconds", 2, dims, g->rank == 0 && g->tsplit ? g->tsplit : dummy, "s"));
+    PetscCall(DRStoreAttrString(s, "/ga/timing", "rank_seconds_columns", cols));
+  }
   PetscCall(PetscLogEventEnd(DR_GA_Write, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

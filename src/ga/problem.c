@@ -37,7 +37,12 @@ PetscErrorCode DRGAForcedString(DRGA g, char *fl, size_t len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Full eigenvalues (the lowest nfull, enough to pass 3 omega_max) on comm. */
+/* Full eigenvalues (the lowest nfull, enough to pass 3 omega_max) of the
+ * whole-communicator model c: dense on rank 0; beyond dense_max with SLEPc on
+ * the first farm group's own model (g->model), broadcast from rank 0, so the
+ * eigenvalues, and with them every e, are those of a run on one group's
+ * ranks (the same on 1 rank and on any number of 1-rank groups; a solve
+ * distributed over all ranks differs at round-off with their number). */
 static PetscErrorCode FullEigenvalues(DRGA g, DRComponent c, PetscReal lmax)
 {
   PetscInt    n;
@@ -83,11 +88,12 @@ static PetscErrorCode FullEigenvalues(DRGA g, DRComponent c, PetscReal lmax)
   } else {
     /* SLEPc: the lowest nev modes, doubling nev until one passes lmax */
     PetscInt nev = 8;
-    for (;;) {
+    PetscCall(DRComponentGetOperators(g->model, &K, &M, NULL));
+    for (; g->igroup == 0;) {
       DRModal          modal;
       PetscInt         nm;
       const PetscReal *lam;
-      PetscCall(DRModalCreate(g->comm, &modal));
+      PetscCall(DRModalCreate(g->group, &modal));
       PetscCall(DRModalSetOptionsPrefix(modal, "ga_full_"));
       PetscCall(DRModalSetOperators(modal, K, M, source));
       PetscCall(DRModalSetRange(modal, PetscMin(nev, n), 0));
@@ -104,6 +110,9 @@ static PetscErrorCode FullEigenvalues(DRGA g, DRComponent c, PetscReal lmax)
       PetscCall(DRModalDestroy(&modal));
       nev *= 2;
     }
+    PetscCallMPI(MPI_Bcast(&g->nfull, 1, MPIU_INT, 0, g->comm));
+    if (g->igroup) PetscCall(PetscMalloc1(g->nfull + 1, &g->lam_full));
+    PetscCallMPI(MPI_Bcast(g->lam_full, (PetscMPIInt)g->nfull, MPIU_REAL, 0, g->comm));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -196,19 +205,23 @@ static PetscErrorCode Candidates(DRGA g, const PetscReal *mdiag)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* farm groups, each with its own model and factorization of K0 */
-static PetscErrorCode Groups(DRGA g)
+/* farm groups, each with its own model (GroupCondense: and factorization of
+ * K0); one group of every rank takes over the whole-communicator model
+ * (*world = NULL then) instead of generating it a second time */
+static PetscErrorCode GroupModels(DRGA g, DRComponent *world)
 {
   PetscFunctionBeginUser;
-  g->gs = g->group_size ? g->group_size : (g->n >= g->dist_dofs ? g->size : 1);
   PetscCall(DRFarmCreate(g->comm, &g->farm));
   PetscCall(DRFarmSetGroupSize(g->farm, g->gs));
   PetscCall(DRFarmSetConfig(g->farm, g->cfg));
   PetscCall(DRFarmSetLabel(g->farm, "individual"));
   PetscCall(DRFarmSetFromOptions(g->farm));
   PetscCall(DRFarmSetUp(g->farm));
-  PetscCall(DRFarmGetGroup(g->farm, &g->group, NULL, &g->ngroups));
-  PetscCall(DRModelCreateFull(g->cfg, g->group, &g->model));
+  PetscCall(DRFarmGetGroup(g->farm, &g->group, &g->igroup, &g->ngroups));
+  if (g->ngroups == 1) {
+    g->model = *world;
+    *world   = NULL;
+  } else PetscCall(DRModelCreateFull(g->cfg, g->group, &g->model));
   {
     PetscInt       mn;
     const DRLabel *ml;
@@ -219,6 +232,13 @@ static PetscErrorCode Groups(DRGA g)
     PetscCall(MPIU_Allreduce(&same, &all, 1, MPIU_BOOL, MPI_LAND, g->comm));
     PetscCheck(all, g->comm, PETSC_ERR_PLIB, "ga: the model built on a rank group numbers its DOFs differently from the whole-communicator model");
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* each group's condensation (needs b) */
+static PetscErrorCode GroupCondense(DRGA g)
+{
+  PetscFunctionBeginUser;
   {
     Mat K, M;
     PetscCall(DRComponentGetOperators(g->model, &K, &M, NULL));
@@ -228,6 +248,24 @@ static PetscErrorCode Groups(DRGA g)
   PetscCall(DRCondenseSetIDC(g->cond, g->inner, g->outer, g->idc_tol, g->b));
   PetscCall(DRCondenseSetDenseMax(g->cond, g->dense_max));
   PetscCall(DRCondenseSetUp(g->cond));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Collective: does `need` MiB on every rank fit in its node's memory? */
+static PetscErrorCode NodeFits(DRGA g, PetscReal need, PetscBool *fits)
+{
+  MPI_Comm    node;
+  PetscReal   sum, avail;
+  const char *source;
+  PetscBool   ok;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_split_type(g->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  PetscCall(MPIU_Allreduce(&need, &sum, 1, MPIU_REAL, MPI_SUM, node));
+  PetscCallMPI(MPI_Comm_free(&node));
+  PetscCall(DRMemoryNodeAvailable(g->cfg, &avail, &source));
+  ok = (PetscBool)(sum <= avail);
+  PetscCall(MPIU_Allreduce(&ok, fits, 1, MPIU_BOOL, MPI_LAND, g->comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -252,9 +290,22 @@ static PetscErrorCode GACheckMemory(DRGA g, DRComponent world)
   PetscCall(DRMemoryFactorEstimate(K, &f)); /* this rank's share over all ranks */
   PetscCall(MatGetInfo(K, MAT_GLOBAL_SUM, &ik));
   PetscCall(MatGetInfo(M, MAT_GLOBAL_SUM, &im));
-  gs   = g->group_size ? g->group_size : (n >= g->dist_dofs ? g->size : 1);
   full = n <= g->dense_max ? (2.0 + (g->rank == 0 ? 5.0 : 0.0)) * n * n * sizeof(PetscReal) / mib : f;
-  need = full + f * g->size / gs + (ik.nz_used + im.nz_used) * (sizeof(PetscScalar) + sizeof(PetscInt)) / gs / mib;
+#define NEED(gs) (full + f * g->size / (gs) + (ik.nz_used + im.nz_used) * (sizeof(PetscScalar) + sizeof(PetscInt)) / (gs) / mib)
+  /* ranks per group: as given; else 1 (one factorization per rank: the
+   * individuals are independent, and a distributed factorization's solves
+   * with a few right-hand sides scale poorly, bench/README.md) unless the
+   * model has >= ga.distributed_dofs DOFs and one factorization per rank
+   * does not fit in the nodes' memory: then one group of every rank */
+  gs = g->group_size;
+  if (!gs) {
+    PetscBool fits = PETSC_TRUE;
+    if (n >= g->dist_dofs && g->size > 1) PetscCall(NodeFits(g, NEED(1), &fits));
+    gs = fits ? 1 : g->size;
+  }
+  g->gs = gs;
+  need  = NEED(gs);
+#undef NEED
   PetscCall(PetscSNPrintf(what, sizeof(what), "ga on model %s (%" PetscInt_FMT " DOFs; the full eigenproblem (%s) and, per farm group of %" PetscInt_FMT " rank(s), the model and the MUMPS estimate of its factorization)", name, n, n <= g->dense_max ? "dense" : "MUMPS estimate", gs));
   PetscCall(DRMemoryCheckHint(g->comm, g->cfg, need, what, "run it with more ranks per group (ranks_per_group) on more nodes, or on a node with more memory"));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -286,7 +337,8 @@ PetscErrorCode DRGAProblemSetUp(DRGA g)
 
   /* full frequencies and b */
   lmax = PetscSqr(3 * 2 * PETSC_PI * g->fmax * g->time_unit);
-  PetscCall(FullEigenvalues(g, world, lmax));
+  PetscCall(GroupModels(g, &world));
+  PetscCall(FullEigenvalues(g, world ? world : g->model, lmax));
   g->b = 0;
   for (PetscInt k = 0; k < g->nfull; k++)
     if (g->lam_full[k] >= lmax) {
@@ -297,8 +349,7 @@ PetscErrorCode DRGAProblemSetUp(DRGA g)
   PetscCheck(g->b > 0, g->comm, DR_ERR_INPUT, "%s: no mode of the model reaches 3 x ga.fmax = %g Hz (highest %g Hz), expected a smaller fmax or a finer model", where, (double)(3 * g->fmax), g->nfull ? (double)(PetscSqrtReal(g->lam_full[g->nfull - 1]) / (2 * PETSC_PI * g->time_unit)) : 0.0);
   PetscCall(PetscPrintf(g->comm, "model %s (%s): %" PetscInt_FMT " DOFs\n", wname, wsource, g->n));
   PetscCall(DRComponentDestroy(&world));
-
-  PetscCall(Groups(g));
+  PetscCall(GroupCondense(g));
 
   /* what identifies this optimisation in a checkpoint */
   PetscCall(PetscSNPrintf(g->signature, sizeof(g->signature), "n=%" PetscInt_FMT " nvar=%" PetscInt_FMT " nforced=%" PetscInt_FMT " b=%" PetscInt_FMT " method=%s inner=%" PetscInt_FMT " outer=%" PetscInt_FMT " tol=%g eres=%g pop=%" PetscInt_FMT " maxgen=%" PetscInt_FMT " pc=%g pm=%g seed=%lld stall=%" PetscInt_FMT "/%g", g->n, g->nvar, g->nforced, g->b, g->method, g->inner, g->outer, (double)g->idc_tol, (double)g->e_res, g->pop, g->maxgen, (double)g->pc, (double)g->pm, (long long)g->seed, g->stall_gens, (double)g->stall_tol));
