@@ -4,6 +4,7 @@
 #include <dynred/preflight.h>
 #include "configimpl.h"
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -30,7 +31,12 @@ PetscErrorCode DRPreflightOutput(DRConfig cfg, const char *key)
   if (!rank) {
     struct stat st;
     const char *slash = strrchr(out, '/');
+    const char *base = slash ? slash + 1 : out;
     if (!out[0]) snprintf(msg, sizeof(msg), "%s: %s is empty, expected an output file name", where, key);
+    /* room for what jobs append (".ckpt/HASH.h5.tmp", ".sweep.h5", ".csv", ".tmp.PID"): a path of
+     * PETSC_MAX_PATH_LEN - 64 and a file name of NAME_MAX - 64 characters at most (the name read
+     * is cut at PETSC_MAX_PATH_LEN - 1: a longer one arrives at that length) */
+    else if (strlen(out) > PETSC_MAX_PATH_LEN - 64 || strlen(base) > NAME_MAX - 64) snprintf(msg, sizeof(msg), "%s: %s has %d characters (a file name of %d), expected a path of at most %d and a file name of at most %d characters", where, key, (int)strlen(out), (int)strlen(base), PETSC_MAX_PATH_LEN - 64, NAME_MAX - 64);
     else if (!stat(out, &st) && S_ISDIR(st.st_mode)) snprintf(msg, sizeof(msg), "%s: %s = '%s' is a directory, expected a file name", where, key, out);
     else {
       if (!slash) snprintf(dir, sizeof(dir), ".");

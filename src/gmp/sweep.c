@@ -124,6 +124,17 @@ static PetscErrorCode SweepMechanismFromOptions(DRGMPSweep s)
   }
   PetscCall(DRConfigWhereValue(cfg, iset ? "gmp.I" : "gmp.A", where, sizeof(where)));
   PetscCheck(p->A > 0 && p->Ib > 0 && p->J > 0 && (p->Ib2 == 0 || PetscIsNormalReal(p->Ib2)), s->comm, DR_ERR_INPUT, "%s: gmp.A = %g, gmp.I = %g, torsion constant %g: expected a section whose area and second moments are positive normal numbers (I = A^2/12 when 0)", where, (double)p->A, (double)p->Ib, (double)p->J);
+  {
+    /* the element matrices' scales (axial and bending stiffness of the
+     * shortest link, the mass of the longest) finite and within 1e150, as
+     * component entries (src/model/component.c: their squares stay finite) */
+    PetscReal L = p->L2 > 0 ? PetscMin(p->L1, p->L2) : p->L1, Lm = PetscMax(p->L1, p->L2), sc[3];
+    sc[0] = p->E * p->A / L;
+    sc[1] = p->E * p->Ib / (L * L * L);
+    sc[2] = p->rho * p->A * Lm + p->slider_mass + p->tip_mass;
+    PetscCall(DRConfigWhereValue(cfg, "gmp.A", where, sizeof(where)));
+    PetscCheck(PetscIsNormalReal(sc[0]) && PetscIsNormalReal(sc[1]) && PetscIsNormalReal(sc[2]) && sc[0] <= 1e150 && sc[1] <= 1e150 && sc[2] <= 1e150, s->comm, DR_ERR_INPUT, "%s: gmp.E = %g, gmp.rho = %g, gmp.A = %g: axial stiffness %g N/m, bending stiffness %g N/m, mass %g kg, expected positive normal numbers up to 1e150 (the element matrices would overflow)", where, (double)p->E, (double)p->rho, (double)p->A, (double)sc[0], (double)sc[1], (double)sc[2]);
+  }
   PetscCall(DRConfigWhere(cfg, "gmp.lattice", where, sizeof(where)));
   PetscCheck(p->lattice == 0 || !strcmp(s->type, "arm3d"), s->comm, DR_ERR_INPUT, "%s: gmp.lattice = %" PetscInt_FMT ": lattice links exist for arm3d only, not for %s", where, p->lattice, s->type);
   PetscCall(DRConfigWhere(cfg, "gmp.width", where, sizeof(where)));

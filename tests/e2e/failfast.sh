@@ -104,6 +104,11 @@ ff key_plate_E "command line -model_plate_E: model\.plate\.E = 0, expected > 0 P
 ff key_plate_clamp "command line -model_plate_clamp: model\.plate\.clamp: clamp \"x0,q1\" has unknown face \"q1\"" 1 -config $J/small_plate.yaml -model_plate_clamp x0,q1
 ff key_gmp_grid "command line -gmp_theta1_step: gmp\.theta1\.step = 0\.1: \(stop - start\) / step = 2\.1[0-9]*e\+10 grid points along theta1, expected at most 1000000" 1 -config $C/slider_crank_gmp.yaml -gmp_theta1_start -2147483649 -gmp_theta1_step 0.1
 ff key_gmp_verify "command line -gmp_verify_step: gmp\.verify_step = 1e-09: .* verification points along theta1, expected at most 1000000" 1 -config $C/slider_crank_gmp.yaml -gmp_verify_step 1e-9
+# the fuzz run of 2026-11-24 (third session): a section of 1e308 (case 9319: LAPACK "found 0 of 2
+# deformation modes" as a trace, the sweep checkpoint left behind) and an output name of 8000
+# characters (case 7779: a GA job crashed writing its files)
+ff key_gmp_A "command line -gmp_A: gmp\.E = .*gmp\.A = 1e\+308: axial stiffness inf.*expected positive normal numbers up to 1e150" 2 -config $C/slider_crank_gmp.yaml -gmp_A 1e308
+ff out_long "output has [0-9]+ characters \(a file name of [0-9]+\), expected a path of at most [0-9]+ and a file name of at most [0-9]+ characters" 1 -config $C/bicycle_frame_ga.yaml -output $T/out_long/$(printf 'x%.0s' $(seq 300)).h5
 ff key_gmp_L2 "command line -gmp_L2: gmp\.L1 = 0\.3, gmp\.L2 = 0\.2 .*expected the connector L2 longer than the crank L1" 1 -config $C/slider_crank_gmp.yaml -gmp_L2 0.2
 # a density of 1e300 gives mass entries whose squares overflow (the
 # eigensolver then found M "indefinite"); the builder's message is raised
