@@ -345,17 +345,7 @@ PetscErrorCode DREnergySubSolve(const DREnergy *e, const DRSecondOrder *so, DREn
   PetscCall(PetscMalloc4(m, &r.F, m, &r.a, m, &r.g, m, &r.cv));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, nx, &X));
   PetscCall(VecSet(X, 0.0));
-  PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
-  PetscCall(TSSetProblemType(ts, TS_NONLINEAR));
-  PetscCall(TSSetType(ts, TSRK));
-  PetscCall(TSRKSetType(ts, TSRK5DP));
-  PetscCall(TSSetRHSFunction(ts, NULL, SubRHS, &r));
-  PetscCall(TSSetTolerances(ts, e->rtol * 1e-2, NULL, e->rtol, NULL));
-  PetscCall(TSSetTime(ts, 0.0));
-  PetscCall(TSSetTimeStep(ts, PetscMin(e->h, 1e-4)));
-  PetscCall(TSSetMaxTime(ts, e->nt * e->h));
-  PetscCall(TSSetMaxSteps(ts, 100000000));
-  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  PetscCall(DREnergyTSCreate(e, SubRHS, &r, &ts));
   PetscCall(PetscLogEventBegin(DR_SYSRED_Substructures, 0, 0, 0, 0));
   PetscCall(TSSolve(ts, X));
   PetscCall(PetscLogEventEnd(DR_SYSRED_Substructures, 0, 0, 0, 0));

@@ -3,6 +3,7 @@
 #ifndef DYNRED_SYSREDIMPL_H
 #define DYNRED_SYSREDIMPL_H
 
+#include <petscts.h>
 #include <dynred/sysred.h>
 #include <dynred/ss.h>
 #include <complex.h>
@@ -72,6 +73,9 @@ PetscErrorCode DREnergyForce(const DREnergy *e, PetscReal t, PetscReal f[]);
 PetscErrorCode DREnergyMass(const DREnergy *e, const PetscReal q[], const PetscReal par[], const PetscBool on[], PetscReal Md[]);
 PetscErrorCode DREnergyEval(const DREnergy *e, const PetscReal f[], const PetscReal q[], const PetscReal v[], const PetscReal par[], const PetscBool on[], PetscReal a[], PetscReal P[]);
 PetscReal      DREnergyOutput(const DREnergy *e, const PetscReal q[]);
+/* The TS of the energy simulations (RK5DP, tolerance e->rtol, to e->nt e->h,
+ * steps landing on the requested time): energy.c and energy_sub.c */
+PetscErrorCode DREnergyTSCreate(const DREnergy *e, PetscErrorCode (*rhs)(TS, PetscReal, Vec, Vec, void *), void *ctx, TS *ts);
 PetscErrorCode DREnergySimulate(const DREnergy *e, const PetscReal par[], const PetscBool on[], PetscReal y[], PetscReal Q[], PetscReal act[], PetscReal p2[]);
 PetscErrorCode DREnergyRank(DREnergy *e);
 PetscErrorCode DREnergyView(const DREnergy *e, PetscViewer v);
