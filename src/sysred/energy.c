@@ -208,23 +208,6 @@ static PetscErrorCode RHS(TS ts, PetscReal t, Vec X, Vec F, void *ctx)
 /* simulate with parameters par and active set on; y: the output at the
  * nt + 1 sample times; Q (or NULL): the q's there, (nt+1) x nq; act, p2
  * (or NULL): activity and 2-norm of power per component over [0, t_end] */
-PetscErrorCode DREnergyTSCreate(const DREnergy *e, PetscErrorCode (*rhs)(TS, PetscReal, Vec, Vec, void *), void *ctx, TS *ts)
-{
-  PetscFunctionBegin;
-  PetscCall(TSCreate(PETSC_COMM_SELF, ts));
-  PetscCall(TSSetProblemType(*ts, TS_NONLINEAR));
-  PetscCall(TSSetType(*ts, TSRK));
-  PetscCall(TSRKSetType(*ts, TSRK5DP));
-  PetscCall(TSSetRHSFunction(*ts, NULL, rhs, ctx));
-  PetscCall(TSSetTolerances(*ts, e->rtol * 1e-2, NULL, e->rtol, NULL));
-  PetscCall(TSSetTime(*ts, 0.0));
-  PetscCall(TSSetTimeStep(*ts, PetscMin(e->h, 1e-4)));
-  PetscCall(TSSetMaxTime(*ts, e->nt * e->h));
-  PetscCall(TSSetMaxSteps(*ts, 100000000));
-  PetscCall(TSSetExactFinalTime(*ts, TS_EXACTFINALTIME_MATCHSTEP));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode DREnergySimulate(const DREnergy *e, const PetscReal par[], const PetscBool on[], PetscReal y[], PetscReal Q[], PetscReal act[], PetscReal p2[])
 {
   TS                 ts;

@@ -123,3 +123,21 @@ PetscErrorCode DRSysRedSimulate(DRSysRed s)
   PetscCall(PetscFree(sig.scale));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The TS of the energy simulations (energy.c, energy_sub.c). */
+PetscErrorCode DREnergyTSCreate(const DREnergy *e, PetscErrorCode (*rhs)(TS, PetscReal, Vec, Vec, void *), void *ctx, TS *ts)
+{
+  PetscFunctionBegin;
+  PetscCall(TSCreate(PETSC_COMM_SELF, ts));
+  PetscCall(TSSetProblemType(*ts, TS_NONLINEAR));
+  PetscCall(TSSetType(*ts, TSRK));
+  PetscCall(TSRKSetType(*ts, TSRK5DP));
+  PetscCall(TSSetRHSFunction(*ts, NULL, rhs, ctx));
+  PetscCall(TSSetTolerances(*ts, e->rtol * 1e-2, NULL, e->rtol, NULL));
+  PetscCall(TSSetTime(*ts, 0.0));
+  PetscCall(TSSetTimeStep(*ts, PetscMin(e->h, 1e-4)));
+  PetscCall(TSSetMaxTime(*ts, e->nt * e->h));
+  PetscCall(TSSetMaxSteps(*ts, 100000000));
+  PetscCall(TSSetExactFinalTime(*ts, TS_EXACTFINALTIME_MATCHSTEP));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
