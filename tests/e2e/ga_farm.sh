@@ -18,9 +18,8 @@
 #    ranks (the full eigenvalues come from the first group's own model, not
 #    from a solve distributed over all ranks, which differs at round-off);
 #  - /ga/timing/rank_seconds (where each rank's time went): one row per
-#    rank, the 6 named columns, non-negative, and every rank evaluated
-#    individuals and used CPU time (every rank of a group runs the task
-#    function).  (CPU <= wall is not asserted: BLAS threads may add CPU.)
+#    rank, the 6 named columns, non-negative, evaluations in all (a rank
+#    may get no task of a tiny batch) and CPU time on every rank.  (CPU <= wall is not asserted: BLAS threads may add CPU.)
 set -euo pipefail
 cd "$T"
 C=$ROOT/configs/bicycle_frame_ga.yaml
@@ -56,7 +55,9 @@ for name, n in (('p1.h5', 1), ('p3.h5', 3), ('q4g.h5', 4)):
     cols = (cols.decode() if isinstance(cols, bytes) else cols).split()
     assert t.shape == (n, 6) and cols[0] == 'evaluating' and cols[4] == 'outside_farm' and cols[5] == 'cpu', (name, t.shape, cols)
     assert (t >= 0).all(), (name, t)
-    assert (t[:, 0] > 0).all(), (name, t)
+    # the tasks are claimed dynamically: a rank late to every batch of 4 may evaluate none (seen under
+    # load on 3 oversubscribed ranks), so the evaluations are asserted in all, not per rank
+    assert t[:, 0].sum() > 0, (name, t)
     assert (t[:, 5] > 0).all(), (name, t)
 print('ok: /ga/timing/rank_seconds')
 PY
