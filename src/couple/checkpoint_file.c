@@ -55,13 +55,14 @@ PetscErrorCode DRCMSCkptStoredFree_Private(Stored *st)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode WriteArray(hid_t f, const char *name, hid_t type, hsize_t d0, hsize_t d1, const void *buf)
+/* nd = 1: d0 values; nd = 2: d0 x d1 (either may be 0: no dataset) */
+static PetscErrorCode WriteArray(hid_t f, const char *name, hid_t type, int nd, hsize_t d0, hsize_t d1, const void *buf)
 {
   hsize_t dims[2] = {d0, d1};
 
   PetscFunctionBeginUser;
-  if (d0 * (d1 ? d1 : 1) == 0) PetscFunctionReturn(PETSC_SUCCESS); /* empty: no dataset */
-  PetscCall(DRH5Write(f, name, type, type, d1 ? 2 : 1, dims, PETSC_TRUE, buf));
+  if (d0 * (nd == 2 ? d1 : 1) == 0) PetscFunctionReturn(PETSC_SUCCESS); /* empty: no dataset */
+  PetscCall(DRH5Write(f, name, type, type, nd, dims, PETSC_TRUE, buf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -89,14 +90,14 @@ PetscErrorCode DRCMSCkptWrite_Private(const char *path, const char *name, uint64
   PetscCall(DRH5AttrWriteInt(f, ".", "nb", H5T_STD_I64LE, s->nb));
   PetscCall(DRH5AttrWriteInt(f, ".", "pnb", H5T_STD_I64LE, s->pnb));
   PetscCall(DRH5AttrWriteInt(f, ".", "nq", H5T_STD_I64LE, s->nq));
-  PetscCall(WriteArray(f, "boundary_labels", H5T_NATIVE_INT64, (hsize_t)s->nb, 0, s->blabels));
-  PetscCall(WriteArray(f, "physical_boundary_labels", H5T_NATIVE_INT64, (hsize_t)s->pnb, 0, s->pblabels));
-  PetscCall(WriteArray(f, "component_frequencies_hz", H5T_NATIVE_DOUBLE, (hsize_t)s->nq, 0, s->qfreq_hz));
-  PetscCall(WriteArray(f, "K", H5T_NATIVE_DOUBLE, (hsize_t)N, (hsize_t)N, s->K));
-  PetscCall(WriteArray(f, "M", H5T_NATIVE_DOUBLE, (hsize_t)N, (hsize_t)N, s->M));
-  PetscCall(WriteArray(f, "T", H5T_NATIVE_DOUBLE, (hsize_t)s->n, (hsize_t)NT, st->Tall));
+  PetscCall(WriteArray(f, "boundary_labels", H5T_NATIVE_INT64, 1, (hsize_t)s->nb, 0, s->blabels));
+  PetscCall(WriteArray(f, "physical_boundary_labels", H5T_NATIVE_INT64, 1, (hsize_t)s->pnb, 0, s->pblabels));
+  PetscCall(WriteArray(f, "component_frequencies_hz", H5T_NATIVE_DOUBLE, 1, (hsize_t)s->nq, 0, s->qfreq_hz));
+  PetscCall(WriteArray(f, "K", H5T_NATIVE_DOUBLE, 2, (hsize_t)N, (hsize_t)N, s->K));
+  PetscCall(WriteArray(f, "M", H5T_NATIVE_DOUBLE, 2, (hsize_t)N, (hsize_t)N, s->M));
+  PetscCall(WriteArray(f, "T", H5T_NATIVE_DOUBLE, 2, (hsize_t)s->n, (hsize_t)NT, st->Tall));
   if (st->pencil) {
-    PetscCall(WriteArray(f, "eigenvalues", H5T_NATIVE_DOUBLE, (hsize_t)s->nq, 0, st->lam));
+    PetscCall(WriteArray(f, "eigenvalues", H5T_NATIVE_DOUBLE, 1, (hsize_t)s->nq, 0, st->lam));
     PetscCall(DRH5AttrWriteReal(f, ".", "qtop_hz", st->qtop_hz));
   }
   PetscCall(DRH5FileClose(&f));
@@ -104,20 +105,20 @@ PetscErrorCode DRCMSCkptWrite_Private(const char *path, const char *name, uint64
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Read dataset name of exactly d0 x d1 (d1 = 0: 1-D) values; none when empty. */
-static PetscErrorCode ReadArray(hid_t f, const char *name, hid_t type, hsize_t d0, hsize_t d1, void **buf, char *why, size_t len)
+/* Read dataset name of exactly d0 (nd = 1) or d0 x d1 (nd = 2) values; none when empty. */
+static PetscErrorCode ReadArray(hid_t f, const char *name, hid_t type, int nd, hsize_t d0, hsize_t d1, void **buf, char *why, size_t len)
 {
-  int     nd;
+  int     fnd;
   hsize_t dims[4];
 
   PetscFunctionBeginUser;
   *buf = NULL;
-  if (d0 * (d1 ? d1 : 1) == 0) {
+  if (d0 * (nd == 2 ? d1 : 1) == 0) {
     PetscCall(PetscMalloc(sizeof(double), buf));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(DRH5Dims(f, name, &nd, dims));
-  if (nd != (d1 ? 2 : 1) || dims[0] != d0 || (d1 && dims[1] != d1)) {
+  PetscCall(DRH5Dims(f, name, &fnd, dims));
+  if (fnd != nd || dims[0] != d0 || (nd == 2 && dims[1] != d1)) {
     PetscCall(PetscSNPrintf(why, len, "dataset %s missing or of another size", name));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -170,14 +171,14 @@ static PetscErrorCode ReadFileInner(const char *path, uint64_t hash, PetscInt n,
   s->nq  = (PetscInt)v[3];
   N      = KSize(st);
   NT     = TCols(st);
-  PetscCall(ReadArray(*f, "boundary_labels", H5T_NATIVE_INT64, (hsize_t)s->nb, 0, (void **)&s->blabels, why, len));
-  if (!why[0]) PetscCall(ReadArray(*f, "physical_boundary_labels", H5T_NATIVE_INT64, (hsize_t)s->pnb, 0, (void **)&s->pblabels, why, len));
-  if (!why[0]) PetscCall(ReadArray(*f, "component_frequencies_hz", H5T_NATIVE_DOUBLE, (hsize_t)s->nq, 0, (void **)&s->qfreq_hz, why, len));
-  if (!why[0]) PetscCall(ReadArray(*f, "K", H5T_NATIVE_DOUBLE, (hsize_t)N, (hsize_t)N, (void **)&s->K, why, len));
-  if (!why[0]) PetscCall(ReadArray(*f, "M", H5T_NATIVE_DOUBLE, (hsize_t)N, (hsize_t)N, (void **)&s->M, why, len));
-  if (!why[0]) PetscCall(ReadArray(*f, "T", H5T_NATIVE_DOUBLE, (hsize_t)n, (hsize_t)NT, (void **)&st->Tall, why, len));
+  PetscCall(ReadArray(*f, "boundary_labels", H5T_NATIVE_INT64, 1, (hsize_t)s->nb, 0, (void **)&s->blabels, why, len));
+  if (!why[0]) PetscCall(ReadArray(*f, "physical_boundary_labels", H5T_NATIVE_INT64, 1, (hsize_t)s->pnb, 0, (void **)&s->pblabels, why, len));
+  if (!why[0]) PetscCall(ReadArray(*f, "component_frequencies_hz", H5T_NATIVE_DOUBLE, 1, (hsize_t)s->nq, 0, (void **)&s->qfreq_hz, why, len));
+  if (!why[0]) PetscCall(ReadArray(*f, "K", H5T_NATIVE_DOUBLE, 2, (hsize_t)N, (hsize_t)N, (void **)&s->K, why, len));
+  if (!why[0]) PetscCall(ReadArray(*f, "M", H5T_NATIVE_DOUBLE, 2, (hsize_t)N, (hsize_t)N, (void **)&s->M, why, len));
+  if (!why[0]) PetscCall(ReadArray(*f, "T", H5T_NATIVE_DOUBLE, 2, (hsize_t)n, (hsize_t)NT, (void **)&st->Tall, why, len));
   if (!why[0] && st->pencil) {
-    PetscCall(ReadArray(*f, "eigenvalues", H5T_NATIVE_DOUBLE, (hsize_t)s->nq, 0, (void **)&st->lam, why, len));
+    PetscCall(ReadArray(*f, "eigenvalues", H5T_NATIVE_DOUBLE, 1, (hsize_t)s->nq, 0, (void **)&st->lam, why, len));
     PetscCall(DRH5AttrReadReal(*f, ".", "qtop_hz", &st->qtop_hz, &has[0]));
     if (!why[0] && !has[0]) PetscCall(PetscSNPrintf(why, len, "attribute qtop_hz missing"));
   }
