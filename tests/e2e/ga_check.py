@@ -11,8 +11,9 @@
   ga_check.py same A.h5 B.h5 ...    identical fronts (r, e, masters)
   ga_check.py identical A.h5 B.h5
       every dataset and attribute under /ga bit for bit equal (except the
-      run times: seconds, evaluations_per_s): a before/after check of a
-      change that must not change results.
+      run times and the layout: attributes seconds, evaluations_per_s,
+      farm_groups and the group /ga/timing): a before/after check of a
+      change that must not change results, or of another rank count.
   ga_check.py exhaustive OUT.h5 METHOD
       every master set (forced + any subset of the candidates) condensed by
       an independent numpy implementation (guyan: T = [I; -K_ss^-1 K_sm];
@@ -99,7 +100,7 @@ elif cmd == 'same':
     print('ok: identical fronts (%d points) in %s' % (len(ref[0]), ' '.join(sys.argv[2:])))
 elif cmd == 'identical':
     A, B = h5py.File(sys.argv[2], 'r')['/ga'], h5py.File(sys.argv[3], 'r')['/ga']
-    timing = {'seconds', 'evaluations_per_s'}
+    timing = {'seconds', 'evaluations_per_s', 'farm_groups'}
     diffs, nd = [], [0]
     def attrs_same(name, x, y):
         for k in set(x.attrs) | set(y.attrs):
@@ -107,6 +108,7 @@ elif cmd == 'identical':
             if k not in x.attrs or k not in y.attrs or not np.array_equal(np.asarray(x.attrs[k]), np.asarray(y.attrs[k])):
                 diffs.append('%s attribute %s' % (name or '/ga', k))
     def visit(name, x):
+        if name == 'timing' or name.startswith('timing/'): return
         y = B.get(name)
         if y is None or type(y) is not type(x): diffs.append(name + ' missing or of another kind'); return
         if isinstance(x, h5py.Dataset):
@@ -115,7 +117,7 @@ elif cmd == 'identical':
         attrs_same(name, x, y)
     attrs_same('', A, B)
     A.visititems(visit)
-    B.visititems(lambda name, y: None if name in A else diffs.append(name + ' only in ' + sys.argv[3]))
+    B.visititems(lambda name, y: None if name in A or name.split('/')[0] == 'timing' else diffs.append(name + ' only in ' + sys.argv[3]))
     if diffs: fail('%s and %s differ under /ga: %s' % (sys.argv[2], sys.argv[3], ', '.join(diffs[:20])))
     print('ok: %d datasets and their attributes under /ga identical (front of %d points)' % (nd[0], len(A['pareto/r'])))
 elif cmd == 'exhaustive':

@@ -17,6 +17,8 @@
 #    full eigenvalues): the same front, e to the last digit, on 1, 2 and 3
 #    ranks (the full eigenvalues come from the first group's own model, not
 #    from a solve distributed over all ranks, which differs at round-off);
+#  - on 1 and 3 ranks every dataset and attribute under /ga is bit-identical,
+#    not only the front (ga_check.py identical: run times and layout aside);
 #  - /ga/timing/rank_seconds (where each rank's time went): one row per
 #    rank, the 6 named columns, non-negative, evaluations in all (a rank
 #    may get no task of a tiny batch) and CPU time on every rank.  (CPU <= wall is not asserted: BLAS threads may add CPU.)
@@ -30,6 +32,7 @@ timeout 300 $MPIEXEC -n 2 $DYNRED ga -config $C -output p2.h5 $OPTS > p2.log
 timeout 300 $MPIEXEC -n 3 $DYNRED ga -config $C -output p3.h5 $OPTS > p3.log
 grep -q "3 farm group(s) of 1 rank(s)" p3.log
 $CHK same p1.h5 p2.h5 p3.h5
+$CHK identical p1.h5 p3.h5   # every dataset and attribute under /ga, not only the front (run times and layout aside)
 OPTS="-ga_population 40 -ga_generations 20 -ga_checkpoint_every 0 -ga_progress_every 100"
 $DYNRED ga -config $C -output q1.h5 $OPTS > q1.log
 timeout 300 $MPIEXEC -n 2 $DYNRED ga -config $C -output q2g.h5 $OPTS -ranks_per_group 2 > q2g.log
@@ -46,6 +49,7 @@ grep -q "ga: 3510 DOFs, 0 forced masters (), 27 candidate DOFs (genes)" s1.log
 timeout 300 $MPIEXEC -n 2 $DYNRED ga -config $C $P -output s2.h5 > s2.log
 timeout 300 $MPIEXEC -n 3 $DYNRED ga -config $C $P -output s3.h5 > s3.log
 $CHK same s1.h5 s2.h5 s3.h5
+$CHK identical s1.h5 s3.h5
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np
 for name, n in (('p1.h5', 1), ('p3.h5', 3), ('q4g.h5', 4)):
