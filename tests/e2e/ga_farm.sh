@@ -13,6 +13,8 @@
 #    broadcast within the group);
 #  - ga.distributed_dofs below the model's size on 2 ranks: one
 #    factorization per rank fits in memory, so 2 groups of 1, not 1 group;
+#    with a memory limit (mem_limit_mib) between what one factorization per
+#    rank and one distributed factorization need, 1 group of 2 ranks;
 #  - a model beyond dense_max (a 3510-DOF hex8 plate, Guyan, SLEPc for the
 #    full eigenvalues): the same front, e to the last digit, on 1, 2 and 3
 #    ranks (the full eigenvalues come from the first group's own model, not
@@ -42,6 +44,15 @@ grep -q "2 farm group(s) of 2 rank(s)" q4g.log
 timeout 300 $MPIEXEC -n 2 $DYNRED ga -config $C -output q2d.h5 $OPTS -ga_distributed_dofs 10 > q2d.log
 grep -q "2 farm group(s) of 1 rank(s)" q2d.log
 $CHK same q1.h5 q2g.h5 q4g.h5 q2d.h5
+# the memory branch: what one group per rank and one group of 2 ranks need (the job's own estimates, from its
+# fail-fast message under a 0.001 MiB limit), then a limit between the two: one group of every rank
+need() { { timeout 300 $MPIEXEC -n 2 $DYNRED ga -config $C $OPTS -ranks_per_group $1 -mem_limit_mib 0.001 -output never.h5 2>&1 || true; } | grep -o "needs about [0-9.e+-]* MiB" | head -n 1 | cut -d' ' -f3; }
+N1=$(need 1); N2=$(need 2)
+test ! -e never.h5
+LIM=$(/usr/bin/python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); assert a > b, (a, b); print((a + b) / 2)" "$N1" "$N2")
+timeout 300 $MPIEXEC -n 2 $DYNRED ga -config $C -output q2m.h5 $OPTS -ga_distributed_dofs 10 -mem_limit_mib $LIM > q2m.log
+grep -q "1 farm group(s) of 2 rank(s)" q2m.log
+$CHK same q1.h5 q2m.h5
 TOP=812,998,1184,822,1008,1194,832,1018,1204  # 9 top-face nodes of the 30 x 12 x 2 plate
 P="-model_builtin plate -model_plate_nx 30 -model_plate_ny 12 -model_plate_nz 2 -model_units SI -ga_forced_masters [] -ga_candidate_nodes $TOP -ga_fmax 20 -ga_method guyan -dense_max 0 -ga_population 16 -ga_generations 4 -ga_checkpoint_every 0 -ga_progress_every 100"
 $DYNRED ga -config $C $P -output s1.h5 > s1.log
