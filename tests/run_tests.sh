@@ -12,6 +12,9 @@
 # It passes when it exits 0.  Tests assert numbers against independent
 # references themselves (analytic values, full-model solves, CalculiX);
 # tests/expect.sh compares output with a reference file.
+# A passed test's scratch files are removed (its log stays; a whole suite
+# would otherwise leave about 1.5 GB in /tmp per run); a failed test keeps
+# everything.  KEEP=1 keeps the files of passed tests too.
 set -u
 cd "$(dirname "$0")/.."
 # DYNRED and TBIN may be set by the caller to test another build (the
@@ -34,6 +37,7 @@ while IFS= read -r line; do
   t0=$(date +%s.%N)
   if (bash -c "set -e; $cmd") </dev/null >"$T/log" 2>&1; then
     pass=$((pass+1)); st=ok
+    [ "${KEEP:-0}" = 1 ] || find "$T" -mindepth 1 -maxdepth 1 ! -name log -exec rm -rf {} +
   else
     fail=$((fail+1)); st=FAIL; failed+=("$name")
   fi
