@@ -270,6 +270,18 @@ PetscErrorCode DRGMPSweepSetUp(DRGMPSweep s)
   if (!s->type[0]) PetscCall(DRGMPSweepSetFromOptions(s));
   PetscCall(DRMechanismCreate(&s->p, &s->mech));
   PetscCall(DRMechanismGetSizes(s->mech, NULL, NULL, &s->ndof, &s->nt));
+  { /* nmodes against the deformation DOFs (theta fixed) before any task or checkpoint */
+    DRConstraintMap cm;
+    PetscReal       th[DR_GMP_MAXTHETA] = {0};
+    PetscInt        nf;
+    char            where[PETSC_MAX_PATH_LEN + 32];
+
+    PetscCall(DRMechanismConstraintMap(s->mech, th, &cm));
+    nf = cm.nfix;
+    PetscCall(DRConstraintMapDestroy(&cm));
+    PetscCall(DRConfigWhereValue(s->cfg, "gmp.nmodes", where, sizeof(where)));
+    PetscCheck(s->opt.nmodes <= nf, s->comm, DR_ERR_INPUT, "%s: gmp.nmodes %" PetscInt_FMT ": expected 1 to %" PetscInt_FMT " (the mechanism's DOFs with its joints and theta fixed)", where, s->opt.nmodes, nf);
+  }
   PetscCall(DRGMPRomBuilderCreate(s->mech, &s->opt, &s->builder));
   s->n     = s->nt + s->opt.nmodes;
   s->ngrid = 1;

@@ -109,6 +109,10 @@ ff key_gmp_verify "command line -gmp_verify_step: gmp\.verify_step = 1e-09: .* v
 # characters (case 7779: a GA job crashed writing its files)
 ff key_gmp_A "command line -gmp_A: gmp\.E = .*gmp\.A = 1e\+308: axial stiffness inf.*expected positive normal numbers up to 1e150" 2 -config $C/slider_crank_gmp.yaml -gmp_A 1e308
 ff out_long "output has [0-9]+ characters \(a file name of [0-9]+\), expected a path of at most [0-9]+ and a file name of at most [0-9]+ characters" 1 -config $C/bicycle_frame_ga.yaml -output $T/out_long/$(printf 'x%.0s' $(seq 300)).h5
+# the fuzz run of 2026-11-24 (fourth session), case 12112: gmp.nmodes beyond the mechanism's deformation DOFs
+# was refused inside the sweep without the job file's line, and the sweep checkpoint was left behind.
+# slider-crank, 2 + 2 beam elements: 6 nodes x 3 DOFs = 18, minus the 5 joint constraints and theta = 12
+ff key_gmp_nmodes "command line -gmp_nmodes: gmp\.nmodes 13: expected 1 to 12 " 2 -config $C/slider_crank_gmp.yaml -gmp_nel1 2 -gmp_nel2 2 -gmp_nmodes 13
 ff key_gmp_L2 "command line -gmp_L2: gmp\.L1 = 0\.3, gmp\.L2 = 0\.2 .*expected the connector L2 longer than the crank L1" 1 -config $C/slider_crank_gmp.yaml -gmp_L2 0.2
 # a density of 1e300 gives mass entries whose squares overflow (the
 # eigensolver then found M "indefinite"); the builder's message is raised
