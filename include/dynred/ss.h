@@ -186,6 +186,21 @@ PetscErrorCode DRHybridLawA(void *ctx, PetscReal dl, PetscReal *N, PetscReal *dN
 PetscErrorCode DRHybridLawB(void *ctx, PetscReal dl, PetscReal *N, PetscReal *dNdl);
 PetscErrorCode DRHybridLawC(void *ctx, PetscReal dl, PetscReal *N, PetscReal *dNdl);
 
+/* A user law from a table (src/ss/hybrid_table.c: two columns x N,
+ * piecewise linear in dl; three columns x v N, bilinear in (dl, dl') on an
+ * x-major rectangular grid; both extended linearly outside the table).
+ * DRHybridLawTable is its DRHybridLaw (ctx: the table); for a velocity
+ * table the integrator sets the rate dl' before each evaluation and reads
+ * dN/d(dl') after it (Newmark only: DRHybridSimulate refuses central). */
+typedef struct _p_DRHybridTable *DRHybridTable;
+PetscErrorCode DRHybridTableRead(MPI_Comm comm, const char *file, DRHybridTable *t);
+PetscErrorCode DRHybridTableHasRate(DRHybridTable t, PetscBool *rate);
+PetscErrorCode DRHybridTableSetRate(DRHybridTable t, PetscReal rate);
+PetscErrorCode DRHybridTableGetRateTangent(DRHybridTable t, PetscReal *dNdv);
+PetscErrorCode DRHybridTableEval(DRHybridTable t, PetscReal dl, PetscReal rate, PetscReal *N, PetscReal *dNdl, PetscReal *dNdv);
+PetscErrorCode DRHybridTableDestroy(DRHybridTable *t);
+PetscErrorCode DRHybridLawTable(void *ctx, PetscReal dl, PetscReal *N, PetscReal *dNdl);
+
 /* A second-order model M q'' + D q' + K q + f_el(q, q') = F(t) (dense
  * row-major n x n) with input map F = P u (n x nin) integrated with
  * 'central' (explicit, M factored once) or 'newmark' (average acceleration,

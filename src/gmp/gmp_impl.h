@@ -59,4 +59,13 @@ PetscErrorCode DRArmFrames(const PetscReal theta[], PetscReal d1[3], PetscReal d
 PetscErrorCode DRMechanismConstraintMap(DRMechanism m, const PetscReal theta[], DRConstraintMap *cm);
 PetscErrorCode DRConstraintMapDestroy(DRConstraintMap *cm);
 PetscErrorCode DRMechanismAssembleReuse(DRMechanism m, MPI_Comm comm, const PetscReal theta[], const PetscReal xyz[], PetscBool reuse, Mat *K, Mat *M, Mat *Nfix, Vec Ntheta[]);
+/* Naets' delta dPsi/dtheta inertia terms of the reduced transient
+ * (transient_naets.c; one rigid DOF, planar): coefficients per step at
+ * theta0 from Psi(theta) given by psi (ndof x n, column-major), eps the
+ * central-difference step; AddResidual adds them to the residual f. */
+typedef struct _p_DRGMPNaets *DRGMPNaets;
+PetscErrorCode DRGMPNaetsCreate(DRMechanism m, PetscInt n, PetscInt nt, PetscReal eps, DRGMPNaets *na);
+PetscErrorCode DRGMPNaetsUpdate(DRGMPNaets na, PetscReal theta0, PetscErrorCode (*psi)(void *ctx, PetscReal theta, PetscReal *Psi), void *ctx);
+PetscErrorCode DRGMPNaetsAddResidual(DRGMPNaets na, const PetscReal u[], const PetscReal v[], const PetscReal a[], PetscReal f[]);
+PetscErrorCode DRGMPNaetsDestroy(DRGMPNaets *na);
 #endif

@@ -6,7 +6,9 @@
  *           + K eta + 1/2 (eta^T K_th eta) e_th = tau(t) e_th
  * (M_th = dM/dtheta).  This keeps the convective terms of a configuration-
  * dependent mass matrix; the further terms of Naets' full inertial forces
- * (products with dPsi/dtheta delta) are not modelled.  The same equations
+ * (products with dPsi/dtheta delta) are added with gmp.transient.naets
+ * (derivation in transient_naets.c; the interpolation methods, against the
+ * nonlinear reference).  The same equations
  * are integrated with every interpolation method and with the reference:
  * the exact ROM recomputed at every step (at the predicted theta of the step,
  * with M and K linearized in theta about it, derivatives by central
@@ -33,6 +35,7 @@ static const DRConfigKey tr_keys[] = {
   {"gmp.transient.theta0", DR_CFG_REAL, "0", "initial crank angle [rad] (at rest, undeformed)", NULL, "rad", NULL},
   {"gmp.transient.window", DR_CFG_REAL, "0.25", "fraction of the simulation (at its end) over which the phase error is measured", "0..1", NULL, NULL},
   {"gmp.transient.save_every", DR_CFG_INT, "10", "store every k-th step in /gmp/transient", "1..", NULL, NULL},
+  {"gmp.transient.naets", DR_CFG_BOOL, "false", "add Naets' delta dPsi/dtheta inertia terms to the reduced equations of the interpolation methods (src/gmp/transient_naets.c; needs reference nonlinear)", NULL, NULL, NULL},
   {"gmp.transient.reference", DR_CFG_STRING, "exact-rom", "the reference of the methods: exact-rom (the exact ROM recomputed every step: isolates the interpolation) | nonlinear (the unreduced co-rotational FE mechanism: DRGMPFlexRef, slider-crank)", "exact-rom|nonlinear", NULL, NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
@@ -63,6 +66,7 @@ typedef struct {
    * lumped-mass norms (ml: per DOF), maxima over the run */
   PetscReal        *ml, *Psip, *Psim, vdrop, vkept;
   PetscInt          every;
+  DRGMPNaets        na; /* Naets' terms (methods 0..2, gmp.transient.naets) */
 } TrCtx;
 
 static PetscReal Wrap(TrCtx *c, PetscReal th)
@@ -161,6 +165,7 @@ static PetscErrorCode Residual(PetscReal t, const PetscReal u[], const PetscReal
     f[i] = s;
   }
   f[0] += -0.5 * qv + 0.5 * qu - Torque(c, t);
+  if (c->na) PetscCall(DRGMPNaetsAddResidual(c->na, u, v, a, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -218,10 +223,27 @@ static PetscErrorCode Record(TrCtx *c, PetscReal t, const PetscReal u[], const P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Psi of the interpolant at theta (for Naets' terms) */
+static PetscErrorCode PsiAt(void *ctx, PetscReal th, PetscReal *Psi)
+{
+  TrCtx   *c = (TrCtx *)ctx;
+  DRGMPRom ip;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRGMPInterpolatePart(c->ngrid, c->grid, Wrap(c, th), (DRGMPMethod)c->method, PETSC_TRUE, &ip));
+  PetscCheck(ip.Psi, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "gmp.transient.naets: the grid holds no mode shapes");
+  PetscCall(PetscArraycpy(Psi, ip.Psi, c->ndof * c->n));
+  PetscCall(DRGMPRomDestroy(&ip));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PreStep(PetscReal t, PetscReal h, const PetscReal u[], const PetscReal v[], void *ctx)
 {
+  TrCtx *c = (TrCtx *)ctx;
+
   PetscFunctionBeginUser;
-  PetscCall(ExactStep((TrCtx *)ctx, u[0] + 0.5 * h * v[0]));
+  if (c->method == 3) PetscCall(ExactStep(c, u[0] + 0.5 * h * v[0]));
+  else if (c->na) PetscCall(DRGMPNaetsUpdate(c->na, u[0] + 0.5 * h * v[0], PsiAt, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -248,7 +270,7 @@ static PetscErrorCode Simulate(TrCtx *c, PetscReal theta0, PetscReal tend, Petsc
   PetscCall(DRODE2SetResidual(ode, Residual, c));
   PetscCall(DRODE2SetJacobian(ode, NULL, NULL, NULL)); /* forward differences, dense */
   PetscCall(DRODE2SetMonitor(ode, Monitor, c));
-  if (c->method == 3) PetscCall(DRODE2SetPreStep(ode, PreStep, c));
+  if (c->method == 3 || c->na) PetscCall(DRODE2SetPreStep(ode, PreStep, c));
   PetscCall(DRODE2SetRadius(ode, 1.0));
   PetscCall(DRODE2SetTimeSpan(ode, 0.0, h, (PetscInt)PetscCeilReal(tend / h - 1e-9), tend));
   PetscCall(DRODE2GetTS(ode, &ts));
@@ -261,6 +283,7 @@ static PetscErrorCode Simulate(TrCtx *c, PetscReal theta0, PetscReal tend, Petsc
   }
   PetscCall(DRODE2SetUp(ode));
   if (c->method == 3) PetscCall(ExactStep(c, theta0));
+  else if (c->na) PetscCall(DRGMPNaetsUpdate(c->na, theta0, PsiAt, c));
   PetscCall(DRODE2Solve(ode, q, v, NULL));
   PetscCall(DRODE2Destroy(&ode));
   PetscCall(PetscFree2(q, v));
@@ -298,8 +321,9 @@ struct _p_DRGMPTransient {
   PetscReal  tend, h, theta0, window, T0, fr;
   PetscInt   every;
   TrCtx      c[4]; /* rank 0: linear, quadratic, eigenspace, exact */
-  PetscReal  corr[3], thetaerr[3], phaseerr[3], fdom, wall[4], thend;
+  PetscReal  corr[3], thetaerr[3], phaseerr[3], werr[3], fdom, wall[4], thend;
   PetscBool  nonlinear; /* reference: the unreduced nonlinear mechanism instead of the exact ROM */
+  PetscBool  naets;     /* Naets' terms in the methods' equations */
   DRMechanism mech;
 };
 
@@ -349,6 +373,12 @@ PetscErrorCode DRGMPTransientSetFromOptions(DRGMPTransient tr)
     char ref[32];
     PetscCall(DRConfigGetString(cfg, "gmp.transient.reference", ref, sizeof(ref), NULL));
     PetscCall(PetscStrcmp(ref, "nonlinear", &tr->nonlinear));
+  }
+  PetscCall(DRConfigGetBool(cfg, "gmp.transient.naets", &tr->naets, NULL));
+  if (tr->naets && !tr->nonlinear) {
+    char w[PETSC_MAX_PATH_LEN + 32];
+    PetscCall(DRConfigWhere(cfg, "gmp.transient.naets", w, sizeof(w)));
+    SETERRQ(tr->comm, DR_ERR_INPUT, "%s: gmp.transient.naets needs gmp.transient.reference nonlinear (the exact-ROM reference integrates the equations without the terms)", w);
   }
   PetscCall(DRConfigGetReal(cfg, "gmp.transient.torque", &tr->T0, NULL));
   PetscCall(DRConfigGetReal(cfg, "gmp.transient.ramp_hz", &tr->fr, NULL));
@@ -410,6 +440,7 @@ PetscErrorCode DRGMPTransientSetUp(DRGMPTransient tr)
     PetscCall(PetscMalloc4(n * n, &c->M, n * n, &c->K, n * n, &c->dM, n * n, &c->dK));
     PetscCall(PetscMalloc5(n * n, &c->M0, n * n, &c->K0, n * n, &c->Mt, n * n, &c->Kt, nd * n, &c->Psi0));
     PetscCall(PetscMalloc1(nd * n, &c->Psi));
+    if (m < 3 && tr->naets) PetscCall(DRGMPNaetsCreate(mech, n, nt, 0.25 * (g[1].theta[0] - g[0].theta[0]), &c->na));
     if (m == 3 && !tr->nonlinear) {
       PetscReal tw = tr->theta0;
       PetscInt  i;
@@ -458,6 +489,11 @@ static PetscErrorCode TransientErrors(DRGMPTransient tr)
       tr->corr[m] = Corr(i0, nr, c[m].w, c[3].w, 0);
     }
     tr->thetaerr[m] = e / PetscMax(tmax, 1e-300);
+    {
+      PetscReal s = 0, r = 0; /* deflection: relative L2 error over the run */
+      for (PetscInt i = 0; i < nr; i++) s += (c[m].w[i] - c[3].w[i]) * (c[m].w[i] - c[3].w[i]), r += c[3].w[i] * c[3].w[i];
+      tr->werr[m] = PetscSqrtReal(s / PetscMax(r, 1e-300));
+    }
     tr->phaseerr[m] = PetscAbsReal(dp) * 180 / PETSC_PI;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -520,9 +556,10 @@ PetscErrorCode DRGMPTransientView(DRGMPTransient tr, PetscViewer viewer)
   /* the numbers live on rank 0, which prints */
   PetscCall(PetscViewerASCIIPrintf(viewer, "gmp: transient check, %g s with h = %g s (%" PetscInt_FMT " steps), generalized-alpha rho_inf = 1; torque %g N m with a %g Hz sinusoidal ramp\n", (double)tr->tend, (double)tr->h, (PetscInt)PetscCeilReal(tr->tend / tr->h - 1e-9), (double)tr->T0, (double)tr->fr));
   PetscCall(PetscViewerASCIIPrintf(viewer, "gmp: reference (%s): theta(t_end) = %.6f rad; crank-end deflection dominated by %.2f Hz in the last %.0f%%\n", tr->nonlinear ? "unreduced nonlinear FE mechanism" : "exact ROM every step", (double)tr->thend, (double)tr->fdom, (double)(100 * tr->window)));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %-17s %-17s %-13s %-10s\n", "method", "max |theta err|", "phase lag [deg]", "correlation", "wall [s]"));
-  for (int m = 0; m < 3; m++) PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %9.3e (rel)   %8.2f          %7.4f       %.2f\n", DRGMPMethods[m], (double)tr->thetaerr[m], (double)tr->phaseerr[m], (double)tr->corr[m], (double)tr->wall[m]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %-17s %-17s %-13s %.2f\n", tr->nonlinear ? "nonlinear" : "exact ROM", "(reference)", "", "", (double)tr->wall[3]));
+  if (tr->naets) PetscCall(PetscViewerASCIIPrintf(viewer, "gmp: the methods' equations include Naets' delta dPsi/dtheta inertia terms\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %-17s %-17s %-13s %-12s %-10s\n", "method", "max |theta err|", "phase lag [deg]", "correlation", "|w err|_2", "wall [s]"));
+  for (int m = 0; m < 3; m++) PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %9.3e (rel)   %8.2f          %7.4f       %9.3e    %.2f\n", DRGMPMethods[m], (double)tr->thetaerr[m], (double)tr->phaseerr[m], (double)tr->corr[m], (double)tr->werr[m], (double)tr->wall[m]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %-17s %-17s %-13s %-12s %.2f\n", tr->nonlinear ? "nonlinear" : "exact ROM", "(reference)", "", "", "", (double)tr->wall[3]));
   if (tr->c[0].ml) PetscCall(PetscViewerASCIIPrintf(viewer, "gmp: dropped inertia terms (velocity delta dPsi_d/dtheta theta' against Psi eta', lumped-mass norms, maxima): %.3e (linear), %.3e (quadratic), %.3e (eigenspace)\n", (double)tr->c[0].vdrop / tr->c[0].vkept, (double)tr->c[1].vdrop / tr->c[1].vkept, (double)tr->c[2].vdrop / tr->c[2].vkept));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -565,6 +602,8 @@ PetscErrorCode DRGMPTransientWrite(DRGMPTransient tr, DRStore store)
       PetscCall(DRStoreAttrReal(store, ds, "phase_error_deg", tr->phaseerr[m]));
       PetscCallMPI(MPI_Bcast(&tr->corr[m], 1, MPIU_REAL, 0, tr->comm));
       PetscCall(DRStoreAttrReal(store, ds, "correlation", tr->corr[m]));
+      PetscCallMPI(MPI_Bcast(&tr->werr[m], 1, MPIU_REAL, 0, tr->comm));
+      PetscCall(DRStoreAttrReal(store, ds, "deflection_error_rel", tr->werr[m]));
       {
         PetscReal ratio = c[m].vkept > 0 ? c[m].vdrop / c[m].vkept : 0;
         PetscCallMPI(MPI_Bcast(&ratio, 1, MPIU_REAL, 0, tr->comm));
@@ -576,6 +615,8 @@ PetscErrorCode DRGMPTransientWrite(DRGMPTransient tr, DRStore store)
   PetscCall(DRStoreAttrReal(store, "/gmp/transient", "dominant_frequency_hz", tr->fdom));
   PetscCall(DRStoreAttrString(store, "/gmp/transient", "description", "theta(t) and the flexible deflection of the crank end normal to the crank, per interpolation method and for the reference (exact: the exact ROM recomputed every step; theta_error_rel = max |theta - theta_exact| / max |theta_exact - theta0|; over the last `window` of the simulation: correlation = correlation coefficient of the (mean-removed) deflection with the reference's, phase_error_deg = |lag| that best aligns them (searched within half a period of the reference's dominant frequency), as a phase at that frequency; nonlinear: the unreduced co-rotational FE mechanism, gmp.transient.reference = nonlinear); dropped_inertia_ratio = max over the run of |delta dPsi_d/dtheta theta'| / max of |Psi eta'| (lumped translational mass norms): the size of the velocity field whose inertia terms (Naets et al.) the reduced equations leave out"));
   PetscCall(DRStoreAttrString(store, "/gmp/transient", "reference", tr->nonlinear ? "nonlinear" : "exact"));
+  PetscCall(DRStoreAttrInt(store, "/gmp/transient", "naets", tr->naets ? 1 : 0));
+  PetscCall(DRStoreAttrString(store, "/gmp/transient", "deflection_error_rel", "per method: ||w - w_ref||_2 / ||w_ref||_2 over the whole run (w: the crank-end deflection normal to the crank)"));
   PetscCall(PetscFree(buf));
   PetscCall(PetscLogEventEnd(DRGMP_Transient, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -596,6 +637,7 @@ PetscErrorCode DRGMPTransientDestroy(DRGMPTransient *ptr)
     }
     if (c->t) PetscCall(PetscFree3(c->t, c->th, c->w));
     PetscCall(PetscFree(c->ml));
+    PetscCall(DRGMPNaetsDestroy(&c->na));
     PetscCall(DRGMPRomDestroy(&c->ex));
     PetscCall(DRGMPRomBuilderDestroy(&c->builder));
   }

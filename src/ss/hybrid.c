@@ -12,7 +12,10 @@
  *            one LU at setup, O(n^2) per step, explicit in the element.
  *   newmark  average acceleration; Newton on d_{n+1} with the tangent
  *            Keff + N'(dl) g g^T, solved by Sherman-Morrison on one LU of
- *            Keff = K + 2/h D + 4/h^2 M: O(n^2) per iteration.
+ *            Keff = K + 2/h D + 4/h^2 M: O(n^2) per iteration.  A law
+ *            with a rate (a table with a velocity column, hybrid_table.c)
+ *            adds dN/d(dl') * 2/h to N'(dl): dl' = g^T v_{n+1} and
+ *            v_{n+1} = v_pred + 2/h (d_{n+1} - d_pred).
  */
 #include <dynred/ss.h>
 #include <petscblaslapack.h>
@@ -97,18 +100,27 @@ typedef struct {
   PetscInt             n, nin, nobs;
   const PetscInt      *obs;
   PetscReal           *D, *g, *uval, *Y;
+  PetscBool            rate; /* the law is a table with a velocity column */
 } Hyb;
 
-/* Element force N(g^T d) and tangent dN/d(dl) (0 without an element). */
-static PetscErrorCode ElForce(Hyb *c, const PetscReal d[], PetscReal *N, PetscReal *kt)
+/* Element force N(g^T d, g^T v) and tangents dN/d(dl), dN/d(dl') (0
+ * without an element; the rate enters only a table law with a velocity
+ * column: v may be NULL otherwise). */
+static PetscErrorCode ElForce(Hyb *c, const PetscReal d[], const PetscReal v[], PetscReal *N, PetscReal *kt, PetscReal *kv)
 {
   PetscFunctionBeginUser;
   *N  = 0;
   *kt = 0;
+  *kv = 0;
   if (c->hm->el) {
-    PetscReal dl = 0;
+    PetscReal dl = 0, rate = 0;
     for (PetscInt i = 0; i < c->n; i++) dl += c->g[i] * d[i];
+    if (c->rate) {
+      for (PetscInt i = 0; i < c->n; i++) rate += c->g[i] * v[i];
+      PetscCall(DRHybridTableSetRate((DRHybridTable)c->hm->el->ctx, rate));
+    }
     PetscCall(c->hm->el->law(c->hm->el->ctx, dl, N, kt));
+    if (c->rate) PetscCall(DRHybridTableGetRateTangent((DRHybridTable)c->hm->el->ctx, kv));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -157,9 +169,9 @@ static PetscErrorCode HybCentral(Hyb *c, PetscReal h, PetscInt nsteps, const Pet
   PetscCall(DenseFactor(n, L, &fL));
   for (PetscInt i = 0; i < n; i++) dp[i] = dc[i] - h * v[i] + 0.5 * h * h * a[i];
   for (PetscInt s = 0; s < nsteps; s++) {
-    PetscReal N, kt;
+    PetscReal N, kt, kv;
     PetscCall(Force(c, s * h, dn));
-    PetscCall(ElForce(c, dc, &N, &kt));
+    PetscCall(ElForce(c, dc, NULL, &N, &kt, &kv));
     for (PetscInt i = 0; i < n; i++) dn[i] -= N * g[i];
     MatVecAdd(n, A1, dc, -1.0, dn);
     MatVecAdd(n, A2, dp, -1.0, dn);
@@ -209,13 +221,14 @@ static PetscErrorCode HybNewmark(Hyb *c, PetscReal h, PetscInt nsteps, PetscReal
     }
     PetscCall(Force(c, (s + 1) * h, fe));
     do {
-      PetscReal N, kt, gy = 0, cc;
-      PetscCall(ElForce(c, d1, &N, &kt));
+      PetscReal N, kt, kv, gy = 0, cc;
       for (PetscInt i = 0; i < n; i++) {
         a1[i] = (d1[i] - dp[i]) / (beta * h * h);
         v1[i] = vp[i] + gam * h * a1[i];
-        r[i]  = fe[i] - N * g[i];
       }
+      PetscCall(ElForce(c, d1, v1, &N, &kt, &kv));
+      kt += kv * gam / (beta * h); /* d(dl')/d(dl) of the Newmark update */
+      for (PetscInt i = 0; i < n; i++) r[i] = fe[i] - N * g[i];
       MatVecAdd(n, hm->M, a1, -1.0, r);
       MatVecAdd(n, D, v1, -1.0, r);
       MatVecAdd(n, hm->K, d1, -1.0, r);
@@ -264,6 +277,9 @@ PetscErrorCode DRHybridSimulate(const DRHybridModel *hm, const char *method, Pet
   c.nobs = nobs;
   c.obs  = obs;
   c.Y    = Y;
+  c.rate = PETSC_FALSE;
+  if (hm->el && hm->el->law == DRHybridLawTable) PetscCall(DRHybridTableHasRate((DRHybridTable)hm->el->ctx, &c.rate));
+  PetscCheck(!c.rate || !strcmp(method, "newmark"), PETSC_COMM_SELF, DR_ERR_INPUT, "hybrid: a force table with a velocity column needs the implicit integrator, expected method newmark (central is explicit in the element)");
   PetscCall(PetscMalloc3(n * n, &c.D, n, &c.g, nin + 1, &c.uval));
   PetscCall(PetscMalloc3(n, &d, n, &v, n, &a));
   PetscCall(PetscArraycpy(c.D, hm->D, n * n));
@@ -278,11 +294,11 @@ PetscErrorCode DRHybridSimulate(const DRHybridModel *hm, const char *method, Pet
   }
   /* initial state at rest: a0 = M^-1 (P u0 - N(0) g) */
   {
-    PetscReal N0, kt0;
+    PetscReal N0, kt0, kv0;
     PetscCall(PetscArrayzero(d, n));
     PetscCall(PetscArrayzero(v, n));
     PetscCall(Force(&c, 0.0, a));
-    PetscCall(ElForce(&c, d, &N0, &kt0));
+    PetscCall(ElForce(&c, d, v, &N0, &kt0, &kv0));
     for (PetscInt i = 0; i < n; i++) a[i] -= N0 * c.g[i];
     PetscCall(DenseFactor(n, hm->M, &fM));
     PetscCall(DenseSolve(&fM, a));

@@ -38,13 +38,14 @@ struct _p_DRHybridJob {
   MPI_Comm  comm;
   DRConfig  cfg;
   DRUnits   units;
-  char      source[PETSC_MAX_PATH_LEN], method[16], law[4];
+  char      source[PETSC_MAX_PATH_LEN], table_file[PETSC_MAX_PATH_LEN], method[16], law[16];
   PetscReal h, t_end, alpha, beta, k, k_model, cd, hs[HYB_MAXH];
   PetscInt  nh, node[2], nin, nsteps, nm;
   DRLabel  *in, mse_label;
   DRSignal  sig;
   HybModel  full, m[HYB_MAXRED + 1];
   PetscReal e[2];
+  DRHybridTable table; /* law table: hybrid.element.table */
 };
 
 /* The signal in seconds, the integrator in the model's time unit. */
@@ -113,6 +114,26 @@ PetscErrorCode DRHybridJobSetFromOptions(DRHybridJob job)
   PetscCall(DRConfigGetString(cfg, "hybrid.models", groups, sizeof(groups), NULL));
   PetscCall(DRConfigGetString(cfg, "hybrid.method", job->method, sizeof(job->method), NULL));
   PetscCall(DRConfigGetString(cfg, "hybrid.element.law", job->law, sizeof(job->law), NULL));
+  PetscCall(Where(job, "hybrid.element.law", w, sizeof(w)));
+  PetscCheck(!strcmp(job->law, "A") || !strcmp(job->law, "B") || !strcmp(job->law, "C") || !strcmp(job->law, "table"), job->comm, DR_ERR_INPUT, "%s: hybrid.element.law = %s, expected A, B, C or table", w, job->law);
+  if (!strcmp(job->law, "table")) {
+    char        file[PETSC_MAX_PATH_LEN];
+    const char *origin;
+    PetscCall(DRConfigGetString(cfg, "hybrid.element.table", file, sizeof(file), NULL));
+    PetscCall(Where(job, "hybrid.element.table", w, sizeof(w)));
+    PetscCheck(file[0], job->comm, DR_ERR_INPUT, "%s: hybrid.element.law is table but hybrid.element.table is empty, expected the table file (x N or x v N per line)", w);
+    PetscCall(DRConfigGetOrigin(cfg, &origin));
+    PetscCall(DRPathResolve(origin, file, job->table_file, sizeof(job->table_file)));
+    PetscCall(DRHybridTableRead(job->comm, job->table_file, &job->table));
+    {
+      PetscBool rate;
+      char      meth[16];
+      PetscCall(DRConfigGetString(cfg, "hybrid.method", meth, sizeof(meth), NULL));
+      PetscCall(DRHybridTableHasRate(job->table, &rate));
+      PetscCall(Where(job, "hybrid.method", w, sizeof(w)));
+      PetscCheck(!rate || !strcmp(meth, "newmark"), job->comm, DR_ERR_INPUT, "%s: hybrid.method = %s with a velocity column in %s, expected newmark (central is explicit in the element)", w, meth, job->table_file);
+    }
+  }
   PetscCall(DRConfigGetReal(cfg, "hybrid.element.k", &job->k, NULL));
   PetscCall(DRConfigGetReal(cfg, "hybrid.element.k_model", &job->k_model, NULL));
   PetscCall(DRConfigGetReal(cfg, "hybrid.element.damper", &job->cd, NULL));
@@ -236,6 +257,10 @@ static PetscErrorCode Element(DRHybridJob job, HybModel *m, DRHybridElement *el,
   el->cd   = job->cd;
   el->ctx  = &job->k;
   el->law  = job->law[0] == 'A' ? DRHybridLawA : job->law[0] == 'B' ? DRHybridLawB : DRHybridLawC;
+  if (job->table) {
+    el->ctx = job->table;
+    el->law = DRHybridLawTable;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -396,6 +421,7 @@ PetscErrorCode DRHybridJobWrite(DRHybridJob job, DRStore s)
   PetscCall(DRStoreWriteReal(s, "/hybrid/t", 1, (PetscInt[]){ns + 1}, t, "s"));
   PetscCall(DRStoreAttrString(s, "/hybrid", "method", job->method));
   PetscCall(DRStoreAttrString(s, "/hybrid", "law", job->law));
+  if (job->table) PetscCall(DRStoreAttrString(s, "/hybrid", "law_table", job->table_file));
   PetscCall(DRStoreAttrReal(s, "/hybrid", "h_s", job->h));
   PetscCall(DRStoreAttrReal(s, "/hybrid", "t_end_s", job->t_end));
   PetscCall(DRStoreAttrInt(s, "/hybrid", "nsteps", ns));
@@ -458,6 +484,7 @@ PetscErrorCode DRHybridJobDestroy(DRHybridJob *job)
   for (PetscInt k = 0; k < (*job)->nm; k++) PetscCall(ModelFree(&(*job)->m[k]));
   PetscCall(PetscFree((*job)->in));
   PetscCall(DRSignalDestroy(&(*job)->sig));
+  PetscCall(DRHybridTableDestroy(&(*job)->table));
   PetscCall(PetscFree(*job));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
