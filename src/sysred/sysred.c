@@ -12,7 +12,7 @@ PetscErrorCode DRSysRedCreate(MPI_Comm comm, DRSysRed *s)
   (*s)->comm         = comm;
   (*s)->nw           = 200;
   (*s)->split        = PETSC_TRUE;
-  (*s)->marginal_tol = 1e-12;
+  (*s)->marginal_tol = 1e-8;
   (*s)->minreal_tol  = 1e-10;
   (*s)->lr_tol       = 1e-10;
   (*s)->lr_maxit     = 100;
@@ -240,7 +240,7 @@ PetscErrorCode DRSysRedView(DRSysRed s, PetscViewer v)
   else {
     if (!strcmp(s->method, "sobt")) PetscCall(PetscViewerASCIIPrintf(v, "  second-order balanced truncation, position-velocity variant (Reis & Stykel 2008): %" PetscInt_FMT " positions -> %" PetscInt_FMT ", M_r = I; the 2 sum sigma_i below is NOT a proven bound for it\n", s->so.n, s->sored.n));
     else if (s->lowrank) PetscCall(PetscViewerASCIIPrintf(v, "  low-rank Gramian factors (SLEPc LME Krylov): %" PetscInt_FMT " Hankel singular values resolved\n", s->ns));
-    else PetscCall(PetscViewerASCIIPrintf(v, "  split at Re(s) = -%g: %" PetscInt_FMT " poles kept exactly (zero, undamped or unstable), %" PetscInt_FMT " stable states balanced\n", (double)s->alpha, s->nu, s->ns));
+    else PetscCall(PetscViewerASCIIPrintf(v, "  split per pole at damping ratio %g (kept: Re(s) >= -(%g |s| + %.3g) or |s| <= %.3g): %" PetscInt_FMT " poles kept exactly (zero, undamped or unstable), %" PetscInt_FMT " stable states balanced\n", (double)s->alpha, (double)s->alpha, (double)s->a0, (double)s->z0, s->nu, s->ns));
     PetscCall(PetscViewerASCIIPrintf(v, "  %s singular values:", strcmp(s->method, "sobt") ? "Hankel" : "pv"));
     for (PetscInt i = 0; i < PetscMin(s->ns, 12); i++) PetscCall(PetscViewerASCIIPrintf(v, " %.4g", (double)s->hsv[i]));
     PetscCall(PetscViewerASCIIPrintf(v, "%s\n", s->ns > 12 ? " ..." : ""));
@@ -315,7 +315,9 @@ PetscErrorCode DRSysRedWrite(DRSysRed s, DRStore st)
   PetscCall(DRStoreAttrInt(st, "/sysred", "n_kept_exactly", s->nu));
   PetscCall(DRStoreAttrInt(st, "/sysred", "n_stable", s->ns));
   PetscCall(DRStoreAttrInt(st, "/sysred", "n_minimal_stable", s->nmin));
-  PetscCall(DRStoreAttrReal(st, "/sysred", "split_threshold", s->alpha));
+  PetscCall(DRStoreAttrReal(st, "/sysred", "split_threshold", s->alpha)); /* the damping ratio below which a pole is kept */
+  PetscCall(DRStoreAttrReal(st, "/sysred", "split_floor_re", s->a0));
+  PetscCall(DRStoreAttrReal(st, "/sysred", "split_floor_zero", s->z0));
   PetscCall(DRStoreAttrString(st, "/sysred", "gramians", s->lowrank ? "lowrank" : "dense"));
   if (s->nw > 0) {
     PetscCall(DRStoreWriteReal(st, "/sysred/frf/omega", 1, dw, s->omega, "rad/s"));

@@ -99,7 +99,8 @@ struct _p_DRSysRed {
   DRLTI     full, red;
   /* results */
   PetscInt   nu, ns, nmin; /* states kept exactly, stable states, order of the minimal stable part */
-  PetscReal  alpha;        /* split threshold: Re(s) >= -alpha kept */
+  PetscReal  alpha;        /* split: relative threshold tol (marginal_tol): s kept when Re(s) >= -(tol |s| + a0) or |s| <= z0 */
+  PetscReal  a0, z0;       /* the split's absolute floors (dense.c) */
   PetscReal *hsv, bound;   /* ns Hankel singular values, error bound */
   PetscReal *T, *Ti;       /* n x r, r x n (bt, spa, minreal, pod; sobt: on the positions) */
   PetscReal *omega, *Gf, *Gr; /* nw; nw x p x m complex as (re, im) pairs, row-major over (w, i, j) */
@@ -139,6 +140,9 @@ PetscErrorCode DRSysRedReadSO(const char *path, const char *group, DRSecondOrder
 /* dense.c */
 PetscErrorCode DRSysRedMinreal(DRSysRed s);
 PetscErrorCode DRSysRedBalanced(DRSysRed s, PetscBool spa);
+/* dense.c: the per-pole split rule and its floors from ||A||_F */
+PetscBool DRSysRedPoleKept(PetscReal wr, PetscReal wi, PetscReal tol, PetscReal a0, PetscReal z0);
+void      DRSysRedSplitFloors(PetscReal nrmF, PetscReal *a0, PetscReal *z0);
 /* the stable order from sysred.order / sysred.tol and s->hsv; sets nmin, bound */
 PetscErrorCode DRSysRedChooseOrder(DRSysRed s, PetscInt *rs);
 /* lowrank.c: bt with low-rank Gramian factors (SLEPc LME) */
