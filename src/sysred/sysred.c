@@ -16,6 +16,9 @@ PetscErrorCode DRSysRedCreate(MPI_Comm comm, DRSysRed *s)
   (*s)->minreal_tol  = 1e-10;
   (*s)->lr_tol       = 1e-10;
   (*s)->lr_maxit     = 100;
+  (*s)->lr_shifts    = 80;
+  (*s)->lr_adi_maxit = 20000;
+  PetscCall(PetscStrncpy((*s)->lr_solver, "auto", sizeof((*s)->lr_solver)));
   PetscCall(PetscStrncpy((*s)->method, "bt", sizeof((*s)->method)));
   PetscCall(PetscStrncpy((*s)->where, "the system", sizeof((*s)->where)));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -82,6 +85,9 @@ PetscErrorCode DRSysRedSetFromOptions(DRSysRed s)
   PetscCall(DRConfigGetReal(cfg, "sysred.lowrank.tol", &s->lr_tol, NULL));
   PetscCall(DRConfigGetInt(cfg, "sysred.lowrank.maxit", &s->lr_maxit, NULL));
   PetscCall(DRConfigGetInt(cfg, "sysred.lowrank.ncv", &s->lr_ncv, NULL));
+  PetscCall(DRConfigGetInt(cfg, "sysred.lowrank.shifts", &s->lr_shifts, NULL));
+  PetscCall(DRConfigGetInt(cfg, "sysred.lowrank.adi_maxit", &s->lr_adi_maxit, NULL));
+  PetscCall(DRConfigGetString(cfg, "sysred.lowrank.solver", s->lr_solver, sizeof(s->lr_solver), NULL));
   if (s->lowrank) {
     PetscCall(DRConfigWhere(cfg, "sysred.gramians", w, sizeof(w)));
     PetscCheck(!strcmp(s->method, "bt"), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: sysred.gramians lowrank with sysred.method %s, expected method bt (low-rank factors serve balanced truncation only)", w, s->method);
@@ -239,7 +245,10 @@ PetscErrorCode DRSysRedView(DRSysRed s, PetscViewer v)
   else if (!strcmp(s->method, "pod")) PetscCall(PetscViewerASCIIPrintf(v, "  POD of %" PetscInt_FMT " snapshots (%s): %" PetscInt_FMT " modes, discarded energy fraction %.3g, Galerkin projection\n", s->nsnap, s->snapwhere, s->red.n, (double)s->pod_discarded));
   else {
     if (!strcmp(s->method, "sobt")) PetscCall(PetscViewerASCIIPrintf(v, "  second-order balanced truncation, position-velocity variant (Reis & Stykel 2008): %" PetscInt_FMT " positions -> %" PetscInt_FMT ", M_r = I; the 2 sum sigma_i below is NOT a proven bound for it\n", s->so.n, s->sored.n));
-    else if (s->lowrank) PetscCall(PetscViewerASCIIPrintf(v, "  low-rank Gramian factors (SLEPc LME Krylov): %" PetscInt_FMT " Hankel singular values resolved\n", s->ns));
+    else if (s->lowrank) {
+      PetscCall(PetscViewerASCIIPrintf(v, "  low-rank Gramian factors: %s: %" PetscInt_FMT " Hankel singular values resolved\n", s->lr_how, s->ns));
+      PetscCall(PetscViewerASCIIPrintf(v, "  split per pole of the modal blocks at damping ratio %g: %" PetscInt_FMT " poles kept exactly (zero, undamped or unstable)\n", (double)s->alpha, s->nu));
+    }
     else PetscCall(PetscViewerASCIIPrintf(v, "  split per pole at damping ratio %g (kept: Re(s) >= -(%g |s| + %.3g) or |s| <= %.3g): %" PetscInt_FMT " poles kept exactly (zero, undamped or unstable), %" PetscInt_FMT " stable states balanced\n", (double)s->alpha, (double)s->alpha, (double)s->a0, (double)s->z0, s->nu, s->ns));
     PetscCall(PetscViewerASCIIPrintf(v, "  %s singular values:", strcmp(s->method, "sobt") ? "Hankel" : "pv"));
     for (PetscInt i = 0; i < PetscMin(s->ns, 12); i++) PetscCall(PetscViewerASCIIPrintf(v, " %.4g", (double)s->hsv[i]));
@@ -319,6 +328,7 @@ PetscErrorCode DRSysRedWrite(DRSysRed s, DRStore st)
   PetscCall(DRStoreAttrReal(st, "/sysred", "split_floor_re", s->a0));
   PetscCall(DRStoreAttrReal(st, "/sysred", "split_floor_zero", s->z0));
   PetscCall(DRStoreAttrString(st, "/sysred", "gramians", s->lowrank ? "lowrank" : "dense"));
+  if (s->lowrank) PetscCall(DRStoreAttrString(st, "/sysred", "lowrank_solver", s->lr_how));
   if (s->nw > 0) {
     PetscCall(DRStoreWriteReal(st, "/sysred/frf/omega", 1, dw, s->omega, "rad/s"));
     PetscCall(DRStoreWriteReal(st, "/sysred/frf/full", 3, dg, s->Gf, NULL));
