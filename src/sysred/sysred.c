@@ -4,6 +4,8 @@
 #include <dynred/ss.h>
 #include <string.h>
 
+static PetscErrorCode SourceUnits(DRSysRed s);
+
 PetscErrorCode DRSysRedCreate(MPI_Comm comm, DRSysRed *s)
 {
   PetscFunctionBegin;
@@ -21,6 +23,11 @@ PetscErrorCode DRSysRedCreate(MPI_Comm comm, DRSysRed *s)
   PetscCall(PetscStrncpy((*s)->lr_solver, "auto", sizeof((*s)->lr_solver)));
   PetscCall(PetscStrncpy((*s)->method, "bt", sizeof((*s)->method)));
   PetscCall(PetscStrncpy((*s)->where, "the system", sizeof((*s)->where)));
+  {
+    PetscBool ok;
+    char      why[256];
+    PetscCall(DRUnitsParse("SI", &(*s)->units, &ok, why, sizeof(why)));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -162,6 +169,7 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
     if (!strcmp(group, "/ss")) PetscCall(PetscStrncpy(group, "/ss/second_order", sizeof(group)));
     PetscCall(DRPathResolve(origin, file, path, sizeof(path)));
     PetscCall(DRSysRedReadSO(path, group, &s->so));
+    PetscCall(PetscStrncpy(s->srcpath, path, sizeof(s->srcpath)));
     PetscCall(PetscSNPrintf(s->where, sizeof(s->where), "%s: %s", path, group));
     if (!strcmp(s->method, "energy")) {
       PetscCall(DREnergyModal(cfg, &s->so, s->where, &s->en));
@@ -173,6 +181,7 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
     PetscCall(DRConfigGetString(cfg, "sysred.group", group, sizeof(group), NULL));
     PetscCall(DRPathResolve(origin, file, path, sizeof(path)));
     PetscCall(DRSysRedReadH5(path, group, &s->full));
+    PetscCall(PetscStrncpy(s->srcpath, path, sizeof(s->srcpath)));
     PetscCall(PetscSNPrintf(s->where, sizeof(s->where), "%s: %s", path, group));
   } else {
     PetscCall(DRSysRedReadMtx(nf, files, &s->full));
@@ -189,8 +198,29 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
     PetscCall(DRSysRedReadSnapshots(path, dset, s->full.n, &s->nsnap, &s->X));
     PetscCall(PetscSNPrintf(s->snapwhere, sizeof(s->snapwhere), "%s: %s", path, dset));
   }
+  PetscCall(SourceUnits(s));
   s->setup = PETSC_TRUE;
   PetscCall(PetscLogEventEnd(DR_SYSRED_Read, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the source's unit system (root attribute units of an HDF5 source, e.g.
+ * a dynred ss result), else model.units (default SI); both given and
+ * different: an error, as in dynred ss */
+static PetscErrorCode SourceUnits(DRSysRed s)
+{
+  DRUnits   fu, cu;
+  PetscBool ffound = PETSC_FALSE, cset = PETSC_FALSE;
+  char      where[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBegin;
+  if (s->srcpath[0]) PetscCall(DRUnitsRead(s->srcpath, &fu, &ffound));
+  PetscCall(DRModelGetUnits(s->cfg, &cu, &cset));
+  if (ffound && cset && strcmp(fu.name, cu.name)) {
+    PetscCall(DRConfigWhere(s->cfg, "model.units", where, sizeof(where)));
+    SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: model.units = %s but %s is in %s, expected %s (or no model.units)", where, cu.name, s->srcpath, fu.name, fu.name);
+  }
+  s->units = ffound ? fu : cu;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -256,7 +286,7 @@ PetscErrorCode DRSysRedView(DRSysRed s, PetscViewer v)
     if (!strcmp(s->method, "sobt")) PetscCall(PetscViewerASCIIPrintf(v, "  order %" PetscInt_FMT " positions (%" PetscInt_FMT " states), 2 sum of the discarded pv singular values %.6g (an indicator, not a bound)\n", s->sored.n, s->red.n, (double)s->bound));
     else PetscCall(PetscViewerASCIIPrintf(v, "  order %" PetscInt_FMT " (%" PetscInt_FMT " balanced + %" PetscInt_FMT " kept), error bound 2 sum sigma_i = %.6g\n", s->red.n, s->red.n - s->nu, s->nu, (double)s->bound));
   }
-  if (s->nw > 0) PetscCall(PetscViewerASCIIPrintf(v, "  frequency response on %" PetscInt_FMT " points %.4g..%.4g rad/s: max |G - G_r| = %.4g, H-inf error on the grid %.4g (||G|| on the grid %.4g)\n", s->nw, (double)s->wmin, (double)s->wmax, (double)s->frf_max, (double)s->frf_hinf, (double)s->frf_ref));
+  if (s->nw > 0) PetscCall(PetscViewerASCIIPrintf(v, "  frequency response on %" PetscInt_FMT " points %.4g..%.4g Hz (units %s): max |G - G_r| = %.4g, H-inf error on the grid %.4g (||G|| on the grid %.4g)\n", s->nw, (double)(s->wmin / (2 * PETSC_PI * s->units.time_s)), (double)(s->wmax / (2 * PETSC_PI * s->units.time_s)), s->units.name, (double)s->frf_max, (double)s->frf_hinf, (double)s->frf_ref));
   if (s->sim_t_end > 0) PetscCall(PetscViewerASCIIPrintf(v, "  time response (PETSc TS Crank-Nicolson, h = %g s, %" PetscInt_FMT " steps): max |y - y_r| / max |y| = %.4g\n", (double)s->sim_h, s->nsim, (double)s->sim_err));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -318,6 +348,7 @@ PetscErrorCode DRSysRedWrite(DRSysRed s, DRStore st)
     }
   }
   PetscCall(DRStoreAttrString(st, "/sysred", "method", s->method));
+  PetscCall(DRUnitsWrite(st, &s->units)); /* the source's system (replaces model.units' from the job store) */
   PetscCall(DRStoreAttrString(st, "/sysred", "source", s->where));
   PetscCall(DRStoreAttrInt(st, "/sysred", "n_full", s->full.n));
   PetscCall(DRStoreAttrInt(st, "/sysred", "order", r->n));
@@ -330,7 +361,14 @@ PetscErrorCode DRSysRedWrite(DRSysRed s, DRStore st)
   PetscCall(DRStoreAttrString(st, "/sysred", "gramians", s->lowrank ? "lowrank" : "dense"));
   if (s->lowrank) PetscCall(DRStoreAttrString(st, "/sysred", "lowrank_solver", s->lr_how));
   if (s->nw > 0) {
-    PetscCall(DRStoreWriteReal(st, "/sysred/frf/omega", 1, dw, s->omega, "rad/s"));
+    PetscReal *hz;
+    char       wu[64];
+    PetscCall(PetscSNPrintf(wu, sizeof(wu), "rad/%s", s->units.time));
+    PetscCall(DRStoreWriteReal(st, "/sysred/frf/omega", 1, dw, s->omega, wu));
+    PetscCall(PetscMalloc1(s->nw, &hz));
+    for (PetscInt k = 0; k < s->nw; k++) hz[k] = s->omega[k] / (2 * PETSC_PI * s->units.time_s);
+    PetscCall(DRStoreWriteReal(st, "/sysred/frf/freq_hz", 1, dw, hz, "Hz"));
+    PetscCall(PetscFree(hz));
     PetscCall(DRStoreWriteReal(st, "/sysred/frf/full", 3, dg, s->Gf, NULL));
     PetscCall(DRStoreWriteReal(st, "/sysred/frf/reduced", 3, dg, s->Gr, NULL));
     PetscCall(DRStoreAttrReal(st, "/sysred/frf", "max_error", s->frf_max));

@@ -6,6 +6,7 @@
 #include <petscts.h>
 #include <dynred/sysred.h>
 #include <dynred/ss.h>
+#include <dynred/units.h>
 #include <complex.h>
 #include <stddef.h>
 
@@ -108,6 +109,10 @@ struct _p_DRSysRed {
   PetscReal *omega, *Gf, *Gr; /* nw; nw x p x m complex as (re, im) pairs, row-major over (w, i, j) */
   PetscReal  frf_max, frf_hinf, frf_ref;
   PetscReal  seconds;
+  /* unit system (issue 18 item 4): the source file's root attribute units,
+   * else model.units (default SI); frequencies in Hz = omega / (2 pi time_s) */
+  char       srcpath[PETSC_MAX_PATH_LEN];
+  DRUnits    units;
   /* pod */
   PetscInt   nsnap;
   PetscReal *X, pod_discarded; /* n x nsnap snapshots; discarded energy fraction */
