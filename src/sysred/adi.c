@@ -407,6 +407,8 @@ PetscErrorCode DRADISolve(DRADI c, const PetscReal *A, PetscInt m, const PetscRe
     }
     (*its)++;
     *res = NormWtW(n, m, W) / nf;
+    /* the same decision on every rank (the replicated W may differ in the last bits) */
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, res, 1, MPIU_REAL, MPIU_MAX, c->comm));
   }
   PetscCall(Compress(n, &kz, *Z));
   *k   = kz;
