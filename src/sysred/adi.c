@@ -25,8 +25,13 @@
  * of `dynred ss`), else Ritz values of A on K_k(A, F) + K_k(A^-1, F)
  * (Penzl's choice).  Z is compressed (QR, SVD of R, columns with singular
  * values below 1e-8 sigma_1 dropped: P changes by 1e-16 ||P||) whenever it
- * doubles.  W, V and Z are replicated on every rank (as the SLEPc path's
- * factors); the solves are distributed. */
+ * doubles.  A, W, V and Z are replicated on every rank (as the SLEPc
+ * path's factors), and so is the whole iteration: every rank factors and
+ * solves on its own (PETSC_COMM_SELF), from the same data, so every rank
+ * holds the same Z.  (Distributed MUMPS solves deadlocked on 3 ranks, the
+ * ranks ending in different MUMPS collectives; with A replicated in dense
+ * form anyway, they gained little.)  Only the stop decision is reduced
+ * over the job's communicator. */
 #include "sysredimpl.h"
 #include <petscksp.h>
 
@@ -35,7 +40,8 @@ void dorgqr_(const fint *m, const fint *n, const fint *k, double *a, const fint 
 void dgeev_(const char *jvl, const char *jvr, const fint *n, double *a, const fint *lda, double *wr, double *wi, double *vl, const fint *ldvl, double *vr, const fint *ldvr, double *work, const fint *lwork, fint *info, size_t, size_t);
 
 struct _DRADI {
-  MPI_Comm   comm;
+  MPI_Comm   comm;  /* PETSC_COMM_SELF: the factorizations and solves */
+  MPI_Comm   dcomm; /* the job's: the stop decision */
   PetscInt   n, lo, hi, nz; /* local rows lo..hi of A: nz entries (ri, cj, v) */
   PetscInt  *ri, *cj;
   PetscReal *v;
@@ -55,9 +61,10 @@ PetscErrorCode DRADICreate(MPI_Comm comm, PetscInt n, const PetscReal *A, PetscB
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&c));
-  c->comm = comm;
+  c->comm  = PETSC_COMM_SELF;
+  c->dcomm = comm;
   c->n    = n;
-  PetscCall(PetscLayoutCreateFromSizes(comm, PETSC_DECIDE, n, 1, &map));
+  PetscCall(PetscLayoutCreateFromSizes(c->comm, PETSC_DECIDE, n, 1, &map));
   PetscCall(PetscLayoutGetRange(map, &c->lo, &c->hi));
   PetscCall(PetscLayoutDestroy(&map));
   for (PetscInt i = c->lo; i < c->hi; i++)
@@ -408,7 +415,7 @@ PetscErrorCode DRADISolve(DRADI c, const PetscReal *A, PetscInt m, const PetscRe
     (*its)++;
     *res = NormWtW(n, m, W) / nf;
     /* the same decision on every rank (the replicated W may differ in the last bits) */
-    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, res, 1, MPIU_REAL, MPIU_MAX, c->comm));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, res, 1, MPIU_REAL, MPIU_MAX, c->dcomm));
   }
   PetscCall(Compress(n, &kz, *Z));
   *k   = kz;
