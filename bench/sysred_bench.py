@@ -9,12 +9,14 @@ model has more than N/2 DOFs, N/2 system modes (`dynred cms`), then
 `dynred ss` with modal damping --zeta, one force input (tip, y) and two
 outputs (tip y, middle z).  `dynred sysred` balances and truncates it to
 --order states, once with sysred.gramians dense (SLICOT, O(N^3) time, O(N^2)
-memory) and once lowrank (SLEPc LME Krylov factors).  Reported per run: wall
+memory) and once lowrank (low-rank factors: SLEPc LME Krylov, else low-rank
+ADI with one MUMPS factorization per shift).  Reported per run: wall
 time of the sysred process, its peak resident memory (wait4 ru_maxrss), the
 sysred time dynred logs, and for the low-rank row the largest relative
 difference of the leading --order Hankel values from the dense ones (or the
-error line when the Krylov solve does not converge: lightly damped wide-band
-spectra are hard for it, see tests/e2e/sysred_lowrank.sh).  No frequency
+error line), and which low-rank solver made the factors (lightly damped
+wide-band spectra defeat SLEPc's Krylov LME; ADI takes over, see
+tests/e2e/sysred_lowrank_cms.sh).  No frequency
 response (sysred.frf.n 0: it costs O(N^3) per frequency on the full model).
 
     /usr/bin/python3 bench/sysred_bench.py [--sizes 400,4000,20000] [--order 20]
@@ -23,7 +25,9 @@ response (sysred.frf.n 0: it costs O(N^3) per frequency on the full model).
 prints a markdown table and writes bench/results/sysred_bench.md.  The 4000
 and 20000 cases take long (the CMS eigensolves and the dense O(N^3) path;
 20000 dense states need about 10 N^2 * 8 B = 32 GB: rows above --dense-max
-are skipped and marked so).  --source modal replaces the CMS chain by the
+are skipped and marked so).  With --keep DIR a size whose DIR/N/ss.h5
+exists is not rebuilt (the model build is reported as 0 then).
+--gramians dense,lowrank selects the paths.  --source modal replaces the CMS chain by the
 synthetic modal state space of tests/data/sysred/modal_gen.py (omega in
 [--wlo, --whi] rad/s, zeta --zeta), a spectrum the Krylov solve resolves, to
 time the low-rank path where the CMS spectrum defeats it.
@@ -105,6 +109,7 @@ def build_modal(n_states, a, tmp):
 
 
 def reduce(gram, a, tmp):
+    """one sysred run; returns (hsv, wall, rss, solver, error)"""
     y = f"""job: sysred
 output: sr_{gram}.h5
 sysred:
@@ -122,7 +127,11 @@ sysred:
         return None, wall, rss, None, err
     with h5py.File(os.path.join(tmp, f"sr_{gram}.h5")) as f:
         hsv = f["/sysred/hsv"][:]
-    return hsv, wall, rss, None, None
+        how = f["/sysred"].attrs.get("lowrank_solver", "")
+    how = how.decode() if isinstance(how, bytes) else how
+    m = re.search(r"low-rank ADI \((\d+) shifts.*?; (\d+) \+ (\d+) shift applications", how)
+    how = f"ADI, {m.group(1)} shifts, {m.group(2)}+{m.group(3)} its" if m else ("Krylov" if how.startswith("SLEPc") else "-")
+    return hsv, wall, rss, how, None
 
 
 def main():
@@ -136,36 +145,43 @@ def main():
     ap.add_argument("--whi", type=float, default=10.0, help="modal: highest omega [rad/s]")
     ap.add_argument("--dense-max", type=int, default=20000)
     ap.add_argument("--keep", default="")
+    ap.add_argument("--gramians", default="dense,lowrank")
+    ap.add_argument("--name", default="sysred_bench.md", help="the table's file name under --out")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     a = ap.parse_args()
-    rows = ["| states | modes [Hz] | model build [s] | Gramians | sysred wall [s] | peak RSS [MiB] | leading HSV | rel. diff. of the leading %d HSV vs dense |" % a.order,
-            "|---|---|---|---|---|---|---|---|"]
+    rows = ["| states | modes [Hz] | model build [s] | Gramians | low-rank solver | sysred wall [s] | peak RSS [MiB] | leading HSV | rel. diff. of the leading %d HSV vs dense |" % a.order,
+            "|---|---|---|---|---|---|---|---|---|"]
     for n_states in (int(s) for s in a.sizes.split(",")):
         tmp = a.keep and os.path.join(a.keep, str(n_states)) or tempfile.mkdtemp(prefix=f"sysred_bench.{n_states}.")
         os.makedirs(tmp, exist_ok=True)
         t0 = time.perf_counter()
-        n, fr, _, _ = (build if a.source == "cms" else build_modal)(n_states, a, tmp)
+        if a.keep and os.path.exists(os.path.join(tmp, "ss.h5")):
+            with h5py.File(os.path.join(tmp, "ss.h5")) as f:
+                n = f["/ss/A"].shape[0]
+                fr = f["/ss/frequencies_hz"][:] if "frequencies_hz" in f["/ss"] else np.array([np.nan, np.nan])
+        else:
+            n, fr, _, _ = (build if a.source == "cms" else build_modal)(n_states, a, tmp)
         tb = time.perf_counter() - t0
         band = f"{fr[0]:.3g}..{fr[-1]:.3g}"
         hd = None
-        for gram in ("dense", "lowrank"):
+        for gram in a.gramians.split(","):
             if gram == "dense" and n > a.dense_max:
-                rows.append(f"| {n} | {band} | {tb:.1f} | dense | skipped (> --dense-max {a.dense_max}) | - | - | - |")
+                rows.append(f"| {n} | {band} | {tb:.1f} | dense | - | skipped (> --dense-max {a.dense_max}) | - | - | - |")
                 continue
-            hsv, wall, rss, _, err = reduce(gram, a, tmp)
+            hsv, wall, rss, how, err = reduce(gram, a, tmp)
             if err:
-                rows.append(f"| {n} | {band} | {tb:.1f} | {gram} | {wall:.2f} (failed) | {rss:.0f} | {err[:90]} | - |")
+                rows.append(f"| {n} | {band} | {tb:.1f} | {gram} | - | {wall:.2f} (failed) | {rss:.0f} | {err[:90]} | - |")
                 continue
             if gram == "dense":
                 hd = hsv
             diff = "-" if gram == "dense" or hd is None else f"{np.abs(hsv[:a.order] - hd[:a.order]).max() / hd[0]:.1e}"
-            rows.append(f"| {n} | {band} | {tb:.1f} | {gram} | {wall:.2f} | {rss:.0f} | {hsv[0]:.4g} | {diff} |")
+            rows.append(f"| {n} | {band} | {tb:.1f} | {gram} | {how} | {wall:.2f} | {rss:.0f} | {hsv[0]:.4g} | {diff} |")
         print(rows[-1], file=sys.stderr, flush=True)
     table = "\n".join(rows)
     print(table)
     os.makedirs(a.out, exist_ok=True)
-    with open(os.path.join(a.out, "sysred_bench.md"), "w") as f:
-        f.write(f"<!-- bench/sysred_bench.py --source {a.source} --sizes {a.sizes} --order {a.order} --zeta {a.zeta} --parts {a.parts} --wlo {a.wlo} --whi {a.whi}; load {os.getloadavg()[0]:.1f} at the end -->\n")
+    with open(os.path.join(a.out, a.name), "w") as f:
+        f.write(f"<!-- bench/sysred_bench.py --source {a.source} --sizes {a.sizes} --order {a.order} --zeta {a.zeta} --parts {a.parts} --wlo {a.wlo} --whi {a.whi} --gramians {a.gramians} --dense-max {a.dense_max}; measured under load (nice 19), load {os.getloadavg()[0]:.1f} at the end -->\n")
         f.write(table + "\n")
 
 

@@ -11,8 +11,8 @@
  *   states of a rotated 11-state system (close poles; test sysred_bt).
  * bt, spa: the split of METHODS.md 6 / issue 14 item 4, then the square-root
  *   balanced truncation of the stable part:
- *   1. A = U S U^T, real Schur form ordered by dgees so that the poles with
- *      Re(s) < -alpha come first (S11: ns stable states, S22: nu zero,
+ *   1. A = U S U^T, real Schur form ordered by dgees so that the damped
+ *      poles (DRSysRedPoleKept false, below) come first (S11: ns stable states, S22: nu zero,
  *      undamped or unstable ones);
  *   2. S11 X - X S22 = -S12 (dtrsyl) decouples the blocks:
  *      W = U [I X; 0 I], W^-1 A W = blkdiag(S11, S22);
@@ -21,9 +21,17 @@
  *      SVD of their product: Hankel singular values, T_s, Ti_s;
  *   4. reduced = blkdiag(balanced stable part, S22): the zero, undamped and
  *      unstable poles are kept exactly; bound 2 sum_{i>r_s} sigma_i.
- * alpha = max(marginal_tol ||A||_F, 10 sqrt(eps ||A||_F)): the second term
- * covers double zero poles (rigid-body blocks [[0,1],[0,0]]), which round-off
- * moves by about sqrt(eps ||A||). */
+ * The split is per pole and relative (issue 14): a pole s is kept exactly
+ * when |s| <= z0 or Re(s) >= -(tol |s| + a0), i.e. when its damping ratio
+ * -Re(s)/|s| is below tol = sysred.marginal_tol (default 1e-8: structural
+ * damping ratios are >= 1e-4, round-off in a modal block moves the damping
+ * ratio of an undamped pole by about eps ||A_k|| / |s| <= 1e-10 for blocks
+ * up to |s| ~ 1e6).  a0 = 10 eps ||A||_F is the backward error of the Schur
+ * form (an undamped pole's real part moves by that much); z0 = 10 sqrt(eps
+ * ||A||_F) covers the double zero poles of rigid-body blocks [[0,1],[0,0]],
+ * which round-off moves by about sqrt(eps ||A||).  A threshold relative to
+ * ||A|| alone (the old rule) is about 10 rad/s for a spectrum over 6
+ * decades and keeps well-damped low modes "exactly". */
 #include "sysredimpl.h"
 
 PetscErrorCode DRGemm(char ta, char tb, PetscInt m, PetscInt n, PetscInt k, PetscReal alpha, const PetscReal *a, PetscInt lda, const PetscReal *b, PetscInt ldb, PetscReal beta, PetscReal *c, PetscInt ldc)
@@ -104,11 +112,25 @@ PetscErrorCode DRSysRedMinreal(DRSysRed s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscReal select_alpha; /* dgees' SELECT has no context argument */
+/* the split rule (header): pole s = wr + i wi is kept exactly (zero,
+ * undamped or unstable) when |s| <= z0 or wr >= -(tol |s| + a0) */
+PetscBool DRSysRedPoleKept(PetscReal wr, PetscReal wi, PetscReal tol, PetscReal a0, PetscReal z0)
+{
+  PetscReal r = PetscSqrtReal(wr * wr + wi * wi);
+  return (PetscBool)(r <= z0 || wr >= -(tol * r + a0));
+}
+
+/* the absolute floors a0 and z0 of the split rule from ||A||_F */
+void DRSysRedSplitFloors(PetscReal nrmF, PetscReal *a0, PetscReal *z0)
+{
+  *a0 = 10 * PETSC_MACHINE_EPSILON * nrmF;
+  *z0 = 10 * PetscSqrtReal(PETSC_MACHINE_EPSILON * nrmF);
+}
+
+static PetscReal select_tol, select_a0, select_z0; /* dgees' SELECT has no context argument */
 static fint      SelectStable(const double *wr, const double *wi)
 {
-  (void)wi;
-  return *wr < -select_alpha;
+  return !DRSysRedPoleKept(*wr, *wi, select_tol, select_a0, select_z0);
 }
 
 /* Step 1 and 2: W^-1 A W = blkdiag(S11, S22); sp holds S (column-major n x n),
@@ -123,13 +145,16 @@ static PetscErrorCode Split(DRSysRed s, PetscReal *S, PetscReal *Bt, PetscReal *
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(DR_SYSRED_Split, 0, 0, 0, 0));
   for (PetscInt k = 0; k < n * n; k++) nrm += f->A[k] * f->A[k];
-  nrm          = PetscSqrtReal(nrm);
-  s->alpha     = PetscMax(s->marginal_tol * nrm, 10 * PetscSqrtReal(PETSC_MACHINE_EPSILON * nrm));
-  select_alpha = s->alpha;
+  nrm = PetscSqrtReal(nrm);
+  DRSysRedSplitFloors(nrm, &s->a0, &s->z0);
+  s->alpha   = s->marginal_tol;
+  select_tol = s->marginal_tol;
+  select_a0  = s->a0;
+  select_z0  = s->z0;
   PetscCall(PetscMalloc6(n, &wr, n, &wi, lw, &work, n, &bw, n * n, &U, n * n + 1, &X));
   PetscCall(PetscArraycpy(S, f->A, n * n));
   dgees_("V", "S", SelectStable, &nn, S, &nn, &sdim, wr, wi, U, &nn, work, &lw, bw, &info, 1, 1);
-  PetscCheck(info == 0, PETSC_COMM_WORLD, info > nn ? DR_ERR_INPUT : PETSC_ERR_LIB, "%s: the stable/marginal split of A failed (LAPACK dgees info %d: %s), expected poles separated from Re(s) = -%g; change sysred.marginal_tol", s->where, (int)info, info == nn + 1 ? "eigenvalues too close to reorder" : info == nn + 2 ? "round-off moved eigenvalues across the threshold" : "QR algorithm did not converge", (double)s->alpha);
+  PetscCheck(info == 0, PETSC_COMM_WORLD, info > nn ? DR_ERR_INPUT : PETSC_ERR_LIB, "%s: the stable/marginal split of A failed (LAPACK dgees info %d: %s), expected poles separated from the damping ratio %g; change sysred.marginal_tol", s->where, (int)info, info == nn + 1 ? "eigenvalues too close to reorder" : info == nn + 2 ? "round-off moved eigenvalues across the threshold" : "QR algorithm did not converge", (double)s->alpha);
   ns = sdim;
   nu = n - ns;
   s->ns = ns;
@@ -137,10 +162,10 @@ static PetscErrorCode Split(DRSysRed s, PetscReal *S, PetscReal *Bt, PetscReal *
   if (nu > 0) {
     PetscInt  iu = 0;
     PetscReal wmax = 0;
-    for (PetscInt k = 0; k < n; k++) if (wr[k] >= -s->alpha && wr[k] > wmax) { wmax = wr[k]; iu = k; }
-    PetscCheck(s->split, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: A is not stable: %" PetscInt_FMT " of %" PetscInt_FMT " poles have Re(s) >= -%g (e.g. %g%+gi), expected a stable system for sysred.split false; set sysred.split true to keep them exactly", s->where, nu, n, (double)s->alpha, (double)wr[iu], (double)wi[iu]);
+    for (PetscInt k = 0; k < n; k++) if (DRSysRedPoleKept(wr[k], wi[k], s->alpha, s->a0, s->z0) && wr[k] > wmax) { wmax = wr[k]; iu = k; }
+    PetscCheck(s->split, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: A is not stable: %" PetscInt_FMT " of %" PetscInt_FMT " poles are zero, undamped or unstable (damping ratio below %g, e.g. %g%+gi), expected a stable system for sysred.split false; set sysred.split true to keep them exactly", s->where, nu, n, (double)s->alpha, (double)wr[iu], (double)wi[iu]);
   }
-  PetscCheck(ns > 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: the stable part is empty: all %" PetscInt_FMT " poles have Re(s) >= -%g (rigid-body, undamped or unstable), expected damped modes to balance; add damping (e.g. ss.damping) or use sysred.method minreal", s->where, n, (double)s->alpha);
+  PetscCheck(ns > 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: the stable part is empty: all %" PetscInt_FMT " poles have a damping ratio below %g (rigid-body, undamped or unstable), expected damped modes to balance; add damping (e.g. ss.damping) or use sysred.method minreal", s->where, n, (double)s->alpha);
   /* X: S11 X - X S22 = -S12 */
   for (PetscInt j = 0; j < nu; j++)
     for (PetscInt i = 0; i < ns; i++) X[i + j * ns] = -S[i + (ns + j) * n];

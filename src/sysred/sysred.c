@@ -4,6 +4,8 @@
 #include <dynred/ss.h>
 #include <string.h>
 
+static PetscErrorCode SourceUnits(DRSysRed s);
+
 PetscErrorCode DRSysRedCreate(MPI_Comm comm, DRSysRed *s)
 {
   PetscFunctionBegin;
@@ -12,12 +14,20 @@ PetscErrorCode DRSysRedCreate(MPI_Comm comm, DRSysRed *s)
   (*s)->comm         = comm;
   (*s)->nw           = 200;
   (*s)->split        = PETSC_TRUE;
-  (*s)->marginal_tol = 1e-12;
+  (*s)->marginal_tol = 1e-8;
   (*s)->minreal_tol  = 1e-10;
   (*s)->lr_tol       = 1e-10;
   (*s)->lr_maxit     = 100;
+  (*s)->lr_shifts    = 80;
+  (*s)->lr_adi_maxit = 20000;
+  PetscCall(PetscStrncpy((*s)->lr_solver, "auto", sizeof((*s)->lr_solver)));
   PetscCall(PetscStrncpy((*s)->method, "bt", sizeof((*s)->method)));
   PetscCall(PetscStrncpy((*s)->where, "the system", sizeof((*s)->where)));
+  {
+    PetscBool ok;
+    char      why[256];
+    PetscCall(DRUnitsParse("SI", &(*s)->units, &ok, why, sizeof(why)));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -82,6 +92,9 @@ PetscErrorCode DRSysRedSetFromOptions(DRSysRed s)
   PetscCall(DRConfigGetReal(cfg, "sysred.lowrank.tol", &s->lr_tol, NULL));
   PetscCall(DRConfigGetInt(cfg, "sysred.lowrank.maxit", &s->lr_maxit, NULL));
   PetscCall(DRConfigGetInt(cfg, "sysred.lowrank.ncv", &s->lr_ncv, NULL));
+  PetscCall(DRConfigGetInt(cfg, "sysred.lowrank.shifts", &s->lr_shifts, NULL));
+  PetscCall(DRConfigGetInt(cfg, "sysred.lowrank.adi_maxit", &s->lr_adi_maxit, NULL));
+  PetscCall(DRConfigGetString(cfg, "sysred.lowrank.solver", s->lr_solver, sizeof(s->lr_solver), NULL));
   if (s->lowrank) {
     PetscCall(DRConfigWhere(cfg, "sysred.gramians", w, sizeof(w)));
     PetscCheck(!strcmp(s->method, "bt"), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: sysred.gramians lowrank with sysred.method %s, expected method bt (low-rank factors serve balanced truncation only)", w, s->method);
@@ -156,6 +169,7 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
     if (!strcmp(group, "/ss")) PetscCall(PetscStrncpy(group, "/ss/second_order", sizeof(group)));
     PetscCall(DRPathResolve(origin, file, path, sizeof(path)));
     PetscCall(DRSysRedReadSO(path, group, &s->so));
+    PetscCall(PetscStrncpy(s->srcpath, path, sizeof(s->srcpath)));
     PetscCall(PetscSNPrintf(s->where, sizeof(s->where), "%s: %s", path, group));
     if (!strcmp(s->method, "energy")) {
       PetscCall(DREnergyModal(cfg, &s->so, s->where, &s->en));
@@ -167,6 +181,7 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
     PetscCall(DRConfigGetString(cfg, "sysred.group", group, sizeof(group), NULL));
     PetscCall(DRPathResolve(origin, file, path, sizeof(path)));
     PetscCall(DRSysRedReadH5(path, group, &s->full));
+    PetscCall(PetscStrncpy(s->srcpath, path, sizeof(s->srcpath)));
     PetscCall(PetscSNPrintf(s->where, sizeof(s->where), "%s: %s", path, group));
   } else {
     PetscCall(DRSysRedReadMtx(nf, files, &s->full));
@@ -183,8 +198,29 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
     PetscCall(DRSysRedReadSnapshots(path, dset, s->full.n, &s->nsnap, &s->X));
     PetscCall(PetscSNPrintf(s->snapwhere, sizeof(s->snapwhere), "%s: %s", path, dset));
   }
+  PetscCall(SourceUnits(s));
   s->setup = PETSC_TRUE;
   PetscCall(PetscLogEventEnd(DR_SYSRED_Read, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the source's unit system (root attribute units of an HDF5 source, e.g.
+ * a dynred ss result), else model.units (default SI); both given and
+ * different: an error, as in dynred ss */
+static PetscErrorCode SourceUnits(DRSysRed s)
+{
+  DRUnits   fu, cu;
+  PetscBool ffound = PETSC_FALSE, cset = PETSC_FALSE;
+  char      where[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBegin;
+  if (s->srcpath[0]) PetscCall(DRUnitsRead(s->srcpath, &fu, &ffound));
+  PetscCall(DRModelGetUnits(s->cfg, &cu, &cset));
+  if (ffound && cset && strcmp(fu.name, cu.name)) {
+    PetscCall(DRConfigWhere(s->cfg, "model.units", where, sizeof(where)));
+    SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: model.units = %s but %s is in %s, expected %s (or no model.units)", where, cu.name, s->srcpath, fu.name, fu.name);
+  }
+  s->units = ffound ? fu : cu;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -239,15 +275,18 @@ PetscErrorCode DRSysRedView(DRSysRed s, PetscViewer v)
   else if (!strcmp(s->method, "pod")) PetscCall(PetscViewerASCIIPrintf(v, "  POD of %" PetscInt_FMT " snapshots (%s): %" PetscInt_FMT " modes, discarded energy fraction %.3g, Galerkin projection\n", s->nsnap, s->snapwhere, s->red.n, (double)s->pod_discarded));
   else {
     if (!strcmp(s->method, "sobt")) PetscCall(PetscViewerASCIIPrintf(v, "  second-order balanced truncation, position-velocity variant (Reis & Stykel 2008): %" PetscInt_FMT " positions -> %" PetscInt_FMT ", M_r = I; the 2 sum sigma_i below is NOT a proven bound for it\n", s->so.n, s->sored.n));
-    else if (s->lowrank) PetscCall(PetscViewerASCIIPrintf(v, "  low-rank Gramian factors (SLEPc LME Krylov): %" PetscInt_FMT " Hankel singular values resolved\n", s->ns));
-    else PetscCall(PetscViewerASCIIPrintf(v, "  split at Re(s) = -%g: %" PetscInt_FMT " poles kept exactly (zero, undamped or unstable), %" PetscInt_FMT " stable states balanced\n", (double)s->alpha, s->nu, s->ns));
+    else if (s->lowrank) {
+      PetscCall(PetscViewerASCIIPrintf(v, "  low-rank Gramian factors: %s: %" PetscInt_FMT " Hankel singular values resolved\n", s->lr_how, s->ns));
+      PetscCall(PetscViewerASCIIPrintf(v, "  split per pole of the modal blocks at damping ratio %g: %" PetscInt_FMT " poles kept exactly (zero, undamped or unstable)\n", (double)s->alpha, s->nu));
+    }
+    else PetscCall(PetscViewerASCIIPrintf(v, "  split per pole at damping ratio %g (kept: Re(s) >= -(%g |s| + %.3g) or |s| <= %.3g): %" PetscInt_FMT " poles kept exactly (zero, undamped or unstable), %" PetscInt_FMT " stable states balanced\n", (double)s->alpha, (double)s->alpha, (double)s->a0, (double)s->z0, s->nu, s->ns));
     PetscCall(PetscViewerASCIIPrintf(v, "  %s singular values:", strcmp(s->method, "sobt") ? "Hankel" : "pv"));
     for (PetscInt i = 0; i < PetscMin(s->ns, 12); i++) PetscCall(PetscViewerASCIIPrintf(v, " %.4g", (double)s->hsv[i]));
     PetscCall(PetscViewerASCIIPrintf(v, "%s\n", s->ns > 12 ? " ..." : ""));
     if (!strcmp(s->method, "sobt")) PetscCall(PetscViewerASCIIPrintf(v, "  order %" PetscInt_FMT " positions (%" PetscInt_FMT " states), 2 sum of the discarded pv singular values %.6g (an indicator, not a bound)\n", s->sored.n, s->red.n, (double)s->bound));
     else PetscCall(PetscViewerASCIIPrintf(v, "  order %" PetscInt_FMT " (%" PetscInt_FMT " balanced + %" PetscInt_FMT " kept), error bound 2 sum sigma_i = %.6g\n", s->red.n, s->red.n - s->nu, s->nu, (double)s->bound));
   }
-  if (s->nw > 0) PetscCall(PetscViewerASCIIPrintf(v, "  frequency response on %" PetscInt_FMT " points %.4g..%.4g rad/s: max |G - G_r| = %.4g, H-inf error on the grid %.4g (||G|| on the grid %.4g)\n", s->nw, (double)s->wmin, (double)s->wmax, (double)s->frf_max, (double)s->frf_hinf, (double)s->frf_ref));
+  if (s->nw > 0) PetscCall(PetscViewerASCIIPrintf(v, "  frequency response on %" PetscInt_FMT " points %.4g..%.4g Hz (units %s): max |G - G_r| = %.4g, H-inf error on the grid %.4g (||G|| on the grid %.4g)\n", s->nw, (double)(s->wmin / (2 * PETSC_PI * s->units.time_s)), (double)(s->wmax / (2 * PETSC_PI * s->units.time_s)), s->units.name, (double)s->frf_max, (double)s->frf_hinf, (double)s->frf_ref));
   if (s->sim_t_end > 0) PetscCall(PetscViewerASCIIPrintf(v, "  time response (PETSc TS Crank-Nicolson, h = %g s, %" PetscInt_FMT " steps): max |y - y_r| / max |y| = %.4g\n", (double)s->sim_h, s->nsim, (double)s->sim_err));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -309,16 +348,27 @@ PetscErrorCode DRSysRedWrite(DRSysRed s, DRStore st)
     }
   }
   PetscCall(DRStoreAttrString(st, "/sysred", "method", s->method));
+  PetscCall(DRUnitsWrite(st, &s->units)); /* the source's system (replaces model.units' from the job store) */
   PetscCall(DRStoreAttrString(st, "/sysred", "source", s->where));
   PetscCall(DRStoreAttrInt(st, "/sysred", "n_full", s->full.n));
   PetscCall(DRStoreAttrInt(st, "/sysred", "order", r->n));
   PetscCall(DRStoreAttrInt(st, "/sysred", "n_kept_exactly", s->nu));
   PetscCall(DRStoreAttrInt(st, "/sysred", "n_stable", s->ns));
   PetscCall(DRStoreAttrInt(st, "/sysred", "n_minimal_stable", s->nmin));
-  PetscCall(DRStoreAttrReal(st, "/sysred", "split_threshold", s->alpha));
+  PetscCall(DRStoreAttrReal(st, "/sysred", "split_threshold", s->alpha)); /* the damping ratio below which a pole is kept */
+  PetscCall(DRStoreAttrReal(st, "/sysred", "split_floor_re", s->a0));
+  PetscCall(DRStoreAttrReal(st, "/sysred", "split_floor_zero", s->z0));
   PetscCall(DRStoreAttrString(st, "/sysred", "gramians", s->lowrank ? "lowrank" : "dense"));
+  if (s->lowrank) PetscCall(DRStoreAttrString(st, "/sysred", "lowrank_solver", s->lr_how));
   if (s->nw > 0) {
-    PetscCall(DRStoreWriteReal(st, "/sysred/frf/omega", 1, dw, s->omega, "rad/s"));
+    PetscReal *hz;
+    char       wu[64];
+    PetscCall(PetscSNPrintf(wu, sizeof(wu), "rad/%s", s->units.time));
+    PetscCall(DRStoreWriteReal(st, "/sysred/frf/omega", 1, dw, s->omega, wu));
+    PetscCall(PetscMalloc1(s->nw, &hz));
+    for (PetscInt k = 0; k < s->nw; k++) hz[k] = s->omega[k] / (2 * PETSC_PI * s->units.time_s);
+    PetscCall(DRStoreWriteReal(st, "/sysred/frf/freq_hz", 1, dw, hz, "Hz"));
+    PetscCall(PetscFree(hz));
     PetscCall(DRStoreWriteReal(st, "/sysred/frf/full", 3, dg, s->Gf, NULL));
     PetscCall(DRStoreWriteReal(st, "/sysred/frf/reduced", 3, dg, s->Gr, NULL));
     PetscCall(DRStoreAttrReal(st, "/sysred/frf", "max_error", s->frf_max));

@@ -6,6 +6,7 @@
 #include <petscts.h>
 #include <dynred/sysred.h>
 #include <dynred/ss.h>
+#include <dynred/units.h>
 #include <complex.h>
 #include <stddef.h>
 
@@ -95,16 +96,23 @@ struct _p_DRSysRed {
   PetscReal tol, minreal_tol, marginal_tol, wmin, wmax;
   PetscBool split, setup, solved, lowrank;
   PetscReal lr_tol;
-  PetscInt  lr_maxit, lr_ncv;
+  PetscInt  lr_maxit, lr_ncv, lr_shifts, lr_adi_maxit;
+  char      lr_solver[16];  /* auto | krylov | adi */
+  char      lr_how[256];    /* which solver made the factors (log, /sysred attribute) */
   DRLTI     full, red;
   /* results */
   PetscInt   nu, ns, nmin; /* states kept exactly, stable states, order of the minimal stable part */
-  PetscReal  alpha;        /* split threshold: Re(s) >= -alpha kept */
+  PetscReal  alpha;        /* split: relative threshold tol (marginal_tol): s kept when Re(s) >= -(tol |s| + a0) or |s| <= z0 */
+  PetscReal  a0, z0;       /* the split's absolute floors (dense.c) */
   PetscReal *hsv, bound;   /* ns Hankel singular values, error bound */
   PetscReal *T, *Ti;       /* n x r, r x n (bt, spa, minreal, pod; sobt: on the positions) */
   PetscReal *omega, *Gf, *Gr; /* nw; nw x p x m complex as (re, im) pairs, row-major over (w, i, j) */
   PetscReal  frf_max, frf_hinf, frf_ref;
   PetscReal  seconds;
+  /* unit system (issue 18 item 4): the source file's root attribute units,
+   * else model.units (default SI); frequencies in Hz = omega / (2 pi time_s) */
+  char       srcpath[PETSC_MAX_PATH_LEN];
+  DRUnits    units;
   /* pod */
   PetscInt   nsnap;
   PetscReal *X, pod_discarded; /* n x nsnap snapshots; discarded energy fraction */
@@ -139,10 +147,20 @@ PetscErrorCode DRSysRedReadSO(const char *path, const char *group, DRSecondOrder
 /* dense.c */
 PetscErrorCode DRSysRedMinreal(DRSysRed s);
 PetscErrorCode DRSysRedBalanced(DRSysRed s, PetscBool spa);
+/* dense.c: the per-pole split rule and its floors from ||A||_F */
+PetscBool DRSysRedPoleKept(PetscReal wr, PetscReal wi, PetscReal tol, PetscReal a0, PetscReal z0);
+void      DRSysRedSplitFloors(PetscReal nrmF, PetscReal *a0, PetscReal *z0);
 /* the stable order from sysred.order / sysred.tol and s->hsv; sets nmin, bound */
 PetscErrorCode DRSysRedChooseOrder(DRSysRed s, PetscInt *rs);
 /* lowrank.c: bt with low-rank Gramian factors (SLEPc LME) */
 PetscErrorCode DRSysRedLowRank(DRSysRed s);
+/* adi.c: low-rank ADI factors of A X + X A^T = -F F^T (A dense replicated
+ * column-major n x n, solved distributed with MUMPS) */
+typedef struct _DRADI *DRADI;
+PetscErrorCode DRADICreate(MPI_Comm comm, PetscInt n, const PetscReal *A, PetscBool trans, DRADI *adi);
+PetscErrorCode DRADISolve(DRADI c, const PetscReal *A, PetscInt m, const PetscReal *F, PetscInt nc, const PetscReal *cr, const PetscReal *ci, PetscInt l0, PetscReal tol, PetscInt maxit, PetscInt *k, PetscReal **Z, PetscInt *its, PetscReal *res, PetscInt *nsh);
+PetscErrorCode DRADIPenzl(PetscInt nc, const PetscReal *cr, const PetscReal *ci, PetscInt l0, PetscInt *l, PetscReal *pr, PetscReal *pi);
+PetscErrorCode DRADIDestroy(DRADI *adi);
 /* frf.c: frequency grid, responses of full and reduced system, errors */
 PetscErrorCode DRSysRedFRF(DRSysRed s);
 
@@ -160,6 +178,7 @@ typedef fint (*DRSelectZ)(const double _Complex *);
 void zgees_(const char *jobvs, const char *sort, DRSelectZ select, const fint *n, double _Complex *a, const fint *lda, fint *sdim, double _Complex *w, double _Complex *vs, const fint *ldvs, double _Complex *work, const fint *lwork, double *rwork, fint *bwork, fint *info, size_t, size_t);
 void ztrtrs_(const char *uplo, const char *trans, const char *diag, const fint *n, const fint *nrhs, const double _Complex *a, const fint *lda, double _Complex *b, const fint *ldb, fint *info, size_t, size_t, size_t);
 void zgesvd_(const char *jobu, const char *jobvt, const fint *m, const fint *n, double _Complex *a, const fint *lda, double *s, double _Complex *u, const fint *ldu, double _Complex *vt, const fint *ldvt, double _Complex *work, const fint *lwork, double *rwork, fint *info, size_t, size_t);
+void dgesvd_(const char *ju, const char *jv, const fint *m, const fint *n, double *a, const fint *lda, double *s, double *u, const fint *ldu, double *vt, const fint *ldvt, double *work, const fint *lwork, fint *info, size_t, size_t);
 void dgemm_(const char *ta, const char *tb, const fint *m, const fint *n, const fint *k, const double *alpha, const double *a, const fint *lda, const double *b, const fint *ldb, const double *beta, double *c, const fint *ldc, size_t, size_t);
 
 /* C = op(A) op(B) (+ beta C), column-major, sizes from the op'ed shapes */
