@@ -358,14 +358,23 @@ static PetscErrorCode UseEarlyInterface(DRCMS c)
 /* cms.method: auto, the rule.  A part that floats on its own (K has a
  * rigid-body translation: the parts of an assembly held only by their
  * neighbours) gets free-interface with residual flexibility, every other
- * part Craig-Bampton.  Why (measured, bench/README.md): the free modes of a
- * floating part include its rigid-body motions and the residual flexibility
- * carries the static response to interface forces, so a free-interface part
- * reaches a given error with far fewer modes; a supported part's
- * fixed-interface modes are cheap to complete (its K_II factorization serves
- * the modes, the constraint modes and the estimate) and keep the interface
- * reduction before the projection possible where every part is
- * Craig-Bampton.  A part without boundary DOFs cannot be built free-interface.
+ * part Craig-Bampton.  Why: the free modes of a floating part include its
+ * rigid-body motions and the residual flexibility carries the static
+ * response to interface forces, so a free-interface part needs fewer modes
+ * for a given error; a supported part's fixed-interface modes are cheap to
+ * complete (its K_II factorization serves the modes, the constraint modes
+ * and the estimate).  A part without boundary DOFs cannot be built
+ * free-interface.  Measured (bench/cms_bench.py, plate50k in 4 parts, 2
+ * ranks, default tol_pct 0.5, under load; CMS time / full solve side by
+ * side): 20 modes craig-bampton 0.78, free-interface 1.41, auto 2.31; 200
+ * modes 0.34, 0.54, 0.87.  Fewer component modes for free-interface (45 vs
+ * 70, 497 vs 607) do not pay: a non-Craig-Bampton part turns the interface
+ * reduction before the projection off for the whole job (coupled system
+ * 1422-2035 vs 144-943 coordinates, one block solve and one projection
+ * column per boundary DOF), and the estimate's S_c costs a free-interface
+ * part its own K_II factorization and block solve.  So auto is an option,
+ * not the default, until free-interface parts take part in the interface
+ * reduction.
  *
  * The test: K t_d for the unit translation t_d in direction d (1..3) is zero
  * up to the round-off of K's row sums, |(K t)_i| <= n_i eps sum_j |K_ij|, i.e.
