@@ -95,9 +95,17 @@ PetscErrorCode DRReductionGetModeTop(DRReduction r, PetscReal *qtop_hz);
  * c after Apply, for the CMS error estimate: eta2[k] = r_I^T K_II^{-1} r_I
  * (every rank) and gB = r_B - K_BI K_II^{-1} r_I (pnb x ncol, physical boundary-label
  * order, rank 0 of the comm; caller frees), r = K u - lam M u.
- * *supported false (nothing computed) for methods without a held K_II
- * factorization (only craig-bampton has one). */
+ * *supported false (nothing computed) for methods without a K_II
+ * factorization (craig-bampton holds one; free-interface makes one on the
+ * first call, free_interface.c). */
 PetscErrorCode DRReductionResidual(DRReduction r, DRComponent c, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal eta2[], PetscReal **gB, PetscBool *supported);
+/* The component's boundary Schur complement S_c = K_BB - K_BI K_II^{-1} K_IB
+ * (pnb x pnb, physical boundary order, rank 0 of c's comm, caller frees;
+ * NULL elsewhere) after Apply, for the CMS estimate's boundary term when the
+ * assembly holds free-interface components (reduce/residual.c).
+ * *supported false for methods without it (guyan, irs, serep, and a
+ * craig-bampton basis on reduced interface coordinates). */
+PetscErrorCode DRReductionBoundarySchur(DRReduction r, DRComponent c, PetscReal **S, PetscBool *supported);
 /* Interface reduction before the projection (CMS, issue 13 item 4), in two
  * phases instead of Apply.  Phase 1: the component modes and the
  * component's part of the interface pencil, its boundary Schur complement S

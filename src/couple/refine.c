@@ -8,7 +8,10 @@
  * (reduce/correct.c): the estimate already solved K_II^{-1} r_I for every
  * mode, so a round needs no eigensolve and, for a mode whose interior error
  * was e, leaves about e theta / lambda_c; later rounds (and cms.refine:
- * modes) add fixed-interface modes. */
+ * modes) add fixed-interface modes.  A free-interface component is enriched
+ * with more free modes (by count, as below; a new Apply of the method: one
+ * more factorization of K_O and block solve for the residual flexibility);
+ * its share of eta^2 is its r_I part, as for Craig-Bampton (estimate.c). */
 #include "cmsimpl.h"
 
 /* Residual-correction rounds per component before more modes: two steps
@@ -108,7 +111,11 @@ PetscErrorCode DRCMSRefine_Private(DRCMS c, PetscBool redo[], PetscBool *again)
        * (a short middle part's first fixed-interface mode lies far up) */
       PetscInt nq = c->nq[k], more = RefineCount(nq, g[k]), nsel = 0;
       char     item[128];
-      PetscBool corr = (PetscBool)(c->refine_corr && c->ncorr_rounds[k] < DR_CMS_CORR_ROUNDS);
+      PetscBool cb, corr;
+      PetscCall(PetscStrcmp(c->methods[k], "craig-bampton", &cb));
+      /* residual corrections are Craig-Bampton's (reduce/correct.c); a
+       * free-interface component gets more free modes (a new Apply) */
+      corr = (PetscBool)(cb && c->refine_corr && c->ncorr_rounds[k] < DR_CMS_CORR_ROUNDS);
       c->comp_cut[k]    = 0;
       c->comp_nmodes[k] = more; /* also the fallback of a correction that adds nothing */
       for (PetscInt j = 0; j < c->nm; j++) {

@@ -9,7 +9,7 @@
  *   Psi_B = G (G_BB)^{-1};  T = [Psi_B, Phi - Psi_B Phi_B]   coordinates (u_B, eta).
  * Boundary rows of T are [I 0], so assembly by boundary label is the same as
  * for Craig-Bampton.  One MUMPS factorization of K_O, one block solve. */
-#include "reduceimpl.h"
+#include "free_interface.h"
 #include <dynred/modal.h>
 #include <petscblaslapack.h>
 
@@ -116,7 +116,9 @@ static PetscErrorCode ChooseSupport(const Comp *c, PetscInt r, Vec phir[], const
 }
 
 typedef struct {
-  char support[64]; /* node set of a statically determinate support ("" automatic) */
+  char              support[64]; /* node set of a statically determinate support ("" automatic) */
+  DRFixedInterface *est;         /* the estimate's kit: partition and K_II factor (NULL until asked for) */
+  PetscReal        *Sc;          /* the boundary Schur complement of the kit (rank 0; NULL until asked for) */
 } DRReduction_FreeInterface;
 
 /* The free modes of a component and what the steps need of them. */
@@ -439,8 +441,83 @@ static PetscErrorCode DRReductionView_FreeInterface(DRReduction r, PetscViewer v
 
 static PetscErrorCode DRReductionDestroy_FreeInterface(DRReduction r)
 {
+  DRReduction_FreeInterface *fi = (DRReduction_FreeInterface *)r->data;
+
   PetscFunctionBeginUser;
+  if (fi && fi->est) PetscCall(DRFixedInterfaceDestroy(fi->est));
+  if (fi) PetscCall(PetscFree(fi->est));
+  if (fi) PetscCall(PetscFree(fi->Sc));
   PetscCall(PetscFree(r->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscBool DRReductionIsFreeInterface(DRReduction r)
+{
+  return r && r->ops->apply == DRReductionApply_FreeInterface ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* The estimate's kit (free_interface.h): the boundary flags from the
+ * superelement's physical boundary labels, so it works after Apply and
+ * after a checkpoint restore alike; the partition does not change between
+ * refinement rounds (more free modes keep the boundary), so it is made
+ * once.  The factorization fails on a singular K_II (an interior that
+ * floats with the boundary fixed), as Craig-Bampton would. */
+PetscErrorCode DRFreeInterfaceEstimateKit(DRReduction r, DRComponent c, DRFixedInterface **out)
+{
+  DRReduction_FreeInterface *fi = (DRReduction_FreeInterface *)r->data;
+
+  PetscFunctionBeginUser;
+  if (!fi->est) {
+    DRSuperelement tmp;
+    PetscInt       n;
+    const DRLabel *labels;
+    PetscBool     *isb;
+    PetscCall(DRComponentGetLabels(c, &n, &labels));
+    PetscCall(PetscMalloc1(n + 1, &isb));
+    for (PetscInt i = 0; i < n; i++) isb[i] = DRLabelsFind(r->se.pnb, r->se.pblabels, labels[i]) >= 0 ? PETSC_TRUE : PETSC_FALSE;
+    PetscCall(PetscMemzero(&tmp, sizeof(tmp)));
+    PetscCall(PetscNew(&fi->est));
+    PetscCall(DRFixedInterfaceSetUp(c, isb, &tmp, fi->est));
+    PetscCall(DRSuperelementReset(&tmp)); /* the same boundary order as r->se (sorted labels) */
+    PetscCall(PetscFree(isb));
+    PetscCall(DRFixedInterfaceFactor(fi->est, r)); /* no eigensolver: its own MUMPS factorization of K_II */
+  }
+  *out = fi->est;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The residual of system modes on this component (residual.c): the same
+ * split as for Craig-Bampton, with the kit's K_II factorization and this
+ * component's basis T. */
+static PetscErrorCode DRReductionResidual_FreeInterface(DRReduction r, DRComponent c, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal eta2[], PetscReal **gB)
+{
+  DRFixedInterface *kit;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRFreeInterfaceEstimateKit(r, c, &kit));
+  PetscCall(DRFixedInterfaceResidual(kit, c, &r->se, ncol, Qc, lam, eta2, gB));
+  PetscCall(MatDestroy(&kit->Wres)); /* no residual corrections for free-interface components */
+  kit->nWres = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* S_c of the component for the estimate's boundary term, once (it depends
+ * on K and the boundary only); a copy for the caller. */
+PetscErrorCode DRFreeInterfaceSchur(DRReduction r, DRComponent c, PetscReal **S)
+{
+  DRReduction_FreeInterface *fi = (DRReduction_FreeInterface *)r->data;
+  DRFixedInterface          *kit;
+  PetscMPIInt                rank;
+
+  PetscFunctionBeginUser;
+  *S = NULL;
+  PetscCall(DRFreeInterfaceEstimateKit(r, c, &kit));
+  if (!fi->Sc) PetscCall(DRFixedInterfaceSchur(kit, r, &fi->Sc));
+  PetscCallMPI(MPI_Comm_rank(kit->comm, &rank));
+  if (!rank) {
+    PetscCall(PetscMalloc1(kit->nb * kit->nb + 1, S));
+    PetscCall(PetscArraycpy(*S, fi->Sc, kit->nb * kit->nb));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -464,6 +541,7 @@ PetscErrorCode DRReductionCreate_FreeInterface(DRReduction r)
   r->ops->apply          = DRReductionApply_FreeInterface;
   r->ops->setfromoptions = DRReductionSetFromOptions_FreeInterface;
   r->ops->view           = DRReductionView_FreeInterface;
+  r->ops->residual       = DRReductionResidual_FreeInterface;
   r->ops->destroy        = DRReductionDestroy_FreeInterface;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

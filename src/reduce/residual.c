@@ -8,7 +8,7 @@
  * g = Psi^T r = sum over components of (r_B - K_BI K_II^{-1} r_I).  Each
  * component computes its two parts here with the factorization of K_II it
  * already holds: one block solve with ncol right-hand sides. */
-#include "fixed_interface.h"
+#include "free_interface.h"
 
 PetscErrorCode DRFixedInterfaceResidual(DRFixedInterface *fi, DRComponent c, const DRSuperelement *se, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal eta2[], PetscReal **gB)
 {
@@ -103,5 +103,61 @@ PetscErrorCode DRFixedInterfaceResidual(DRFixedInterface *fi, DRComponent c, con
   PetscCall(MatDestroy(&RIm));
   PetscCall(PetscFree(RI));
   PetscCall(PetscFree(R));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* S_c = K_BB + K_BI Phi_c with Phi_c = -K_II^{-1} K_IB: the constraint modes
+ * (one block solve through the held factorization) and the reduced
+ * stiffness of a superelement without modal columns; Phi_c is freed again. */
+PetscErrorCode DRFixedInterfaceSchur(DRFixedInterface *fi, DRReduction r, PetscReal **S)
+{
+  DRSuperelement tmp;
+  PetscInt       nq = fi->nq;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(&tmp, sizeof(tmp)));
+  PetscCall(DRFixedInterfaceConstraintModes(fi, r));
+  fi->nq = 0; /* the boundary columns only */
+  tmp.nb = fi->nb;
+  PetscCall(DRFixedInterfaceReducedStiffness(fi, &tmp));
+  fi->nq = nq;
+  *S     = tmp.K; /* rank 0; NULL elsewhere */
+  tmp.K  = NULL;
+  PetscCall(DRSuperelementReset(&tmp));
+  PetscCall(MatDestroy(&fi->X));
+  PetscCall(MatDestroy(&fi->B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The component's share of the assembled boundary Schur complement, for the
+ * estimate's boundary term when the assembled reduced matrix does not hold
+ * it (a free-interface component's boundary block is Psi_B^T K Psi_B, not
+ * S_c).  Craig-Bampton with the physical boundary: its reduced boundary
+ * block K_BB + K_BI Phi_c is S_c exactly (no projection, fixed_interface.c);
+ * free-interface: computed with the estimate's kit. */
+PetscErrorCode DRReductionBoundarySchur(DRReduction r, DRComponent c, PetscReal **S, PetscBool *supported)
+{
+  PetscBool   cb;
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  *S         = NULL;
+  *supported = PETSC_FALSE;
+  PetscCheck(r->applied, r->comm, PETSC_ERR_ORDER, "call DRReductionApply first");
+  PetscCallMPI(MPI_Comm_rank(r->comm, &rank));
+  if (DRReductionIsFreeInterface(r)) {
+    PetscCall(DRFreeInterfaceSchur(r, c, S));
+    *supported = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscStrcmp(r->type, DRREDUCTION_CRAIG_BAMPTON, &cb));
+  if (!cb || r->se.nb != r->se.pnb) PetscFunctionReturn(PETSC_SUCCESS);
+  *supported = PETSC_TRUE;
+  if (!rank) {
+    PetscInt nb = r->se.nb, N = r->se.nb + r->se.nq;
+    PetscCall(PetscMalloc1(nb * nb + 1, S));
+    for (PetscInt j = 0; j < nb; j++)
+      for (PetscInt i = 0; i < nb; i++) (*S)[i + j * nb] = r->se.K[i + j * N];
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
