@@ -103,6 +103,15 @@ PetscErrorCode DRPMORSetUp(DRPMOR pm)
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(DRPMOR_SetUp, 0, 0, 0, 0));
   PetscCall(DRModelCreateFull(pm->cfg, pm->comm, &pm->model));
+  /* model.units: to its seconds system (M x time_s^2), as modal and cms:
+   * frequencies in Hz, times in s; the tool's mass is in the model's mass
+   * unit and is scaled alike, its stiffness keeps its units */
+  {
+    DRUnits u, s;
+    PetscCall(DRModelGetUnits(pm->cfg, &u, NULL));
+    PetscCall(DRModelToSeconds(pm->cfg, pm->model, &s));
+    pm->tool_m *= u.time_s * u.time_s;
+  }
   PetscCall(DRComponentGetOperators(pm->model, &pm->K, &pm->M, NULL));
   PetscCall(DRComponentGetLabels(pm->model, &pm->ndof, NULL));
   PetscCall(DRPMORPathSetUp(pm));

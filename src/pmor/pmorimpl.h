@@ -6,6 +6,7 @@
 #include <dynred/model.h>
 #include <dynred/modal.h>
 #include <dynred/farm.h>
+#include <dynred/units.h>
 #include <petscksp.h>
 
 extern PetscClassId  DRPMOR_CLASSID;

@@ -19,7 +19,9 @@ PetscErrorCode DRPMORGroupGet(DRPMOR pm, MPI_Comm group, DRPMORGroup *g)
   else {
     PetscInt       n;
     const DRLabel *lab, *wlab;
+    DRUnits        s;
     PetscCall(DRModelCreateFull(pm->cfg, group, &g->model));
+    PetscCall(DRModelToSeconds(pm->cfg, g->model, &s)); /* as the world's (pmor.c) */
     PetscCall(DRComponentGetOperators(g->model, &g->K, &g->M, NULL));
     PetscCall(DRComponentGetLabels(g->model, &n, &lab));
     PetscCall(DRComponentGetLabels(pm->model, NULL, &wlab));
