@@ -87,6 +87,9 @@ def H(Kx, Mx, Dx, b, c, w):
     return c @ np.linalg.solve(Kx - w * w * Mx + 1j * w * Dx, b)
 
 
+EPS = np.finfo(float).eps
+
+
 def full(b):
     """K(p), M(p), D(p) for the load vector b = b(p)"""
     Kp, Mp = K + tk * np.outer(b, b), M + tm * np.outer(b, b)
@@ -133,16 +136,20 @@ for s, j in enumerate(sup):
     # (K(p_i), M(p_i))) has the lowest m eigenvalues of the full pencil: its
     # span holds their eigenvectors.  Eigenvectors with a relative residual of
     # tol = 1e-12 give Rayleigh quotients with error O(tol^2) (symmetric
-    # pencil); the n x n Gram matrices add n eps cond ~ 1e-13 (n = 13,
-    # eigenvalues spread 1e3): 1e-9 relative holds with a wide margin.
+    # pencil).  The reference itself, a backward-stable dense eigh of the
+    # full pencil, is accurate to about eps lambda_max in each eigenvalue
+    # (lambda_max from the ground springs: 1e-9 relative at the first mode
+    # of the ring), the n x n reduced eigh to eps cond(M_r) lambda_i: the
+    # tolerance is 10 times their sum, per eigenvalue (frequencies: half).
     lr = sla.eigh(Kraw_[s], Mraw_[s], eigvals_only=True)[:m]
-    e3 = max(e3, np.max(np.abs(lr - lam[:m]) / lam[:m]))
+    tl = 10 * EPS * (lam[-1] / lam[:m] + np.linalg.cond(Mraw_[s]))
+    e3 = max(e3, np.max(np.abs(lr - lam[:m]) / lam[:m] / tl))
     fr = np.sqrt(np.abs(lam[:m])) / (2 * np.pi)
-    e3 = max(e3, np.max(np.abs(fs[s] - fr) / fr))
+    e3 = max(e3, np.max(np.abs(fs[s] - fr) / fr / tl))
 print(f"support ROM FRFs vs numpy bases: max rel. difference {e2:.2e}")
 assert e2 < 1e-8, e2
-print(f"support ROM eigenvalues and /pmor/supports/frequencies_hz vs scipy eigh of the full (K(p_i), M(p_i)): max rel. difference {e3:.2e}")
-assert e3 < 1e-9, e3
+print(f"support ROM eigenvalues and /pmor/supports/frequencies_hz vs scipy eigh of the full (K(p_i), M(p_i)): max rel. difference {e3:.2e} of the tolerance")
+assert e3 < 1, e3
 se = g["frf/support_error"][:]
 e2b = np.max(np.abs(se - serr_ref))
 print(f"support FRF error eps_rel vs numpy: max abs. difference {e2b:.2e} (eps_rel {serr_ref.min():.1e} .. {serr_ref.max():.1e})")
