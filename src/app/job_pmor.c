@@ -19,6 +19,9 @@ const DRConfigKey DRJobPMORKeys[] = {
   {"pmor.reference", DR_CFG_INT, "-1", "amsallem: the reference support (0-based; -1: the middle one)", "-1..", NULL, NULL},
   {"pmor.weights", DR_CFG_STRING, "spline", "interpolation weights: linear (hat functions) or spline (cubic; natural ends, periodic on a closed path)", "linear|spline", NULL, NULL},
   {"pmor.interpolation", DR_CFG_STRING, "direct", "how M and K are interpolated: direct (sum w_i X_i, as D, B, C) or manifold (Amsallem-Farhat: X_ref^1/2 expm(sum w_i logm(X_ref^-1/2 X_i X_ref^-1/2)) X_ref^1/2, SPD for any weights; X_ref of pmor.reference)", "direct|manifold", NULL, NULL},
+  {"pmor.tool.mass", DR_CFG_REAL, "0", "mass of the moving tool at the load point, distributed by the load's weights b(p): M(p) = M + m b b^T, in the mass unit of model.units (kg in SI); nonzero: every support is its own eigensolve and factorization", "0..", NULL, NULL},
+  {"pmor.tool.stiffness", DR_CFG_REAL, "0", "spring of the moving tool from the load point to ground along pmor.direction: K(p) = K + k b b^T, in FORCE/LENGTH of model.units (N/m in SI); nonzero: every support is its own eigensolve and factorization", "0..", NULL, NULL},
+  {"pmor.tool.each_support", DR_CFG_BOOL, "false", "solve every support on its own (eigensolve and factorization of K(p_i), M(p_i)) even without a tool mass or stiffness (always so with one)", NULL, NULL, NULL},
   {"pmor.damping.alpha", DR_CFG_REAL, "0", "Rayleigh damping D = alpha M + beta K: alpha", "0..", "1/s", NULL},
   {"pmor.damping.beta", DR_CFG_REAL, "0", "Rayleigh damping: beta", "0..", "s", NULL},
   {"pmor.frf.enabled", DR_CFG_BOOL, "true", "FRF error of the interpolated ROM against the full model on the (p, omega) grid", NULL, NULL, NULL},
@@ -51,10 +54,12 @@ PetscErrorCode DRJobPMOR(DRConfig cfg)
   PetscCall(DRPMORCreate(PETSC_COMM_WORLD, &pm));
   PetscCall(DRPMORSetConfig(pm, cfg));
   PetscCall(DRPMORSetFromOptions(pm));
+  PetscCall(DRJobModelToSeconds(cfg, NULL)); /* the log line; DRPMORSetUp converts the model */
   PetscCall(DRPMORSetUp(pm));
   PetscCall(DRPMORSolve(pm));
   PetscCall(DRPMORView(pm, PETSC_VIEWER_STDOUT_WORLD));
   PetscCall(DRJobStoreOpen(cfg, "pmor", &store));
+  PetscCall(DRJobStoreUnitsInSeconds(cfg, store));
   PetscCall(DRPMORWrite(pm, store));
   PetscCall(DRPMORGetPhaseSeconds(pm, &t[0], &t[1], &t[2]));
   PetscCall(DRJobStoreCommit(&store, 3, ph, t));

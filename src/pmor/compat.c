@@ -83,10 +83,44 @@ static PetscErrorCode Inverse(PetscInt n, PetscReal *A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the columns of W that form V_i */
 static void Index(DRPMOR pm, PetscInt i, PetscInt *E)
 {
-  for (PetscInt a = 0; a < pm->m; a++) E[a] = a;
-  E[pm->m] = pm->m + i;
+  for (PetscInt a = 0; a < pm->n; a++) E[a] = pm->E[i * pm->n + a];
+}
+
+/* Panzer when every support has its own basis, W = [V_1 .. V_k] (columns in
+ * support order, nw = k n): the eigenmodes of neighbouring supports are
+ * nearly parallel, so W^T W is (numerically) singular and has no Cholesky
+ * factor; its eigendecomposition W^T W = Y Lambda Y^T (LAPACK syev) gives
+ * the SVD W = (W Y Lambda^-1/2) Lambda^1/2 Y^T directly: R = W Y_n
+ * Lambda_n^-1/2 (the n largest) and R^T V_i = Lambda_n^1/2 Y_n^T E_i. */
+static PetscErrorCode PanzerEach(DRPMOR pm)
+{
+  PetscInt     nw = pm->nw, n = pm->n, k = pm->k;
+  PetscReal   *Y, *lam, *work;
+  PetscBLASInt bn, lwork, info;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscBLASIntCast(nw, &bn));
+  lwork = (PetscBLASInt)(66 * nw);
+  PetscCall(PetscMalloc3(nw * nw, &Y, nw, &lam, lwork, &work));
+  PetscCall(PetscArraycpy(Y, pm->GI, nw * nw));
+  PetscCallBLAS("LAPACKsyev", LAPACKsyev_("V", "L", &bn, Y, &bn, lam, work, &lwork, &info));
+  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK syev info %d", (int)info);
+  /* ascending: the a-th largest is lam[nw - 1 - a] */
+  pm->sv_ratio = nw > n ? PetscSqrtReal(PetscMax(lam[nw - 1 - n], 0) / lam[nw - 1]) : 0;
+  for (PetscInt i = 0; i < k; i++) {
+    PetscReal *T = pm->T + i * n * n;
+    for (PetscInt a = 0; a < n; a++) {
+      PetscInt  c = nw - 1 - a;
+      PetscReal s = PetscSqrtReal(PetscMax(lam[c], 0));
+      for (PetscInt b = 0; b < n; b++) T[a + b * n] = s * Y[pm->E[i * n + b] + c * nw];
+    }
+    PetscCall(Inverse(n, T));
+  }
+  PetscCall(PetscFree3(Y, lam, work));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode Panzer(DRPMOR pm)
@@ -169,7 +203,8 @@ PetscErrorCode DRPMORTransform(DRPMOR pm)
   PetscCall(PetscLogEventBegin(DRPMOR_Transform, 0, 0, 0, 0));
   PetscCall(PetscMalloc2(pm->k * n * n, &pm->T, pm->k * len, &pm->tr));
   PetscCall(PetscMalloc1(n * n, &tmp));
-  if (!strcmp(pm->method, "panzer")) PetscCall(Panzer(pm));
+  if (!strcmp(pm->method, "panzer") && pm->each) PetscCall(PanzerEach(pm));
+  else if (!strcmp(pm->method, "panzer")) PetscCall(Panzer(pm));
   else PetscCall(AmsallemFarhat(pm));
   for (PetscInt i = 0; i < pm->k; i++) {
     const PetscReal *T = pm->T + i * n * n, *r = pm->raw + i * len;

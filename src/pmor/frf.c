@@ -5,7 +5,9 @@
  * damping D = alpha M + beta K of its real 2 x 2 block form
  * [[K - w^2 M, -w D], [w D, K - w^2 M]] with interleaved rows (2g: real,
  * 2g+1: imaginary part of DOF g), solving for every p of the grid at once
- * (MatMatSolve).  Reduced: the interpolated ROM, 2n x 2n LAPACK gesv. */
+ * (MatMatSolve).  With the tool at the load point (K(p), M(p): tool.c) the
+ * rank-one Sherman-Morrison correction of each H(p) keeps this exact.
+ * Reduced: the interpolated ROM, 2n x 2n LAPACK gesv. */
 #include "pmorimpl.h"
 #include <petscblaslapack.h>
 
@@ -208,7 +210,10 @@ PetscErrorCode DRPMORFRF(DRPMOR pm)
       PetscInt         l;
       const PetscReal *r;
       PetscCall(DRFarmGetResult(farm, i, &l, &r));
-      for (PetscInt j = 0; j < nfp; j++) pm->Hf[2 * (j * nf + i)] = r[2 * j], pm->Hf[2 * (j * nf + i) + 1] = r[2 * j + 1];
+      for (PetscInt j = 0; j < nfp; j++) {
+        pm->Hf[2 * (j * nf + i)] = r[2 * j], pm->Hf[2 * (j * nf + i) + 1] = r[2 * j + 1];
+        if (pm->tool_m != 0 || pm->tool_k != 0) PetscCall(DRPMORToolSM(pm, pm->omega[i], pm->Hf + 2 * (j * nf + i))); /* K(p), M(p): tool.c */
+      }
     }
   PetscCallMPI(MPI_Bcast(pm->Hf, (PetscMPIInt)(2 * nfp * nf), MPIU_REAL, 0, pm->comm));
   PetscCall(DRFarmDestroy(&farm));

@@ -67,6 +67,10 @@ PetscErrorCode DRPMORSetFromOptions(DRPMOR pm)
   PetscCall(DRConfigGetInt(cfg, "pmor.reference", &pm->ref, NULL));
   PetscCall(DRConfigGetString(cfg, "pmor.weights", pm->weights, sizeof(pm->weights), NULL));
   PetscCall(DRConfigGetString(cfg, "pmor.interpolation", pm->interp, sizeof(pm->interp), NULL));
+  PetscCall(DRConfigGetReal(cfg, "pmor.tool.mass", &pm->tool_m, NULL));
+  PetscCall(DRConfigGetReal(cfg, "pmor.tool.stiffness", &pm->tool_k, NULL));
+  PetscCall(DRConfigGetBool(cfg, "pmor.tool.each_support", &pm->each, NULL));
+  if (pm->tool_m != 0 || pm->tool_k != 0) pm->each = PETSC_TRUE; /* K, M depend on p */
   PetscCall(DRConfigGetReal(cfg, "pmor.damping.alpha", &pm->alpha, NULL));
   PetscCall(DRConfigGetReal(cfg, "pmor.damping.beta", &pm->beta, NULL));
   PetscCall(DRConfigGetBool(cfg, "pmor.frf.enabled", &pm->frf, NULL));
@@ -99,6 +103,15 @@ PetscErrorCode DRPMORSetUp(DRPMOR pm)
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(DRPMOR_SetUp, 0, 0, 0, 0));
   PetscCall(DRModelCreateFull(pm->cfg, pm->comm, &pm->model));
+  /* model.units: to its seconds system (M x time_s^2), as modal and cms:
+   * frequencies in Hz, times in s; the tool's mass is in the model's mass
+   * unit and is scaled alike, its stiffness keeps its units */
+  {
+    DRUnits u, s;
+    PetscCall(DRModelGetUnits(pm->cfg, &u, NULL));
+    PetscCall(DRModelToSeconds(pm->cfg, pm->model, &s));
+    pm->tool_m *= u.time_s * u.time_s;
+  }
   PetscCall(DRComponentGetOperators(pm->model, &pm->K, &pm->M, NULL));
   PetscCall(DRComponentGetLabels(pm->model, &pm->ndof, NULL));
   PetscCall(DRPMORPathSetUp(pm));
@@ -110,7 +123,7 @@ PetscErrorCode DRPMORSetUp(DRPMOR pm)
     const char *src;
     size_t      l = 0, len = sizeof(pm->sig);
     PetscCall(DRComponentGetSource(pm->model, &src));
-    l += (size_t)snprintf(pm->sig, len, "pmor %s n%d d%d k%d:", src, (int)pm->ndof, (int)pm->dir, (int)pm->k);
+    l += (size_t)snprintf(pm->sig, len, "pmor %s n%d d%d k%d%s tool %.17g %.17g:", src, (int)pm->ndof, (int)pm->dir, (int)pm->k, pm->each ? " each" : "", (double)pm->tool_m, (double)pm->tool_k);
     for (PetscInt i = 0; i < pm->k && l + 16 < len; i++) l += (size_t)snprintf(pm->sig + l, len - l, " %d", (int)pm->path_rows[pm->sup[i]]);
   }
   PetscCall(PetscPrintf(pm->comm, "pmor: path of %" PetscInt_FMT " nodes (%s%s, direction %" PetscInt_FMT "), %" PetscInt_FMT " supports, %s weights, %s coordinates\n", pm->npath, pm->parameter, pm->closed ? ", closed" : "", pm->dir, pm->k, pm->weights, pm->method));
@@ -205,6 +218,10 @@ PetscErrorCode DRPMORWrite(DRPMOR pm, DRStore st)
     PetscCall(DRStoreWriteInt(st, "/pmor/supports/index", 1, dk, nodes));
     PetscCall(DRStoreWriteReal(st, "/pmor/supports/p", 1, dk, pm->ps, NULL));
     PetscCall(DRStoreWriteReal(st, "/pmor/frequencies_hz", 1, dm, pm->freq, "Hz"));
+    {
+      PetscInt dkm[2] = {pm->k, pm->m};
+      PetscCall(DRStoreWriteReal(st, "/pmor/supports/frequencies_hz", 2, dkm, pm->sfreq, "Hz"));
+    }
     PetscCall(PetscFree(nodes));
   }
   PetscCall(DRStoreAttrString(st, "/pmor", "method", pm->method));
@@ -218,6 +235,9 @@ PetscErrorCode DRPMORWrite(DRPMOR pm, DRStore st)
   PetscCall(DRStoreAttrInt(st, "/pmor", "reference", pm->ref));
   PetscCall(DRStoreAttrReal(st, "/pmor", "alpha", pm->alpha));
   PetscCall(DRStoreAttrReal(st, "/pmor", "beta", pm->beta));
+  PetscCall(DRStoreAttrReal(st, "/pmor", "tool_mass", pm->tool_m));
+  PetscCall(DRStoreAttrReal(st, "/pmor", "tool_stiffness", pm->tool_k));
+  PetscCall(DRStoreAttrInt(st, "/pmor", "each_support", pm->each ? 1 : 0));
   {
     PetscInt d3[3] = {pm->k, n, n}, d2[2] = {pm->k, n};
     PetscReal *buf;
@@ -338,6 +358,8 @@ PetscErrorCode DRPMORDestroy(DRPMOR *pmp)
   PetscCall(PetscFree(pm->sup));
   PetscCall(PetscFree(pm->ps));
   PetscCall(PetscFree(pm->freq));
+  PetscCall(PetscFree(pm->sfreq));
+  PetscCall(PetscFree(pm->E));
   PetscCall(PetscFree4(pm->GK, pm->GM, pm->GI, pm->Wp));
   PetscCall(PetscFree(pm->raw));
   PetscCall(PetscFree2(pm->T, pm->tr));

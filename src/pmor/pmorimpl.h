@@ -6,6 +6,7 @@
 #include <dynred/model.h>
 #include <dynred/modal.h>
 #include <dynred/farm.h>
+#include <dynred/units.h>
 #include <petscksp.h>
 
 extern PetscClassId  DRPMOR_CLASSID;
@@ -31,6 +32,10 @@ struct _p_DRPMOR {
   PetscReal   tol, fmin, fmax, alpha, beta;
   char        method[32], weights[32], parameter[32], distribute[32], interp[32];
   PetscBool   closed, frf;
+  /* the tool at the load point: M(p) = M + tool_m b b^T, K(p) = K + tool_k b b^T;
+   * each: every support is its own task (own eigensolve and factorization) */
+  PetscReal   tool_m, tool_k;
+  PetscBool   each;
   /* model and path */
   DRComponent model;
   Mat         K, M;
@@ -38,9 +43,11 @@ struct _p_DRPMOR {
   PetscReal  *path_p, period; /* parameter of every path node; period (closed) */
   PetscInt    k, *sup;        /* supports: path indices */
   PetscReal  *ps;             /* their parameters */
-  /* reduction: W = [Phi | s_1 .. s_k] */
+  /* reduction: W = [Phi | s_1 .. s_k], or (each) W = [V_1 .. V_k] */
   PetscInt    m, nw;          /* modes found, columns of W */
-  PetscReal  *freq;           /* [m] Hz */
+  PetscReal  *freq;           /* [m] Hz (each: the reference support's) */
+  PetscReal  *sfreq;          /* [k x m] Hz of every support */
+  PetscInt   *E;              /* [k x n] columns of W that form V_i */
   PetscReal  *GK, *GM, *GI;   /* W^T K W, W^T M W, W^T W [nw x nw] */
   PetscReal  *Wp;             /* rows of W at the path DOFs [npath x nw], row-major */
   PetscInt    n;              /* reduced size m + 1 */
@@ -76,6 +83,10 @@ PetscErrorCode DRPMORPathSetUp(DRPMOR pm);
 PetscErrorCode DRPMORSupports(DRPMOR pm);
 PetscErrorCode DRPMORGroupGet(DRPMOR pm, MPI_Comm group, DRPMORGroup *g);
 PetscErrorCode DRPMORGroupDestroy(DRPMORGroup *g);
+/* tool.c: K, M depend on p (the tool at the load point) */
+PetscErrorCode DRPMORSupportsEach(DRPMOR pm);
+PetscErrorCode DRPMORProject(DRPMOR pm, PetscInt nw, Vec *W);
+PetscErrorCode DRPMORToolSM(DRPMOR pm, PetscReal w, PetscReal h[2]);
 /* compat.c */
 PetscErrorCode DRPMORTransform(DRPMOR pm);
 /* sim.c */

@@ -9,6 +9,11 @@
  *    reused by every step (K, M do not depend on p; a second one serves
  *    TSALPHA2's start-up, two backward-Euler half steps that give the
  *    initial acceleration);
+ *    With the tool at the load point (K(p), M(p) = K, M + (k, m) b(p) b(p)^T,
+ *    tool.c) the Jacobian K(p) + sv D(p) + sa M(p) is J0 + c b b^T, c = k (1
+ *    + sv beta) + m (sa + sv alpha), at p(t) of the step: a shell matrix,
+ *    solved exactly (no approximation) by Sherman-Morrison through the same
+ *    factorization of J0 and one more solve J0^-1 b(p(t)) per step;
  *  reduced: the interpolated ROM re-interpolated every step (n x n, LAPACK),
  *    in acceleration form (M + h/2 D + h^2/4 K) a_{n+1} = f_{n+1} - D (v_n +
  *    h/2 a_n) - K (q_n + h v_n + h^2/4 a_n), from a_0 = 0 (rest, F(0) = 0). */
@@ -28,7 +33,64 @@ typedef struct {
   PetscReal sv, sa; /* the shifts J was assembled for */
   PetscInt  nfact;  /* factorizations (assemblies of J) */
   PetscReal *y;
+  /* the tool (K, M depend on p): J = J0 + cj bj bj^T */
+  Mat       Js;    /* shell: J0 x + cj bj (bj^T x) */
+  KSP       inner; /* MUMPS Cholesky of J0 */
+  Vec       bv, bj, z; /* b(p(t)) of the residual, of the Jacobian; z = J0^-1 bj */
+  PetscReal cj, zb;    /* zb = bj^T z */
+  PetscBool zok;
 } FullCtx;
+
+/* b = b(p(t)), assembled */
+static PetscErrorCode BVec(DRPMOR pm, PetscReal t, Vec b)
+{
+  PetscMPIInt rank;
+  PetscInt    idx[DRPMOR_NLOAD];
+  PetscReal   c[DRPMOR_NLOAD];
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(pm->comm, &rank));
+  PetscCall(DRPMORLoadAt(pm, pm->sim_p0 + pm->sim_speed * t, idx, c));
+  PetscCall(VecSet(b, 0));
+  if (rank == 0)
+    for (int k = 0; k < DRPMOR_NLOAD; k++) PetscCall(VecSetValue(b, pm->path_rows[idx[k]], c[k], ADD_VALUES));
+  PetscCall(VecAssemblyBegin(b));
+  PetscCall(VecAssemblyEnd(b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ShellMult(Mat J, Vec x, Vec y)
+{
+  FullCtx    *c;
+  PetscScalar s;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(J, &c));
+  PetscCall(MatMult(c->J, x, y));
+  PetscCall(VecDot(x, c->bj, &s));
+  PetscCall(VecAXPY(y, c->cj * s, c->bj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = (J0 + cj bj bj^T)^-1 x = J0^-1 x - z cj (bj^T J0^-1 x) / (1 + cj bj^T z) */
+static PetscErrorCode ShellApply(PC pc, Vec x, Vec y)
+{
+  FullCtx    *c;
+  PetscScalar s;
+
+  PetscFunctionBeginUser;
+  PetscCall(PCShellGetContext(pc, &c));
+  if (!c->zok) {
+    PetscScalar zb;
+    PetscCall(KSPSolve(c->inner, c->bj, c->z));
+    PetscCall(VecDot(c->z, c->bj, &zb));
+    c->zb = PetscRealPart(zb), c->zok = PETSC_TRUE;
+  }
+  PetscCall(KSPSolve(c->inner, x, y));
+  PetscCall(VecDot(y, c->bj, &s));
+  PetscCall(VecAXPY(y, -c->cj * s / (1 + c->cj * c->zb), c->z));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* f(t) = F(t) b(p(t)) */
 static PetscErrorCode Force(DRPMOR pm, PetscReal t, Vec f, PetscInt idx[DRPMOR_NLOAD], PetscReal c[DRPMOR_NLOAD])
@@ -63,6 +125,15 @@ static PetscErrorCode I2Function(TS ts, PetscReal t, Vec q, Vec v, Vec a, Vec G,
   PetscCall(MatMultAdd(pm->K, c->w, G, G));
   PetscCall(Force(pm, t, c->f, idx, cc));
   PetscCall(VecAXPY(G, -1, c->f));
+  if (c->Js) { /* + b (m b^T (a + alpha v) + k b^T (q + beta v)) */
+    PetscScalar s1, s2;
+    PetscCall(BVec(pm, t, c->bv));
+    PetscCall(VecWAXPY(c->w, pm->alpha, v, a));
+    PetscCall(VecDot(c->w, c->bv, &s1));
+    PetscCall(VecWAXPY(c->w, pm->beta, v, q));
+    PetscCall(VecDot(c->w, c->bv, &s2));
+    PetscCall(VecAXPY(G, pm->tool_m * s1 + pm->tool_k * s2, c->bv));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -76,6 +147,11 @@ static PetscErrorCode I2Jacobian(TS ts, PetscReal t, Vec q, Vec v, Vec a, PetscR
 
   PetscFunctionBeginUser;
   (void)ts, (void)t, (void)q, (void)v, (void)a, (void)J;
+  if (c->Js) { /* the tool's rank-one term at p(t) */
+    PetscCall(BVec(pm, t, c->bj));
+    c->cj  = pm->tool_k * (1 + sv * pm->beta) + pm->tool_m * (sa + sv * pm->alpha);
+    c->zok = PETSC_FALSE;
+  }
   if (c->nfact && sv == c->sv && sa == c->sa) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatZeroEntries(P));
   PetscCall(MatAXPY(P, 1 + sv * pm->beta, pm->K, SUBSET_NONZERO_PATTERN));
@@ -138,7 +214,25 @@ static PetscErrorCode Full(DRPMOR pm, PetscInt ns, PetscReal *y)
   PetscCall(TSSetType(ts, TSALPHA2));
   PetscCall(TSAlpha2SetParams(ts, 1, 1, 0.5, 0.25));
   PetscCall(TSSetI2Function(ts, NULL, I2Function, &c));
-  PetscCall(TSSetI2Jacobian(ts, c.J, c.J, I2Jacobian, &c));
+  if (pm->tool_m != 0 || pm->tool_k != 0) {
+    PetscInt mloc, nglob;
+    PetscCall(MatGetLocalSize(c.J, &mloc, NULL));
+    PetscCall(MatGetSize(c.J, &nglob, NULL));
+    PetscCall(MatCreateShell(pm->comm, mloc, mloc, nglob, nglob, &c, &c.Js));
+    PetscCall(MatShellSetOperation(c.Js, MATOP_MULT, (void (*)(void))ShellMult));
+    PetscCall(VecDuplicate(q, &c.bv));
+    PetscCall(VecDuplicate(q, &c.bj));
+    PetscCall(VecDuplicate(q, &c.z));
+    PetscCall(KSPCreate(pm->comm, &c.inner));
+    PetscCall(KSPSetOperators(c.inner, c.J, c.J));
+    PetscCall(KSPSetType(c.inner, KSPPREONLY));
+    PetscCall(KSPGetPC(c.inner, &pc));
+    PetscCall(PCSetType(pc, PCCHOLESKY));
+    PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+    PetscCall(KSPSetOptionsPrefix(c.inner, "pmor_sim_inner_"));
+    PetscCall(KSPSetFromOptions(c.inner));
+  }
+  PetscCall(TSSetI2Jacobian(ts, c.Js ? c.Js : c.J, c.J, I2Jacobian, &c));
   PetscCall(TSSetTime(ts, 0));
   PetscCall(TSSetTimeStep(ts, pm->sim_h));
   PetscCall(TSSetMaxSteps(ts, ns));
@@ -159,8 +253,15 @@ static PetscErrorCode Full(DRPMOR pm, PetscInt ns, PetscReal *y)
   PetscCall(SNESGetKSP(snes, &ksp));
   PetscCall(KSPSetType(ksp, KSPPREONLY));
   PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCCHOLESKY));
-  PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+  if (c.Js) {
+    PetscCall(PCSetType(pc, PCSHELL));
+    PetscCall(PCShellSetContext(pc, &c));
+    PetscCall(PCShellSetApply(pc, ShellApply));
+    PetscCall(PCShellSetName(pc, "Sherman-Morrison: MUMPS Cholesky of K + sv D + sa M and the tool's rank-one term"));
+  } else {
+    PetscCall(PCSetType(pc, PCCHOLESKY));
+    PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+  }
   PetscCall(TSMonitorSet(ts, Monitor, &c, NULL));
   PetscCall(TSSetOptionsPrefix(ts, "pmor_sim_"));
   PetscCall(TSSetFromOptions(ts));
@@ -175,6 +276,11 @@ static PetscErrorCode Full(DRPMOR pm, PetscInt ns, PetscReal *y)
   PetscCall(VecDestroy(&c.f));
   PetscCall(VecDestroy(&c.w));
   PetscCall(MatDestroy(&c.J));
+  PetscCall(MatDestroy(&c.Js));
+  PetscCall(KSPDestroy(&c.inner));
+  PetscCall(VecDestroy(&c.bv));
+  PetscCall(VecDestroy(&c.bj));
+  PetscCall(VecDestroy(&c.z));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -19,7 +19,9 @@ PetscErrorCode DRPMORGroupGet(DRPMOR pm, MPI_Comm group, DRPMORGroup *g)
   else {
     PetscInt       n;
     const DRLabel *lab, *wlab;
+    DRUnits        s;
     PetscCall(DRModelCreateFull(pm->cfg, group, &g->model));
+    PetscCall(DRModelToSeconds(pm->cfg, g->model, &s)); /* as the world's (pmor.c) */
     PetscCall(DRComponentGetOperators(g->model, &g->K, &g->M, NULL));
     PetscCall(DRComponentGetLabels(g->model, &n, &lab));
     PetscCall(DRComponentGetLabels(pm->model, NULL, &wlab));
@@ -148,29 +150,32 @@ static PetscErrorCode StaticModes(DRPMOR pm, Vec proto, Vec *S)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Gram matrices of W with K, M, I and the rows of W at the path DOFs */
-static PetscErrorCode Project(DRPMOR pm, PetscInt nw, Vec *W)
+/* Gram matrices of W with K, M, I and the rows of W at the path DOFs.  With
+ * K, M depending on p (pm->each: W = [V_1 .. V_k]) only the diagonal blocks
+ * V_i^T K V_i, V_i^T M V_i are formed (the rest stays zero, unused); W^T W
+ * is needed whole (Panzer's SVD of [V_1 .. V_k], V_i^T V_ref). */
+PetscErrorCode DRPMORProject(DRPMOR pm, PetscInt nw, Vec *W)
 {
-  Vec        *KW, *MW, pv;
+  Vec          t, pv;
   PetscScalar *dots;
-  IS          is;
-  VecScatter  sc;
+  IS           is;
+  VecScatter   sc;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(DRPMOR_Project, 0, 0, 0, 0));
-  PetscCall(VecDuplicateVecs(W[0], nw, &KW));
-  PetscCall(VecDuplicateVecs(W[0], nw, &MW));
+  PetscCall(VecDuplicate(W[0], &t));
   PetscCall(PetscMalloc4(nw * nw, &pm->GK, nw * nw, &pm->GM, nw * nw, &pm->GI, pm->npath * nw, &pm->Wp));
+  PetscCall(PetscArrayzero(pm->GK, nw * nw));
+  PetscCall(PetscArrayzero(pm->GM, nw * nw));
   PetscCall(PetscMalloc1(nw, &dots));
   for (PetscInt j = 0; j < nw; j++) {
-    PetscCall(MatMult(pm->K, W[j], KW[j]));
-    PetscCall(MatMult(pm->M, W[j], MW[j]));
-  }
-  for (PetscInt j = 0; j < nw; j++) {
-    PetscCall(VecMDot(KW[j], nw, W, dots));
-    for (PetscInt i = 0; i < nw; i++) pm->GK[i + j * nw] = PetscRealPart(dots[i]);
-    PetscCall(VecMDot(MW[j], nw, W, dots));
-    for (PetscInt i = 0; i < nw; i++) pm->GM[i + j * nw] = PetscRealPart(dots[i]);
+    PetscInt c0 = pm->each ? (j / pm->n) * pm->n : 0, nc = pm->each ? pm->n : nw; /* the block of column j */
+    PetscCall(MatMult(pm->K, W[j], t));
+    PetscCall(VecMDot(t, nc, W + c0, dots));
+    for (PetscInt i = 0; i < nc; i++) pm->GK[c0 + i + j * nw] = PetscRealPart(dots[i]);
+    PetscCall(MatMult(pm->M, W[j], t));
+    PetscCall(VecMDot(t, nc, W + c0, dots));
+    for (PetscInt i = 0; i < nc; i++) pm->GM[c0 + i + j * nw] = PetscRealPart(dots[i]);
     PetscCall(VecMDot(W[j], nw, W, dots));
     for (PetscInt i = 0; i < nw; i++) pm->GI[i + j * nw] = PetscRealPart(dots[i]);
   }
@@ -195,30 +200,40 @@ static PetscErrorCode Project(DRPMOR pm, PetscInt nw, Vec *W)
   PetscCall(VecDestroy(&pv));
   PetscCall(ISDestroy(&is));
   PetscCall(PetscFree(dots));
-  PetscCall(VecDestroyVecs(nw, &KW));
-  PetscCall(VecDestroyVecs(nw, &MW));
+  PetscCall(VecDestroy(&t));
   PetscCall(PetscLogEventEnd(DRPMOR_Project, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* raw support ROM i (basis V_i = [Phi | s_i]): M, K, B, C */
-static void RawROM(DRPMOR pm, PetscInt i, PetscReal *rom)
+/* raw support ROM i (basis V_i = W E_i: [Phi | s_i], or its own [Phi_i |
+ * s_i]): M, K, B, C; the tool adds tool_m B B^T, tool_k B B^T (b_i^T V_i = B^T:
+ * V_i^T (X + c b_i b_i^T) V_i = V_i^T X V_i + c B B^T) */
+static PetscErrorCode RawROM(DRPMOR pm, PetscInt i, PetscReal *rom)
 {
-  PetscInt   n = pm->n, nw = pm->nw, *E;
-  PetscReal *M = rom, *K = rom + n * n, *B = rom + 2 * n * n, *C = B + n;
-  PetscInt   e[1024];
+  PetscInt        n = pm->n, nw = pm->nw;
+  const PetscInt *E = pm->E + i * n;
+  PetscReal      *M = rom, *K = rom + n * n, *B = rom + 2 * n * n, *C = B + n;
 
-  E = e;
-  for (PetscInt a = 0; a < pm->m; a++) E[a] = a;
-  E[pm->m] = pm->m + i;
+  PetscFunctionBeginUser;
   for (PetscInt b = 0; b < n; b++) {
-    for (PetscInt a = 0; a < n; a++) {
-      M[a + b * n] = pm->GM[E[a] + E[b] * nw];
-      K[a + b * n] = pm->GK[E[a] + E[b] * nw];
-    }
     B[b] = pm->Wp[pm->sup[i] * nw + E[b]];
     C[b] = B[b]; /* y = b_i^T q: the deflection under the load */
   }
+  for (PetscInt b = 0; b < n; b++)
+    for (PetscInt a = 0; a < n; a++) {
+      M[a + b * n] = pm->GM[E[a] + E[b] * nw] + pm->tool_m * B[a] * B[b];
+      K[a + b * n] = pm->GK[E[a] + E[b] * nw] + pm->tool_k * B[a] * B[b];
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the raw ROMs of all supports from the Gram matrices */
+static PetscErrorCode RawROMs(DRPMOR pm)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(pm->k * DRPMOR_ROMLEN(pm->n), &pm->raw));
+  for (PetscInt i = 0; i < pm->k; i++) PetscCall(RawROM(pm, i, pm->raw + i * DRPMOR_ROMLEN(pm->n)));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRPMORSupports(DRPMOR pm)
@@ -229,6 +244,11 @@ PetscErrorCode DRPMORSupports(DRPMOR pm)
   const char      *source;
 
   PetscFunctionBeginUser;
+  if (pm->each) {
+    PetscCall(DRPMORSupportsEach(pm));
+    PetscCall(RawROMs(pm));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscLogEventBegin(DRPMOR_Eigen, 0, 0, 0, 0));
   PetscCall(DRModalCreate(pm->comm, &modal));
   PetscCall(DRModalSetOptionsPrefix(modal, "pmor_"));
@@ -242,11 +262,18 @@ PetscErrorCode DRPMORSupports(DRPMOR pm)
   PetscCheck(pm->m >= 1 && pm->m < 1000, pm->comm, DR_ERR_INPUT, "pmor: the eigensolve returned %" PetscInt_FMT " modes, expected 1..999 (pmor.nmodes)", pm->m);
   PetscCall(PetscMalloc1(pm->m, &pm->freq));
   PetscCall(PetscArraycpy(pm->freq, freq, pm->m));
+  PetscCall(PetscMalloc1(pm->k * pm->m, &pm->sfreq));
+  for (PetscInt i = 0; i < pm->k; i++) PetscCall(PetscArraycpy(pm->sfreq + i * pm->m, freq, pm->m));
   PetscCall(PetscLogEventEnd(DRPMOR_Eigen, 0, 0, 0, 0));
   PetscCall(PetscPrintf(pm->comm, "pmor: %" PetscInt_FMT " eigenmodes, %.6g .. %.6g Hz\n", pm->m, (double)pm->freq[0], (double)pm->freq[pm->m - 1]));
 
   pm->nw = pm->m + pm->k;
   pm->n  = pm->m + 1;
+  PetscCall(PetscMalloc1(pm->k * pm->n, &pm->E)); /* V_i = [Phi | s_i] */
+  for (PetscInt i = 0; i < pm->k; i++) {
+    for (PetscInt a = 0; a < pm->m; a++) pm->E[i * pm->n + a] = a;
+    pm->E[i * pm->n + pm->m] = pm->m + i;
+  }
   PetscCall(PetscMalloc1(pm->nw, &W));
   for (PetscInt a = 0; a < pm->m; a++) {
     PetscCall(VecDuplicate(modes[a], &W[a]));
@@ -267,9 +294,8 @@ PetscErrorCode DRPMORSupports(DRPMOR pm)
     }
     PetscCall(VecDestroy(&t));
   }
-  PetscCall(Project(pm, pm->nw, W));
+  PetscCall(DRPMORProject(pm, pm->nw, W));
   PetscCall(VecDestroyVecs(pm->nw, &W));
-  PetscCall(PetscMalloc1(pm->k * DRPMOR_ROMLEN(pm->n), &pm->raw));
-  for (PetscInt i = 0; i < pm->k; i++) RawROM(pm, i, pm->raw + i * DRPMOR_ROMLEN(pm->n));
+  PetscCall(RawROMs(pm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
