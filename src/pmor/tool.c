@@ -26,11 +26,15 @@ typedef struct {
 static PetscErrorCode AddTool(Mat X, PetscInt row, PetscReal c, PetscMPIInt grank, Mat *Xp)
 {
   PetscBool set, flg;
+  PetscInt  rs, re;
 
   PetscFunctionBeginUser;
+  (void)grank;
   PetscCall(MatDuplicate(X, MAT_COPY_VALUES, Xp));
   PetscCall(MatSetOption(*Xp, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE)); /* a DOF without a diagonal entry */
-  if (grank == 0 && c != 0) PetscCall(MatSetValue(*Xp, row, row, c, ADD_VALUES));
+  /* by the row's owner: the duplicate keeps MAT_NO_OFF_PROC_ENTRIES (one group of several ranks failed here on rank 0 only) */
+  PetscCall(MatGetOwnershipRange(*Xp, &rs, &re));
+  if (row >= rs && row < re && c != 0) PetscCall(MatSetValue(*Xp, row, row, c, ADD_VALUES));
   PetscCall(MatAssemblyBegin(*Xp, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*Xp, MAT_FINAL_ASSEMBLY));
   PetscCall(MatIsSymmetricKnown(X, &set, &flg));
