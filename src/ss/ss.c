@@ -119,11 +119,16 @@ PetscErrorCode DRSSSetDamping(DRSS ss, DRSSDamping type, PetscInt nzeta, const P
       PetscReal z = zeta[nzeta == 1 ? 0 : k];
       PetscCheck(isfinite(z) && z >= 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: damping ratio %g of mode %" PetscInt_FMT " is impossible; expected a finite zeta >= 0", what, (double)z, k + 1);
       ss->c[k] = ss->rigid[k] ? 0 : 2 * z * ss->omega[k];
+      /* c^2 and h c must stay finite in the integrators (1e150: c^2 below 1e300) */
+      PetscCheck(ss->c[k] <= 1e150, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: damping ratio %g of mode %" PetscInt_FMT " (omega %g rad/s) gives the damping 2 zeta omega = %g 1/s; expected at most 1e150", what, (double)z, k + 1, (double)ss->omega[k], (double)ss->c[k]);
     }
     break;
   case DR_SS_DAMP_RAYLEIGH:
     PetscCheck(isfinite(alpha) && isfinite(beta) && alpha >= 0 && beta >= 0 && (alpha > 0 || beta > 0), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: Rayleigh damping alpha = %g, beta = %g is impossible; expected alpha >= 0, beta >= 0, not both 0", what, (double)alpha, (double)beta);
-    for (PetscInt k = 0; k < ss->m; k++) ss->c[k] = ss->rigid[k] ? 0 : alpha + beta * ss->omega[k] * ss->omega[k];
+    for (PetscInt k = 0; k < ss->m; k++) {
+      ss->c[k] = ss->rigid[k] ? 0 : alpha + beta * ss->omega[k] * ss->omega[k];
+      PetscCheck(ss->c[k] <= 1e150, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: Rayleigh damping alpha = %g, beta = %g gives mode %" PetscInt_FMT " (omega %g rad/s) the damping %g 1/s; expected at most 1e150", what, (double)alpha, (double)beta, k + 1, (double)ss->omega[k], (double)ss->c[k]);
+    }
     break;
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -29,7 +29,10 @@ $E 'ok.yaml:6: ss.inputs entry 1 = 10.7 is not a DOF label' $DYNRED -config ok.y
 $E 'central difference: step 0.01 s is above the stability limit' $DYNRED -config ok.yaml -ss_sim_methods central -ss_sim_h 0.01
 # fuzz cases 607 and 3630: an overflowing exact step (h omega^2 = inf) hung in the matrix exponential
 $E 'ss.sim: the exact step of mode 1 .* has no finite matrix exponential' timeout 60 $DYNRED -config ok.yaml -ss_sim_methods exact -ss_sim_h 1e308
-$E 'ss.sim: the exact step of mode 1 .* has no finite matrix exponential' timeout 60 $DYNRED -config ok.yaml -ss_sim_methods exact -ss_damping_type modal -ss_damping_zeta 1e308
+# a damping ratio of 1e308 (fuzz case 18681, 2026-11-24 fourth session: the message came from the
+# integrator and named no file) is refused where it is read: damping 2 zeta omega above 1e150
+$E 'ok.yaml: damping ratio 1e\+308 of mode 1 \(omega .* rad/s\) gives the damping 2 zeta omega = inf\.? 1/s; expected at most 1e150' timeout 60 $DYNRED -config ok.yaml -ss_sim_methods exact -ss_damping_type modal -ss_damping_zeta 1e308
+$E 'ok.yaml: Rayleigh damping alpha = 0\.?, beta = 1e\+300 gives mode 1 .* expected at most 1e150' timeout 60 $DYNRED -config ok.yaml -ss_damping_type rayleigh -ss_damping_alpha 0 -ss_damping_beta 1e300
 printf 't,u\n0,0\n0.1,1\n0.05,2\n' > bad.csv
 $E 'bad.csv:4: time 0.05 does not increase' $DYNRED -config ok.yaml -ss_sim_methods rk4 -ss_input_signal file -ss_input_file bad.csv
 test ! -e out.h5 && ! ls out.h5.tmp.* 2>/dev/null
