@@ -121,6 +121,19 @@ PetscErrorCode DRModelGetComponentCount(DRConfig cfg, PetscInt *n)
     PetscCall(DRConfigGetListLength(cfg, "components", n));
     PetscCall(DRConfigGetOrigin(cfg, &origin));
     PetscCheck(*n > 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: no model: expected model.builtin or a components: list", origin);
+    for (PetscInt k = 1; k < *n; k++) { /* names are keys (results, checkpoints, labels' owners) */
+      char ni[64], nj[64], key[64], where[PETSC_MAX_PATH_LEN + 32];
+      PetscCall(DRModelGetComponentName(cfg, k, ni, sizeof(ni)));
+      for (PetscInt j = 0; j < k; j++) {
+        PetscBool same;
+        PetscCall(DRModelGetComponentName(cfg, j, nj, sizeof(nj)));
+        PetscCall(PetscStrcmp(ni, nj, &same));
+        if (!same) continue;
+        PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "].name", k));
+        PetscCall(DRConfigWhere(cfg, key, where, sizeof(where)));
+        SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: component %" PetscInt_FMT " is named '%s' like component %" PetscInt_FMT ", expected a unique name per component", where, k + 1, ni, j + 1);
+      }
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

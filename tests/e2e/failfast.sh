@@ -31,6 +31,7 @@ components:
 cms: {nmodes: 5, component_modes: 4}
 Y
 cp $ROOT/tests/data/cms/chain.yaml chain/three.yaml
+sed 's/{name: b,/{name: a,/' chain/three.yaml > chain/dupname.yaml   # two components named a
 mkdir -p missing && cp chain/*.mtx chain/*.dof chain/three.yaml missing/ && rm missing/c_K.mtx
 # the last component's M spoiled three ways (the fuzz run's message defects:
 # the message named K's file, or SLEPc/PETSc traces came out of the solve)
@@ -93,6 +94,9 @@ ff out_isdir "output = '$T': is a directory|'$T' is a directory, expected a file
 ff key_gmp_late "gmp\.transient\.h = -1, expected" 1 -config $C/slider_crank_gmp.yaml -gmp_transient_h -1
 ff key_modal "modal\.nmodes = -3, expected" 1 -config $J/small_plate.yaml -modal_nmodes -3
 ff key_cms "cms\.fmax = -5, expected" 1 -config $T/chain/three.yaml -cms_fmax -5
+# fuzz case 18527 (2026-11-24, fourth session): a repeated component name; on 2 ranks both groups wrote
+# the same checkpoint file and one failed to create it, a message that named no input
+ff comp_dupname "dupname\.yaml:7: component 2 is named 'a' like component 1, expected a unique name per component" 2 -config $T/chain/dupname.yaml
 ff key_ga "ga\.crossover = 2, expected" 1 -config $C/bicycle_frame_ga.yaml -ga_crossover 2
 ff key_ss "ss\.sim\.h = -1, expected" 1 -config $C/frame_ss.yaml -ss_sim_h -1
 ff key_modal_tol "command line -modal_tol: modal\.tol = 0, expected 1e-15\.\.1" 1 -config $J/small_plate.yaml -modal_tol 0
