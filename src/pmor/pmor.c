@@ -137,7 +137,10 @@ PetscErrorCode DRPMORSolve(DRPMOR pm)
 
   PetscFunctionBeginUser;
   PetscCall(PetscTime(&t0));
-  PetscCall(DRPMORSupports(pm));
+  if (pm->each) { /* K, M depend on p: every support its own task (tool.c) */
+    PetscCall(DRPMORSupportsEach(pm));
+    PetscCall(DRPMORRawROMs(pm));
+  } else PetscCall(DRPMORSupports(pm));
   PetscCall(DRPMORTransform(pm));
   PetscCall(PetscTime(&t1));
   if (pm->frf) PetscCall(DRPMORFRF(pm));

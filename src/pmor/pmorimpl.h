@@ -81,6 +81,7 @@ PetscErrorCode DRPMORPathFromSet(DRPMOR pm, const char *name, PetscReal *v, Pets
 PetscErrorCode DRPMORPathSetUp(DRPMOR pm);
 /* support.c */
 PetscErrorCode DRPMORSupports(DRPMOR pm);
+PetscErrorCode DRPMORRawROMs(DRPMOR pm); /* the Galerkin ROMs of the supports from their bases */
 PetscErrorCode DRPMORGroupGet(DRPMOR pm, MPI_Comm group, DRPMORGroup *g);
 PetscErrorCode DRPMORGroupDestroy(DRPMORGroup *g);
 /* tool.c: K, M depend on p (the tool at the load point) */

@@ -228,7 +228,7 @@ static PetscErrorCode RawROM(DRPMOR pm, PetscInt i, PetscReal *rom)
 }
 
 /* the raw ROMs of all supports from the Gram matrices */
-static PetscErrorCode RawROMs(DRPMOR pm)
+PetscErrorCode DRPMORRawROMs(DRPMOR pm)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(pm->k * DRPMOR_ROMLEN(pm->n), &pm->raw));
@@ -244,11 +244,6 @@ PetscErrorCode DRPMORSupports(DRPMOR pm)
   const char      *source;
 
   PetscFunctionBeginUser;
-  if (pm->each) {
-    PetscCall(DRPMORSupportsEach(pm));
-    PetscCall(RawROMs(pm));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCall(PetscLogEventBegin(DRPMOR_Eigen, 0, 0, 0, 0));
   PetscCall(DRModalCreate(pm->comm, &modal));
   PetscCall(DRModalSetOptionsPrefix(modal, "pmor_"));
@@ -296,6 +291,6 @@ PetscErrorCode DRPMORSupports(DRPMOR pm)
   }
   PetscCall(DRPMORProject(pm, pm->nw, W));
   PetscCall(VecDestroyVecs(pm->nw, &W));
-  PetscCall(RawROMs(pm));
+  PetscCall(DRPMORRawROMs(pm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
