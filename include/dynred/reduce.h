@@ -102,7 +102,7 @@ PetscErrorCode DRReductionResidual(DRReduction r, DRComponent c, PetscInt ncol, 
 /* The component's boundary Schur complement S_c = K_BB - K_BI K_II^{-1} K_IB
  * (pnb x pnb, physical boundary order, rank 0 of c's comm, caller frees;
  * NULL elsewhere) after Apply, for the CMS estimate's boundary term when the
- * assembly holds free-interface components (reduce/residual.c).
+ * assembly holds free-interface components (reduce/free_interface.c).
  * *supported false for methods without it (guyan, irs, serep, and a
  * craig-bampton basis on reduced interface coordinates). */
 PetscErrorCode DRReductionBoundarySchur(DRReduction r, DRComponent c, PetscReal **S, PetscBool *supported);

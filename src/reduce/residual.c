@@ -128,36 +128,3 @@ PetscErrorCode DRFixedInterfaceSchur(DRFixedInterface *fi, DRReduction r, PetscR
   PetscCall(MatDestroy(&fi->B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-/* The component's share of the assembled boundary Schur complement, for the
- * estimate's boundary term when the assembled reduced matrix does not hold
- * it (a free-interface component's boundary block is Psi_B^T K Psi_B, not
- * S_c).  Craig-Bampton with the physical boundary: its reduced boundary
- * block K_BB + K_BI Phi_c is S_c exactly (no projection, fixed_interface.c);
- * free-interface: computed with the estimate's kit. */
-PetscErrorCode DRReductionBoundarySchur(DRReduction r, DRComponent c, PetscReal **S, PetscBool *supported)
-{
-  PetscBool   cb;
-  PetscMPIInt rank;
-
-  PetscFunctionBeginUser;
-  *S         = NULL;
-  *supported = PETSC_FALSE;
-  PetscCheck(r->applied, r->comm, PETSC_ERR_ORDER, "call DRReductionApply first");
-  PetscCallMPI(MPI_Comm_rank(r->comm, &rank));
-  if (DRReductionIsFreeInterface(r)) {
-    PetscCall(DRFreeInterfaceSchur(r, c, S));
-    *supported = PETSC_TRUE;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(PetscStrcmp(r->type, DRREDUCTION_CRAIG_BAMPTON, &cb));
-  if (!cb || r->se.nb != r->se.pnb) PetscFunctionReturn(PETSC_SUCCESS);
-  *supported = PETSC_TRUE;
-  if (!rank) {
-    PetscInt nb = r->se.nb, N = r->se.nb + r->se.nq;
-    PetscCall(PetscMalloc1(nb * nb + 1, S));
-    for (PetscInt j = 0; j < nb; j++)
-      for (PetscInt i = 0; i < nb; i++) (*S)[i + j * nb] = r->se.K[i + j * N];
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
