@@ -3,7 +3,8 @@
 # MPI_Abort, as a killed job) leaves no output but its checkpoint; the same
 # command resumes, restores the 5, computes 7 and ends with a file equal to
 # an uninterrupted run's; the checkpoint is then removed.  A checkpoint of
-# another sweep (other supports) is refused with one line.
+# another sweep (other supports) is refused with one line.  The same for the
+# per-support path (a tool mass and spring: K(p), M(p)), at the end.
 set -euo pipefail
 cd "$T"
 cp "$ROOT/tests/data/pmor/ring.yaml" .
@@ -39,3 +40,34 @@ if $MPIEXEC -n 1 $DYNRED $C -output other.h5 -pmor_support_every 3 > bad.log 2>&
 cat bad.log
 grep -q "other.h5.supports.h5: checkpoint of a different sweep" bad.log
 test "$(grep -c 'dynred: error' bad.log)" = 1
+
+# The per-support path (issue 15 item 2: K and M depend on p through a tool
+# mass and spring, each support its own eigensolve and factorization, one
+# farm task each): killed after 5 of its 12 supports, it leaves only the
+# checkpoint; the same command restores the 5 support ROMs, computes 7 and
+# ends with the uninterrupted run's file (same 1e-12 argument as above).
+TOOL="-pmor_tool_mass 0.1 -pmor_tool_stiffness 2000"
+$MPIEXEC -n 2 $DYNRED $C $TOOL -output tref.h5 > tref.log
+grep -q "supports: 12 computed, 0 restored" tref.log
+if $MPIEXEC -n 2 $DYNRED $C $TOOL -output tool.h5 -farm_stop_after 5 > tkill.log 2>&1; then echo "interrupted per-support run exited 0"; exit 1; fi
+test ! -e tool.h5
+ck=$(ls tool.h5.*.h5)
+echo "checkpoint left: $ck"
+$MPIEXEC -n 2 $DYNRED $C $TOOL -output tool.h5 > trestart.log
+cat trestart.log
+grep -Eq "supports: 7 computed, 5 restored" trestart.log
+test -e tool.h5 && test ! -e "$ck"
+/usr/bin/python3 - <<'PY'
+import h5py, numpy as np
+def walk(g, out):
+    for k, v in g.items():
+        if isinstance(v, h5py.Dataset): out[v.name] = v[:]
+        else: walk(v, out)
+a, b = {}, {}
+walk(h5py.File("tref.h5", "r")["/pmor"], a); walk(h5py.File("tool.h5", "r")["/pmor"], b)
+assert a.keys() == b.keys()
+for k in a:
+    dev = np.abs(a[k] - b[k]).max() / max(np.abs(a[k]).max(), 1e-300)
+    assert dev < 1e-12 or k.endswith("error") and np.abs(a[k] - b[k]).max() < 1e-12, (k, dev)
+print(f"ok: per-support path, {len(a)} datasets agree after the restart")
+PY
