@@ -26,6 +26,10 @@ PetscErrorCode DRErrorDeferBegin(void);
  * reported (its PetscCall chain prints nothing more).  Without a
  * DRErrorDeferBegin it only agrees: every rank returns the largest code. */
 PetscErrorCode DRErrorDeferEnd(MPI_Comm comm, PetscErrorCode ierr, const char *context);
+/* The same agreement without printing: every rank of comm gets the one line
+ * (CONTEXT: MESSAGE) in buf, for a caller that reports it on a larger
+ * communicator (the task farm: one line for the job, not one per group). */
+PetscErrorCode DRErrorDeferTake(MPI_Comm comm, PetscErrorCode ierr, const char *context, char *buf, size_t len);
 /* The driver's exit path: a deferred window left open by an early return
  * prints this rank's recorded message (so no failure ends silently). */
 void DRErrorDeferFlush(void);
@@ -33,6 +37,15 @@ void DRErrorDeferFlush(void);
  * elsewhere): the code is broadcast and every rank returns it, so the others
  * do not wait in the next collective. */
 PetscErrorCode DRRootAgree(MPI_Comm comm, PetscErrorCode ierr);
+
+/* The driver's backstop for a failure on some ranks only: DRErrorAgreeSetUp
+ * (DRInitialize) makes a communicator of its own; DRErrorAgreeOrAbort, on
+ * the error path, returns when every rank failed too within -error_wait
+ * seconds (default 30) and else aborts the job with one line (MPI_Abort);
+ * DRErrorAgreeFree (DRFinalize). */
+PetscErrorCode DRErrorAgreeSetUp(void);
+void           DRErrorAgreeOrAbort(void);
+void           DRErrorAgreeFree(void);
 
 /* Test hook: when option `opt` (e.g. -cms_fail_component) names `name`, fail
  * collectively on comm with PETSC_ERR_CONV_FAILED as a solver breakdown would

@@ -108,6 +108,14 @@ static PetscErrorCode Run(int argc, char **argv)
     SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: unknown job '%s'; expected one of the subcommands listed by 'dynred help'", sub ? "command line" : where, job);
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "dynred %s: job %s from %s\n", DYNRED_VERSION, job, hasfile ? file : "the embedded default"));
+  {
+    /* test hook: a failure on one rank alone (tests/e2e/rank_failure.sh) */
+    PetscInt    fr = -1;
+    PetscMPIInt rank;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-test_fail_rank", &fr, NULL));
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+    PetscCheck(fr != rank, PETSC_COMM_SELF, DR_ERR_INPUT, "rank %d failed alone (test hook -test_fail_rank)", rank);
+  }
   PetscCall(j->run(cfg));
   PetscCall(DRConfigDestroy(&cfg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -147,6 +155,7 @@ int main(int argc, char **argv)
   ierr = Run(argc, argv);
   if (ierr) {
     DRErrorDeferFlush();
+    DRErrorAgreeOrAbort(); /* a failure on some ranks only: abort, not hang */
     (void)DRJobStoreAbort();
     (void)PetscPopErrorHandler();
     (void)DRFinalize();

@@ -14,6 +14,7 @@ static const DRConfigKey shared_keys[] = {
   {"dense_max", DR_CFG_INT, NULL, "largest system (DOFs) solved with dense LAPACK, sparse solvers beyond; unset: the subcommand's default (cms 4000, gmp 2000, ga 4000)", "0..", NULL, NULL},
   {"farm.progress", DR_CFG_REAL, "5", "task farm: seconds between progress lines (0: every task)", "0..", "s", NULL},
   {"farm.stop_after", DR_CFG_INT, "-1", "task farm, testing: abort the job after this many results were checkpointed (simulates a killed sweep); -1: never", "-1..", NULL, NULL},
+  {"farm.fail_task", DR_CFG_INT, "-1", "task farm, testing: task N fails on its rank group as a solver breakdown would (the job must end with one line naming it); -1: none", "-1..", NULL, NULL},
   {"farm.group_size", DR_CFG_INT, NULL, "deprecated", NULL, NULL, "ranks_per_group"},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };

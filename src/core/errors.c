@@ -49,7 +49,7 @@ void DRErrorDeferFlush(void)
 
 /* No PetscCall inside: this runs on the error path of every rank and must
  * reach its collectives whatever happened before. */
-PetscErrorCode DRErrorDeferEnd(MPI_Comm comm, PetscErrorCode ierr, const char *context)
+PetscErrorCode DRErrorDeferTake(MPI_Comm comm, PetscErrorCode ierr, const char *context, char *buf, size_t len)
 {
   int         mine = (int)ierr, any = 0;
   PetscBool   begun = defer_on;
@@ -57,28 +57,88 @@ PetscErrorCode DRErrorDeferEnd(MPI_Comm comm, PetscErrorCode ierr, const char *c
   struct {
     int v, r;
   } in, out;
-  char buf[2560];
+  char msgbuf[2560];
 
   defer_on = PETSC_FALSE;
+  if (buf && len) buf[0] = 0;
   if (MPI_Comm_rank(comm, &rank) || MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm)) return PETSC_ERR_MPI;
   if (!any || !begun) return (PetscErrorCode)any; /* not deferred: the failing ranks reported */
   /* the lowest failing rank that holds a message (0), else the lowest failing one (1) */
   in.v = ierr ? (defer_msg[0] ? 0 : 1) : 2;
   in.r = (int)rank;
   if (MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MINLOC, comm)) return PETSC_ERR_MPI;
-  buf[0] = 0;
+  msgbuf[0] = 0;
   if (rank == out.r) {
     const char *msg = defer_msg[0] ? defer_msg : "failed without a message";
-    if (context && context[0] && !strstr(msg, context)) snprintf(buf, sizeof(buf), "%s: %s", context, msg);
-    else snprintf(buf, sizeof(buf), "%s", msg);
+    if (context && context[0] && !strstr(msg, context)) snprintf(msgbuf, sizeof(msgbuf), "%s: %s", context, msg);
+    else snprintf(msgbuf, sizeof(msgbuf), "%s", msg);
   }
-  if (MPI_Bcast(buf, (int)sizeof(buf), MPI_CHAR, out.r, comm)) return PETSC_ERR_MPI;
-  if (!rank) {
+  if (MPI_Bcast(msgbuf, (int)sizeof(msgbuf), MPI_CHAR, out.r, comm)) return PETSC_ERR_MPI;
+  if (buf && len) snprintf(buf, len, "%s", msgbuf);
+  defer_code = PETSC_SUCCESS;
+  return DR_ERR_INPUT;
+}
+
+PetscErrorCode DRErrorDeferEnd(MPI_Comm comm, PetscErrorCode ierr, const char *context)
+{
+  char           buf[2560];
+  PetscBool      begun = defer_on;
+  PetscMPIInt    rank;
+  PetscErrorCode e = DRErrorDeferTake(comm, ierr, context, buf, sizeof(buf));
+
+  if (e == PETSC_ERR_MPI || !e || !begun) return e;
+  if (!MPI_Comm_rank(comm, &rank) && !rank) {
     fprintf(stderr, "dynred: error: %s\n", buf);
     fflush(stderr);
   }
-  defer_code = PETSC_SUCCESS;
-  return DR_ERR_INPUT;
+  return e;
+}
+
+/* The backstop for a failure on some ranks only (a bug, or a check that is
+ * not collective): a communicator of its own, so its barrier cannot be
+ * matched with a collective that other ranks are blocked in. */
+static MPI_Comm agree_comm = MPI_COMM_NULL;
+
+PetscErrorCode DRErrorAgreeSetUp(void)
+{
+  PetscFunctionBeginUser;
+  if (agree_comm == MPI_COMM_NULL) PetscCallMPI(MPI_Comm_dup(MPI_COMM_WORLD, &agree_comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void DRErrorAgreeFree(void)
+{
+  if (agree_comm != MPI_COMM_NULL) (void)MPI_Comm_free(&agree_comm);
+}
+
+/* No PetscCall: the error path.  A non-blocking barrier of the failing
+ * ranks, polled for -error_wait seconds (default 30): every rank arrives
+ * when the failure was collective (the usual case: input checks, deferred
+ * group failures), and the job then ends normally with its one line; a
+ * rank that is still alone after the wait aborts the job (MPI_Abort) so
+ * that the other ranks, blocked in a collective it will never enter, do
+ * not hold the allocation until the wall-time limit. */
+void DRErrorAgreeOrAbort(void)
+{
+  int         size = 1, rank = 0, done = 0;
+  PetscReal   wait = 30;
+  MPI_Request req;
+  double      t0;
+
+  if (agree_comm == MPI_COMM_NULL || MPI_Comm_size(agree_comm, &size) || size == 1) return;
+  (void)MPI_Comm_rank(agree_comm, &rank);
+  (void)PetscOptionsGetReal(NULL, NULL, "-error_wait", &wait, NULL);
+  if (MPI_Ibarrier(agree_comm, &req)) return;
+  t0 = MPI_Wtime();
+  while (!done) {
+    if (MPI_Test(&req, &done, MPI_STATUS_IGNORE)) return;
+    if (done) return;
+    if (MPI_Wtime() - t0 > (double)wait) break;
+    (void)PetscSleep(0.01);
+  }
+  fprintf(stderr, "dynred: error: rank %d of %d stopped on the error above, but not every rank did within %g s (-error_wait): aborting the job so that the others do not wait in a collective forever\n", rank, size, (double)wait);
+  fflush(NULL);
+  MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
 PetscErrorCode DRTestHookFail(MPI_Comm comm, const char *opt, const char *name)

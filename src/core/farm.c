@@ -20,10 +20,21 @@
  * Results: group roots send them to rank 0 (tag = task index) with Isend and
  * go on; rank 0 drains them between its own tasks and at the end, appends
  * each to the checkpoint (serial HDF5, only rank 0 opens it) and flushes.
+ *
+ * Failures: a task that fails fails on its group alone (the other groups are
+ * busy with theirs).  The group agrees on it (DRErrorDeferTake), its root
+ * raises a flag next to the counter (so no root claims another task) and
+ * leaves the loop; the others finish the task they hold and leave at their
+ * next claim.  At the end of every run one reduction counts the results
+ * sent (rank 0 drains exactly those, into the checkpoint) and finds the
+ * lowest failing rank, whose line `LABEL N: MESSAGE` every rank then
+ * raises: the job ends with one error line and a checkpoint to resume from,
+ * instead of hanging in the next collective.
  */
 #include <dynred/farm.h>
 #include <dynred/config.h>
 #include <dynred/h5.h>
+#include <dynred/preflight.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -39,6 +50,7 @@ struct _p_DRFarm {
   hid_t      file;           /* checkpoint, rank 0 */
   PetscReal  progress_every; /* seconds */
   PetscInt   stop_after;     /* testing: abort after this many results were written */
+  PetscInt   fail_task;      /* testing: this task fails (-farm_fail_task) */
   /* results of the last run (rank 0) */
   PetscInt    ntasks, ncomputed, nrestored;
   PetscInt   *len;
@@ -66,6 +78,7 @@ PetscErrorCode DRFarmCreate(MPI_Comm comm, DRFarm *farm)
   f->file           = -1;
   f->progress_every = 5.0;
   f->stop_after     = -1;
+  f->fail_task      = -1;
   PetscCall(PetscStrncpy(f->label, "task", sizeof(f->label)));
   PetscCallMPI(MPI_Comm_rank(comm, &f->rank));
   PetscCallMPI(MPI_Comm_size(comm, &f->size));
@@ -103,6 +116,7 @@ PetscErrorCode DRFarmSetFromOptions(DRFarm f)
   if (set && n > 0) PetscCall(DRFarmSetGroupSize(f, n));
   PetscCall(DRConfigGetReal(cfg, "farm.progress", &f->progress_every, NULL));
   PetscCall(DRConfigGetInt(cfg, "farm.stop_after", &f->stop_after, NULL));
+  PetscCall(DRConfigGetInt(cfg, "farm.fail_task", &f->fail_task, NULL));
   if (cfg != f->cfg) PetscCall(DRConfigDestroy(&cfg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -117,10 +131,12 @@ PetscErrorCode DRFarmSetUp(DRFarm f)
   PetscCallMPI(MPI_Comm_split(f->comm, (int)f->igroup, f->rank, &f->group));
   PetscCallMPI(MPI_Comm_rank(f->group, &f->grank));
   PetscCallMPI(MPI_Comm_size(f->group, &f->gsize));
-  PetscCallMPI(MPI_Win_allocate(f->rank == 0 ? (MPI_Aint)sizeof(long) : 0, sizeof(long), MPI_INFO_NULL, f->comm, &f->counter, &f->win));
+  /* [0] the counter, [1] the failure flag */
+  PetscCallMPI(MPI_Win_allocate(f->rank == 0 ? (MPI_Aint)(2 * sizeof(long)) : 0, sizeof(long), MPI_INFO_NULL, f->comm, &f->counter, &f->win));
   if (f->rank == 0) {
     PetscCallMPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, f->win));
-    *f->counter = 0;
+    f->counter[0] = 0;
+    f->counter[1] = 0;
     PetscCallMPI(MPI_Win_unlock(0, f->win));
   }
   f->base = 0;
@@ -303,15 +319,16 @@ static PetscErrorCode Drain(DRFarm f, PetscBool wait, Progress *p)
  * left alone). */
 static PetscErrorCode Claim(DRFarm f, long limit, long *next)
 {
-  long           cur, old;
+  long           cur, old, failed;
   PetscLogDouble t0 = DRTime();
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, f->win));
+  PetscCallMPI(MPI_Fetch_and_op(NULL, &failed, MPI_LONG, 0, 1, MPI_NO_OP, f->win));
   PetscCallMPI(MPI_Fetch_and_op(NULL, &cur, MPI_LONG, 0, 0, MPI_NO_OP, f->win));
   PetscCallMPI(MPI_Win_flush(0, f->win));
   *next = limit;
-  while (cur < limit) {
+  while (!failed && cur < limit) {
     const long want = cur + 1;
     PetscCallMPI(MPI_Compare_and_swap(&want, &cur, &old, MPI_LONG, 0, 0, f->win));
     PetscCallMPI(MPI_Win_flush(0, f->win));
@@ -326,6 +343,46 @@ static PetscErrorCode Claim(DRFarm f, long limit, long *next)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Group root of a failed task: no root claims another task of this farm. */
+static PetscErrorCode RaiseFailure(DRFarm f)
+{
+  const long one = 1;
+  long       old;
+
+  PetscFunctionBeginUser;
+  /* the same single-element atomics as Claim (Open MPI's osc/rdma mixes
+   * them badly with MPI_Accumulate) */
+  PetscCallMPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, f->win));
+  PetscCallMPI(MPI_Fetch_and_op(&one, &old, MPI_LONG, 0, 1, MPI_REPLACE, f->win));
+  PetscCallMPI(MPI_Win_unlock(0, f->win));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The task, with a failure agreed on its group: *msg is empty on success,
+ * else `LABEL N: MESSAGE` on every rank of the group. */
+static PetscErrorCode RunTask(DRFarm f, PetscInt task, DRFarmTaskFn fn, void *ctx, PetscInt *n, PetscReal **r, char *msg, size_t len)
+{
+  PetscErrorCode e;
+  char           what[96];
+
+  PetscFunctionBeginUser;
+  msg[0] = 0;
+  snprintf(what, sizeof(what), "%s %lld", f->label, (long long)task);
+  PetscCall(PetscLogEventBegin(DR_EVENT_FarmTask, 0, 0, 0, 0));
+  PetscCall(DRErrorDeferBegin());
+  if (task == f->fail_task) e = PetscError(f->group, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_CONV_FAILED, PETSC_ERROR_INITIAL, "solver breakdown injected by the test hook -farm_fail_task %" PetscInt_FMT, task);
+  else e = fn(f->group, task, ctx, n, r);
+  e = DRErrorDeferTake(f->group, e, what, msg, len);
+  PetscCall(PetscLogEventEnd(DR_EVENT_FarmTask, 0, 0, 0, 0));
+  if (e == PETSC_ERR_MPI) PetscCall(e);
+  if (e && !msg[0]) snprintf(msg, len, "%s: failed (error %d)", what, (int)e);
+  if (e) {
+    PetscCall(PetscFree(*r));
+    *n = 0;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
 {
   PetscInt      *pending = NULL, npending = 0, *flags;
@@ -336,6 +393,8 @@ PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
   MPI_Request   *req;
   PetscReal    **sendbuf;
   PetscLogDouble t0 = DRTime();
+  PetscInt       nown = 0; /* rank 0: results of its own group's tasks */
+  char           fail[2560];
 
   PetscFunctionBeginUser;
   PetscCall(DRFarmSetUp(f));
@@ -346,7 +405,8 @@ PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
   PetscCall(PetscCalloc1(ntasks, &f->len));
   PetscCall(PetscCalloc1(ntasks, &f->res));
   PetscCall(PetscCalloc1(ntasks, &flags));
-  msg[0] = 0;
+  msg[0]  = 0;
+  fail[0] = 0;
   if (f->rank == 0 && f->ckpt[0]) {
     if (f->file >= 0) H5Fclose(f->file); /* reopen: restore what the previous run wrote */
     f->file = -1;
@@ -384,16 +444,19 @@ PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
     if (next >= limit) break;
     task = pending[next - f->base];
     tt   = DRTime();
-    PetscCall(PetscLogEventBegin(DR_EVENT_FarmTask, 0, 0, 0, 0));
-    PetscCall(fn(f->group, task, ctx, &n, &r));
-    PetscCall(PetscLogEventEnd(DR_EVENT_FarmTask, 0, 0, 0, 0));
+    PetscCall(RunTask(f, task, fn, ctx, &n, &r, fail, sizeof(fail)));
     f->t_task += DRTime() - tt;
+    if (fail[0]) {
+      if (f->grank == 0) PetscCall(RaiseFailure(f));
+      break;
+    }
     if (f->grank == 0) {
       PetscCheck(r || n == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "farm: task %" PetscInt_FMT " returned no result", task);
       if (f->rank == 0) {
         f->len[task] = n;
         f->res[task] = r ? r : NULL;
         if (!r) PetscCall(PetscMalloc1(1, &f->res[task]));
+        nown++;
         PetscCall(Arrived(f, task, &p));
       } else {
         PetscReal *buf;
@@ -417,8 +480,27 @@ PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
     }
   }
   f->base = limit; /* every rank: the next run's values start here */
-  if (f->rank == 0)
-    while (p.done < npending) PetscCall(Drain(f, PETSC_TRUE, &p));
+  {
+    /* how many results rank 0 is to receive, and the lowest failing rank */
+    long nrecv, mine = f->rank ? (long)nsent : 0;
+    struct {
+      int v, r;
+    } in = {fail[0] && f->grank == 0 ? 0 : 1, (int)f->rank}, out;
+    PetscCallMPI(MPI_Allreduce(&mine, &nrecv, 1, MPI_LONG, MPI_SUM, f->comm));
+    PetscCallMPI(MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MINLOC, f->comm));
+    if (f->rank == 0)
+      while (p.done < nown + nrecv) PetscCall(Drain(f, PETSC_TRUE, &p));
+    if (out.v == 0) {
+      PetscCallMPI(MPI_Bcast(fail, (int)sizeof(fail), MPI_CHAR, out.r, f->comm));
+      PetscCallMPI(MPI_Waitall((PetscMPIInt)nsent, req, MPI_STATUSES_IGNORE));
+      for (PetscInt i = 0; i < nsent; i++) PetscCall(PetscFree(sendbuf[i]));
+      PetscCall(PetscFree2(req, sendbuf));
+      PetscCall(PetscFree(pending));
+      if (f->file >= 0) H5Fclose(f->file); /* what arrived is checkpointed: a rerun resumes */
+      f->file = -1;
+      SETERRQ(f->comm, DR_ERR_INPUT, "%s%s%s", fail, f->ckpt[0] ? "; the results before it are in the checkpoint " : "", f->ckpt[0] ? f->ckpt : "");
+    }
+  }
   {
     PetscLogDouble tw = DRTime();
     PetscCallMPI(MPI_Waitall((PetscMPIInt)nsent, req, MPI_STATUSES_IGNORE));

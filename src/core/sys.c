@@ -1,5 +1,6 @@
 /* System-level helpers: initialization, log events, progress, memory. */
 #include <dynred/sys.h>
+#include <dynred/preflight.h>
 #include <slepcsys.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -78,12 +79,14 @@ PetscErrorCode DRInitialize(int *argc, char ***argv, const char *help)
   PetscCall(SlepcInitialize(argc, argv, NULL, help));
   dr_t0 = DRTime();
   PetscCall(DRSysInitializePackage());
+  PetscCall(DRErrorAgreeSetUp());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRFinalize(void)
 {
   PetscFunctionBeginUser;
+  DRErrorAgreeFree();
   PetscCall(SlepcFinalize());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -18,6 +18,18 @@
 #  (c) the test hook -cms_fail_component NAME (a PETSc error code that is not
 #      an input error, as a solver breakdown raises) on the good chain: one
 #      line naming the component instead of a traceback per rank.
+#  (d) a task of the task farm that fails on its group alone (hook
+#      -farm_fail_task N, a solver breakdown's error code): pmor's support
+#      sweep on 1, 2 and 3 ranks (groups of 1) and on one group of 3, the GMP
+#      sweep on 3 ranks: one line naming the task, no output, the checkpoint
+#      kept; before, the other groups waited for the failed group forever.
+#      The same command without the hook then resumes from that checkpoint
+#      and ends with the uninterrupted run's file.
+#  (e) a failure on one rank alone outside any agreed phase (hook
+#      -test_fail_rank R, raised before the job starts, while the other
+#      ranks go on into its first collective): the failing rank waits
+#      -error_wait seconds for the others, then aborts the job (MPI_Abort)
+#      with a line saying so, instead of leaving them blocked.
 set -euo pipefail
 cd "$T"
 /usr/bin/python3 - <<'PY'
@@ -94,6 +106,68 @@ grep -q "3 components on 3 rank group(s)" two_bad_np3.log || { echo "expected 3 
 # (c) the test hook: a non-input error code on one group
 one hook_np3 "component 'b': solver breakdown injected by the test hook -cms_fail_component b \(PETSc error [0-9]+" 3 -config good/job.yaml -cms_fail_component b
 one hook_np2 "component 'c': solver breakdown injected" 2 -config good/job.yaml -cms_fail_component c
+# (d) the task farm
+cp "$ROOT/tests/data/pmor/ring.yaml" .
+/usr/bin/python3 "$ROOT/tests/data/pmor/ring_gen.py" . > /dev/null
+R="-config ring.yaml -ranks_per_group 1"
+# farm NAME TASK NP ARGS...: like one(), but the checkpoint is expected
+farm() {
+  local name=$1 task=$2 np=$3 rc=0 n
+  shift 3
+  mkdir -p "$name"
+  (timeout 120 $MPIEXEC -n "$np" $DYNRED "$@" -farm_fail_task "$task" -output "$T/$name/out.h5" > "$name.log" 2> "$name.err") || rc=$?
+  cat "$name.err" >> "$name.log"
+  [ $rc -ne 124 ] || { echo "$name: hung (killed after 120 s)"; cat "$name.log"; exit 1; }
+  [ $rc -ne 0 ] || { echo "$name: expected failure, got exit 0"; cat "$name.log"; exit 1; }
+  n=$(grep -c '^dynred: error:' "$name.err" || true)
+  [ "$n" -eq 1 ] || { echo "$name: $n error lines, expected 1"; cat "$name.log"; exit 1; }
+  grep -qE -- "^dynred: error: [a-z ]+ $task: solver breakdown injected by the test hook -farm_fail_task $task .*the results before it are in the checkpoint" "$name.err" || { echo "$name: message"; cat "$name.log"; exit 1; }
+  if grep -q "PETSC ERROR" "$name.log"; then echo "$name: traceback printed"; cat "$name.log"; exit 1; fi
+  [ ! -e "$name/out.h5" ] || { echo "$name: output written"; exit 1; }
+  ls "$name"/out.h5.*.h5 > /dev/null || { echo "$name: no checkpoint"; exit 1; }
+  echo "ok $name: $(grep '^dynred: error:' "$name.err")"
+}
+$MPIEXEC -n 2 $DYNRED $R -output pref.h5 > pref.log
+farm pmor_np1 5 1 $R
+farm pmor_np2 0 2 $R
+farm pmor_np3 7 3 $R
+farm pmor_group3 11 3 -config ring.yaml -ranks_per_group 3
+# resume: the supports done before the failure are restored
+$MPIEXEC -n 3 $DYNRED $R -output "$T/pmor_np3/out.h5" > pmor_resume.log
+cat pmor_resume.log | grep "restored"
+grep -Eq "static modes: [0-9]+ computed, [1-9][0-9]* restored" pmor_resume.log
+/usr/bin/python3 - <<'PY'
+import h5py, numpy as np
+def walk(g, out):
+    for k, v in g.items():
+        if isinstance(v, h5py.Dataset): out[v.name] = v[:]
+        else: walk(v, out)
+a, b = {}, {}
+walk(h5py.File("pref.h5", "r")["/pmor"], a); walk(h5py.File("pmor_np3/out.h5", "r")["/pmor"], b)
+assert a.keys() == b.keys()
+# the reference ran on 2 ranks, the resumed run on 3 (and its restored
+# supports on the failed run's groups): pmor_ranks' argument and bound,
+# round-off amplified by cond(T)^2 ~ 1e6 and cond(K_r - w^2 M_r) ~ 1e7 near
+# an interpolated pole: 1e-8 relative
+for k in a:
+    dev = np.abs(a[k] - b[k]).max() / max(np.abs(a[k]).max(), 1e-300)
+    assert dev < 1e-8, (k, dev)
+print(f"ok: resumed after the failed support, {len(a)} datasets agree")
+PY
+G="-config $ROOT/configs/slider_crank_gmp.yaml -gmp_transient_enabled 0 -gmp_verify_step 0.02"
+farm gmp_np3 40 3 $G
+# (e) one rank alone: it aborts the job after -error_wait 3 s
+for r in 0 2; do
+  rc=0
+  (timeout 120 $MPIEXEC -n 3 $DYNRED $R -output alone.h5 -test_fail_rank $r -error_wait 3 > alone$r.log 2> alone$r.err) || rc=$?
+  cat alone$r.err
+  [ $rc -ne 124 ] || { echo "alone$r: hung (killed after 120 s)"; exit 1; }
+  [ $rc -ne 0 ] || { echo "alone$r: expected failure, got exit 0"; exit 1; }
+  grep -q "^dynred: error: rank $r failed alone (test hook -test_fail_rank)" alone$r.err
+  grep -q "^dynred: error: rank $r of 3 stopped on the error above, but not every rank did within 3 s (-error_wait): aborting the job" alone$r.err
+  test ! -e alone.h5
+done
+echo "ok: a failure on one rank alone ends the job"
 # the good chain without the hook runs (the failures above are the data's)
 $MPIEXEC -n 3 $DYNRED -config good/job.yaml -output good.h5 > good.log
 test -f good.h5
