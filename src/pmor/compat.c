@@ -248,11 +248,15 @@ PetscErrorCode DRPMORInterpolate(DRPMOR pm, PetscReal p, PetscReal *M, PetscReal
     for (PetscInt q = 0; q < n * n; q++) M[q] += w[i] * t[q], K[q] += w[i] * t[n * n + q];
     for (PetscInt q = 0; q < n; q++) B[q] += w[i] * t[2 * n * n + q], C[q] += w[i] * t[2 * n * n + n + q];
   }
-  /* D_i = alpha M_i + beta K_i on every support, so sum w_i D_i is this */
+  /* M and K on the SPD manifold instead (B, C stay linear) */
+  if (pm->mf) PetscCall(DRPMORManifoldEval(pm, w, M, K));
+  /* D_i = alpha M_i + beta K_i on every support, so sum w_i D_i is this
+   * combination of the linear M, K; on the manifold the same combination of
+   * its M, K (Rayleigh damping of the interpolated ROM, SPD with them: the
+   * linear sum of the D_i with spline weights is not, and its negative
+   * damping made moving-load runs diverge) */
   if (D)
     for (PetscInt q = 0; q < n * n; q++) D[q] = pm->alpha * M[q] + pm->beta * K[q];
-  /* M and K on the SPD manifold instead (D, B, C stay linear) */
-  if (pm->mf) PetscCall(DRPMORManifoldEval(pm, w, M, K));
   PetscCall(PetscFree(w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

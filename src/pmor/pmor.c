@@ -1,6 +1,7 @@
 /* DRPMOR: the object and its verbs (include/dynred/pmor.h), the package's
  * log events and the /pmor output. */
 #include "pmorimpl.h"
+#include <petscblaslapack.h>
 #include <unistd.h>
 
 PetscClassId  DRPMOR_CLASSID;
@@ -131,6 +132,46 @@ PetscErrorCode DRPMORSetUp(DRPMOR pm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether the interpolated ROM is a mechanical system between the supports:
+ * M, K (and D when damped) positive definite at every midpoint (Cholesky,
+ * LAPACK).  Linear weights are a convex combination of the supports' SPD
+ * matrices and cannot fail this; cubic-spline weights overshoot, and where
+ * neighbouring supports' coordinates lie far apart (Panzer's R misses part
+ * of their static modes: sigma_n+1 / sigma_1 large, T_i big and varying)
+ * the sum turns indefinite, and a moving-load run through it can diverge
+ * (the ring, every node a support: 9 of 48 midpoints, deflection 1e16).
+ * One warning line with the count; /pmor attribute indefinite_midpoints. */
+static PetscErrorCode CheckDefinite(DRPMOR pm)
+{
+  PetscInt     n = pm->n, nm = pm->period > 0 ? pm->k : pm->k - 1, bad = 0;
+  PetscReal   *M, *D, *K, *B, *C, *X, pbad = 0;
+  PetscBLASInt bn, info;
+  const char  *which = "";
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscBLASIntCast(n, &bn));
+  PetscCall(PetscMalloc6(n * n, &M, n * n, &D, n * n, &K, n, &B, n, &C, n * n, &X));
+  for (PetscInt i = 0; i < nm; i++) {
+    PetscReal   b = i + 1 < pm->k ? pm->ps[i + 1] : pm->ps[0] + pm->period, p = 0.5 * (pm->ps[i] + b);
+    PetscReal  *mats[3] = {M, K, D};
+    const char *names[3] = {"M", "K", "D"};
+    PetscCall(DRPMORInterpolate(pm, p, M, D, K, B, C));
+    for (int q = 0; q < (pm->alpha > 0 || pm->beta > 0 ? 3 : 2); q++) {
+      PetscCall(PetscArraycpy(X, mats[q], n * n));
+      PetscCallBLAS("LAPACKpotrf", LAPACKpotrf_("L", &bn, X, &bn, &info));
+      if (info) {
+        if (!bad) pbad = p, which = names[q];
+        bad++;
+        break;
+      }
+    }
+  }
+  PetscCall(PetscFree6(M, D, K, B, C, X));
+  pm->nindef = bad;
+  if (bad) PetscCall(PetscPrintf(pm->comm, "pmor: warning: the interpolated %s is not positive definite at %" PetscInt_FMT " of %" PetscInt_FMT " midpoints between supports (the first at p = %g): the ROM is no mechanical system there and may be unstable (a moving-load run through it can diverge); %s weights are not a convex combination of the supports' matrices: use pmor.weights: linear, fewer supports or more modes%s\n", which, bad, nm, (double)pbad, pm->weights, !strcmp(pm->method, "panzer") ? " (Panzer: see sigma_n+1/sigma_1 below)" : ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRPMORSolve(DRPMOR pm)
 {
   PetscLogDouble t0, t1, t2;
@@ -142,6 +183,7 @@ PetscErrorCode DRPMORSolve(DRPMOR pm)
     PetscCall(DRPMORRawROMs(pm));
   } else PetscCall(DRPMORSupports(pm));
   PetscCall(DRPMORTransform(pm));
+  PetscCall(CheckDefinite(pm));
   PetscCall(PetscTime(&t1));
   if (pm->frf) PetscCall(DRPMORFRF(pm));
   PetscCall(PetscTime(&t2));
@@ -234,6 +276,7 @@ PetscErrorCode DRPMORWrite(DRPMOR pm, DRStore st)
   PetscCall(DRStoreAttrString(st, "/pmor", "parameter", pm->parameter));
   PetscCall(DRStoreAttrReal(st, "/pmor", "period", pm->period));
   PetscCall(DRStoreAttrInt(st, "/pmor", "n", n));
+  PetscCall(DRStoreAttrInt(st, "/pmor", "indefinite_midpoints", pm->nindef));
   PetscCall(DRStoreAttrInt(st, "/pmor", "direction", pm->dir));
   PetscCall(DRStoreAttrInt(st, "/pmor", "reference", pm->ref));
   PetscCall(DRStoreAttrReal(st, "/pmor", "alpha", pm->alpha));

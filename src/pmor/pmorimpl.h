@@ -54,6 +54,7 @@ struct _p_DRPMOR {
   PetscReal  *raw, *T, *tr;   /* per support: raw ROM (M, K, B, C), T_i, transformed ROM */
   PetscReal  *S2;             /* spline second derivatives (NULL: linear) */
   PetscReal  *mf;             /* manifold interpolation (manifold.c; NULL: direct) */
+  PetscInt    nindef;         /* midpoints where the interpolated M, K or D is not SPD */
   PetscReal   sv_ratio;       /* Panzer: sigma_n+1 / sigma_1 (what the truncation drops) */
   /* farm bookkeeping */
   PetscInt    computed, restored, ngroups, frf_computed, frf_restored;

@@ -242,9 +242,11 @@ for s in range(k):
 for j, p in enumerate(fp):
     w8 = weights(p)
     Mi, Ki = np.einsum("i,iab->ab", w8, Mt), np.einsum("i,iab->ab", w8, Kt)
-    Di = alpha * Mi + beta * Ki  # D stays linear in the weights
     if man:
         Mi, Ki = man["M"](w8), man["K"](w8)
+    # Rayleigh damping of the interpolated M, K (linear: the weighted sum of
+    # the D_i; manifold: of its SPD M, K, so D stays SPD; DESIGN.md pmor)
+    Di = alpha * Mi + beta * Ki
     Bi, Ci = w8 @ Bt, w8 @ Ct
     for i, w in enumerate(om):
         e6 = max(e6, rel(Hr[j, i], H(Ki, Mi, Di, Bi, Ci, w)))

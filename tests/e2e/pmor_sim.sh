@@ -15,7 +15,17 @@
 #     moves slowly against the first mode (15 Hz), so y ~ H(p(t), 0) F(t)
 #     and the error is bounded by the FRF error near 0 Hz over the path,
 #     max_p eps_rel(p, 0..10 Hz), from the same run (/pmor/frf/error);
-#  3. with every 2nd node a support the error is larger (fewer supports).
+#  3. with every 2nd node a support the error is larger (fewer supports);
+#  4. every node a support with cubic-spline weights: their overshoot makes
+#     the interpolated M, K or D indefinite at some midpoints between
+#     supports (the Panzer coordinates of neighbouring supports lie far
+#     apart); dynred warns with the count, which numpy's eigvalsh of
+#     /pmor/midpoints/{M,K,D} must reproduce exactly (linear weights: 0, a
+#     convex combination of SPD matrices);
+#  5. the same on the SPD manifold (pmor.interpolation: manifold): M and K
+#     stay SPD and D = alpha M + beta K of them (before, D was the spline sum
+#     of the D_i, indefinite: the run diverged to 1e121), so every midpoint
+#     is SPD and the run obeys the bound of 2.
 set -euo pipefail
 cd "$T"
 cp "$ROOT/tests/data/pmor/ring.yaml" .
@@ -23,7 +33,11 @@ cp "$ROOT/tests/data/pmor/ring.yaml" .
 S="-pmor_sim_enabled 1 -pmor_sim_speed 8 -pmor_sim_t_end 0.8 -pmor_sim_h 4e-4 -pmor_weights linear -pmor_frf_fmin 0 -pmor_frf_fmax 10 -pmor_frf_n 3 -pmor_frf_refine 4"
 $DYNRED -config ring.yaml -output s1.h5 $S -pmor_support_every 1 > s1.log
 $DYNRED -config ring.yaml -output s2.h5 $S -pmor_support_every 2 > s2.log
-grep "moving load" s1.log s2.log
+$DYNRED -config ring.yaml -output s1s.h5 $S -pmor_support_every 1 -pmor_weights spline > s1s.log
+$DYNRED -config ring.yaml -output s1m.h5 $S -pmor_support_every 1 -pmor_weights spline -pmor_interpolation manifold > s1m.log
+grep "moving load" s1.log s2.log s1s.log s1m.log
+grep "warning" s1s.log
+! grep -q "warning" s1.log s1m.log
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np, scipy.io, scipy.linalg as sla
 K = scipy.io.mmread("K.mtx").toarray(); M = scipy.io.mmread("M.mtx").toarray()
@@ -68,4 +82,26 @@ assert em < e, (em, e)
 e2 = float(h5py.File("s2.h5", "r")["/pmor/sim"].attrs["max_error"])
 print(f"every 2nd node a support: max {e2:.2e}")
 assert e2 > em
+import re
+def indefinite(f):
+    g = h5py.File(f, "r")["/pmor"]
+    bad = [i for i in range(len(g["midpoints/p"])) if min(np.linalg.eigvalsh(g["midpoints/" + x][i]).min() for x in "MKD") <= 0]
+    return bad, int(g.attrs["indefinite_midpoints"]), g
+for f, log in (("s1.h5", "s1.log"), ("s1s.h5", "s1s.log"), ("s1m.h5", "s1m.log")):
+    bad, attr, g = indefinite(f)
+    m = re.search(r"not positive definite at (\d+) of (\d+) midpoints", open(log).read())
+    said = int(m.group(1)) if m else 0
+    print(f"{f}: numpy finds {len(bad)} indefinite midpoints of {len(g['midpoints/p'])}, dynred says {said} (attribute {attr})")
+    assert len(bad) == said == attr, (f, bad, said, attr)
+    if f != "s1s.h5": assert not bad
+assert indefinite("s1s.h5")[1] > 0
+g = h5py.File("s1m.h5", "r")["/pmor"]
+a_, b_ = float(g.attrs["alpha"]), float(g.attrs["beta"])
+M, K, D = (g["midpoints/" + x][:] for x in "MKD")
+dd = np.abs(D - a_ * M - b_ * K).max() / np.abs(D).max()
+print(f"manifold: D = alpha M + beta K at the midpoints to {dd:.1e}")
+assert dd < 1e-12, dd  # the same products, only summation order differs
+e, em = g["frf/error"][:].max(), float(g["sim"].attrs["max_error"])
+print(f"manifold, spline weights, every node a support: max {em:.2e} (bound {e:.2e})")
+assert em < e, (em, e)
 PY
