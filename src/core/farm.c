@@ -13,9 +13,9 @@
  * base by npending after a run.  A root claims a value only while it is
  * below its run's limit (compare-and-swap, not fetch-and-add), so a root
  * that is late to see the end of run k reads a value >= its limit and
- * leaves without taking one of run k+1's.  A run therefore needs no
- * collective call (no window per run, no barrier): a GA generation with a
- * few hundred short tasks costs no synchronisation beyond its broadcasts.
+ * leaves without taking one of run k+1's.  A run therefore needs no window
+ * of its own and no barrier: a GA generation with a few hundred short tasks
+ * costs no synchronisation beyond two small reductions and its broadcasts.
  *
  * Results: group roots send them to rank 0 (tag = task index) with Isend and
  * go on; rank 0 drains them between its own tasks and at the end, appends
