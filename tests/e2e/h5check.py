@@ -6,6 +6,12 @@
                                        1e-9) and mode shapes (|MAC| > 1 - 1e-6
                                        for modes whose frequency is isolated)
   h5check.py freqs FILE.h5 REF.txt RTOL  frequencies equal reference values
+  h5check.py group A.h5 B.h5 GROUP RTOL [SUFFIX ATOL]
+                                       every dataset under GROUP in both files,
+                                       max |a - b| <= RTOL max |a| (RTOL 0:
+                                       bit-identical); datasets whose name ends
+                                       in SUFFIX may instead differ by ATOL
+                                       absolute (relative errors near zero)
 """
 import os
 import sys
@@ -106,12 +112,45 @@ def freqs(path, ref, rtol):
         fail(f"max relative error {np.max(err):.3e} > {rtol}")
 
 
+def group(a, b, grp, rtol, suffix=None, atol=0.0):
+    def walk(g, out):
+        for k, v in g.items():
+            if isinstance(v, h5py.Dataset):
+                out[v.name] = v[()]
+            else:
+                walk(v, out)
+    da, db = {}, {}
+    with h5py.File(a, "r") as fa, h5py.File(b, "r") as fb:
+        walk(fa[grp], da)
+        walk(fb[grp], db)
+    if da.keys() != db.keys():
+        fail(f"{grp}: datasets in one file only: {sorted(set(da) ^ set(db))}")
+    worst = 0.0
+    for k in da:
+        x, y = np.asarray(da[k]), np.asarray(db[k])
+        if x.shape != y.shape:
+            fail(f"{k}: shape {x.shape} vs {y.shape}")
+        if x.dtype.kind not in "fiu":
+            if not np.array_equal(x, y):
+                fail(f"{k} differs")
+            continue
+        d = float(np.abs(x - y).max()) if x.size else 0.0
+        dev = d / max(float(np.abs(x).max()) if x.size else 0.0, 1e-300)
+        if rtol == 0 and d != 0 or dev > rtol and not (suffix and k.endswith(suffix) and d <= atol):
+            fail(f"{k}: max difference {d:.3e} ({dev:.3e} relative), allowed {rtol:g}")
+        worst = max(worst, dev)
+    print(f"ok group {grp}: {len(da)} datasets of {a} and {b} agree, max relative difference {worst:.2e}")
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "layout":
         layout(sys.argv[2])
     elif cmd == "same":
         same(sys.argv[2], sys.argv[3], float(sys.argv[4]) if len(sys.argv) > 4 else 1e-9)
+    elif cmd == "group":
+        group(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]),
+              sys.argv[6] if len(sys.argv) > 6 else None, float(sys.argv[7]) if len(sys.argv) > 7 else 0.0)
     elif cmd == "freqs":
         freqs(sys.argv[2], sys.argv[3], float(sys.argv[4]))
     else:
