@@ -1,11 +1,16 @@
 /* FRF error on a (p, omega) grid (METHODS.md 3): eps(p, i omega) =
  * |H - H_r| / |H| (one input, the colocated output: ||.||_F = |.|).  Full
- * model: one task of the farm per frequency, one MUMPS LU of the dynamic
- * stiffness K - omega^2 M (undamped: real and exact), or with Rayleigh
- * damping D = alpha M + beta K of its real 2 x 2 block form
- * [[K - w^2 M, -w D], [w D, K - w^2 M]] with interleaved rows (2g: real,
- * 2g+1: imaginary part of DOF g), solving for every p of the grid at once
- * (MatMatSolve).  With the tool at the load point (K(p), M(p): tool.c) the
+ * model: one task of the farm per frequency, one MUMPS LDL^T (symmetric
+ * indefinite, sym = 2) of the dynamic stiffness K - omega^2 M (undamped:
+ * real and exact), or with Rayleigh damping D = alpha M + beta K of the real
+ * symmetric form of the complex symmetric Z = A_r + i A_i (A_r = K - w^2 M,
+ * A_i = w D): [[A_r, A_i], [A_i, -A_r]] [x_r; -x_i] = [b; 0], with
+ * interleaved rows (2g: real, 2g+1: imaginary equation of DOF g), solving
+ * for every p of the grid at once (MatMatSolve).  Symmetric, it costs about
+ * half the flops and memory of the LU of the nonsymmetric block form
+ * [[A_r, -A_i], [A_i, A_r]] used before.  A rank group keeps its matrix and
+ * factor from one frequency to the next: the pattern is the same, so
+ * MUMPS's analysis (ordering, symbolic factorization) is done once.  With the tool at the load point (K(p), M(p): tool.c) the
  * rank-one Sherman-Morrison correction of each H(p) keeps this exact.
  * Reduced: the interpolated ROM, 2n x 2n LAPACK gesv. */
 #include "pmorimpl.h"
@@ -40,17 +45,29 @@ typedef struct {
   DRPMORGroup g;
   PetscInt   *idx; /* [nfp x DRPMOR_NLOAD] path indices of b(p) */
   PetscReal  *c;   /* [nfp x DRPMOR_NLOAD] their coefficients */
+  Mat         A, F; /* this rank's group: the dynamic stiffness and its factor, kept */
 } FRFCtx;
 
-/* the dynamic stiffness (real, or interleaved 2 x 2 block form) on the group */
+/* the dynamic stiffness (real, or the interleaved symmetric 2 x 2 form) on
+ * the group; *A from an earlier frequency is refilled in place (same
+ * pattern) */
 static PetscErrorCode DynStiffness(DRPMOR pm, DRPMORGroup *g, PetscReal w, PetscBool cplx, Mat *A)
 {
   PetscFunctionBeginUser;
   if (!cplx) {
-    PetscCall(MatDuplicate(g->K, MAT_COPY_VALUES, A));
-    PetscCall(MatAXPY(*A, -w * w, g->M, DIFFERENT_NONZERO_PATTERN));
+    if (*A) { /* the pattern of K + M from the first frequency */
+      PetscCall(MatZeroEntries(*A));
+      PetscCall(MatAXPY(*A, 1.0, g->K, SUBSET_NONZERO_PATTERN));
+      PetscCall(MatAXPY(*A, -w * w, g->M, SUBSET_NONZERO_PATTERN));
+    } else {
+      PetscCall(MatDuplicate(g->K, MAT_COPY_VALUES, A));
+      PetscCall(MatAXPY(*A, -w * w, g->M, DIFFERENT_NONZERO_PATTERN));
+    }
+    PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
+    PetscCall(MatSetOption(*A, MAT_SPD, PETSC_FALSE));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  if (*A) PetscCall(MatZeroEntries(*A));
   {
     PetscInt rs, re, N, *nnz;
     Mat      S[2] = {g->K, g->M};
@@ -67,8 +84,10 @@ static PetscErrorCode DynStiffness(DRPMOR pm, DRPMORGroup *g, PetscReal w, Petsc
         PetscCall(MatRestoreRow(S[q], r, &ncols, NULL, NULL));
       }
     for (PetscInt r = 0; r < 2 * (re - rs); r++) nnz[r] = PetscMin(nnz[r], 2 * N);
-    PetscCall(MatCreateAIJ(g->comm, 2 * (re - rs), 2 * (re - rs), 2 * N, 2 * N, 0, nnz, 0, nnz, A));
-    PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+    if (!*A) {
+      PetscCall(MatCreateAIJ(g->comm, 2 * (re - rs), 2 * (re - rs), 2 * N, 2 * N, 0, nnz, 0, nnz, A));
+      PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+    }
     for (PetscInt r = rs; r < re; r++)
       for (int q = 0; q < 2; q++) {
         PetscInt           ncols;
@@ -77,13 +96,15 @@ static PetscErrorCode DynStiffness(DRPMOR pm, DRPMORGroup *g, PetscReal w, Petsc
         PetscCall(MatGetRow(S[q], r, &ncols, &cols, &vals));
         for (PetscInt j = 0; j < ncols; j++) {
           PetscInt    rr[2] = {2 * r, 2 * r + 1}, cc[2] = {2 * cols[j], 2 * cols[j] + 1};
-          PetscScalar v[4]  = {cre[q] * vals[j], -cim[q] * vals[j], cim[q] * vals[j], cre[q] * vals[j]};
+          PetscScalar v[4]  = {cre[q] * vals[j], cim[q] * vals[j], cim[q] * vals[j], -cre[q] * vals[j]};
           PetscCall(MatSetValues(*A, 2, rr, 2, cc, v, ADD_VALUES));
         }
         PetscCall(MatRestoreRow(S[q], r, &ncols, &cols, &vals));
       }
     PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
+    PetscCall(MatSetOption(*A, MAT_SPD, PETSC_FALSE));
     PetscCall(PetscFree(nnz));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -96,8 +117,7 @@ static PetscErrorCode FRFTask(MPI_Comm group, PetscInt task, void *ctx, PetscInt
   PetscBool          cplx = (pm->alpha != 0 || pm->beta != 0) ? PETSC_TRUE : PETSC_FALSE;
   PetscInt           f = cplx ? 2 : 1, rs, re, nfp = pm->nfp;
   PetscReal          w = pm->omega[task], *h;
-  Mat                A, F, Bm, X;
-  IS                 rperm, cperm;
+  Mat                Bm, X;
   MatFactorInfo      info;
   const PetscScalar *x;
   PetscMPIInt        rank;
@@ -105,13 +125,16 @@ static PetscErrorCode FRFTask(MPI_Comm group, PetscInt task, void *ctx, PetscInt
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(DRPMOR_FRF, 0, 0, 0, 0));
   PetscCall(DRPMORGroupGet(pm, group, &c->g));
-  PetscCall(DynStiffness(pm, &c->g, w, cplx, &A));
-  PetscCall(MatGetFactor(A, MATSOLVERMUMPS, MAT_FACTOR_LU, &F));
-  PetscCall(MatGetOrdering(A, MATORDERINGNATURAL, &rperm, &cperm));
+  PetscCall(DynStiffness(pm, &c->g, w, cplx, &c->A));
   PetscCall(MatFactorInfoInitialize(&info));
-  PetscCall(MatLUFactorSymbolic(F, A, rperm, cperm, &info));
-  PetscCall(MatLUFactorNumeric(F, A, &info));
-  PetscCall(MatGetOwnershipRange(A, &rs, &re));
+  if (!c->F) {
+    PetscCall(MatGetFactor(c->A, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &c->F));
+    PetscCall(MatSetOptionsPrefix(c->F, "pmor_frf_"));
+    PetscCall(MatSetFromOptions(c->F));
+    PetscCall(MatCholeskyFactorSymbolic(c->F, c->A, NULL, &info));
+  }
+  PetscCall(MatCholeskyFactorNumeric(c->F, c->A, &info));
+  PetscCall(MatGetOwnershipRange(c->A, &rs, &re));
   PetscCall(MatCreateDense(c->g.comm, re - rs, PETSC_DECIDE, PETSC_DETERMINE, nfp, NULL, &Bm));
   PetscCall(MatDuplicate(Bm, MAT_DO_NOT_COPY_VALUES, &X));
   for (PetscInt j = 0; j < nfp; j++)
@@ -121,7 +144,7 @@ static PetscErrorCode FRFTask(MPI_Comm group, PetscInt task, void *ctx, PetscInt
     }
   PetscCall(MatAssemblyBegin(Bm, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(Bm, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatMatSolve(F, Bm, X));
+  PetscCall(MatMatSolve(c->F, Bm, X));
   /* H(p) = b(p)^T x(p): local contributions summed over the group */
   PetscCall(PetscCalloc1(2 * nfp, &h));
   PetscCall(MatDenseGetArrayRead(X, &x));
@@ -130,7 +153,7 @@ static PetscErrorCode FRFTask(MPI_Comm group, PetscInt task, void *ctx, PetscInt
       PetscInt r = f * pm->path_rows[c->idx[DRPMOR_NLOAD * j + q]];
       if (r >= rs && r < re) {
         h[2 * j] += c->c[DRPMOR_NLOAD * j + q] * PetscRealPart(x[(r - rs) + j * (re - rs)]);
-        if (cplx) h[2 * j + 1] += c->c[DRPMOR_NLOAD * j + q] * PetscRealPart(x[(r + 1 - rs) + j * (re - rs)]);
+        if (cplx) h[2 * j + 1] -= c->c[DRPMOR_NLOAD * j + q] * PetscRealPart(x[(r + 1 - rs) + j * (re - rs)]); /* the unknown is -x_i */
       }
     }
   PetscCall(MatDenseRestoreArrayRead(X, &x));
@@ -138,12 +161,8 @@ static PetscErrorCode FRFTask(MPI_Comm group, PetscInt task, void *ctx, PetscInt
   PetscCallMPI(MPI_Reduce(rank ? h : MPI_IN_PLACE, h, (PetscMPIInt)(2 * nfp), MPIU_REAL, MPIU_SUM, 0, c->g.comm));
   if (rank == 0) *n = 2 * nfp, *res = h;
   else PetscCall(PetscFree(h));
-  PetscCall(ISDestroy(&rperm));
-  PetscCall(ISDestroy(&cperm));
   PetscCall(MatDestroy(&Bm));
   PetscCall(MatDestroy(&X));
-  PetscCall(MatDestroy(&F));
-  PetscCall(MatDestroy(&A));
   PetscCall(PetscLogEventEnd(DRPMOR_FRF, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -196,8 +215,10 @@ PetscErrorCode DRPMORFRF(DRPMOR pm)
   }
   PetscCall(DRFarmGetGroup(farm, NULL, NULL, &ng));
   PetscCall(PetscPrintf(pm->comm, "pmor: FRF error on %" PetscInt_FMT " positions x %" PetscInt_FMT " frequencies (%g..%g Hz), %s, one factorization per frequency on %" PetscInt_FMT " rank group(s)\n", nfp, nf, (double)pm->fmin, (double)pm->fmax,
-                        (pm->alpha != 0 || pm->beta != 0) ? "Rayleigh damping (real 2x2 block form)" : "undamped", ng));
+                        (pm->alpha != 0 || pm->beta != 0) ? "Rayleigh damping (real symmetric 2x2 form, LDL^T)" : "undamped", ng));
   PetscCall(DRFarmRun(farm, nf, FRFTask, &c));
+  PetscCall(MatDestroy(&c.F));
+  PetscCall(MatDestroy(&c.A));
   {
     PetscReal secs;
     PetscCall(DRFarmGetStats(farm, &pm->frf_computed, &pm->frf_restored, &secs));
