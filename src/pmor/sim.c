@@ -39,6 +39,7 @@ typedef struct {
   Vec       bv, bj, z; /* b(p(t)) of the residual, of the Jacobian; z = J0^-1 bj */
   PetscReal cj, zb;    /* zb = bj^T z */
   PetscBool zok;
+  PetscLogDouble t0, last; /* progress lines (rank 0, every 5 s) */
 } FullCtx;
 
 /* b = b(p(t)), assembled */
@@ -181,6 +182,14 @@ static PetscErrorCode Monitor(TS ts, PetscInt step, PetscReal t, Vec q, void *ct
   }
   PetscCall(VecRestoreArrayRead(q, &x));
   PetscCallMPI(MPI_Allreduce(&yy, &c->y[step], 1, MPIU_REAL, MPIU_SUM, pm->comm));
+  {
+    PetscLogDouble now = DRTime();
+    if (step > 0 && (now - c->last >= 5 || step == pm->sim_n)) {
+      PetscReal rate = step / PetscMax(now - c->t0, 1e-9);
+      PetscCall(DRProgress(pm->comm, "pmor: full moving-load run: step %" PetscInt_FMT "/%" PetscInt_FMT " (%.3g steps/s), ETA %.0f s", step, pm->sim_n, (double)rate, (double)((pm->sim_n - step) / rate)));
+      c->last = now;
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -266,7 +275,8 @@ static PetscErrorCode Full(DRPMOR pm, PetscInt ns, PetscReal *y)
   PetscCall(TSSetOptionsPrefix(ts, "pmor_sim_"));
   PetscCall(TSSetFromOptions(ts));
   PetscCall(TS2SetSolution(ts, q, v));
-  y[0] = 0;
+  y[0]  = 0;
+  c.t0 = c.last = DRTime();
   PetscCall(TSSolve(ts, NULL));
   PetscCall(PetscInfo(NULL, "pmor: full moving-load run: %" PetscInt_FMT " assemblies and factorizations of K + sv D + sa M\n", c.nfact));
   pm->sim_nfact = c.nfact;
