@@ -125,6 +125,8 @@ def group(a, b, grp, rtol, suffix=None, atol=0.0):
         walk(fb[grp], db)
     if da.keys() != db.keys():
         fail(f"{grp}: datasets in one file only: {sorted(set(da) ^ set(db))}")
+    if not da:
+        fail(f"{grp}: no datasets")
     worst = 0.0
     for k in da:
         x, y = np.asarray(da[k]), np.asarray(db[k])
