@@ -73,8 +73,8 @@ def main():
     T_model = t["model"]
     T_rest = max(0.0, t["cms_total"] - T_model - T_comp - T_root)
     rest = T_rest / T_comp
-    nsub = sum(1 for c in comps.values() if int(c["n_interior"]) > 0)
-    S = sum(int(c["n_boundary"]) for n, c in comps.items() if int(c["n_interior"]) == 0) or int(red.get("n_boundary", 0))
+    nsub = sum(1 for c in comps.values() if int(c["n_modes"]) > 0)  # the separator keeps no modes
+    S = int(red["n_boundary"])  # the physical boundary union (the separator of a substructured model)
     ncc = int(red.get("n_interface_modes", 0)) or S
     summ = int(red["size"]) - ncc
     t_if, t_cs = t.get("interface_reduction", 0.0), t.get("coupled_solve", 0.0)
@@ -96,7 +96,7 @@ def main():
     print("| ranks = N | subdomain DOFs | component phase [s] | separator DOFs | coupled size | root [s] | model [s] | total [s] | root share | bottleneck |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     wbar = sum(w) / max(1, len(w))  # mean per component (the separator's own time is ~0)
-    wsub = sum(float(c["t_end_s"] - c["t_start_s"]) for c in comps.values() if "t_end_s" in c and int(c["n_interior"]) > 0) / max(1, nsub)
+    wsub = sum(float(c["t_end_s"] - c["t_start_s"]) for c in comps.values() if "t_end_s" in c and int(c["n_modes"]) > 0) / max(1, nsub)
     wbar = wsub or wbar
     C0 = ncc + summ
     for P in map(int, a.ranks.split(",")):
