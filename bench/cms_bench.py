@@ -89,7 +89,7 @@ def main():
                          "job run right after it (k-th vs k-th frequency): for the 1M case, where both solves in one process "
                          "would not fit in memory")
     ap.add_argument("--no-modal-job", action="store_true",
-                    help="skip the separate `dynred modal` job (its column shows -) when --fmax gives f_N; for the 1M case, where it costs 20+ minutes")
+                    help="skip the separate `dynred modal` job (its columns show nan) when --fmax gives f_N; for the 1M case, where it costs 20+ minutes")
     a = ap.parse_args()
     os.makedirs(a.workdir, exist_ok=True)
     os.makedirs(os.path.dirname(a.out), exist_ok=True)

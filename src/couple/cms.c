@@ -355,6 +355,18 @@ static PetscErrorCode UseEarlyInterface(DRCMS c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The boundary DOFs of one of my components (its flags cover all its labels). */
+static PetscErrorCode BoundaryCount(DRComponent comp, const PetscBool isboundary[], PetscInt *nb)
+{
+  PetscInt n;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRComponentGetLabels(comp, &n, NULL));
+  *nb = 0;
+  for (PetscInt i = 0; i < n; i++) *nb += isboundary[i] ? 1 : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* cms.method: auto, the rule.  A part that floats on its own (K has a
  * rigid-body translation: the parts of an assembly held only by their
  * neighbours) gets free-interface with residual flexibility, every other
@@ -365,9 +377,9 @@ static PetscErrorCode UseEarlyInterface(DRCMS c)
  * complete (its K_II factorization serves the modes, the constraint modes
  * and the estimate).  A part without boundary DOFs cannot be built
  * free-interface.  Measured (bench/cms_bench.py, plate50k in 4 parts, 2
- * ranks, default tol_pct 0.5, under load; CMS time / full solve side by
- * side): 20 modes craig-bampton 0.78, free-interface 1.41, auto 2.31; 200
- * modes 0.34, 0.54, 0.87.  Fewer component modes for free-interface (45 vs
+ * ranks, default tol_pct 0.5, quiet machine; CMS job / `dynred modal` job
+ * for the same modes, bench/README.md 2h): 20 modes craig-bampton 1.24,
+ * free-interface 3.55, auto 3.69; 200 modes 0.68, 2.54, 2.66.  Fewer component modes for free-interface (45 vs
  * 70, 497 vs 607) do not pay: a non-Craig-Bampton part turns the interface
  * reduction before the projection off for the whole job (coupled system
  * 1422-2035 vs 144-943 coordinates, one block solve and one projection
@@ -393,7 +405,7 @@ static PetscErrorCode ComponentFloats(DRComponent comp, const PetscBool isbounda
   *floats = PETSC_FALSE;
   PetscCall(DRComponentGetOperators(comp, &K, NULL, NULL));
   PetscCall(DRComponentGetLabels(comp, &n, &labels));
-  for (PetscInt i = 0; i < n; i++) nb += isboundary[i] ? 1 : 0;
+  PetscCall(BoundaryCount(comp, isboundary, &nb));
   if (!nb) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGetOwnershipRange(K, &rs, &re));
   PetscCall(MatCreateVecs(K, &t, &y));
@@ -549,9 +561,9 @@ static PetscErrorCode InitComponentModes(DRCMS c)
   PetscCall(PetscMalloc2(c->ncomp, &c->comp_cut, c->ncomp, &c->comp_nmodes));
   if (c->ncomp == 1) { /* boundary DOFs of a lone component: cms.retain only */
     for (PetscInt i = 0; i < c->nmine; i++) {
-      PetscInt n;
-      PetscCall(DRComponentGetLabels(c->comps[i], &n, NULL));
-      for (PetscInt j = 0; j < n; j++) nb += c->isboundary[i][j] ? 1 : 0;
+      PetscInt nbi;
+      PetscCall(BoundaryCount(c->comps[i], c->isboundary[i], &nbi));
+      nb += nbi;
     }
     PetscCallMPI(MPIU_Allreduce(&nb, &nbmax, 1, MPIU_INT, MPI_MAX, c->comm));
   }
