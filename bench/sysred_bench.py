@@ -16,11 +16,13 @@ sysred time dynred logs, and for the low-rank row the largest relative
 difference of the leading --order Hankel values from the dense ones (or the
 error line), and which low-rank solver made the factors (lightly damped
 wide-band spectra defeat SLEPc's Krylov LME; ADI takes over, see
-tests/e2e/sysred_lowrank_cms.sh).  No frequency
-response (sysred.frf.n 0: it costs O(N^3) per frequency on the full model).
+tests/e2e/sysred_lowrank_cms.sh).  The frequency response of the full
+and the reduced model on sysred's default 200-point grid (the full model's
+block-diagonal modal form is solved block by block, src/sysred/blocks.c)
+gives the H-infinity error on the grid beside the a-priori bound.
 
     /usr/bin/python3 bench/sysred_bench.py [--sizes 400,4000,20000] [--order 20]
-        [--zeta 0.05] [--parts 4] [--dense-max 20000] [--keep DIR]
+        [--zeta 0.05] [--parts 4] [--dense-max 4000] [--solver auto] [--keep DIR]
 
 prints a markdown table and writes bench/results/sysred_bench.md.  The 4000
 and 20000 cases take long (the CMS eigensolves and the dense O(N^3) path;
@@ -117,21 +119,22 @@ sysred:
   method: bt
   order: {a.order}
   gramians: {gram}
-  frf: {{n: 0}}
+  lowrank: {{solver: {a.solver}}}
 """
     open(os.path.join(tmp, f"sr_{gram}.yaml"), "w").write(y)
     rc, out, wall, rss = run([DYNRED, "-config", f"sr_{gram}.yaml"], tmp, check=False)
     if rc:
         err = next((l for l in out.splitlines() if "error" in l), out.strip().splitlines()[-1] if out.strip() else "?")
         err = re.sub(r"^dynred: error: [^:]*: /ss: ", "", err)
-        return None, wall, rss, None, err
+        return None, wall, rss, None, err, None
     with h5py.File(os.path.join(tmp, f"sr_{gram}.h5")) as f:
         hsv = f["/sysred/hsv"][:]
+        hinf, bound = f["/sysred/frf"].attrs["hinf_error"], f["/sysred/error_bound"][()]
         how = f["/sysred"].attrs.get("lowrank_solver", "")
     how = how.decode() if isinstance(how, bytes) else how
     m = re.search(r"low-rank ADI \((\d+) shifts.*?; (\d+) \+ (\d+) shift applications", how)
     how = f"ADI, {m.group(1)} shifts, {m.group(2)}+{m.group(3)} its" if m else ("Krylov" if how.startswith("SLEPc") else "-")
-    return hsv, wall, rss, how, None
+    return hsv, wall, rss, how, None, (float(hinf), float(np.ravel(bound)[0]))
 
 
 def main():
@@ -143,14 +146,15 @@ def main():
     ap.add_argument("--source", default="cms", choices=["cms", "modal"], help="cms: the CMS chain; modal: a synthetic modal state space (modal_gen.py)")
     ap.add_argument("--wlo", type=float, default=1.0, help="modal: lowest omega [rad/s]")
     ap.add_argument("--whi", type=float, default=10.0, help="modal: highest omega [rad/s]")
-    ap.add_argument("--dense-max", type=int, default=20000)
+    ap.add_argument("--dense-max", type=int, default=4000)
     ap.add_argument("--keep", default="")
     ap.add_argument("--gramians", default="dense,lowrank")
+    ap.add_argument("--solver", default="auto", choices=["auto", "krylov", "adi"], help="sysred.lowrank.solver (auto: SLEPc LME, ADI where it fails)")
     ap.add_argument("--name", default="sysred_bench.md", help="the table's file name under --out")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     a = ap.parse_args()
-    rows = ["| states | modes [Hz] | model build [s] | Gramians | low-rank solver | sysred wall [s] | peak RSS [MiB] | leading HSV | rel. diff. of the leading %d HSV vs dense |" % a.order,
-            "|---|---|---|---|---|---|---|---|---|"]
+    rows = ["| states | modes [Hz] | model build [s] | Gramians | low-rank solver | sysred wall [s] | peak RSS [MiB] | leading HSV | rel. diff. of the leading %d HSV vs dense | H-inf error on the grid / bound |" % a.order,
+            "|---|---|---|---|---|---|---|---|---|---|"]
     for n_states in (int(s) for s in a.sizes.split(",")):
         tmp = a.keep and os.path.join(a.keep, str(n_states)) or tempfile.mkdtemp(prefix=f"sysred_bench.{n_states}.")
         os.makedirs(tmp, exist_ok=True)
@@ -166,22 +170,22 @@ def main():
         hd = None
         for gram in a.gramians.split(","):
             if gram == "dense" and n > a.dense_max:
-                rows.append(f"| {n} | {band} | {tb:.1f} | dense | - | skipped (> --dense-max {a.dense_max}) | - | - | - |")
+                rows.append(f"| {n} | {band} | {tb:.1f} | dense | - | skipped (> --dense-max {a.dense_max}) | - | - | - | - |")
                 continue
-            hsv, wall, rss, how, err = reduce(gram, a, tmp)
+            hsv, wall, rss, how, err, hb = reduce(gram, a, tmp)
             if err:
-                rows.append(f"| {n} | {band} | {tb:.1f} | {gram} | - | {wall:.2f} (failed) | {rss:.0f} | {err[:90]} | - |")
+                rows.append(f"| {n} | {band} | {tb:.1f} | {gram} | - | {wall:.2f} (failed) | {rss:.0f} | {err[:90]} | - | - |")
                 continue
             if gram == "dense":
                 hd = hsv
             diff = "-" if gram == "dense" or hd is None else f"{np.abs(hsv[:a.order] - hd[:a.order]).max() / hd[0]:.1e}"
-            rows.append(f"| {n} | {band} | {tb:.1f} | {gram} | {how} | {wall:.2f} | {rss:.0f} | {hsv[0]:.4g} | {diff} |")
+            rows.append(f"| {n} | {band} | {tb:.1f} | {gram} | {how} | {wall:.2f} | {rss:.0f} | {hsv[0]:.4g} | {diff} | {hb[0]:.4g} / {hb[1]:.4g} |")
         print(rows[-1], file=sys.stderr, flush=True)
     table = "\n".join(rows)
     print(table)
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, a.name), "w") as f:
-        f.write(f"<!-- bench/sysred_bench.py --source {a.source} --sizes {a.sizes} --order {a.order} --zeta {a.zeta} --parts {a.parts} --wlo {a.wlo} --whi {a.whi} --gramians {a.gramians} --dense-max {a.dense_max}; measured under load (nice 19), load {os.getloadavg()[0]:.1f} at the end -->\n")
+        f.write(f"<!-- bench/sysred_bench.py --source {a.source} --sizes {a.sizes} --order {a.order} --zeta {a.zeta} --parts {a.parts} --wlo {a.wlo} --whi {a.whi} --gramians {a.gramians} --solver {a.solver} --dense-max {a.dense_max}; load {os.getloadavg()[0]:.1f} at the end -->\n")
         f.write(table + "\n")
 
 

@@ -34,8 +34,9 @@
 #include <string.h>
 
 /* the distributed AIJ matrix of a replicated column-major dense n x n array
- * (op 'T': its transpose) */
-static PetscErrorCode SparseA(MPI_Comm comm, PetscInt n, const PetscReal *A, PetscBool trans, Mat *M)
+ * (op 'T': its transpose); with S, Si (the 2x2 blocks of ModalTransform, A
+ * in modal form) the matrix of Si A S, formed block by block */
+static PetscErrorCode SparseA(MPI_Comm comm, PetscInt n, const PetscReal *A, const PetscReal *S, const PetscReal *Si, PetscBool trans, Mat *M)
 {
   PetscInt    lo, hi, *nnz;
   PetscLayout map;
@@ -47,6 +48,27 @@ static PetscErrorCode SparseA(MPI_Comm comm, PetscInt n, const PetscReal *A, Pet
   PetscCall(MatCreate(comm, M));
   PetscCall(MatSetSizes(*M, hi - lo, hi - lo, n, n));
   PetscCall(MatSetType(*M, MATAIJ));
+  if (S) { /* block k: Si_k A_k S_k, 2x2, column-major blocks */
+    PetscCall(MatSeqAIJSetPreallocation(*M, 2, NULL));
+    PetscCall(MatMPIAIJSetPreallocation(*M, 2, NULL, 1, NULL));
+    for (PetscInt k = lo / 2; k < (hi + 1) / 2; k++) {
+      const PetscReal *a = A + 2 * k + 2 * k * n, *sk = S + 4 * k, *si = Si + 4 * k;
+      PetscReal        ak[4] = {a[0], a[1], a[n], a[n + 1]}, t[4], z[4];
+      for (int j = 0; j < 2; j++) /* t = A_k S_k */
+        for (int i = 0; i < 2; i++) t[i + 2 * j] = ak[i] * sk[2 * j] + ak[i + 2] * sk[2 * j + 1];
+      for (int j = 0; j < 2; j++) /* z = Si_k t */
+        for (int i = 0; i < 2; i++) z[i + 2 * j] = si[i] * t[2 * j] + si[i + 2] * t[2 * j + 1];
+      for (int j = 0; j < 2; j++)
+        for (int i = 0; i < 2; i++) {
+          PetscInt r = 2 * k + i, c = 2 * k + j;
+          PetscReal v = trans ? z[j + 2 * i] : z[i + 2 * j];
+          if (r >= lo && r < hi && v != 0) PetscCall(MatSetValue(*M, r, c, v, INSERT_VALUES));
+        }
+    }
+    PetscCall(MatAssemblyBegin(*M, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(*M, MAT_FINAL_ASSEMBLY));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscCalloc1(hi - lo + 1, &nnz));
   for (PetscInt i = lo; i < hi; i++)
     for (PetscInt j = 0; j < n; j++) if ((trans ? A[j + i * n] : A[i + j * n]) != 0) nnz[i - lo]++;
@@ -198,52 +220,6 @@ static void BlkRight(PetscInt k, PetscInt n, const PetscReal *G, PetscReal *X, P
   }
 }
 
-/* the blocks of a block-diagonal A with 1x1 and 2x2 blocks: *nb blocks,
- * block b = states bs[b] .. bs[b+1]-1; *nb = 0 when A has another form */
-static PetscErrorCode Blocks(const DRLTI *f, PetscInt *nb, PetscInt *bs)
-{
-  PetscInt n = f->n, b = 0;
-
-  PetscFunctionBegin;
-  for (PetscInt i = 0; i < n;) {
-    PetscInt w = (i + 1 < n && (f->A[i + 1 + i * n] != 0 || f->A[i + (i + 1) * n] != 0)) ? 2 : 1;
-    bs[b++] = i;
-    i += w;
-  }
-  bs[b] = n;
-  *nb   = b;
-  for (PetscInt k = 0; k < b && *nb; k++) /* nothing outside the blocks */
-    for (PetscInt j = bs[k]; j < bs[k + 1] && *nb; j++)
-      for (PetscInt i = 0; i < n; i++)
-        if ((i < bs[k] || i >= bs[k + 1]) && f->A[i + j * n] != 0) { *nb = 0; break; }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* the poles of block b (wr, wi: w[0..size-1]) */
-static void BlockPoles(const DRLTI *f, const PetscInt *bs, PetscInt b, PetscReal *wr, PetscReal *wi)
-{
-  PetscInt  n = f->n, i = bs[b];
-  PetscReal a, bb, c, d, tr, det, disc;
-
-  if (bs[b + 1] - i == 1) {
-    wr[0] = f->A[i + i * n];
-    wi[0] = 0;
-    return;
-  }
-  a = f->A[i + i * n]; bb = f->A[i + (i + 1) * n]; c = f->A[i + 1 + i * n]; d = f->A[i + 1 + (i + 1) * n];
-  tr = a + d; det = a * d - bb * c; disc = tr * tr / 4 - det;
-  if (disc < 0) {
-    wr[0] = wr[1] = tr / 2;
-    wi[0] = PetscSqrtReal(-disc);
-    wi[1] = -wi[0];
-  } else { /* real poles: the stable root without cancellation */
-    PetscReal q = tr / 2 + (tr >= 0 ? 1 : -1) * PetscSqrtReal(disc);
-    wr[0] = q;
-    wr[1] = q != 0 ? det / q : 0;
-    wi[0] = wi[1] = 0;
-  }
-}
-
 /* the marginal split of a block-diagonal A: ks[] stable state indices (ns),
  * ku[] kept ones (nu), candidates (cr, ci: the stable poles with Im >= 0) */
 static PetscErrorCode SplitBlocks(DRSysRed s, PetscInt nb, const PetscInt *bs, PetscInt *ks, PetscInt *ku, PetscReal *cr, PetscReal *ci, PetscInt *nc)
@@ -261,7 +237,7 @@ static PetscErrorCode SplitBlocks(DRSysRed s, PetscInt nb, const PetscInt *bs, P
   for (PetscInt b = 0; b < nb; b++) {
     PetscReal wr[2], wi[2], nk = 0, a0, z0;
     PetscBool kept = PETSC_FALSE;
-    BlockPoles(f, bs, b, wr, wi);
+    DRLTIBlockPoles(f, bs, b, wr, wi);
     for (PetscInt j = bs[b]; j < bs[b + 1]; j++)
       for (PetscInt i = bs[b]; i < bs[b + 1]; i++) nk += PetscSqr(f->A[i + j * n]);
     DRSysRedSplitFloors(PetscSqrtReal(nk), &a0, &z0);
@@ -286,27 +262,24 @@ static PetscErrorCode SplitBlocks(DRSysRed s, PetscInt nb, const PetscInt *bs, P
 static PetscErrorCode GramiansKrylov(DRSysRed s, const DRLTI *g, PetscInt *kp, PetscReal **Zp, PetscInt *kq, PetscReal **Zq, PetscBool *ok)
 {
   PetscInt   n = g->n, m = g->m, p = g->p;
-  PetscReal *S, *Si, *As, *Bs, *Ct, *Cs;
+  PetscReal *S, *Si, *Bs, *Ct, *Cs;
   Mat        A, At;
   PetscBool  modal;
 
   PetscFunctionBegin;
   *Zp = *Zq = NULL;
-  PetscCall(PetscMalloc6(2 * n + 4, &S, 2 * n + 4, &Si, n * n, &As, n * m + 1, &Bs, n * p + 1, &Ct, p * n + 1, &Cs));
+  PetscCall(PetscMalloc5(2 * n + 4, &S, 2 * n + 4, &Si, n * m + 1, &Bs, n * p + 1, &Ct, p * n + 1, &Cs));
   PetscCall(ModalTransform(g, S, Si, &modal));
-  PetscCall(PetscArraycpy(As, g->A, n * n));
   PetscCall(PetscArraycpy(Bs, g->B, n * m));
   PetscCall(PetscArraycpy(Cs, g->C, p * n));
-  if (modal) { /* A_z = S^-1 A S, B_z = S^-1 B, C_z = C S */
-    BlkRight(n, n, S, As, n);
-    BlkLeft(n, n, Si, As, n);
+  if (modal) { /* A_z = S^-1 A S (in SparseA), B_z = S^-1 B, C_z = C S */
     BlkLeft(n, m, Si, Bs, n);
     BlkRight(p, n, S, Cs, p);
   }
   for (PetscInt i = 0; i < p; i++)
     for (PetscInt j = 0; j < n; j++) Ct[j + i * n] = Cs[i + j * p];
-  PetscCall(SparseA(s->comm, n, As, PETSC_FALSE, &A));
-  PetscCall(SparseA(s->comm, n, As, PETSC_TRUE, &At));
+  PetscCall(SparseA(s->comm, n, g->A, modal ? S : NULL, modal ? Si : NULL, PETSC_FALSE, &A));
+  PetscCall(SparseA(s->comm, n, g->A, modal ? S : NULL, modal ? Si : NULL, PETSC_TRUE, &At));
   PetscCall(Gramian(s, A, m, Bs, "controllability", kp, Zp, ok));
   if (*ok) PetscCall(Gramian(s, At, p, Ct, "observability", kq, Zq, ok));
   if (*ok && modal) { /* back to x: Zp = S Zp_z, Zq = S^-T Zq_z = blkdiag(L_k) Zq_z */
@@ -325,7 +298,7 @@ static PetscErrorCode GramiansKrylov(DRSysRed s, const DRLTI *g, PetscInt *kp, P
   }
   PetscCall(MatDestroy(&A));
   PetscCall(MatDestroy(&At));
-  PetscCall(PetscFree6(S, Si, As, Bs, Ct, Cs));
+  PetscCall(PetscFree5(S, Si, Bs, Ct, Cs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -366,7 +339,7 @@ PetscErrorCode DRSysRedLowRank(DRSysRed s)
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(DR_SYSRED_Split, 0, 0, 0, 0));
   PetscCall(PetscMalloc5(n + 1, &bs, n + 1, &ks_, n + 1, &ku, n + 1, &cr, n + 1, &ci));
-  PetscCall(Blocks(f, &nb, bs));
+  PetscCall(DRLTIBlocks(f, &nb, bs));
   s->lr_how[0] = 0;
   if (nb > 0) PetscCall(SplitBlocks(s, nb, bs, ks_, ku, cr, ci, &nc));
   else { /* no split: A must be stable */
@@ -376,12 +349,13 @@ PetscErrorCode DRSysRedLowRank(DRSysRed s)
   }
   nu = s->nu;
   ns = n - nu;
-  PetscCall(DRLTIAlloc(ns, m, p, &g));
-  for (PetscInt j = 0; j < ns; j++) {
+  if (nu == 0) g = *f; /* the whole system is the stable part: no n x n copy */
+  else PetscCall(DRLTIAlloc(ns, m, p, &g));
+  for (PetscInt j = 0; j < ns && nu > 0; j++) {
     for (PetscInt i = 0; i < ns; i++) g.A[i + j * ns] = f->A[ks_[i] + ks_[j] * n];
     for (PetscInt i = 0; i < p; i++) g.C[i + j * p] = f->C[i + ks_[j] * p];
   }
-  for (PetscInt j = 0; j < m; j++)
+  for (PetscInt j = 0; j < m && nu > 0; j++)
     for (PetscInt i = 0; i < ns; i++) g.B[i + j * ns] = f->B[ks_[i] + j * n];
   PetscCall(PetscLogEventEnd(DR_SYSRED_Split, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(DR_SYSRED_Balance, 0, 0, 0, 0));
@@ -448,7 +422,7 @@ PetscErrorCode DRSysRedLowRank(DRSysRed s)
   PetscCall(PetscFree4(M, U, Vt, sv));
   PetscCall(PetscFree(Zp));
   PetscCall(PetscFree(Zq));
-  PetscCall(DRLTIFree(&g));
+  if (nu > 0) PetscCall(DRLTIFree(&g));
   PetscCall(PetscFree5(bs, ks_, ku, cr, ci));
   PetscCall(PetscLogEventEnd(DR_SYSRED_Balance, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

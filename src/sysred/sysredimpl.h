@@ -161,6 +161,11 @@ PetscErrorCode DRADICreate(MPI_Comm comm, PetscInt n, const PetscReal *A, PetscB
 PetscErrorCode DRADISolve(DRADI c, const PetscReal *A, PetscInt m, const PetscReal *F, PetscInt nc, const PetscReal *cr, const PetscReal *ci, PetscInt l0, PetscReal tol, PetscInt maxit, PetscInt *k, PetscReal **Z, PetscInt *its, PetscReal *res, PetscInt *nsh);
 PetscErrorCode DRADIPenzl(PetscInt nc, const PetscReal *cr, const PetscReal *ci, PetscInt l0, PetscInt *l, PetscReal *pr, PetscReal *pi);
 PetscErrorCode DRADIDestroy(DRADI *adi);
+/* blocks.c: the blocks of a block-diagonal A with 1x1 and 2x2 blocks of
+ * adjacent states (bs: n + 1 entries; block b = states bs[b]..bs[b+1]-1;
+ * *nb = 0 when A has another form, O(n^2) to check), the poles of block b */
+PetscErrorCode DRLTIBlocks(const DRLTI *f, PetscInt *nb, PetscInt *bs);
+void           DRLTIBlockPoles(const DRLTI *f, const PetscInt *bs, PetscInt b, PetscReal *wr, PetscReal *wi);
 /* frf.c: frequency grid, responses of full and reduced system, errors */
 PetscErrorCode DRSysRedFRF(DRSysRed s);
 
