@@ -111,12 +111,25 @@ PetscErrorCode DRSysRedReadH5(const char *path, const char *group, DRLTI *s)
     }
     r[k] = (PetscInt)dd[0];
     c[k] = (PetscInt)dd[1];
-    PetscCall(DRH5ReadAll(f, d, H5T_NATIVE_DOUBLE, NULL, NULL, (void **)&buf[k]));
+    if (k > 0) PetscCall(DRH5ReadAll(f, d, H5T_NATIVE_DOUBLE, NULL, NULL, (void **)&buf[k]));
   }
-  PetscCall(DRH5FileClose(&f));
-  PetscCall(CheckShapes(w, r, c, &n, &m, &p));
+  {
+    PetscErrorCode ierr = CheckShapes(w, r, c, &n, &m, &p);
+    if (ierr) PetscCall(DRH5FileClose(&f));
+    PetscCall(ierr);
+  }
   PetscCall(DRLTIAlloc(n, m, p, s));
-  ToColMajor(n, n, buf[0], s->A);
+  /* A straight into its place (one n x n array: 3.2 GB at 20000 states),
+   * transposed in place */
+  PetscCall(PetscSNPrintf(d, sizeof(d), "%s/A", group));
+  PetscCall(DRH5ReadRows(f, d, H5T_NATIVE_DOUBLE, 0, (hsize_t)n, s->A));
+  PetscCall(DRH5FileClose(&f));
+  for (PetscInt j = 0; j < n; j++)
+    for (PetscInt i = j + 1; i < n; i++) {
+      PetscReal t = s->A[i + j * n];
+      s->A[i + j * n] = s->A[j + i * n];
+      s->A[j + i * n] = t;
+    }
   ToColMajor(n, m, buf[1], s->B);
   ToColMajor(p, n, buf[2], s->C);
   if (buf[3]) ToColMajor(p, m, buf[3], s->D);
