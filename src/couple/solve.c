@@ -124,7 +124,7 @@ static PetscErrorCode RootDenseSolve(DRCMS c, PetscInt N, const PetscReal *Kr, c
   PetscCall(PetscMalloc1(N * N + 1, Q));
   PetscCall(DRDenseEigenMinor(N, Kr, Mr, c->fmax > 0 ? 0 : PetscMin(N, c->nmodes + DR_CMS_EXTRA_MODES), PetscSqr(2 * PETSC_PI * DR_CMS_EXTRA_RANGE * c->fmax), &c->next, w, *Q, &minor));
   if (minor) PetscCall(PetscFree(w));
-  if (minor) PetscCall(StiffnessFailure(c, N, minor)); /* the one input failure of dsygvx */
+  if (minor) PetscCall(StiffnessFailure(c, N, minor)); /* the one input failure of the dense solve (dpotrf of K - sigma M) */
   if (c->fmax > 0 && c->next < N && w[c->next - 1] <= PetscSqr(2 * PETSC_PI * c->fmax)) /* none above fmax in the window: one more */
     PetscCall(DRDenseEigen(N, Kr, Mr, c->next + 1, 0, &c->next, w, *Q));
   PetscCall(SetReported(c, w));

@@ -3,16 +3,25 @@
 #include <dynred/eigen.h>
 #include <petscblaslapack.h>
 
-/* The one dense path: dsygvx on the shifted, inverted pencil
- * M x = mu (K - sigma M) x.  Eigenvectors only when X is given (jobz 'N'
- * otherwise: eigenvalue-only callers such as the GA fitness pay no O(n^3)
- * back-transformation).  Returns LAPACK's info instead of raising, so
- * DRDenseEigen and DRDenseEigenvalues can report failures their own way. */
+void dsygst_(const PetscBLASInt *itype, const char *uplo, const PetscBLASInt *n, PetscReal *a, const PetscBLASInt *lda, const PetscReal *b, const PetscBLASInt *ldb, PetscBLASInt *info, size_t);
+void dsyevr_(const char *jobz, const char *range, const char *uplo, const PetscBLASInt *n, PetscReal *a, const PetscBLASInt *lda, const PetscReal *vl, const PetscReal *vu, const PetscBLASInt *il, const PetscBLASInt *iu, const PetscReal *abstol, PetscBLASInt *m, PetscReal *w, PetscReal *z, const PetscBLASInt *ldz, PetscBLASInt *isuppz, PetscReal *work, const PetscBLASInt *lwork, PetscBLASInt *iwork, const PetscBLASInt *liwork, PetscBLASInt *info, size_t, size_t, size_t);
+
+/* The one dense path: the shifted, inverted pencil M x = mu (K - sigma M) x
+ * reduced to standard form as dsygvx does (dpotrf: K - sigma M = U^T U,
+ * dsygst: C = U^-T M U^-1, x = U^-1 y), but solved by dsyevr (MRRR:
+ * O(n m) for m eigenvectors) instead of dsyevx's inverse iteration (dstein
+ * reorthogonalizes within clusters, O(n m^2): 10000 of 12558 modes of a
+ * Craig-Bampton system were still in dstein after 10 min).  Eigenvectors
+ * only when X is given (jobz 'N' otherwise: eigenvalue-only callers such as
+ * the GA fitness pay no back-transformation).  Returns info as dsygvx
+ * would (n + i: the leading minor of order i of K - sigma M is not positive
+ * definite) instead of raising, so DRDenseEigen and DRDenseEigenvalues can
+ * report failures their own way. */
 static PetscErrorCode DenseEigenCore(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscBLASInt *infoout)
 {
-  PetscBLASInt nn, itype = 1, il = 1, iu = 1, m = 0, lwork, info, *iwork, *ifail;
+  PetscBLASInt nn, itype = 1, il = 1, iu = 1, m = 0, lwork, info, *iwork, off = 0;
   PetscReal    trk = 0, trm = 0, sigma, vl = 0, vu = 0, abstol = 0, *A, *B, *w, *Z, *work, wq;
-  char         range;
+  char         range, rng;
   const char  *jobz = X ? "V" : "N";
 
   PetscFunctionBeginUser;
@@ -29,7 +38,6 @@ static PetscErrorCode DenseEigenCore(PetscInt n, const PetscReal *K, const Petsc
   sigma = -1e-8 * PetscAbsReal(trk / trm);
   if (sigma == 0 || !PetscIsNormalReal(sigma)) sigma = -1e-8;
   PetscCall(PetscMalloc4(n * n, &A, n * n, &B, n, &w, X ? n * n : 1, &Z));
-  PetscCall(PetscMalloc2(5 * n, &iwork, n, &ifail));
   for (PetscInt i = 0; i < n * n; i++) {
     A[i] = M[i];
     B[i] = K[i] - sigma * M[i];
@@ -44,33 +52,61 @@ static PetscErrorCode DenseEigenCore(PetscInt n, const PetscReal *K, const Petsc
     vl    = 1.0 / (lmax - sigma);
     vu    = 2.0 / PetscAbsReal(sigma); /* above 1/(lambda_min - sigma) for lambda >= 0 */
   }
-  lwork = -1;
-  LAPACKsygvx_(&itype, jobz, &range, "U", &nn, A, &nn, B, &nn, &vl, &vu, &il, &iu, &abstol, &m, w, Z, &nn, &wq, &lwork, iwork, ifail, &info);
-  lwork = (PetscBLASInt)wq;
-  PetscCall(PetscMalloc1(lwork, &work));
-  LAPACKsygvx_(&itype, jobz, &range, "U", &nn, A, &nn, B, &nn, &vl, &vu, &il, &iu, &abstol, &m, w, Z, &nn, work, &lwork, iwork, ifail, &info);
-  PetscCall(PetscFree(work));
+  /* dsyevr runs MRRR (dstemr) only for the whole spectrum and falls back to
+   * dstebz + dstein for a part: vectors for a quarter of the spectrum or
+   * more are cheaper taken from the whole one (the top m of mu kept) */
+  rng = range;
+  if (X && range == 'I' && 4 * m >= nn) {
+    rng = 'A';
+    off = nn - m;
+  }
+  LAPACKpotrf_("U", &nn, B, &nn, &info);
+  if (info > 0) info += nn; /* as dsygvx reports it */
+  if (info == 0) {
+    PetscBLASInt liwork = -1, iwq, *isuppz;
+    dsygst_(&itype, "U", &nn, A, &nn, B, &nn, &info, 1);
+    PetscCall(PetscMalloc1(2 * n + 2, &isuppz));
+    lwork = -1;
+    dsyevr_(jobz, &rng, "U", &nn, A, &nn, &vl, &vu, &il, &iu, &abstol, &m, w, Z, &nn, isuppz, &wq, &lwork, &iwq, &liwork, &info, 1, 1, 1);
+    lwork  = (PetscBLASInt)wq + 1;
+    liwork = iwq + 1;
+    PetscCall(PetscMalloc2(lwork, &work, liwork, &iwork));
+    dsyevr_(jobz, &rng, "U", &nn, A, &nn, &vl, &vu, &il, &iu, &abstol, &m, w, Z, &nn, isuppz, work, &lwork, iwork, &liwork, &info, 1, 1, 1);
+    PetscCall(PetscFree2(work, iwork));
+    PetscCall(PetscFree(isuppz));
+    if (info == 0 && off > 0) { /* the whole spectrum: the top m = n - off */
+      m -= off;
+      for (PetscInt k = 0; k < m; k++) w[k] = w[k + off];
+      PetscCall(PetscArraymove(Z, Z + (size_t)off * n, (size_t)m * n));
+    }
+    if (info == 0 && X && m > 0) { /* x = U^-1 y */
+      PetscReal one = 1;
+      BLAStrsm_("L", "U", "N", "N", &nn, &m, &one, B, &nn, Z, &nn);
+    }
+  }
   *infoout = info;
   if (info == 0) {
+    PetscReal *MZ = NULL;
+    if (X && m > 0) { /* M Z for the M-normalization (one dgemm) */
+      PetscReal one = 1, zero = 0;
+      PetscCall(PetscMalloc1(n * m, &MZ));
+      BLASgemm_("N", "N", &nn, &m, &nn, &one, M, &nn, Z, &nn, &zero, MZ, &nn);
+    }
     /* mu ascending -> lambda descending: reverse, and M-normalize */
     for (PetscInt k = 0; k < m; k++) {
       PetscInt src = m - 1 - k;
       lam[k]       = sigma + 1.0 / w[src];
       if (X) {
         PetscReal *z = Z + src * n, xmx = 0, sg;
-        for (PetscInt j = 0; j < n; j++) {
-          PetscReal s = 0;
-          for (PetscInt i = 0; i < n; i++) s += M[i + j * n] * z[i];
-          xmx += z[j] * s;
-        }
+        for (PetscInt j = 0; j < n; j++) xmx += z[j] * MZ[j + src * n];
         sg = DRModeSign(n, z);
         for (PetscInt i = 0; i < n; i++) X[i + k * n] = sg * z[i] / PetscSqrtReal(xmx);
       }
     }
     *nfound = m;
+    PetscCall(PetscFree(MZ));
   }
   PetscCall(PetscFree4(A, B, w, Z));
-  PetscCall(PetscFree2(iwork, ifail));
   PetscCall(PetscLogEventEnd(DR_EIGEN_Dense, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -81,9 +117,9 @@ PetscErrorCode DRDenseEigenMinor(PetscInt n, const PetscReal *K, const PetscReal
 
   PetscFunctionBeginUser;
   PetscCall(DenseEigenCore(n, K, M, nwant, lmax, nfound, lam, X, &info));
-  /* dsygvx: info = n + i, the leading minor of order i of its B = K - sigma M is not positive definite */
+  /* info = n + i: dpotrf finds the leading minor of order i of K - sigma M not positive definite */
   *minor = info > nn ? (PetscInt)(info - nn) : 0;
-  PetscCheck(info == 0 || info > nn, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK dsygvx: %d eigenvectors did not converge", (int)info);
+  PetscCheck(info == 0 || info > nn, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK dsyevr: internal error %d (MRRR)", (int)info);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -93,7 +129,7 @@ PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, 
 
   PetscFunctionBeginUser;
   PetscCall(DRDenseEigenMinor(n, K, M, nwant, lmax, nfound, lam, X, &minor));
-  PetscCheck(!minor, PETSC_COMM_SELF, DR_ERR_INPUT, "reduced stiffness matrix is not positive semidefinite (LAPACK dsygvx: K - sigma M fails at its leading minor of order %" PetscInt_FMT "): expected a semidefinite K", minor);
+  PetscCheck(!minor, PETSC_COMM_SELF, DR_ERR_INPUT, "reduced stiffness matrix is not positive semidefinite (LAPACK dpotrf: K - sigma M fails at its leading minor of order %" PetscInt_FMT "): expected a semidefinite K", minor);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

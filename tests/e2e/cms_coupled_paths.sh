@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The coupled reduced system solved densely on the root (LAPACK dsygvx) and
+# The coupled reduced system solved densely on the root (LAPACK dsyevr) and
 # distributed (SLEPc, forced with -dense_max 100) gives the same
 # frequencies (1e-8) and mode shapes (MAC > 1 - 1e-9), on 2 and 3 ranks.
 set -euo pipefail
