@@ -397,11 +397,26 @@ static PetscErrorCode WriteRows(hid_t loc, const char *name, hid_t ftype, hid_t 
   if (H5Lexists(g, leaf, H5P_DEFAULT) > 0) DRH5Call(loc, name, H5Ldelete(g, leaf, H5P_DEFAULT));
   DRH5Call(loc, name, fs = H5Screate_simple(ndims, dims, NULL));
   DRH5Call(loc, name, d = H5Dcreate2(g, leaf, ftype, fs, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  PetscCall(SelectRows(loc, name, fs, ndims, dims, off, cnt, &ms));
   PetscCall(Transfer(loc, name, collective, &x));
-  DRH5Call(loc, name, H5Dwrite(d, mtype, ms, fs, x, buf));
+  if (!collective && cnt > 0) {
+    /* one writer: slabs of at most 1 GiB, since MPI-IO transfers count in
+     * int and a single H5Dwrite of 2 GiB or more fails on an MPI-IO file
+     * (a 20000-state /ss/A is 3.2 GB) */
+    size_t row = H5Tget_size(mtype);
+    for (int i = 1; i < ndims; i++) row *= (size_t)dims[i];
+    hsize_t per = (hsize_t)PetscMax((size_t)1, ((size_t)1 << 30) / PetscMax(row, (size_t)1));
+    for (hsize_t r0 = 0; r0 < cnt; r0 += per) {
+      hsize_t nr = PetscMin(per, cnt - r0);
+      PetscCall(SelectRows(loc, name, fs, ndims, dims, off + r0, nr, &ms));
+      DRH5Call(loc, name, H5Dwrite(d, mtype, ms, fs, x, (const char *)buf + r0 * row));
+      DRH5Call(loc, name, H5Sclose(ms));
+    }
+  } else {
+    PetscCall(SelectRows(loc, name, fs, ndims, dims, off, cnt, &ms));
+    DRH5Call(loc, name, H5Dwrite(d, mtype, ms, fs, x, buf));
+    DRH5Call(loc, name, H5Sclose(ms));
+  }
   DRH5Call(loc, name, H5Pclose(x));
-  DRH5Call(loc, name, H5Sclose(ms));
   DRH5Call(loc, name, H5Sclose(fs));
   DRH5Call(loc, name, H5Dclose(d));
   DRH5Call(loc, name, H5Oclose(g));

@@ -214,7 +214,8 @@ static PetscErrorCode SourceUnits(DRSS ss)
  * solved: every rank holds the same (no distribution): the source's dense
  * K, M and modes with LAPACK's workspace (5 n^2 values; a modes source is
  * read row by row), the state-space matrices of at most m kept modes with the
- * exact integrator's matrix exponential workspace (about 8 (2m)^2), and the
+ * exact integrator's matrix exponential workspace (about 8 (2m)^2; without
+ * a simulation only A and its row-major copy for the file, 2 (2m)^2), and the
  * output histories, (nsteps + 1) x 2 nout per method with write_y (one
  * otherwise) plus the reference's. */
 static PetscErrorCode SSCheckMemory(DRSS ss, const DRSSSource *src)
@@ -226,7 +227,7 @@ static PetscErrorCode SSCheckMemory(DRSS ss, const DRSSSource *src)
   PetscFunctionBeginUser;
   nh   = ss->nrun ? (ss->writey ? ss->nrun : 1) + (ss->ref[0] ? 1 : 0) : 0;
   len  = ((PetscReal)ss->nsteps + 1) * 2.0 * ss->opt_nout;
-  need = ((src->from_km ? 5.0 * src->ndof * src->ndof : 0) + 32.0 * m * m + nh * len) / mib;
+  need = ((src->from_km ? 5.0 * src->ndof * src->ndof : 0) + (ss->nrun ? 32.0 : 8.0) * m * m + nh * len) / mib;
   PetscCall(PetscSNPrintf(what, sizeof(what), "ss on %s %s (%" PetscInt_FMT " modes, %" PetscInt_FMT " states; %" PetscInt_FMT " output histories of %" PetscInt_FMT " steps x %" PetscInt_FMT " outputs; every rank holds all of it)", ss->path, src->group, m, 2 * m, nh, ss->nsteps + 1, 2 * ss->opt_nout));
   PetscCall(DRMemoryCheckHint(PETSC_COMM_WORLD, ss->cfg, need, what, "fewer steps (a larger ss.sim.h or a shorter ss.sim.t_end), ss.sim.write_y: false, fewer modes (ss.nmodes, ss.fmax), one rank per node, or a node with more memory"));
   PetscFunctionReturn(PETSC_SUCCESS);
