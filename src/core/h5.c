@@ -402,9 +402,11 @@ static PetscErrorCode WriteRows(hid_t loc, const char *name, hid_t ftype, hid_t 
     /* one writer: slabs of at most 1 GiB, since MPI-IO transfers count in
      * int and a single H5Dwrite of 2 GiB or more fails on an MPI-IO file
      * (a 20000-state /ss/A is 3.2 GB) */
-    size_t row = H5Tget_size(mtype);
+    size_t   row  = H5Tget_size(mtype);
+    PetscInt slab = 1 << 30; /* -dr_h5_slab_bytes: the tests push small data through many slabs */
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-dr_h5_slab_bytes", &slab, NULL));
     for (int i = 1; i < ndims; i++) row *= (size_t)dims[i];
-    hsize_t per = (hsize_t)PetscMax((size_t)1, ((size_t)1 << 30) / PetscMax(row, (size_t)1));
+    hsize_t per = (hsize_t)PetscMax((size_t)1, (size_t)PetscMax(slab, 1) / PetscMax(row, (size_t)1));
     for (hsize_t r0 = 0; r0 < cnt; r0 += per) {
       hsize_t nr = PetscMin(per, cnt - r0);
       PetscCall(SelectRows(loc, name, fs, ndims, dims, off + r0, nr, &ms));

@@ -14,7 +14,10 @@
 #  - the block-by-block paths for a block-diagonal A (src/sysred/blocks.c):
 #    /sysred/frf/full of the modal systems (and the pole-based default
 #    grid) against C (iw - A)^-1 B + D by numpy, and the time response of
-#    the sparse Crank-Nicolson path (AIJ, PETSc LU) against scipy's lsim.
+#    the sparse Crank-Nicolson path (AIJ, PETSc LU) against scipy's lsim;
+#    that result file written in slabs of 100 bytes (-dr_h5_slab_bytes: the
+#    single writer's slabs, 1 GiB by default), so the slab offsets are
+#    checked by the same comparisons.
 set -euo pipefail
 cd "$T"
 /usr/bin/python3 $ROOT/tests/data/sysred/modal_gen.py m.h5 50 1 10 0.3
@@ -83,7 +86,7 @@ PY
 $ROOT/tests/expect.sh 'wide.h5: /ss: the low-rank Gramians failed: SLEPc LME Krylov failed \(controllability Gramian: PETSc error 76 .*use sysred.lowrank.solver adi or auto' $DYNRED -config lr.yaml -sysred_source wide.h5 -sysred_lowrank_solver krylov
 $ROOT/tests/expect.sh 'sysred.gramians lowrank with sysred.method spa, expected method bt' $DYNRED -config lr.yaml -sysred_method spa
 # the block-diagonal (modal) paths: FRF and time response of the full model
-$DYNRED -config lr.yaml -sysred_source wide.h5 -sysred_lowrank_solver adi -sysred_sim_t_end 2 -sysred_sim_h 1e-4 -sysred_input_signal sine -sysred_input_freq_hz 5 -output wide_sim.h5 > wide_sim.log
+$DYNRED -config lr.yaml -sysred_source wide.h5 -sysred_lowrank_solver adi -sysred_sim_t_end 2 -sysred_sim_h 1e-4 -sysred_input_signal sine -sysred_input_freq_hz 5 -output wide_sim.h5 -dr_h5_slab_bytes 100 > wide_sim.log
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np, scipy.signal as ss
 for src, out in (("m.h5", "lr.h5"), ("wide.h5", "wide_sim.h5")):
