@@ -90,22 +90,19 @@ static PetscErrorCode BlockResponse(const DRLTI *s, PetscInt nb, const PetscInt 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* G at nw frequencies into G[(k p + i) m + j] as (re, im) */
-static PetscErrorCode Response(const DRLTI *s, PetscInt nw, const PetscReal *omega, PetscReal *G)
+/* G at nw frequencies into G[(k p + i) m + j] as (re, im); nb > 0: A is
+ * block diagonal with the blocks bs (DRLTIBlocks) */
+static PetscErrorCode Response(const DRLTI *s, PetscInt nb, const PetscInt *bs, PetscInt nw, const PetscReal *omega, PetscReal *G)
 {
-  PetscInt n = s->n, m = s->m, p = s->p, nb = 0, *bs;
+  PetscInt n = s->n, m = s->m, p = s->p;
   cplx    *T, *Bz, *Cz, *M, *X;
   fint     nn = (fint)n, mm = (fint)m, ld = (fint)PetscMax(n, 1), info = 0;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(n + 1, &bs));
-  if (n > 0) PetscCall(DRLTIBlocks(s, &nb, bs));
   if (nb > 0) {
     PetscCall(BlockResponse(s, nb, bs, nw, omega, G));
-    PetscCall(PetscFree(bs));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscFree(bs));
   PetscCall(PetscMalloc5(n * n + 1, &T, n * m + 1, &Bz, p * n + 1, &Cz, n * n + 1, &M, n * m + 1, &X));
   if (n > 0) PetscCall(Schur(s, T, Bz, Cz, NULL));
   for (PetscInt k = 0; k < nw; k++) {
@@ -152,14 +149,17 @@ PetscErrorCode DRSysRedFRF(DRSysRed s)
   PetscInt  nw = s->nw, p = s->full.p, m = s->full.m, n = s->full.n;
   PetscReal wmin = s->wmin, wmax = s->wmax;
 
+  PetscInt *bs, *bsr, nb = 0, nbr = 0;
+
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(DR_SYSRED_FRF, 0, 0, 0, 0));
+  PetscCall(PetscMalloc2(n + 1, &bs, s->red.n + 1, &bsr));
+  if (n > 0) PetscCall(DRLTIBlocks(&s->full, &nb, bs)); /* once: the range and the response */
+  if (s->red.n > 0) PetscCall(DRLTIBlocks(&s->red, &nbr, bsr));
   if (wmin <= 0 || wmax <= 0) { /* a decade beyond the poles, zero poles left out */
     cplx     *T = NULL, *Bz = NULL, *Cz = NULL, *ev;
     PetscReal lo = PETSC_MAX_REAL, hi = 0, amax = 0;
-    PetscInt *bs, nb = 0;
-    PetscCall(PetscMalloc2(n + 1, &bs, n + 1, &ev));
-    if (n > 0) PetscCall(DRLTIBlocks(&s->full, &nb, bs));
+    PetscCall(PetscMalloc1(n + 1, &ev));
     if (nb > 0) /* the poles block by block */
       for (PetscInt b = 0; b < nb; b++) {
         PetscReal wr[2], wi[2];
@@ -180,7 +180,7 @@ PetscErrorCode DRSysRedFRF(DRSysRed s)
     if (hi == 0) lo = hi = 1;
     if (wmin <= 0) wmin = 0.1 * lo;
     if (wmax <= 0) wmax = 10 * hi;
-    PetscCall(PetscFree2(bs, ev));
+    PetscCall(PetscFree(ev));
   }
   PetscCheck(wmax > wmin, PETSC_COMM_WORLD, DR_ERR_INPUT, "sysred.frf: wmax = %g <= wmin = %g, expected wmin < wmax", (double)wmax, (double)wmin);
   s->wmin = wmin;
@@ -188,8 +188,9 @@ PetscErrorCode DRSysRedFRF(DRSysRed s)
   PetscCall(PetscFree3(s->omega, s->Gf, s->Gr));
   PetscCall(PetscMalloc3(nw, &s->omega, 2 * nw * p * m, &s->Gf, 2 * nw * p * m, &s->Gr));
   for (PetscInt k = 0; k < nw; k++) s->omega[k] = nw > 1 ? wmin * PetscPowReal(wmax / wmin, (PetscReal)k / (nw - 1)) : wmin;
-  PetscCall(Response(&s->full, nw, s->omega, s->Gf));
-  PetscCall(Response(&s->red, nw, s->omega, s->Gr));
+  PetscCall(Response(&s->full, nb, bs, nw, s->omega, s->Gf));
+  PetscCall(Response(&s->red, nbr, bsr, nw, s->omega, s->Gr));
+  PetscCall(PetscFree2(bs, bsr));
   s->frf_max = s->frf_hinf = s->frf_ref = 0;
   for (PetscInt k = 0; k < nw; k++) {
     PetscReal e, g, *gf = s->Gf + 2 * k * p * m, *gr = s->Gr + 2 * k * p * m;
