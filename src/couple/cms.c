@@ -14,6 +14,7 @@ static const DRConfigKey cms_keys[] = {
   {"cms.cutoff_factor", DR_CFG_REAL, "2.0", "component modes kept below cutoff_factor * fmax; set explicitly, it is final (no refinement by cms.tol_pct); unset, the first round keeps the modes below 1.5 * fmax with cms.refine: corrections (2 * fmax with modes) and cms.tol_pct refines", "1..", NULL, NULL},
   {"cms.tol_pct", DR_CFG_REAL, "0.5", "largest acceptable relative frequency error of the system modes (up to fmax, or the nmodes lowest): unless cms.cutoff_factor (fmax > 0) or cms.component_modes (fmax = 0) is given, the components carrying a mode's residual are enriched (more component modes) until every mode's error estimate is below it (0: no refinement)", "0..", "%", NULL},
   {"cms.max_refine", DR_CFG_INT, "5", "at most this many enrichment rounds for cms.tol_pct", "0..", NULL, NULL},
+  {"cms.min_component_modes", DR_CFG_INT, "8", "with cms.fmax and cms.tol_pct (no explicit cutoff_factor): the first round keeps at least this many modes of each craig-bampton component, also when fewer lie below its cutoff", "0..", NULL, NULL},
   {"cms.refine", DR_CFG_STRING, "corrections", "how a refinement round for cms.tol_pct enriches a craig-bampton component: corrections (its first two rounds add the residual corrections K_II^{-1} r_I of the modes above the tolerance, which the error estimate has already solved: no eigensolve), or modes (more fixed-interface modes every round)", NULL, NULL, NULL},
   {"cms.retain", DR_CFG_STRING, "", "node sets kept physical (loads, sensors), comma list", NULL, NULL, NULL},
   {"cms.support", DR_CFG_STRING, "", "free-interface: node set of a statically determinate support for floating parts (default: chosen automatically)", NULL, NULL, NULL},
@@ -212,6 +213,7 @@ PetscErrorCode DRCMSSetFromOptions(DRCMS c)
   PetscCall(DRConfigGetReal(cfg, "cms.cutoff_factor", &c->cutoff_factor, &c->cutoff_given));
   PetscCall(DRConfigGetReal(cfg, "cms.tol_pct", &c->tol_pct, NULL));
   PetscCall(DRConfigGetInt(cfg, "cms.max_refine", &c->max_refine, NULL));
+  PetscCall(DRConfigGetInt(cfg, "cms.min_component_modes", &c->min_comp_modes, NULL));
   {
     char refine[32] = "corrections", where[PETSC_MAX_PATH_LEN + 32];
     PetscCall(DRConfigGetString(cfg, "cms.refine", refine, sizeof(refine), NULL));
@@ -578,9 +580,9 @@ static PetscErrorCode InitComponentModes(DRCMS c)
      * the default 1.5 fmax solved 341 modes for 200 (bench/README.md 2j) */
     if (c->ncomp == 1 && nbmax == 0 && c->fmax > 0 && !c->cutoff_given) c->comp_cut[k] = DR_CMS_EXTRA_RANGE * c->fmax;
     /* with fmax the count is a floor under the cutoff (Craig-Bampton):
-     * DR_CMS_MIN_COMP_MODES when tol_pct refines, none for an explicit
-     * cutoff_factor or tol_pct 0 */
-    c->comp_nmodes[k] = c->fmax > 0 ? (c->cutoff_given || c->tol_pct <= 0 ? 0 : DR_CMS_MIN_COMP_MODES) : c->comp_modes;
+     * cms.min_component_modes when tol_pct refines,
+     * none for an explicit cutoff_factor or tol_pct 0 */
+    c->comp_nmodes[k] = c->fmax > 0 ? (c->cutoff_given || c->tol_pct <= 0 ? 0 : c->min_comp_modes) : c->comp_modes;
   }
   c->nrefine = 0;
   PetscFunctionReturn(PETSC_SUCCESS);

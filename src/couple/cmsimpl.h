@@ -33,15 +33,22 @@
  * cutoff (the CC modes' share of a mode's error falls like (f / f_cc)^2, as
  * the component modes'). */
 #define DR_CMS_IFACE_AUTO_FACTOR 2.0
-/* cms.tol_pct with fmax and no explicit cutoff_factor: each Craig-Bampton
- * component keeps at least this many modes in the first round, also when
- * fewer lie below the cutoff (short middle parts, low fmax).  A refinement
- * round costs a coupled solve, an estimate and a restarted Krylov-Schur
- * solve, while a first solve for 16 modes instead of 4 costs little more
- * (SLEPc's basis holds ncv = max(2 nev, nev + 15) vectors either way and the
- * factorization is the same); measured on the 46k-DOF plate in 4 parts, 20
- * modes: 3 rounds without the floor (bench/README.md). */
-#define DR_CMS_MIN_COMP_MODES 16
+/* cms.min_component_modes, default 8 (cms.c): with cms.tol_pct, fmax and no
+ * explicit cutoff_factor, each Craig-Bampton component keeps at least this
+ * many modes in the first round, also when
+ * fewer lie below the cutoff (short middle parts, low fmax).  Without a
+ * floor the 46k-DOF plate in 4 parts needed 3 rounds at 20 modes.  Since a
+ * refinement round became cheap (residual corrections, and the Krylov-Schur
+ * solve continued on the factorization the component holds: enrich.c), a
+ * lower floor pays: the first solve's cost grows with nev (SLEPc's basis
+ * holds ncv = max(2 nev, nev + 15) vectors and restarts until nev converge:
+ * 93 shift-and-invert solves per 13k-DOF part for 16 modes).  Measured side
+ * by side (2 ranks, tol_pct 0.5, bench/README.md 2k): at 20 modes the
+ * 51k-DOF CalculiX bar took 3.7-4.0 s with 8 against 4.6-5.3 s with 16
+ * (1 refinement either way), the plate 2.2 s against 2.8 s (2 rounds
+ * against 1); at 50 and 200 modes, where the cutoff counts exceed the
+ * floor, the times are the same.  4 needed a second round on the bar and
+ * gained nothing more. */
 
 /* cms.tol_pct with fmax, no explicit cutoff_factor and cms.refine:
  * corrections: the first round keeps the component modes below this
@@ -140,7 +147,7 @@ struct _p_DRCMS {
   PetscReal *est_pct, *share;
   PetscReal *ishare; /* nm: the interface truncation's part (the boundary term) of mode j's squared residual */
   PetscReal  tol_pct;
-  PetscInt   max_refine, nrefine;
+  PetscInt   max_refine, nrefine, min_comp_modes;
   PetscBool  cutoff_given; /* the component-mode choice in use (cutoff_factor with fmax, component_modes without) set by the user: no refinement */
   PetscBool  modes_given;
   PetscReal *comp_cut;     /* ncomp: component mode cutoff (Hz) of each component */

@@ -16,10 +16,11 @@
 #  - the same plate as ONE component split by cms.partition 4 (the separator
 #    is all boundary: no fixed-interface modes of its own) also refines its
 #    interface and meets the tolerance;
-#  - the component-mode floor (DR_CMS_MIN_COMP_MODES = 16, with tol_pct): at
-#    800 Hz every part keeps >= 16 modes, the lowest ones (their frequencies
+#  - the component-mode floor (cms.min_component_modes, default 8, with tol_pct): at
+#    800 Hz every part keeps >= 8 modes, the lowest ones (their frequencies
 #    are those of the tol_pct-0 job, which keeps only those below 2 x fmax:
-#    fewer than 16 in some part), and no refinement round is needed.
+#    fewer than 8 in some part), and no refinement round is needed; the
+#    same with cms.min_component_modes 12 (>= 12 modes each).
 set -euo pipefail
 cd "$T"
 P="-config $ROOT/tests/data/cms/plate4.yaml -cms_fmax 3000 -verify true"
@@ -33,6 +34,7 @@ grep -q "interface refined: [0-9]* CC modes of [0-9]* boundary DOFs" part.log
 F="-config $ROOT/tests/data/cms/plate4.yaml -cms_fmax 800"
 timeout 300 $MPIEXEC -n 2 $DYNRED $F -output floor.h5 > floor.log
 timeout 300 $MPIEXEC -n 2 $DYNRED $F -cms_tol_pct 0 -output nofloor.h5 > nofloor.log
+timeout 300 $MPIEXEC -n 2 $DYNRED $F -cms_min_component_modes 12 -output floor12.h5 > floor12.log
 # one component, not partitioned: nothing to reduce, the job runs (no boundary at all)
 timeout 300 $MPIEXEC -n 2 $DYNRED $F -model_cut_parts 1 -cms_partition off -verify true -output one.h5 > one.log
 ! grep -q "interface reduction" one.log
@@ -74,17 +76,18 @@ for name in ["a1", "a3"]:
     assert res[name][1] == res["a2"][1], (name, res[name][1], res["a2"][1])
     d = np.abs(res[name][0] / res["a2"][0] - 1).max()
     assert d < 1e-8, (name, d)
-with h5py.File("floor.h5") as a, h5py.File("nofloor.h5") as b:
+for fname, floor in (("floor.h5", 8), ("floor12.h5", 12)):
+  with h5py.File(fname) as a, h5py.File("nofloor.h5") as b:
     assert int(a["/cms"].attrs["refinements"]) == 0, a["/cms"].attrs["refinements"]
     counts = []
     for name in a["/cms/components"]:
         qa = a[f"/cms/components/{name}/frequencies_hz"][:]
         qb = b[f"/cms/components/{name}/frequencies_hz"][:]
         counts.append((name, len(qa), len(qb)))
-        assert len(qa) >= 16 and len(qa) >= len(qb), (name, len(qa), len(qb))
+        assert len(qa) >= floor and len(qa) >= len(qb), (fname, name, len(qa), len(qb))
         # the lowest modes: the first ones agree with the cutoff job's (same solver tolerance 1e-12: 1e-9 relative)
         assert np.allclose(qa[:len(qb)], qb, rtol=1e-9, atol=0), (name, qa[:len(qb)], qb)
-    print("floor:", counts)
-    assert min(nb for _, _, nb in counts) < 16, counts
+    print(f"floor {floor}:", counts)
+    assert min(nb for _, _, nb in counts) < floor, counts
 print("ok")
 PY
