@@ -5,6 +5,7 @@
 #include "cmsimpl.h"
 #include <dynred/modal.h>
 #include <dynred/eigen.h>
+#include <dynred/preflight.h>
 #include <petscblaslapack.h>
 
 /* Interface reduction (root): characteristic constraint (CC) modes of the
@@ -242,11 +243,38 @@ static PetscErrorCode DistributedSolve(DRCMS c, PetscInt N, const PetscReal *Kr,
  * dense on the root up to dense_max, else distributed with SLEPc.  Sets
  * c->nm and c->freq on every rank; Q (N x nm, column-major) on the root
  * only (NULL elsewhere). */
+/* Above dense_max the root still solves densely when a quarter or more of
+ * the N modes are wanted (cms.nmodes without fmax) and the dense solve fits
+ * in the root's memory: SLEPc then needs a basis of about 2 x nmodes vectors
+ * and restarts, dearer than the whole dense spectrum (the 12558-coordinate
+ * CMS chain of bench/README.md 2f, 10000 modes: SLEPc still running after
+ * 17 min, dense dsyevr 435 s).  Memory: Kr and Mr are held already; the
+ * dense path adds Q and DRDenseEigen's copies and workspace, about
+ * 5 N^2 doubles, allowed up to 80 % of the node's available memory. */
+static PetscErrorCode DenseAnyway(DRCMS c, PetscInt N, PetscBool *dense)
+{
+  PetscReal   avail = 0, need = 5.0 * (PetscReal)N * (PetscReal)N * sizeof(PetscReal) / 1048576.0;
+  const char *src;
+  PetscInt    want = PetscMin(N, c->nmodes + DR_CMS_EXTRA_MODES);
+
+  PetscFunctionBeginUser;
+  *dense = PETSC_FALSE;
+  if (c->fmax > 0 || 4 * want < N) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!c->rank) PetscCall(DRMemoryNodeAvailable(c->cfg, &avail, &src));
+  PetscCallMPI(MPI_Bcast(&avail, 1, MPIU_REAL, 0, c->comm));
+  *dense = (PetscBool)(need <= 0.8 * avail);
+  PetscCall(DRProgress(c->comm, "cms: coupled system of %" PetscInt_FMT " coordinates, %" PetscInt_FMT " modes wanted (a quarter or more): %s (dense_max %" PetscInt_FMT "; the dense solve needs about %.0f MiB, %.0f MiB available)", N, want, *dense ? "solved densely on the root" : "distributed (the dense solve does not fit)", c->dense_max, (double)need, (double)avail));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SolveSystem(DRCMS c, PetscInt N, const PetscReal *Kr, const PetscReal *Mr, PetscReal **Qout)
 {
+  PetscBool dense = (PetscBool)(N <= c->dense_max);
+
   PetscFunctionBeginUser;
   *Qout = NULL;
-  if (N <= c->dense_max) {
+  if (!dense) PetscCall(DenseAnyway(c, N, &dense));
+  if (dense) {
     PetscErrorCode ierr = PETSC_SUCCESS;
     if (!c->rank) ierr = RootDenseSolve(c, N, Kr, Mr, Qout);
     PetscCall(DRCMSRootAgrees_Private(c, ierr));
