@@ -120,6 +120,14 @@ PetscErrorCode DRReductionApplyInterfaceBasis(DRReduction r, DRComponent c, Pets
 /* The physical boundary (sorted labels; the order of the residual's gB and
  * of the pencil): after Apply or phase 1. */
 PetscErrorCode DRReductionGetPhysicalBoundary(DRReduction r, PetscInt *nb, const DRLabel **labels);
+/* Every block solve of the reductions with a factorization of K_II
+ * (constraint modes, interface-basis columns, the CMS estimate's residuals,
+ * IRS and condensation) goes through DRReductionBlockSolve: X = F^{-1} B
+ * (MatMatSolve), counting B's columns on this process.
+ * DRReductionBlockSolveColumns reads the count so far (CMS reports it as
+ * /cms attribute block_solve_columns). */
+PetscErrorCode DRReductionBlockSolve(Mat F, Mat B, Mat X);
+PetscErrorCode DRReductionBlockSolveColumns(PetscInt *ncols);
 /* U = T Qc on this rank's rows of the component (local rows x ncol,
  * column-major, caller frees); Qc: (nb + nq) x ncol on every rank. */
 PetscErrorCode DRReductionExpand(DRReduction r, PetscInt ncol, const PetscReal Qc[], PetscReal **U);

@@ -605,6 +605,38 @@ static PetscErrorCode EventTimes(PetscReal t[6])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* This process's MatSolve calls so far (PETSc's log, on in every dynred
+ * run): the single-vector solves of the component eigensolvers. */
+static PetscErrorCode SingleSolves(PetscInt *n)
+{
+  PetscLogEvent      e;
+  PetscEventPerfInfo info;
+  PetscBool          active;
+
+  PetscFunctionBeginUser;
+  *n = 0;
+  PetscCall(PetscLogIsActive(&active));
+  if (!active) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventGetId("MatSolve", &e));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, e, &info));
+  *n = info.count;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ReduceComponents, its single-vector solves counted (not the coupled
+ * solve's, which a distributed system makes on every rank). */
+static PetscErrorCode ReduceCounted(DRCMS c, const PetscBool redo[], PetscInt *nsingle)
+{
+  PetscInt s0, s1;
+
+  PetscFunctionBeginUser;
+  PetscCall(SingleSolves(&s0));
+  PetscCall(ReduceComponents(c, redo));
+  PetscCall(SingleSolves(&s1));
+  *nsingle += s1 - s0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Reduce, couple, estimate; while a mode's estimate exceeds tol_pct, enrich
  * the components that carry its residual and couple again (at most
  * max_refine rounds); then recover the modes on the full labels. */
@@ -613,9 +645,13 @@ static PetscErrorCode ReduceAndCouple(DRCMS c, PetscReal **Q)
 {
   PetscBool *redo, again = PETSC_TRUE;
 
+  PetscInt   b0, b1, nsingle = 0, loc[2], sum[2];
+  PetscMPIInt grank;
+
   PetscFunctionBeginUser;
   PetscCall(PetscCalloc1(c->ncomp + 1, &redo));
-  PetscCall(ReduceComponents(c, NULL));
+  PetscCall(DRReductionBlockSolveColumns(&b0));
+  PetscCall(ReduceCounted(c, NULL, &nsingle));
   PetscCall(DRCMSViewBalance_Private(c, PETSC_VIEWER_STDOUT_(c->comm)));
   while (again) {
     PetscCall(DRCMSGather_Private(c));
@@ -626,10 +662,18 @@ static PetscErrorCode ReduceAndCouple(DRCMS c, PetscReal **Q)
     if (again) {
       PetscCall(PetscFree(*Q));
       PetscCall(DRCMSResetCoupled_Private(c));
-      PetscCall(ReduceComponents(c, redo));
+      PetscCall(ReduceCounted(c, redo, &nsingle));
     }
   }
   PetscCall(PetscFree(redo));
+  /* the solves of each group once: counted on its rank 0 */
+  PetscCall(DRReductionBlockSolveColumns(&b1));
+  PetscCallMPI(MPI_Comm_rank(c->gcomm, &grank));
+  loc[0] = grank ? 0 : b1 - b0;
+  loc[1] = grank ? 0 : nsingle;
+  PetscCallMPI(MPIU_Allreduce(loc, sum, 2, MPIU_INT, MPI_SUM, c->comm));
+  c->nblockcols = sum[0];
+  c->nsingle    = sum[1];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

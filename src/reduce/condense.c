@@ -215,7 +215,7 @@ PetscErrorCode DRCondenseSetUp(DRCondense c)
     for (PetscInt i = 0; i < n; i++) PetscCall(MatSetValue(Id, i, i, 1.0, INSERT_VALUES));
     PetscCall(MatAssemblyBegin(Id, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(Id, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatMatSolve(c->F, Id, X));
+    PetscCall(DRReductionBlockSolve(c->F, Id, X));
     PetscCall(MatDenseGetArray(X, &x));
     PetscCall(MatDenseGetLDA(X, &lda));
     for (PetscInt j = 0; j < n; j++)
@@ -257,7 +257,7 @@ static PetscErrorCode OpSolve(DRCondense c, PetscInt r, PetscReal *Bv, PetscReal
   else {
     PetscCall(MatCreateDense(c->comm, c->nloc, PETSC_DECIDE, c->n, r, Bv, &Bm));
     PetscCall(MatCreateDense(c->comm, c->nloc, PETSC_DECIDE, c->n, r, Yv, &Ym));
-    PetscCall(MatMatSolve(c->F, Bm, Ym));
+    PetscCall(DRReductionBlockSolve(c->F, Bm, Ym));
     PetscCall(MatDestroy(&Bm));
     PetscCall(MatDestroy(&Ym));
   }

@@ -187,7 +187,7 @@ PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRReduction
     PetscCall(MatDestroy(&KIB));
     PetscCall(MatDuplicate(fi->B, MAT_DO_NOT_COPY_VALUES, &fi->X));
     PetscCall(DRFixedInterfaceFactor(fi, r));
-    PetscCall(MatMatSolve(fi->F, fi->B, fi->X));
+    PetscCall(DRReductionBlockSolve(fi->F, fi->B, fi->X));
     PetscCall(MatScale(fi->X, -1.0));
   }
   PetscCall(PetscLogEventEnd(DRRED_Constraint, 0, 0, 0, 0));

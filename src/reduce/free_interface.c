@@ -244,7 +244,7 @@ static PetscErrorCode SupportedSolve(DRReduction r, Mat KO, Mat F, Mat *Y)
   PetscCall(MatCholeskyFactorSymbolic(Fac, KO, NULL, &info));
   PetscCall(MatCholeskyFactorNumeric(Fac, KO, &info));
   PetscCall(MatDuplicate(F, MAT_DO_NOT_COPY_VALUES, Y));
-  PetscCall(MatMatSolve(Fac, F, *Y));
+  PetscCall(DRReductionBlockSolve(Fac, F, *Y));
   PetscCall(MatDestroy(&Fac));
   PetscCall(PetscLogEventEnd(DRRED_Factor, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

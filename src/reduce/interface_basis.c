@@ -211,7 +211,7 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
     else {
       PetscCall(MatDuplicate(Bv, MAT_DO_NOT_COPY_VALUES, &X));
       PetscCall(DRFixedInterfaceFactor(fi, r));
-      PetscCall(MatMatSolve(fi->F, Bv, X));
+      PetscCall(DRReductionBlockSolve(fi->F, Bv, X));
       PetscCall(MatScale(X, -1.0));
     }
     PetscCall(DRDenseTransposeProduct(X, Bv, &XtB)); /* X^T K_IB V_c (rank 0) */

@@ -65,7 +65,7 @@ static PetscErrorCode DRReductionApply_IRS(DRReduction r, DRComponent c, const P
       PetscCall(MatAssemblyBegin(W, MAT_FINAL_ASSEMBLY));
       PetscCall(MatAssemblyEnd(W, MAT_FINAL_ASSEMBLY));
       PetscCall(MatDuplicate(W, MAT_DO_NOT_COPY_VALUES, &Y));
-      PetscCall(MatMatSolve(fi.F, W, Y)); /* K_II^{-1} (M T_G)_I */
+      PetscCall(DRReductionBlockSolve(fi.F, W, Y)); /* K_II^{-1} (M T_G)_I */
       /* T interior rows += Y Z */
       PetscCall(MatDenseGetArrayRead(Y, &y));
       PetscCall(MatDenseGetLDA(Y, &ldy));

@@ -73,6 +73,26 @@ PetscErrorCode DRReductionKnownNames(char *buf, size_t len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscInt dr_block_columns = 0; /* DRReductionBlockSolve: columns solved on this process */
+
+PetscErrorCode DRReductionBlockSolve(Mat F, Mat B, Mat X)
+{
+  PetscInt nc;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatMatSolve(F, B, X));
+  PetscCall(MatGetSize(B, NULL, &nc));
+  dr_block_columns += nc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionBlockSolveColumns(PetscInt *ncols)
+{
+  PetscFunctionBeginUser;
+  *ncols = dr_block_columns;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRReductionCreate(MPI_Comm comm, DRReduction *r)
 {
   DRReduction d;

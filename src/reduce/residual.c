@@ -60,7 +60,7 @@ PetscErrorCode DRFixedInterfaceResidual(DRFixedInterface *fi, DRComponent c, con
     PetscReal         *part;
     PetscCall(MatCreateDense(fi->comm, nIloc, PETSC_DECIDE, fi->nI, ncol, RI, &RIm));
     PetscCall(MatDuplicate(RIm, MAT_DO_NOT_COPY_VALUES, &W));
-    PetscCall(MatMatSolve(fi->F, RIm, W));
+    PetscCall(DRReductionBlockSolve(fi->F, RIm, W));
     PetscCall(PetscCalloc1(ncol, &part));
     PetscCall(MatDenseGetArrayRead(W, &w));
     for (PetscInt k = 0; k < ncol; k++)

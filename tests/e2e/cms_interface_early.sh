@@ -14,7 +14,9 @@
 #  - numpy: the written CC basis is M_G-orthonormal against the Guyan mass
 #    computed from the late path's assembled boundary blocks.
 # Ranks: 1, 3 (single-rank groups: MUMPS Schur) and 2 ranks in one group of
-# 2 (the constraint-mode path for the pencil) agree.
+# 2 (the constraint-mode path for the pencil) agree.  The counted K_II
+# solves (/timing block_solve_columns, single_solves) differ between the paths
+# by exactly the boundary columns each projects on.
 set -euo pipefail
 cd "$T"
 J=$ROOT/tests/data/cms/interface.yaml
@@ -39,6 +41,8 @@ def rd(n):
             d["fcc"] = f["/cms/reduced/interface_frequencies_hz"][:]
         d["K"], d["M"] = f["/cms/reduced/K"][:], f["/cms/reduced/M"][:]
         d["t"] = dict(f["/timing"].attrs)
+        d["nb"] = {k: int(g.attrs["n_boundary"]) for k, g in f["/cms/components"].items()}
+        d["bsc"], d["ss"] = int(f["/timing"].attrs["block_solve_columns"]), int(f["/timing"].attrs["single_solves"])
     return d
 E, E3, E2, L, B, A = (rd(n) for n in ["early.h5", "early3.h5", "early2g.h5", "late.h5", "base.h5", "all.h5"])
 n = len(B["f"])
@@ -81,6 +85,19 @@ assert np.abs(E2["f"] / L["f"] - 1).max() < 1e-8, (E2["f"], L["f"])
 # the error estimate covers the interface truncation: estimate >= true error (slack 1e-5 %: the reference's accuracy)
 assert np.all(E["est"] >= E["true"] - 1e-5), (E["est"], E["true"])
 tight = E["est"] / np.maximum(E["true"], 1e-12)
+# the K_II solves counted (/timing block_solve_columns): each component solves one column per boundary coordinate
+# it projects on (constraint modes: n_boundary of base.h5; interface basis: ncc), plus the estimate's residual
+# columns, which two jobs with the same frequencies share; so the differences are exact:
+#  - all CC modes kept vs unreduced: sum over components of (837 - n_boundary);
+#  - a 2-rank group (the pencil from all n_boundary constraint modes, then no solve for the basis) vs one rank
+#    (ncc columns per component: the pencil from MUMPS Schur complements, no solve)
+assert A["bsc"] - B["bsc"] == sum(A["nb"][k] - B["nb"][k] for k in B["nb"]), (A["bsc"], B["bsc"], A["nb"], B["nb"])
+assert E2["bsc"] - E["bsc"] == sum(B["nb"][k] - E["nb"][k] for k in B["nb"]), (E2["bsc"], E["bsc"], B["nb"], E["nb"])
+assert E3["bsc"] == E["bsc"], (E3["bsc"], E["bsc"])
+# the component eigensolves do not depend on the interface treatment: the same single-vector solves
+# (counted on one rank per group; 1 rank and 3 single-rank groups run the same solves)
+assert B["ss"] > 0 and A["ss"] == B["ss"] == E["ss"] == E3["ss"], (B["ss"], A["ss"], E["ss"], E3["ss"])
+print(f"K_II solve columns: unreduced {B['bsc']}, all CC {A['bsc']}, early {E['bsc']} (2-rank group {E2['bsc']}); single solves {B['ss']}")
 # cost: the projection runs on ncc + nq columns instead of nb + nq
 pe, pl = E["t"]["constraint_modes"] + E["t"]["projection"], L["t"]["constraint_modes"] + L["t"]["projection"]
 print(f"all CC kept vs unreduced {dall:.1e}; early vs late {d_el:.1e}; CC truncation max {d_cb.max() * 100:.4f} %; "
