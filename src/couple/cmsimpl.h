@@ -182,6 +182,9 @@ PetscErrorCode DRCMSInterfaceEarly_Private(DRCMS c, PetscLogDouble t[3]);
 /* iface_early.c: a refinement round with count CC modes (bases rebuilt) */
 PetscErrorCode DRCMSInterfaceEnrich_Private(DRCMS c, PetscInt count, PetscLogDouble t[3]);
 /* partition.c; the balance table: predicted share vs seconds per group */
+/* method.c: the boundary DOFs of one of my components; cms.method auto resolved */
+PetscErrorCode DRCMSBoundaryCount_Private(DRComponent comp, const PetscBool isboundary[], PetscInt *nb);
+PetscErrorCode DRCMSChooseMethods_Private(DRCMS c);
 PetscErrorCode DRCMSPartition_Private(DRCMS c);
 PetscErrorCode DRCMSViewBalance_Private(DRCMS c, PetscViewer v);
 /* substructure.c: before the groups (names, methods, costs) and after them
