@@ -206,6 +206,7 @@ PetscErrorCode DRCMSInterfaceEnrich_Private(DRCMS c, PetscInt count, PetscLogDou
   PetscCall(PetscLogEventBegin(DRCMS_IfaceReduce, 0, 0, 0, 0));
   if (!c->rank) PetscCall(RootCCModes(c, count));
   PetscCall(PetscLogEventEnd(DRCMS_IfaceReduce, 0, 0, 0, 0));
+  PetscCallMPI(MPI_Bcast(&c->nccache, 1, MPIU_INT, 0, c->comm)); /* for the next round's count (refine.c) */
   PetscCall(ApplyCCModes(c, t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -272,6 +273,7 @@ PetscErrorCode DRCMSInterfaceEarly_Private(DRCMS c, PetscLogDouble t[3])
   if (c->rank) PetscCall(PetscMalloc1(c->pnbglob + 1, &c->pglob));
   PetscCallMPI(MPI_Bcast(c->pglob, (PetscMPIInt)c->pnbglob, MPIU_INT64, 0, c->comm));
   PetscCallMPI(MPI_Bcast(&c->ncc, 1, MPIU_INT, 0, c->comm));
+  PetscCallMPI(MPI_Bcast(&c->nccache, 1, MPIU_INT, 0, c->comm)); /* for the next round's count (refine.c) */
   PetscCall(DRProgress(c->comm, "cms: interface reduction before the projection: %" PetscInt_FMT " boundary DOFs -> %" PetscInt_FMT " CC modes%s", c->pnbglob, c->ncc, c->iface_auto ? " (below the initial interface cutoff; cms.tol_pct refines it)" : ""));
   ierr = ApplyCCModes(c, t);
   PetscCall(PetscFree2(nbk, tmp));
