@@ -125,7 +125,7 @@ PetscErrorCode DRReductionGetPhysicalBoundary(DRReduction r, PetscInt *nb, const
  * IRS and condensation) goes through DRReductionBlockSolve: X = F^{-1} B
  * (MatMatSolve), counting B's columns on this process.
  * DRReductionBlockSolveColumns reads the count so far (CMS reports it as
- * /cms attribute block_solve_columns). */
+ * /timing attribute block_solve_columns). */
 PetscErrorCode DRReductionBlockSolve(Mat F, Mat B, Mat X);
 PetscErrorCode DRReductionBlockSolveColumns(PetscInt *ncols);
 /* U = T Qc on this rank's rows of the component (local rows x ncol,

@@ -55,6 +55,9 @@ extern PetscLogEvent DR_EVENT_Write, DR_EVENT_FarmTask, DR_EVENT_FarmCheckpoint,
  * time of an event on this process so far (0 when the log is off). */
 PetscErrorCode DRLogEnable(void);
 PetscErrorCode DRLogEventSeconds(PetscLogEvent e, PetscLogDouble *seconds);
+/* The number of times the event named `name` (e.g. "MatSolve") ran on this
+ * process so far (0 when the log is off). */
+PetscErrorCode DRLogEventCount(const char name[], PetscInt *count);
 
 /* Registries (PETSc's PetscFunctionList, one per method family): look up
  * `name`; an unknown name is a one-line input error on comm that names

@@ -164,6 +164,22 @@ PetscErrorCode DRLogEnable(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRLogEventCount(const char name[], PetscInt *count)
+{
+  PetscEventPerfInfo info;
+  PetscLogEvent      e;
+  PetscBool          active;
+
+  PetscFunctionBeginUser;
+  *count = 0;
+  PetscCall(PetscLogIsActive(&active));
+  if (!active) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventGetId(name, &e));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, e, &info));
+  *count = info.count;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRLogEventSeconds(PetscLogEvent e, PetscLogDouble *seconds)
 {
   PetscEventPerfInfo info;

@@ -492,34 +492,17 @@ static PetscErrorCode EventTimes(PetscReal t[6])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* This process's MatSolve calls so far (PETSc's log, on in every dynred
- * run): the single-vector solves of the component eigensolvers. */
-static PetscErrorCode SingleSolves(PetscInt *n)
-{
-  PetscLogEvent      e;
-  PetscEventPerfInfo info;
-  PetscBool          active;
-
-  PetscFunctionBeginUser;
-  *n = 0;
-  PetscCall(PetscLogIsActive(&active));
-  if (!active) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscLogEventGetId("MatSolve", &e));
-  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, e, &info));
-  *n = info.count;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* ReduceComponents, its single-vector solves counted (not the coupled
- * solve's, which a distributed system makes on every rank). */
+/* ReduceComponents, its single-vector solves counted (MatSolve: the
+ * component eigensolvers; not the coupled solve's, which a distributed
+ * system makes on every rank). */
 static PetscErrorCode ReduceCounted(DRCMS c, const PetscBool redo[], PetscInt *nsingle)
 {
   PetscInt s0, s1;
 
   PetscFunctionBeginUser;
-  PetscCall(SingleSolves(&s0));
+  PetscCall(DRLogEventCount("MatSolve", &s0));
   PetscCall(ReduceComponents(c, redo));
-  PetscCall(SingleSolves(&s1));
+  PetscCall(DRLogEventCount("MatSolve", &s1));
   *nsingle += s1 - s0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -530,9 +513,8 @@ static PetscErrorCode ReduceCounted(DRCMS c, const PetscBool redo[], PetscInt *n
 /* The reductions and the refinement rounds up to the last coupled solve. */
 static PetscErrorCode ReduceAndCouple(DRCMS c, PetscReal **Q)
 {
-  PetscBool *redo, again = PETSC_TRUE;
-
-  PetscInt   b0, b1, nsingle = 0, loc[2], sum[2];
+  PetscBool  *redo, again = PETSC_TRUE;
+  PetscInt    b0, b1, nsingle = 0, loc[2], sum[2];
   PetscMPIInt grank;
 
   PetscFunctionBeginUser;

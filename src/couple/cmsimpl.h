@@ -35,8 +35,8 @@
 #define DR_CMS_IFACE_AUTO_FACTOR 2.0
 /* cms.min_component_modes, default 8 (cms.c): with cms.tol_pct, fmax and no
  * explicit cutoff_factor, each Craig-Bampton component keeps at least this
- * many modes in the first round, also when
- * fewer lie below the cutoff (short middle parts, low fmax).  Without a
+ * many modes in the first round, also when fewer lie below the cutoff
+ * (short middle parts, low fmax).  Without a
  * floor the 46k-DOF plate in 4 parts needed 3 rounds at 20 modes.  Since a
  * refinement round became cheap (residual corrections, and the Krylov-Schur
  * solve continued on the factorization the component holds: enrich.c), a

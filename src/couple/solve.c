@@ -239,10 +239,6 @@ static PetscErrorCode DistributedSolve(DRCMS c, PetscInt N, const PetscReal *Kr,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Eigenproblem of an N x N reduced system (K, M column-major, root only):
- * dense on the root up to dense_max, else distributed with SLEPc.  Sets
- * c->nm and c->freq on every rank; Q (N x nm, column-major) on the root
- * only (NULL elsewhere). */
 /* Above dense_max the root still solves densely when a quarter or more of
  * the N modes are wanted (cms.nmodes without fmax) and the dense solve fits
  * in the root's memory: SLEPc then needs a basis of about 2 x nmodes vectors
@@ -267,6 +263,10 @@ static PetscErrorCode DenseAnyway(DRCMS c, PetscInt N, PetscBool *dense)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Eigenproblem of an N x N reduced system (K, M column-major, root only):
+ * dense on the root up to dense_max (or beyond it, DenseAnyway), else
+ * distributed with SLEPc.  Sets c->nm and c->freq on every rank; Q (N x nm,
+ * column-major) on the root only (NULL elsewhere). */
 static PetscErrorCode SolveSystem(DRCMS c, PetscInt N, const PetscReal *Kr, const PetscReal *Mr, PetscReal **Qout)
 {
   PetscBool dense = (PetscBool)(N <= c->dense_max);
