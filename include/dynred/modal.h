@@ -46,6 +46,16 @@ PetscErrorCode DRModalSetSlicing(DRModal m, PetscBool slicing);
  * on rank 0; every eigenvalue, so the count is exact); 0 (default): never.
  * Option -PREFIX_dense_max. */
 PetscErrorCode DRModalSetDenseMax(DRModal m, PetscInt n);
+/* SLEPc's eigenvector purification (default true, SLEPc's default): after
+ * the Krylov-Schur solve every converged vector x becomes (K - sigma M)^{-1}
+ * M x, one more single-vector solve per mode, which removes components a
+ * singular M leaves undetermined and sharpens the vector by one power step.
+ * A caller that only needs the span of well-converged modes (a CMS
+ * component basis: the coupled Rayleigh-Ritz and its error estimate use the
+ * full operators, not the vectors' eigen-residuals) turns it off; it stays
+ * on for an M with a diagonal entry <= 0 (massless DOFs: M singular).
+ * Option -PREFIX_eps_purify. */
+PetscErrorCode DRModalSetPurify(DRModal m, PetscBool purify);
 PetscErrorCode DRModalGetDenseMax(DRModal m, PetscInt *n);
 /* Modes below fmax known from an inertia count (counted path), from the
  * slices or from the dense solve; -1 when not counted (lowest-n path). */

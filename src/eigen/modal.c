@@ -1,35 +1,8 @@
 /* Generalized symmetric eigensolver: SLEPc Krylov-Schur, shift-and-invert,
  * MUMPS Cholesky; lowest n modes or spectrum slicing below fmax. */
-#include <dynred/modal.h>
+#include "modalimpl.h"
 #include <dynred/preflight.h>
-#include <slepceps.h>
 
-struct _p_DRModal {
-  MPI_Comm  comm;
-  char      prefix[64];
-  char      what[PETSC_MAX_PATH_LEN];
-  Mat       K, M;
-  PetscInt  nmodes;
-  PetscReal fmax, tol, sigma;
-  PetscReal scale;     /* |trace-based shift| (or |user shift|): the zero-eigenvalue scale */
-  PetscBool sigma_set;
-  PetscBool try_zero;  /* default shift, lowest-n path: try sigma = 0 (K definite) first */
-  PetscBool slicing; /* fmax by spectrum slicing (inertia-proven) or by counting first */
-  PetscInt  nev;     /* nev of the counted path */
-  PetscInt  count;   /* eigenvalues below fmax from the inertia of K - lmax M (-1: not counted) */
-  PetscInt  dense_max; /* n <= dense_max: LAPACK on rank 0 instead of SLEPc (0: never) */
-  PetscInt  nmin;      /* with fmax: at least this many modes (the lowest), counted path and dense */
-  EPS       eps;
-  Mat       F;       /* a factorization of K given by the caller (shift 0 through it), or NULL */
-  PetscInt  ndefl;   /* deflation space: known eigenvectors the solve stays M-orthogonal to */
-  Vec      *defl;
-  /* results */
-  PetscInt   n;
-  PetscReal *freq, *lambda, *resid;
-  Vec       *modes;
-  /* progress */
-  PetscLogDouble last;
-};
 
 PetscErrorCode DRModalCreate(MPI_Comm comm, DRModal *m)
 {
@@ -40,6 +13,7 @@ PetscErrorCode DRModalCreate(MPI_Comm comm, DRModal *m)
   (*m)->nmodes = 20;
   (*m)->tol    = 1e-12;
   (*m)->slicing = PETSC_TRUE;
+  (*m)->purify  = PETSC_TRUE;
   (*m)->count   = -1;
   PetscCall(PetscStrncpy((*m)->prefix, "modal_", sizeof((*m)->prefix)));
   PetscCall(PetscStrncpy((*m)->what, "model", sizeof((*m)->what)));
@@ -68,108 +42,6 @@ PetscErrorCode DRModalDestroy(DRModal *m)
   PetscCall(MatDestroy(&(*m)->K));
   PetscCall(MatDestroy(&(*m)->M));
   PetscCall(PetscFree(*m));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRModalSetOptionsPrefix(DRModal m, const char *prefix)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscStrncpy(m->prefix, prefix ? prefix : "", sizeof(m->prefix)));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRModalSetOperators(DRModal m, Mat K, Mat M, const char *what)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscObjectReference((PetscObject)K));
-  PetscCall(PetscObjectReference((PetscObject)M));
-  PetscCall(MatDestroy(&m->K));
-  PetscCall(MatDestroy(&m->M));
-  m->K = K;
-  m->M = M;
-  if (what) PetscCall(PetscStrncpy(m->what, what, sizeof(m->what)));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRModalSetRange(DRModal m, PetscInt nmodes, PetscReal fmax)
-{
-  PetscFunctionBeginUser;
-  PetscCheck(nmodes > 0 || fmax > 0, m->comm, DR_ERR_INPUT, "%s: modal range: expected nmodes > 0 or fmax > 0 (got nmodes %" PetscInt_FMT ", fmax %g)", m->what, nmodes, (double)fmax);
-  m->nmodes = nmodes;
-  m->fmax   = fmax;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRModalSetMinModes(DRModal m, PetscInt nmin)
-{
-  PetscFunctionBeginUser;
-  PetscCheck(nmin >= 0, m->comm, DR_ERR_INPUT, "%s: modal range: expected a minimum mode count >= 0, got %" PetscInt_FMT, m->what, nmin);
-  m->nmin = nmin;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRModalSetSlicing(DRModal m, PetscBool slicing)
-{
-  PetscFunctionBeginUser;
-  m->slicing = slicing;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRModalSetDenseMax(DRModal m, PetscInt n)
-{
-  PetscFunctionBeginUser;
-  m->dense_max = n;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRModalGetDenseMax(DRModal m, PetscInt *n)
-{
-  PetscFunctionBeginUser;
-  *n = m->dense_max;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRModalGetCount(DRModal m, PetscInt *count)
-{
-  PetscFunctionBeginUser;
-  *count = m->count;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRModalSetTolerance(DRModal m, PetscReal tol)
-{
-  PetscFunctionBeginUser;
-  m->tol = tol;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRModalSetShift(DRModal m, PetscReal sigma)
-{
-  PetscFunctionBeginUser;
-  m->sigma     = sigma;
-  m->sigma_set = PETSC_TRUE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRModalSetFactor(DRModal m, Mat F)
-{
-  PetscFunctionBeginUser;
-  if (F) PetscCall(PetscObjectReference((PetscObject)F));
-  PetscCall(MatDestroy(&m->F));
-  m->F = F;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRModalSetDeflationSpace(DRModal m, PetscInt n, const Vec v[])
-{
-  PetscFunctionBeginUser;
-  if (m->defl) PetscCall(VecDestroyVecs(m->ndefl, &m->defl));
-  m->ndefl = 0;
-  if (n > 0) {
-    PetscCall(VecDuplicateVecs(v[0], n, &m->defl));
-    for (PetscInt i = 0; i < n; i++) PetscCall(VecCopy(v[i], m->defl[i]));
-    m->ndefl = n;
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -285,6 +157,25 @@ PetscErrorCode DRModalSetFromOptions(DRModal m)
     PetscCall(EPSSetTarget(m->eps, m->sigma));
     PetscCall(EPSSetDimensions(m->eps, m->nev, PETSC_DEFAULT, PETSC_DEFAULT));
   }
+  if (!m->purify) {
+    /* off only for a definite M: a singular one leaves the vectors' null(M)
+     * components unchecked by the M inner product, which purification
+     * removes.  The singular masses of FE models are massless DOFs (zero
+     * diagonal: lumped-mass rotations, multipliers); with every diagonal
+     * entry positive, lumped (diagonal) and consistent continuum or beam
+     * masses (definite element by element) are definite. */
+    Vec       d;
+    PetscReal dmin;
+    PetscCall(MatCreateVecs(m->M, &d, NULL));
+    PetscCall(MatGetDiagonal(m->M, d));
+    PetscCall(VecMin(d, NULL, &dmin));
+    PetscCall(VecDestroy(&d));
+    if (!(dmin > 0)) {
+      PetscCall(PetscInfo(NULL, "%s: M has a diagonal entry %g <= 0: eigenvector purification kept\n", m->what, (double)dmin));
+      m->purify = PETSC_TRUE;
+    }
+  }
+  PetscCall(EPSSetPurify(m->eps, m->purify));
   PetscCall(EPSMonitorSet(m->eps, Monitor, m, NULL));
   PetscCall(EPSSetFromOptions(m->eps));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -666,35 +557,3 @@ PetscErrorCode DRModalSolve(DRModal m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRModalGetModes(DRModal m, PetscInt *n, const PetscReal **freq_hz, const PetscReal **lambda, Vec **modes, const PetscReal **residual)
-{
-  PetscFunctionBeginUser;
-  if (n) *n = m->n;
-  if (freq_hz) *freq_hz = m->freq;
-  if (lambda) *lambda = m->lambda;
-  if (modes) *modes = m->modes;
-  if (residual) *residual = m->resid;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRModalView(DRModal m, PetscViewer v)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscViewerASCIIPrintf(v, "  mode   frequency [Hz]   rel. residual\n"));
-  for (PetscInt k = 0; k < m->n; k++) PetscCall(PetscViewerASCIIPrintf(v, "  %4" PetscInt_FMT "   %14.6f   %12.3e\n", k + 1, (double)m->freq[k], (double)m->resid[k]));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRModalGetShift(DRModal m, PetscReal *sigma)
-{
-  PetscFunctionBeginUser;
-  *sigma = m->sigma;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode DRModalGetScale(DRModal m, PetscReal *scale)
-{
-  PetscFunctionBeginUser;
-  *scale = m->scale;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}

@@ -29,6 +29,7 @@ static PetscErrorCode NewModes(DRFixedInterface *fi, DRReduction r, PetscInt nmo
     PetscCall(DRModalSetRange(*modal, PetscMin(nmodes, fi->nI) - fi->nq, 0));
   } else PetscCall(DRModalSetRange(*modal, PetscMin(nmodes, fi->nI), 0));
   PetscCall(DRModalSetDenseMax(*modal, DR_COMPONENT_DENSE_MAX));
+  PetscCall(DRModalSetPurify(*modal, DR_COMPONENT_PURIFY));
   PetscCall(DRModalSetFromOptions(*modal));
   PetscCall(DRModalSolve(*modal));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -100,6 +100,7 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscB
   } else PetscCall(DRModalSetRange(fi->modal, keep ? PetscMax(1, PetscMin(r->nmodes, fi->nI)) : 1, 0));
   PetscCall(DRModalSetSlicing(fi->modal, PETSC_FALSE));
   PetscCall(DRModalSetDenseMax(fi->modal, DR_COMPONENT_DENSE_MAX));
+  PetscCall(DRModalSetPurify(fi->modal, DR_COMPONENT_PURIFY));
   PetscCall(DRModalSetFromOptions(fi->modal));
   PetscCall(DRModalSolve(fi->modal));
   PetscCall(DRModalGetModes(fi->modal, &nm, &f, &lam, &fi->modes, NULL));

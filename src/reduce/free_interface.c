@@ -144,6 +144,7 @@ static PetscErrorCode ComputeFreeModes(DRReduction r, const Comp *c, FreeModes *
   else PetscCall(DRModalSetRange(fm->modal, r->nmodes, 0));
   PetscCall(DRModalSetSlicing(fm->modal, PETSC_FALSE));
   PetscCall(DRModalSetDenseMax(fm->modal, DR_COMPONENT_DENSE_MAX));
+  PetscCall(DRModalSetPurify(fm->modal, DR_COMPONENT_PURIFY));
   PetscCall(DRModalSetFromOptions(fm->modal));
   PetscCall(DRModalSolve(fm->modal));
   PetscCall(DRModalGetModes(fm->modal, &fm->nm, &fm->f, &fm->lam, &fm->phi, NULL));
