@@ -183,6 +183,15 @@ PetscErrorCode DRReductionSetUp(DRReduction r)
   PetscFunctionBeginUser;
   if (r->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
   if (!r->type[0]) PetscCall(DRReductionSetType(r, DRREDUCTION_CRAIG_BAMPTON));
+  /* read here, not in DRReductionSetFromOptions: CMS sets type and modes
+   * itself (cms.method, cutoffs) and never calls that */
+  PetscOptionsBegin(r->comm, r->prefix, "Component reduction (superelement) options", "DRReduction");
+  {
+    PetscBool reuse = (PetscBool)!r->no_cc_reuse;
+    PetscCall(PetscOptionsBool("-reduction_reuse_cc_solves", "an interface refinement round of cms.tol_pct keeps the interior columns -K_II^{-1} K_IB v of the CC modes it already had (false: solves them all again, for comparisons)", "DRReductionApplyInterfaceBasis", reuse, &reuse, NULL));
+    r->no_cc_reuse = (PetscBool)!reuse;
+  }
+  PetscOptionsEnd();
   if (r->ops->setup) PetscCall((*r->ops->setup)(r));
   r->setupcalled = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -53,6 +53,7 @@ struct _p_DRReduction {
   void                   *data; /* method data, owned by ops->destroy */
   PetscInt                nmodes;
   PetscReal               cutoff_hz;
+  PetscBool               no_cc_reuse; /* -reduction_reuse_cc_solves false: an interface refinement solves every CC column again */
   PetscBool               setupcalled;
   PetscBool               applied;
   DRSuperelement          se;       /* result of the last Apply */

@@ -11,6 +11,10 @@
 #  - default: the log shows an interface refinement round; every true error
 #    and every estimate <= tol_pct 0.5 %; estimate >= true error; f >= f_full;
 #  - 1, 2 and 3 ranks give the same frequencies;
+#  - the refinement round keeps the interior columns of the first round's CC
+#    modes (cms_comp_reduction_reuse_cc_solves, default true): the same
+#    frequencies and estimates as solving them again, with exactly
+#    4 x (first CC count) fewer block-solve columns;
 #  - cms.interface_auto false: no CC modes, also within 0.5 %;
 #  - an explicit cms.interface_modes is final: never refined;
 #  - the same plate as ONE component split by cms.partition 4 (the separator
@@ -25,6 +29,7 @@ set -euo pipefail
 cd "$T"
 P="-config $ROOT/tests/data/cms/plate4.yaml -cms_fmax 3000 -verify true"
 timeout 300 $MPIEXEC -n 2 $DYNRED $P -output a2.h5 > a2.log
+timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_comp_reduction_reuse_cc_solves false -output noreuse.h5 > noreuse.log
 $DYNRED $P -output a1.h5 > a1.log
 timeout 300 $MPIEXEC -n 3 $DYNRED $P -output a3.h5 > a3.log
 timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_interface_auto false -output off.h5 > off.log
@@ -69,6 +74,16 @@ for name in ["a1", "a2", "a3", "off", "fixed", "part"]:
     if name != "fixed":  # tol_pct 0.5 honoured: estimates and true errors
         assert est.max() <= 0.5 and true.max() <= 0.5, (name, est.max(), true.max())
 assert res["a2"][1] > first, ("the interface was refined", first, res["a2"][1])
+# reused CC columns: the same block solves' results (MUMPS solves each right-hand side alike whatever the block;
+# 1e-12 relative leaves room for BLAS blocking round-off, eps * kappa(K_II) <= 1e-16 * 1e4 in the eigenvalues'
+# second-order dependence on the basis) and exactly one first-round CC count fewer columns per part (4 parts)
+with h5py.File("a2.h5") as a, h5py.File("noreuse.h5") as b:
+    d = np.abs(a["/cms/frequencies_hz"][:] / b["/cms/frequencies_hz"][:] - 1).max()
+    de = np.abs(a["/cms/error_estimate_pct"][:] - b["/cms/error_estimate_pct"][:]).max()
+    ca, cb = int(a["/timing"].attrs["block_solve_columns"]), int(b["/timing"].attrs["block_solve_columns"])
+    print(f"CC column reuse: {ca} vs {cb} block-solve columns, first round {first} CC modes; max rel. difference {d:.2g}, estimates {de:.2g} %")
+    assert d < 1e-12 and de < 1e-8, (d, de)
+    assert cb - ca == 4 * first, (ca, cb, first)
 assert res["off"][1] == 0 and res["fixed"][1] == 30, (res["off"][1], res["fixed"][1])
 # ranks: the same reduction (the CC modes chosen at the root from the same pencil); 1e-8 relative: the eigensolver
 # tolerance of the component solves (1e-10 residual) amplified by the spread of the coupled spectrum
