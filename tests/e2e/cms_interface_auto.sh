@@ -15,6 +15,9 @@
 #    modes (cms_comp_reduction_reuse_cc_solves, default true): the same
 #    frequencies and estimates as solving them again, with exactly
 #    4 x (first CC count) fewer block-solve columns;
+#  - the component eigensolves (SLEPc: cms_comp_dense_max 0) skip SLEPc's
+#    eigenvector purification: the same frequencies as with it
+#    (cms_comp_eps_purify 1), with fewer single-vector solves;
 #  - cms.interface_auto false: no CC modes, also within 0.5 %;
 #  - an explicit cms.interface_modes is final: never refined;
 #  - the same plate as ONE component split by cms.partition 4 (the separator
@@ -30,6 +33,8 @@ cd "$T"
 P="-config $ROOT/tests/data/cms/plate4.yaml -cms_fmax 3000 -verify true"
 timeout 300 $MPIEXEC -n 2 $DYNRED $P -output a2.h5 > a2.log
 timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_comp_reduction_reuse_cc_solves false -output noreuse.h5 > noreuse.log
+timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_comp_dense_max 0 -output sparse.h5 > sparse.log
+timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_comp_dense_max 0 -cms_comp_eps_purify 1 -output purify.h5 > purify.log
 $DYNRED $P -output a1.h5 > a1.log
 timeout 300 $MPIEXEC -n 3 $DYNRED $P -output a3.h5 > a3.log
 timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_interface_auto false -output off.h5 > off.log
@@ -84,6 +89,13 @@ with h5py.File("a2.h5") as a, h5py.File("noreuse.h5") as b:
     print(f"CC column reuse: {ca} vs {cb} block-solve columns, first round {first} CC modes; max rel. difference {d:.2g}, estimates {de:.2g} %")
     assert d < 1e-12 and de < 1e-8, (d, de)
     assert cb - ca == 4 * first, (ca, cb, first)
+# purification off: the component modes are a basis; the coupled Rayleigh-Ritz values agree to the component
+# eigensolver's tolerance 1e-12 times the basis' conditioning (1e-9 relative, as the rank comparison below)
+with h5py.File("sparse.h5") as a, h5py.File("purify.h5") as b:
+    d = np.abs(a["/cms/frequencies_hz"][:] / b["/cms/frequencies_hz"][:] - 1).max()
+    sa, sb = int(a["/timing"].attrs["single_solves"]), int(b["/timing"].attrs["single_solves"])
+    print(f"purification off / on: {sa} / {sb} single-vector solves, max rel. difference {d:.2g}")
+    assert d < 1e-9 and sa < sb, (d, sa, sb)
 assert res["off"][1] == 0 and res["fixed"][1] == 30, (res["off"][1], res["fixed"][1])
 # ranks: the same reduction (the CC modes chosen at the root from the same pencil); 1e-8 relative: the eigensolver
 # tolerance of the component solves (1e-10 residual) amplified by the spread of the coupled spectrum
