@@ -88,7 +88,9 @@ PetscErrorCode DRModalGetKSP(DRModal m, KSP *ksp);
 PetscErrorCode DRModalSolve(DRModal m);
 
 /* Results; arrays are owned by m.  freq_hz is signed: a slightly negative
- * eigenvalue (rigid-body round-off) gives a slightly negative frequency. */
+ * eigenvalue (rigid-body round-off) gives a slightly negative frequency.
+ * The residuals are computed on the first request (collective on m's
+ * communicator; DRModalView too). */
 PetscErrorCode DRModalGetModes(DRModal m, PetscInt *n, const PetscReal **freq_hz, const PetscReal **lambda, Vec **modes, const PetscReal **residual);
 /* Result table on rank 0: mode, frequency, relative residual. */
 PetscErrorCode DRModalView(DRModal m, PetscViewer v);

@@ -27,6 +27,7 @@ static PetscErrorCode FreeResults(DRModal m)
   PetscCall(PetscFree(m->freq));
   PetscCall(PetscFree(m->lambda));
   PetscCall(PetscFree(m->resid));
+  m->resid_done = PETSC_FALSE;
   m->n = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -461,7 +462,8 @@ static PetscErrorCode SolveCounted(DRModal m, PetscInt n)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Mass normalization, the deterministic sign and the residual of mode k. */
+/* Mass normalization and the deterministic sign of mode k (its residual:
+ * on request, DRModalGetModes). */
 static PetscErrorCode FinishMode(DRModal m, PetscInt k)
 {
   PetscScalar mnorm;
@@ -475,7 +477,6 @@ static PetscErrorCode FinishMode(DRModal m, PetscInt k)
   PetscCall(VecDestroy(&mx));
   PetscCall(VecScale(m->modes[k], 1.0 / PetscSqrtReal(PetscRealPart(mnorm))));
   PetscCall(DRVecModeSignFix(m->modes[k]));
-  PetscCall(DRModalResidual(m->K, m->M, m->lambda[k], m->modes[k], &m->resid[k]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -110,6 +110,18 @@ PetscErrorCode DRModalSetDeflationSpace(DRModal m, PetscInt n, const Vec v[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The relative residuals, computed on the first request (collective): a
+ * caller that keeps modes as a basis (CMS components) does not pay the two
+ * products per mode. */
+static PetscErrorCode Residuals(DRModal m)
+{
+  PetscFunctionBeginUser;
+  if (m->resid_done) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt k = 0; k < m->n; k++) PetscCall(DRModalResidual(m->K, m->M, m->lambda[k], m->modes[k], &m->resid[k]));
+  m->resid_done = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRModalGetModes(DRModal m, PetscInt *n, const PetscReal **freq_hz, const PetscReal **lambda, Vec **modes, const PetscReal **residual)
 {
   PetscFunctionBeginUser;
@@ -117,13 +129,17 @@ PetscErrorCode DRModalGetModes(DRModal m, PetscInt *n, const PetscReal **freq_hz
   if (freq_hz) *freq_hz = m->freq;
   if (lambda) *lambda = m->lambda;
   if (modes) *modes = m->modes;
-  if (residual) *residual = m->resid;
+  if (residual) {
+    PetscCall(Residuals(m));
+    *residual = m->resid;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRModalView(DRModal m, PetscViewer v)
 {
   PetscFunctionBeginUser;
+  PetscCall(Residuals(m));
   PetscCall(PetscViewerASCIIPrintf(v, "  mode   frequency [Hz]   rel. residual\n"));
   for (PetscInt k = 0; k < m->n; k++) PetscCall(PetscViewerASCIIPrintf(v, "  %4" PetscInt_FMT "   %14.6f   %12.3e\n", k + 1, (double)m->freq[k], (double)m->resid[k]));
   PetscFunctionReturn(PETSC_SUCCESS);

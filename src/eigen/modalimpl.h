@@ -27,6 +27,7 @@ struct _p_DRModal {
   /* results */
   PetscInt   n;
   PetscReal *freq, *lambda, *resid;
+  PetscBool  resid_done; /* resid computed (on request: two products per mode) */
   Vec       *modes;
   /* progress */
   PetscLogDouble last;
