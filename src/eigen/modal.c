@@ -1,5 +1,6 @@
 /* Generalized symmetric eigensolver: SLEPc Krylov-Schur, shift-and-invert,
  * MUMPS Cholesky; lowest n modes or spectrum slicing below fmax. */
+#include <dynred/modal.h>
 #include "modalimpl.h"
 #include <dynred/preflight.h>
 

@@ -1,4 +1,5 @@
 /* The modal solver's settings and results (the solve: modal.c). */
+#include <dynred/modal.h>
 #include "modalimpl.h"
 
 PetscErrorCode DRModalSetOptionsPrefix(DRModal m, const char *prefix)

@@ -1,7 +1,7 @@
-/* The modal solver's object, shared by modal.c (the solve) and modal_set.c
- * (its settings and results). */
+/* The modal solver's object behind include/dynred/modal.h's DRModal, shared
+ * by modal.c (the solve) and modal_set.c (its settings and results); its
+ * fields need SLEPc's types only (the .c files include dynred/modal.h). */
 #pragma once
-#include <dynred/modal.h>
 #include <slepceps.h>
 
 struct _p_DRModal {
