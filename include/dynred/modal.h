@@ -56,6 +56,14 @@ PetscErrorCode DRModalSetDenseMax(DRModal m, PetscInt n);
  * on for an M with a diagonal entry <= 0 (massless DOFs: M singular).
  * Option -PREFIX_eps_purify. */
 PetscErrorCode DRModalSetPurify(DRModal m, PetscBool purify);
+/* Block Lanczos (src/eigen/block.c) with bs right-hand sides per solve
+ * wherever the solver holds a factorization of K at shift 0 (one given by
+ * DRModalSetFactor, or K itself factored without negative pivots on the
+ * lowest-n and counted paths): one MatMatSolve per block instead of SLEPc's
+ * one MatSolve per vector.  0 (default): SLEPc Krylov-Schur.  Option
+ * -PREFIX_block_size.  Counts its solved columns: DREigenBlockColumns. */
+PetscErrorCode DRModalSetBlockSize(DRModal m, PetscInt bs);
+PetscErrorCode DREigenBlockColumns(PetscInt *ncols);
 PetscErrorCode DRModalGetDenseMax(DRModal m, PetscInt *n);
 /* Modes below fmax known from an inertia count (counted path), from the
  * slices or from the dense solve; -1 when not counted (lowest-n path). */

@@ -2,6 +2,7 @@
  * (METHODS.md 1.1-1.2).  The phases live in partition.c, interface.c,
  * assemble.c, solve.c, recover.c and io.c (see cmsimpl.h). */
 #include "cmsimpl.h"
+#include <dynred/modal.h>
 #include <dynred/modelcost.h>
 #include <dynred/preflight.h>
 #include <string.h>
@@ -514,12 +515,13 @@ static PetscErrorCode ReduceCounted(DRCMS c, const PetscBool redo[], PetscInt *n
 static PetscErrorCode ReduceAndCouple(DRCMS c, PetscReal **Q)
 {
   PetscBool  *redo, again = PETSC_TRUE;
-  PetscInt    b0, b1, nsingle = 0, loc[2], sum[2];
+  PetscInt    b0, b1, e0, e1, nsingle = 0, loc[3], sum[3];
   PetscMPIInt grank;
 
   PetscFunctionBeginUser;
   PetscCall(PetscCalloc1(c->ncomp + 1, &redo));
   PetscCall(DRReductionBlockSolveColumns(&b0));
+  PetscCall(DREigenBlockColumns(&e0));
   PetscCall(ReduceCounted(c, NULL, &nsingle));
   PetscCall(DRCMSViewBalance_Private(c, PETSC_VIEWER_STDOUT_(c->comm)));
   while (again) {
@@ -537,12 +539,15 @@ static PetscErrorCode ReduceAndCouple(DRCMS c, PetscReal **Q)
   PetscCall(PetscFree(redo));
   /* the solves of each group once: counted on its rank 0 */
   PetscCall(DRReductionBlockSolveColumns(&b1));
+  PetscCall(DREigenBlockColumns(&e1));
   PetscCallMPI(MPI_Comm_rank(c->gcomm, &grank));
   loc[0] = grank ? 0 : b1 - b0;
   loc[1] = grank ? 0 : nsingle;
-  PetscCallMPI(MPIU_Allreduce(loc, sum, 2, MPIU_INT, MPI_SUM, c->comm));
+  loc[2] = grank ? 0 : e1 - e0;
+  PetscCallMPI(MPIU_Allreduce(loc, sum, 3, MPIU_INT, MPI_SUM, c->comm));
   c->nblockcols = sum[0];
   c->nsingle    = sum[1];
+  c->neigcols   = sum[2];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

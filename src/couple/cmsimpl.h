@@ -148,6 +148,7 @@ struct _p_DRCMS {
   PetscReal *ishare; /* nm: the interface truncation's part (the boundary term) of mode j's squared residual */
   PetscReal  tol_pct;
   PetscInt   max_refine, nrefine, min_comp_modes;
+  PetscInt   neigcols; /* block-solve columns of the component eigensolvers' block Lanczos (DREigenBlockColumns), summed likewise */
   PetscInt   nblockcols, nsingle; /* K_II solves of the reductions, summed over the groups (world rank 0): block-solve columns (DRReductionBlockSolve) and single-vector solves (MatSolve: the component eigensolvers) */
   PetscBool  cutoff_given; /* the component-mode choice in use (cutoff_factor with fmax, component_modes without) set by the user: no refinement */
   PetscBool  modes_given;

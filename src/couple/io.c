@@ -45,7 +45,7 @@ PetscErrorCode DRCMSView(DRCMS c, PetscViewer v)
     PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, "); coupled system %" PetscInt_FMT " -> %" PetscInt_FMT " coordinates\n", c->nred, c->ncoupled));
     PetscCall(PetscViewerASCIIPrintf(v, "%s", line));
   }
-  PetscCall(PetscViewerASCIIPrintf(v, "  K_II solves of the reductions: %" PetscInt_FMT " block-solve columns (constraint modes, interface basis, estimate), %" PetscInt_FMT " single-vector (component eigensolvers)\n", c->nblockcols, c->nsingle));
+  PetscCall(PetscViewerASCIIPrintf(v, "  K_II solves of the reductions: %" PetscInt_FMT " block-solve columns (constraint modes, interface basis, estimate), %" PetscInt_FMT " single-vector and %" PetscInt_FMT " block-solve columns (component eigensolvers)\n", c->nblockcols, c->nsingle, c->neigcols));
   if (c->est_pct) {
     PetscReal worst = 0;
     for (PetscInt k = 0; k < c->nm; k++) worst = PetscMax(worst, c->est_pct[k]);
@@ -300,6 +300,7 @@ PetscErrorCode DRCMSWrite(DRCMS c, DRStore s)
    * times (a component reused from a checkpoint made none) */
   PetscCall(DRStoreAttrInt(s, "/timing", "block_solve_columns", c->nblockcols));
   PetscCall(DRStoreAttrInt(s, "/timing", "single_solves", c->nsingle));
+  PetscCall(DRStoreAttrInt(s, "/timing", "eigen_block_columns", c->neigcols));
   PetscCall(DRStoreWriteLabels(s, "/cms/labels", c->nfull, c->full));
   if (c->nm) PetscCall(DRStoreWriteVecs(s, "/cms/modes", c->nm, c->modes, NULL));
   PetscCall(DRStoreAttrString(s, "/cms", "modes_normalization", "mass: Phi^T M Phi = I (recovered u = T q); columns = modes, rows = /cms/labels"));

@@ -15,6 +15,7 @@ PetscErrorCode DRModalCreate(MPI_Comm comm, DRModal *m)
   (*m)->tol    = 1e-12;
   (*m)->slicing = PETSC_TRUE;
   (*m)->purify  = PETSC_TRUE;
+  (*m)->block_basis = 3;
   (*m)->count   = -1;
   PetscCall(PetscStrncpy((*m)->prefix, "modal_", sizeof((*m)->prefix)));
   PetscCall(PetscStrncpy((*m)->what, "model", sizeof((*m)->what)));
@@ -38,6 +39,8 @@ PetscErrorCode DRModalDestroy(DRModal *m)
   PetscFunctionBeginUser;
   if (!*m) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(FreeResults(*m));
+  if ((*m)->bvecs) PetscCall(VecDestroyVecs((*m)->bn + 1, &(*m)->bvecs));
+  PetscCall(PetscFree((*m)->blam));
   PetscCall(EPSDestroy(&(*m)->eps));
   PetscCall(MatDestroy(&(*m)->F));
   if ((*m)->defl) PetscCall(VecDestroyVecs((*m)->ndefl, &(*m)->defl));
@@ -102,6 +105,10 @@ PetscErrorCode DRModalSetFromOptions(DRModal m)
     if (flg && shift_hz != 0) m->sigma = -PetscSqr(2 * PETSC_PI * shift_hz);
     m->try_zero = (PetscBool)(!m->sigma_set && !(flg && shift_hz != 0));
     PetscCall(PetscOptionsBool("-slicing", "modes below fmax by spectrum slicing (several shifts) instead of one inertia count and one Krylov-Schur solve for exactly that many", NULL, m->slicing, &m->slicing, NULL));
+    PetscCall(PetscOptionsInt("-block_size", "block Lanczos with this many right-hand sides per solve where the solver holds a factorization of K (CMS components; MatMatSolve instead of SLEPc's one vector per solve); 0: SLEPc Krylov-Schur", NULL, m->block, &m->block, NULL));
+    PetscCheck(m->block >= 0, m->comm, DR_ERR_INPUT, "-%sblock_size %" PetscInt_FMT ": expected 0 (SLEPc) or a block size >= 1", m->prefix, m->block);
+    PetscCall(PetscOptionsReal("-block_basis", "block Lanczos basis size as a multiple of the wanted modes (restarted when full)", NULL, m->block_basis, &m->block_basis, NULL));
+    PetscCheck(m->block_basis >= 1.5, m->comm, DR_ERR_INPUT, "-%sblock_basis %g: expected a multiple >= 1.5 of the wanted modes", m->prefix, (double)m->block_basis);
     PetscCall(PetscOptionsInt("-dense_max", "solve problems of at most this many DOFs densely with LAPACK on rank 0 (0: never)", NULL, m->dense_max, &m->dense_max, NULL));
     PetscOptionsEnd();
   }
@@ -299,7 +306,8 @@ static PetscErrorCode TryZeroShift(DRModal m)
   PetscCall(PCSetErrorIfFailure(pc, errflag));
   if (reason == PC_NOERROR) PetscCall(FactorNegatives(pc, &nneg, &known));
   if (reason == PC_NOERROR && known && nneg == 0) {
-    m->sigma = 0;
+    m->sigma         = 0;
+    m->zero_factored = PETSC_TRUE;
     PetscCall(EPSSetTarget(m->eps, 0.0));
     PetscCall(PetscInfo(NULL, "%s: K factored without negative pivots: shift 0\n", m->what));
   } else PetscCall(PetscInfo(NULL, "%s: K not definite (factorization %s, %" PetscInt_FMT " negative pivots): shift %g\n", m->what, reason == PC_NOERROR ? "ok" : "failed", nneg, (double)m->sigma));
@@ -411,10 +419,64 @@ static PetscErrorCode SolveDense(DRModal m, PetscInt n, PetscInt *nfound, PetscR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The converged eigenvalues of the EPS, ascending, with their EPS indices. */
+/* The factorization the block path solves with: the caller's (shift 0),
+ * or the one of K that TryZeroShift left in SLEPc's ST; NULL: SLEPc's
+ * Krylov-Schur (no block size, no held factorization, or a problem too
+ * small for the block basis). */
+static PetscErrorCode BlockFactor(DRModal m, PetscInt nev, Mat *F)
+{
+  PetscInt n;
+
+  PetscFunctionBeginUser;
+  *F = NULL;
+  PetscCall(MatGetSize(m->K, &n, NULL));
+  if (nev <= 0 || m->block <= 0 || m->ndefl + DRModalBlockBasis(m, nev) + m->block > n) PetscFunctionReturn(PETSC_SUCCESS);
+  if (m->F) *F = m->F;
+  else if (m->zero_factored && m->sigma == 0) {
+    KSP ksp;
+    PC  pc;
+    PetscCall(DRModalGetKSP(m, &ksp));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCFactorGetMatrix(pc, F));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One solve for nev modes: block Lanczos where BlockFactor gives a
+ * factorization (results in m->bn, m->blam, m->bvecs), SLEPc otherwise. */
+static PetscErrorCode SolveOnce(DRModal m, PetscInt nev)
+{
+  Mat F;
+
+  PetscFunctionBeginUser;
+  PetscCall(BlockFactor(m, nev, &F));
+  if (m->bvecs) PetscCall(VecDestroyVecs(m->bn + 1, &m->bvecs));
+  PetscCall(PetscFree(m->blam));
+  m->bn = 0;
+  if (F) PetscCall(DRModalBlockSolve(m, F, nev, &m->bn, &m->blam, &m->bvecs));
+  else {
+    /* SLEPc forgets the deflation space after each solve */
+    if (m->ndefl) PetscCall(EPSSetDeflationSpace(m->eps, m->ndefl, m->defl));
+    PetscCall(EPSSolve(m->eps));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The converged eigenvalues, ascending, with their EPS (or block) indices. */
 static PetscErrorCode SortedConverged(DRModal m, PetscInt *nconv, PetscReal **lam, PetscInt **order)
 {
   PetscFunctionBeginUser;
+  if (m->bvecs) {
+    *nconv = m->bn;
+    PetscCall(PetscMalloc1(*nconv + 1, lam));
+    PetscCall(PetscMalloc1(*nconv + 1, order));
+    for (PetscInt i = 0; i < *nconv; i++) {
+      (*lam)[i]   = m->blam[i];
+      (*order)[i] = i;
+    }
+    PetscCall(PetscSortRealWithPermutation(*nconv, *lam, *order));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(EPSGetConverged(m->eps, nconv));
   PetscCall(PetscMalloc1(*nconv + 1, lam));
   PetscCall(PetscMalloc1(*nconv + 1, order));
@@ -448,7 +510,7 @@ static PetscErrorCode SolveCounted(DRModal m, PetscInt n)
   for (PetscInt round = 0;; round++) {
     PetscInt   nconv, nbelow = 0, *order;
     PetscReal *lam;
-    PetscCall(EPSSolve(m->eps));
+    PetscCall(SolveOnce(m, m->nev));
     if (!round) PetscCall(CheckInertia(m));
     PetscCall(SortedConverged(m, &nconv, &lam, &order));
     while (nbelow < nconv && lam[nbelow] <= lmax) nbelow++;
@@ -523,9 +585,7 @@ PetscErrorCode DRModalSolve(DRModal m)
   if (m->fmax > 0 && !m->slicing) PetscCall(SolveCounted(m, n));
   else {
     if (m->try_zero) PetscCall(TryZeroShift(m));
-    /* SLEPc forgets the deflation space after each solve */
-    if (m->ndefl) PetscCall(EPSSetDeflationSpace(m->eps, m->ndefl, m->defl));
-    PetscCall(EPSSolve(m->eps));
+    PetscCall(SolveOnce(m, m->fmax > 0 ? 0 : m->nmodes));
     PetscCall(CheckInertia(m));
   }
   PetscCall(SortedConverged(m, &nconv, &lam, &order));
@@ -547,10 +607,15 @@ PetscErrorCode DRModalSolve(DRModal m)
   m->modes = tmp;
   for (PetscInt k = 0; k < nkeep; k++) {
     PetscScalar kr;
-    PetscCall(EPSGetEigenpair(m->eps, order[k], &kr, NULL, m->modes[k], NULL));
+    if (m->bvecs) {
+      kr = m->blam[order[k]];
+      PetscCall(VecCopy(m->bvecs[order[k]], m->modes[k]));
+    } else PetscCall(EPSGetEigenpair(m->eps, order[k], &kr, NULL, m->modes[k], NULL));
     m->lambda[k] = PetscRealPart(kr);
     PetscCall(FinishMode(m, k));
   }
+  if (m->bvecs) PetscCall(VecDestroyVecs(m->bn + 1, &m->bvecs));
+  PetscCall(PetscFree(m->blam));
   /* the spare vector allocated above */
   PetscCall(VecDestroy(&m->modes[nkeep]));
   PetscCall(PetscFree(lam));

@@ -53,6 +53,14 @@ PetscErrorCode DRModalSetDenseMax(DRModal m, PetscInt n)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRModalSetBlockSize(DRModal m, PetscInt bs)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(bs >= 0, m->comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: block size %" PetscInt_FMT ": expected >= 0", m->what, bs);
+  m->block = bs;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRModalSetPurify(DRModal m, PetscBool purify)
 {
   PetscFunctionBeginUser;

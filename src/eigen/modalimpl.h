@@ -24,6 +24,12 @@ struct _p_DRModal {
   Mat       F;       /* a factorization of K given by the caller (shift 0 through it), or NULL */
   PetscInt  ndefl;   /* deflation space: known eigenvectors the solve stays M-orthogonal to */
   Vec      *defl;
+  PetscInt  block;     /* > 0: block Lanczos (block.c) with this block size where a factorization is held; 0: SLEPc */
+  PetscReal block_basis; /* the block path's basis: this many times the wanted modes (-PREFIX_block_basis) */
+  PetscBool zero_factored; /* TryZeroShift factored K without negative pivots (the ST's PC holds it) */
+  PetscInt   bn;       /* the block path's results, consumed by DRModalSolve */
+  PetscReal *blam;
+  Vec       *bvecs;
   /* results */
   PetscInt   n;
   PetscReal *freq, *lambda, *resid;
@@ -32,3 +38,17 @@ struct _p_DRModal {
   /* progress */
   PetscLogDouble last;
 };
+
+/* The block path's basis for nev modes: block_basis x nev and at least two
+ * blocks beyond, in whole blocks (block.c); the columns it holds are this
+ * plus one block. */
+static inline PetscInt DRModalBlockBasis(struct _p_DRModal *m, PetscInt nev)
+{
+  PetscInt b = m->block, p = PetscMax((PetscInt)(m->block_basis * nev), nev + 2 * b);
+  return b * ((p + b - 1) / b);
+}
+
+/* block.c: the lowest nwant modes through F = chol(K - sigma M) (m->sigma),
+ * M-orthogonal to m's deflation space; *vecs has nwant + 1 vectors (the
+ * last a spare, as DRModalSolve's). */
+PetscErrorCode DRModalBlockSolve(DRModal m, Mat F, PetscInt nwant, PetscInt *nconv, PetscReal **lam, Vec **vecs);

@@ -30,6 +30,7 @@ static PetscErrorCode NewModes(DRFixedInterface *fi, DRReduction r, PetscInt nmo
   } else PetscCall(DRModalSetRange(*modal, PetscMin(nmodes, fi->nI), 0));
   PetscCall(DRModalSetDenseMax(*modal, DR_COMPONENT_DENSE_MAX));
   PetscCall(DRModalSetPurify(*modal, DR_COMPONENT_PURIFY));
+  PetscCall(DRModalSetBlockSize(*modal, DR_COMPONENT_BLOCK));
   PetscCall(DRModalSetFromOptions(*modal));
   PetscCall(DRModalSolve(*modal));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -101,6 +101,7 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscB
   PetscCall(DRModalSetSlicing(fi->modal, PETSC_FALSE));
   PetscCall(DRModalSetDenseMax(fi->modal, DR_COMPONENT_DENSE_MAX));
   PetscCall(DRModalSetPurify(fi->modal, DR_COMPONENT_PURIFY));
+  PetscCall(DRModalSetBlockSize(fi->modal, DR_COMPONENT_BLOCK));
   PetscCall(DRModalSetFromOptions(fi->modal));
   PetscCall(DRModalSolve(fi->modal));
   PetscCall(DRModalGetModes(fi->modal, &nm, &f, &lam, &fi->modes, NULL));

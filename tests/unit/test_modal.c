@@ -2,7 +2,8 @@
  * n equal masses m in a line, n springs k, the first spring to ground
  * (fixed-free chain): omega_j = 2 sqrt(k/m) sin((2j-1) pi / (2(2n+1))).
  * Checks: lowest-n mode, spectrum slicing below fmax finds exactly the
- * analytic count, mass normalization, residuals, free chain (no ground
+ * analytic count, mass normalization, residuals, the block Lanczos path
+ * (block sizes 1, 3, 8, counted, deflated continuation), free chain (no ground
  * spring) gives one rigid-body mode, and an indefinite K is rejected. */
 #include "drtest.h"
 #include <dynred/modal.h>
@@ -76,6 +77,83 @@ int main(int argc, char **argv)
     PetscCall(VecDestroy(&Mx));
   }
   PetscCall(DRModalDestroy(&modal));
+
+  /* block Lanczos (src/eigen/block.c) through the factorization of K:
+   * block sizes 1 (plain Lanczos), 3 and 8, lowest 12 modes; the counted
+   * path (fmax without slicing); and a continuation whose deflation space
+   * is the first 6 modes, through a given factorization (the CMS refinement
+   * round).  Each against the analytic frequencies, and the block path must
+   * have been taken (its solved-column counter grows). */
+  {
+    const PetscInt bsz[3] = {1, 3, 8};
+    for (PetscInt t = 0; t < 4; t++) {
+      PetscInt c0, c1, bs = t < 3 ? bsz[t] : 4, want = 12;
+      PetscCall(DREigenBlockColumns(&c0));
+      PetscCall(DRModalCreate(PETSC_COMM_WORLD, &modal));
+      PetscCall(DRModalSetOperators(modal, K, M, "chain"));
+      if (t < 3) PetscCall(DRModalSetRange(modal, want, 0));
+      else { /* counted: every mode below 60 Hz, one inertia count */
+        want = 0;
+        for (PetscInt j = 0; j < n; j++)
+          if (2 * PetscSqrtReal(k / m) * PetscSinReal((2 * j + 1) * PETSC_PI / (2 * (2 * n + 1))) / (2 * PETSC_PI) < 60.0) want++;
+        PetscCall(DRModalSetRange(modal, 0, 60.0));
+        PetscCall(DRModalSetSlicing(modal, PETSC_FALSE));
+      }
+      PetscCall(DRModalSetBlockSize(modal, bs));
+      PetscCall(DRModalSetFromOptions(modal));
+      PetscCall(DRModalSolve(modal));
+      PetscCall(DRModalGetModes(modal, &nm, &f, &lam, &modes, &res));
+      PetscCall(DREigenBlockColumns(&c1));
+      DRTEST_TRUE(c1 > c0, "block %d: the block path solved %d columns", (int)bs, (int)(c1 - c0));
+      DRTEST_TRUE(nm == want, "block %d: %d modes returned, %d wanted", (int)bs, (int)nm, (int)want);
+      for (PetscInt j = 0; j < nm; j++) {
+        PetscReal w = 2 * PetscSqrtReal(k / m) * PetscSinReal((2 * j + 1) * PETSC_PI / (2 * (2 * n + 1)));
+        /* tol: as for SLEPc above: the block solver converges to the same relative residual 1e-12 of the inverted operator, plus kappa(K) u = 1.5e-11 */
+        DRTEST_CLOSE(f[j], w / (2 * PETSC_PI), 1e-9, 0, "block %d: chain mode %d frequency", (int)bs, (int)j + 1);
+        /* tol: as above (residual target 1e-12 plus the back-solve's kappa(K) u) */
+        DRTEST_TRUE(res[j] < 1e-9, "block %d: mode %d residual %.2e < 1e-9", (int)bs, (int)j + 1, (double)res[j]);
+      }
+      {
+        Vec       Mx;
+        PetscReal g;
+        PetscCall(VecDuplicate(modes[3], &Mx));
+        PetscCall(MatMult(M, modes[3], Mx));
+        PetscCall(VecDot(Mx, modes[5], &g));
+        /* tol: M-orthogonality of converged modes <= residual / relative gap + n u, as for SLEPc above */
+        DRTEST_CLOSE(g, 0.0, 0, 1e-10, "block %d: modes 4 and 6 M-orthogonal", (int)bs);
+        PetscCall(VecDestroy(&Mx));
+      }
+      if (t == 1) { /* continuation: modes 7..12 with the first 6 deflated, through a given factorization of K */
+        Mat           F;
+        MatFactorInfo info;
+        DRModal       next;
+        PetscInt      nn;
+        const PetscReal *fn;
+        PetscCall(MatGetFactor(K, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &F));
+        PetscCall(MatFactorInfoInitialize(&info));
+        PetscCall(MatCholeskyFactorSymbolic(F, K, NULL, &info));
+        PetscCall(MatCholeskyFactorNumeric(F, K, &info));
+        PetscCall(DRModalCreate(PETSC_COMM_WORLD, &next));
+        PetscCall(DRModalSetOperators(next, K, M, "chain"));
+        PetscCall(DRModalSetFactor(next, F));
+        PetscCall(DRModalSetDeflationSpace(next, 6, modes));
+        PetscCall(DRModalSetRange(next, 6, 0));
+        PetscCall(DRModalSetBlockSize(next, 3));
+        PetscCall(DRModalSetFromOptions(next));
+        PetscCall(DRModalSolve(next));
+        PetscCall(DRModalGetModes(next, &nn, &fn, NULL, NULL, NULL));
+        DRTEST_TRUE(nn == 6, "continuation: 6 modes (%d)", (int)nn);
+        for (PetscInt j = 0; j < nn; j++) {
+          PetscReal w = 2 * PetscSqrtReal(k / m) * PetscSinReal((2 * (j + 6) + 1) * PETSC_PI / (2 * (2 * n + 1)));
+          /* tol: as above; the deflated modes are converged to the same residual, which bounds what leaks into the new ones */
+          DRTEST_CLOSE(fn[j], w / (2 * PETSC_PI), 1e-9, 0, "continuation: chain mode %d frequency", (int)j + 7);
+        }
+        PetscCall(DRModalDestroy(&next));
+        PetscCall(MatDestroy(&F));
+      }
+      PetscCall(DRModalDestroy(&modal));
+    }
+  }
 
   /* spectrum slicing: every mode below fmax, the count known analytically */
   {
