@@ -157,6 +157,7 @@ static PetscErrorCode CholQR(Block *L, PetscScalar *W, PetscScalar *MW, PetscRea
   PetscCall(PetscBLASIntCast(b, &nb));
   PetscCall(PetscBLASIntCast(L->nl, &m));
   PetscCall(PetscCalloc2(b * b, &G, b * b, &R1));
+  PetscCall(PetscArrayzero(R, b * b));
   for (PetscInt i = 0; i < b; i++) R[i + i * b] = 1;
   for (PetscInt pass = 0; pass < 2; pass++) {
     PetscCall(Gram(L, W, b, MW, b, G));

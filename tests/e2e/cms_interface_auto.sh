@@ -15,7 +15,7 @@
 #    modes (cms_comp_reduction_reuse_cc_solves, default true): the same
 #    frequencies and estimates as solving them again, with exactly
 #    4 x (first CC count) fewer block-solve columns;
-#  - the component eigensolves (SLEPc: cms_comp_dense_max 0) skip SLEPc's
+#  - the component eigensolves (SLEPc: cms_comp_dense_max 0, cms_comp_block_size 0) skip SLEPc's
 #    eigenvector purification: the same frequencies as with it
 #    (cms_comp_eps_purify 1), with fewer single-vector solves;
 #  - cms.interface_auto false: no CC modes, also within 0.5 %;
@@ -33,8 +33,8 @@ cd "$T"
 P="-config $ROOT/tests/data/cms/plate4.yaml -cms_fmax 3000 -verify true"
 timeout 300 $MPIEXEC -n 2 $DYNRED $P -output a2.h5 > a2.log
 timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_comp_reduction_reuse_cc_solves false -output noreuse.h5 > noreuse.log
-timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_comp_dense_max 0 -output sparse.h5 > sparse.log
-timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_comp_dense_max 0 -cms_comp_eps_purify 1 -output purify.h5 > purify.log
+timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_comp_dense_max 0 -cms_comp_block_size 0 -output sparse.h5 > sparse.log
+timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_comp_dense_max 0 -cms_comp_block_size 0 -cms_comp_eps_purify 1 -output purify.h5 > purify.log
 $DYNRED $P -output a1.h5 > a1.log
 timeout 300 $MPIEXEC -n 3 $DYNRED $P -output a3.h5 > a3.log
 timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_interface_auto false -output off.h5 > off.log
@@ -79,15 +79,17 @@ for name in ["a1", "a2", "a3", "off", "fixed", "part"]:
     if name != "fixed":  # tol_pct 0.5 honoured: estimates and true errors
         assert est.max() <= 0.5 and true.max() <= 0.5, (name, est.max(), true.max())
 assert res["a2"][1] > first, ("the interface was refined", first, res["a2"][1])
-# reused CC columns: the same block solves' results (MUMPS solves each right-hand side alike whatever the block;
-# 1e-12 relative leaves room for BLAS blocking round-off, eps * kappa(K_II) <= 1e-16 * 1e4 in the eigenvalues'
-# second-order dependence on the basis) and exactly one first-round CC count fewer columns per part (4 parts)
+# reused CC columns: the same block solves' results (MUMPS solves each right-hand side alike whatever the block)
+# and exactly one first-round CC count fewer columns per part (4 parts).  1e-10 relative: the component modes
+# come from the block eigensolver (src/eigen/block.c), converged to a relative residual of 1e-12; on 2 ranks two
+# runs of the same job differ at that level (measured up to 7e-12 in the coupled frequencies, 1-rank runs repeat
+# bitwise; the source is not isolated, the solver's own arrays are not it), so two jobs cannot agree more closely
 with h5py.File("a2.h5") as a, h5py.File("noreuse.h5") as b:
     d = np.abs(a["/cms/frequencies_hz"][:] / b["/cms/frequencies_hz"][:] - 1).max()
     de = np.abs(a["/cms/error_estimate_pct"][:] - b["/cms/error_estimate_pct"][:]).max()
     ca, cb = int(a["/timing"].attrs["block_solve_columns"]), int(b["/timing"].attrs["block_solve_columns"])
     print(f"CC column reuse: {ca} vs {cb} block-solve columns, first round {first} CC modes; max rel. difference {d:.2g}, estimates {de:.2g} %")
-    assert d < 1e-12 and de < 1e-8, (d, de)
+    assert d < 1e-10 and de < 1e-8, (d, de)
     assert cb - ca == 4 * first, (ca, cb, first)
 # purification off: the component modes are a basis; the coupled Rayleigh-Ritz values agree to the component
 # eigensolver's tolerance 1e-12 times the basis' conditioning (1e-9 relative, as the rank comparison below)
