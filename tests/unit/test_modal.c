@@ -86,6 +86,9 @@ int main(int argc, char **argv)
    * have been taken (its solved-column counter grows). */
   {
     const PetscInt bsz[3] = {1, 3, 8};
+    /* the block path whatever the modes per block column (by default only
+     * from 8 per column on: fewer go to SLEPc, checked below) */
+    PetscCall(PetscOptionsSetValue(NULL, "-modal_block_min", "0"));
     for (PetscInt t = 0; t < 4; t++) {
       PetscInt c0, c1, bs = t < 3 ? bsz[t] : 4, want = 12;
       PetscCall(DREigenBlockColumns(&c0));
@@ -151,6 +154,23 @@ int main(int argc, char **argv)
         PetscCall(DRModalDestroy(&next));
         PetscCall(MatDestroy(&F));
       }
+      PetscCall(DRModalDestroy(&modal));
+    }
+    PetscCall(PetscOptionsClearValue(NULL, "-modal_block_min"));
+    { /* the default minimum: 12 modes with block size 8 (1.5 per column) go to SLEPc */
+      PetscInt c0, c1;
+      PetscCall(DREigenBlockColumns(&c0));
+      PetscCall(DRModalCreate(PETSC_COMM_WORLD, &modal));
+      PetscCall(DRModalSetOperators(modal, K, M, "chain"));
+      PetscCall(DRModalSetRange(modal, 12, 0));
+      PetscCall(DRModalSetBlockSize(modal, 8));
+      PetscCall(DRModalSetFromOptions(modal));
+      PetscCall(DRModalSolve(modal));
+      PetscCall(DRModalGetModes(modal, &nm, &f, NULL, NULL, NULL));
+      PetscCall(DREigenBlockColumns(&c1));
+      DRTEST_TRUE(c1 == c0 && nm == 12, "12 modes at block size 8 (below 8 per column): SLEPc, %d block columns", (int)(c1 - c0));
+      /* tol: as above */
+      DRTEST_CLOSE(f[11], 2 * PetscSqrtReal(k / m) * PetscSinReal(23 * PETSC_PI / (2 * (2 * n + 1))) / (2 * PETSC_PI), 1e-9, 0, "SLEPc fallback: chain mode 12");
       PetscCall(DRModalDestroy(&modal));
     }
   }
