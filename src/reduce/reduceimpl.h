@@ -80,11 +80,13 @@ struct _p_DRReduction {
 
 /* Component eigensolves through the factorization of K_II they hold run
  * block Lanczos (src/eigen/block.c) with this many right-hand sides per
- * MatMatSolve; 0: SLEPc Krylov-Schur, one MatSolve per vector.  Measured
- * (bench/README.md 2m, 2 ranks, 200 modes, component eigensolve): 200k-DOF
- * plate in 4 parts 22.2 s (SLEPc) -> 11.8 s (8) / 17.7 s (16); CalculiX bar
- * 9.2 -> 6.3 (8) / 5.2 s (16); 32 solved 2x the columns of 16.  Option
- * -cms_comp_block_size. */
+ * MatMatSolve where at least 8 modes per column are wanted; 0: SLEPc
+ * Krylov-Schur, one MatSolve per vector.  Measured (bench/README.md 2m, 2
+ * ranks, 200 modes, component eigensolve, SLEPc -> 8): 200k-DOF plate in 4
+ * parts 17.8 -> 13.0 s, CalculiX bar 8.1 -> 4.5 s, 50k plate 3.3 -> 2.4 s;
+ * block size 16 was slower on the 200k plate (17.7 against 11.8 s in one
+ * pair) and faster on the bar (5.2 against 6.3 s); 32 solved 2x the
+ * columns of 16.  Option -cms_comp_block_size. */
 #define DR_COMPONENT_BLOCK 8
 
 /* Log events of the reduction package (DRReductionInitializePackage). */
