@@ -72,6 +72,7 @@ PetscErrorCode DRCMSDestroy(DRCMS *cms)
   PetscCall(DRCMSResetCoupled_Private(c));
   PetscCall(PetscFree(c->pglob));
   PetscCall(PetscFree(c->Sfull));
+  PetscCall(PetscFree(c->Sfac));
   PetscCall(PetscFree(c->Mfull));
   PetscCall(PetscFree2(c->cclam, c->ccX));
   PetscCall(PetscFree(c->names));

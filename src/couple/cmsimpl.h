@@ -135,6 +135,8 @@ struct _p_DRCMS {
   PetscInt   pnbglob;
   DRLabel   *pglob;
   PetscReal *Sfull, *Mfull, lcc; /* Mfull: the assembled Guyan mass M_G (root) */
+  PetscReal *Sfac;                /* root: Cholesky factor of Sfull for the estimate's boundary term (Sfac_state 1; -1: not definite; 0: not formed) */
+  PetscInt   Sfac_state;
   PetscReal *cclam, *ccX;         /* root, interface_auto: the lowest nccache CC eigenpairs of (Sfull, Mfull) */
   PetscInt   nccache;
   /* results: nm reported modes; next >= nm computed (the extra ones, up to

@@ -69,7 +69,7 @@
  * term is taken on the range of S (its eigenvalues above 1e-10 of the
  * largest: the rigid ones are round-off of O(eps kappa), kappa <= 1e5 here);
  * without, it is left out (Craig-Bampton: zero up to round-off anyway). */
-static PetscErrorCode BoundaryTerm(PetscInt nb, PetscReal *S, PetscBool pinv, PetscInt ncol, const PetscReal *g, PetscReal *term, PetscBool *ok)
+static PetscErrorCode BoundaryTerm(PetscInt nb, PetscReal *S, PetscBool pinv, PetscBool factored, PetscInt ncol, const PetscReal *g, PetscReal *term, PetscBool *ok)
 {
   PetscReal   *y, *S0 = NULL;
   PetscBLASInt n, nrhs, info;
@@ -86,7 +86,8 @@ static PetscErrorCode BoundaryTerm(PetscInt nb, PetscReal *S, PetscBool pinv, Pe
   PetscCall(PetscArraycpy(y, g, nb * ncol));
   PetscCall(PetscBLASIntCast(nb, &n));
   PetscCall(PetscBLASIntCast(ncol, &nrhs));
-  LAPACKpotrf_("L", &n, S, &n, &info);
+  if (factored) info = 0; /* S holds its Cholesky factor already */
+  else LAPACKpotrf_("L", &n, S, &n, &info);
   if (info == 0) {
     LAPACKpotrs_("L", &n, &nrhs, S, &n, y, &n, &info);
     for (PetscInt j = 0; j < ncol; j++)
@@ -340,10 +341,26 @@ PetscErrorCode DRCMSEstimate_Private(DRCMS c, const PetscReal *Q)
       PetscReal *term, *eta, *est, tk = 0, tm = 0, zero;
       PetscBool *rigid, sok;
       PetscCall(PetscMalloc4(ncol + 1, &term, ncol + 1, &eta, ncol + 1, &est, ncol + 1, &rigid));
-      {
+      if (c->iface_early && !fromc) {
+        /* the interface pencil's S does not change between the rounds:
+         * its Cholesky factor is kept (c->Sfac) */
+        if (!c->Sfac_state) {
+          PetscBLASInt n, info;
+          PetscCall(AssembledSchur(c, NULL, &c->Sfac));
+          PetscCall(PetscBLASIntCast(nb, &n));
+          if (nb > 0) LAPACKpotrf_("L", &n, c->Sfac, &n, &info);
+          else info = 0;
+          c->Sfac_state = info == 0 ? 1 : -1;
+        }
+        if (c->Sfac_state > 0) PetscCall(BoundaryTerm(nb, c->Sfac, PETSC_FALSE, PETSC_TRUE, ncol, g_all, term, &sok));
+        else {
+          for (PetscInt j = 0; j < ncol; j++) term[j] = 0;
+          sok = PETSC_FALSE;
+        }
+      } else {
         PetscReal *S;
         PetscCall(AssembledSchur(c, Sc_all, &S));
-        PetscCall(BoundaryTerm(nb, S, fromc, ncol, g_all, term, &sok));
+        PetscCall(BoundaryTerm(nb, S, fromc, PETSC_FALSE, ncol, g_all, term, &sok));
         PetscCall(PetscFree(S));
       }
       if (!sok) PetscCall(PetscInfo(NULL, "cms estimate: assembled boundary Schur complement not definite (floating assembly): boundary term left out\n"));

@@ -66,6 +66,8 @@ static PetscErrorCode RootPencil(DRCMS c, const PetscInt nbk[], DRLabel **bl, Pe
   for (PetscInt i = 0; i < nall; i++)
     if (!nb || c->pglob[i] != c->pglob[nb - 1]) c->pglob[nb++] = c->pglob[i];
   c->pnbglob = nb;
+  PetscCall(PetscFree(c->Sfac)); /* the estimate's factor of the previous S, if any */
+  c->Sfac_state = 0;
   PetscCall(PetscCalloc1(nb * nb + 1, &c->Sfull));
   PetscCall(PetscCalloc1(nb * nb + 1, &c->Mfull));
   for (PetscInt k = 0; k < c->ncomp; k++) {

@@ -39,8 +39,9 @@ static PetscErrorCode LocalTransposeProduct(DRFixedInterface *fi, PetscInt nloc,
 }
 
 /* T'^T A T'_new for the new columns [Nkeep, N) of T': one sparse-dense
- * product and a local GEMM (rank 0: N x nnew). */
-static PetscErrorCode NewColumnCoupling(DRFixedInterface *fi, Mat A, Mat T, PetscInt Nkeep, PetscInt N, PetscReal **out)
+ * product and a local GEMM (rank 0: N x nnew); AT (given) gets the product
+ * A T'_new itself. */
+static PetscErrorCode NewColumnCoupling(DRFixedInterface *fi, Mat A, Mat T, PetscInt Nkeep, PetscInt N, PetscReal **out, Mat *AT)
 {
   Mat                Tq, W;
   const PetscScalar *t, *w;
@@ -57,14 +58,44 @@ static PetscErrorCode NewColumnCoupling(DRFixedInterface *fi, Mat A, Mat T, Pets
   PetscCall(LocalTransposeProduct(fi, fi->re - fi->rs, N, t, ldt, N - Nkeep, w, ldw, out));
   PetscCall(MatDenseRestoreArrayRead(W, &w));
   PetscCall(MatDenseRestoreArrayRead(T, &t));
-  PetscCall(MatDestroy(&W));
+  if (AT) *AT = W;
+  else PetscCall(MatDestroy(&W));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* [A(:, 0:na) | B] as a new dense matrix with the rows of A (B NULL: none) */
+static PetscErrorCode ConcatColumns(Mat A, PetscInt na, Mat B, PetscInt nbc, Mat *C)
+{
+  PetscInt           nloc, n, lda, ldb = 0, ldc;
+  const PetscScalar *a, *b = NULL;
+  PetscScalar       *c;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetLocalSize(A, &nloc, NULL));
+  PetscCall(MatGetSize(A, &n, NULL));
+  PetscCall(MatCreateDense(PetscObjectComm((PetscObject)A), nloc, PETSC_DECIDE, n, na + nbc, NULL, C));
+  PetscCall(MatDenseGetLDA(A, &lda));
+  PetscCall(MatDenseGetLDA(*C, &ldc));
+  PetscCall(MatDenseGetArrayRead(A, &a));
+  PetscCall(MatDenseGetArrayWrite(*C, &c));
+  for (PetscInt j = 0; j < na; j++) PetscCall(PetscArraycpy(c + j * ldc, a + j * lda, nloc));
+  if (B) {
+    PetscCall(MatDenseGetLDA(B, &ldb));
+    PetscCall(MatDenseGetArrayRead(B, &b));
+    for (PetscInt j = 0; j < nbc; j++) PetscCall(PetscArraycpy(c + (na + j) * ldc, b + j * ldb, nloc));
+    PetscCall(MatDenseRestoreArrayRead(B, &b));
+  }
+  PetscCall(MatDenseRestoreArrayWrite(*C, &c));
+  PetscCall(MatDenseRestoreArrayRead(A, &a));
+  PetscCall(MatAssemblyBegin(*C, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*C, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRFixedInterfaceAppend(DRFixedInterface *fi, DRSuperelement *se, PetscInt nold, PetscInt nnew, Vec modes[], const PetscReal lam[], const PetscReal f[], PetscBool modal)
 {
   PetscInt     nb = se->nb, nq, N, Nold, Nkeep, nloc = fi->re - fi->rs, ldt, ldo;
-  Mat          T;
+  Mat          T, WM = NULL, WK = NULL;
   PetscScalar *t;
   const PetscScalar *to;
   PetscReal   *MqAll = NULL, *KqAll = NULL, *K = NULL, *M = NULL, *qf;
@@ -96,11 +127,29 @@ PetscErrorCode DRFixedInterfaceAppend(DRFixedInterface *fi, DRSuperelement *se, 
   PetscCall(MatAssemblyBegin(T, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(T, MAT_FINAL_ASSEMBLY));
   if (nnew > 0) {
-    PetscCall(NewColumnCoupling(fi, fi->M, T, Nkeep, N, &MqAll));
+    PetscCall(NewColumnCoupling(fi, fi->M, T, Nkeep, N, &MqAll, se->MT ? &WM : NULL));
     /* fixed-interface modes: K-orthogonal to every kept mode, diag(lam);
      * other vectors: their stiffness coupling with the kept ones computed */
-    if (!modal) PetscCall(NewColumnCoupling(fi, fi->K, T, Nkeep, N, &KqAll));
+    if (!modal) PetscCall(NewColumnCoupling(fi, fi->K, T, Nkeep, N, &KqAll, &WK));
   }
+  /* the residuals' products (residual.c) follow the columns: M T' from the
+   * kept part of M T and the new products; K [0; v] of the appended
+   * residual corrections (the last ncorr interior vectors) */
+  if (se->MT) {
+    Mat MTn;
+    PetscCall(ConcatColumns(se->MT, Nkeep, WM, nnew, &MTn));
+    PetscCall(MatDestroy(&se->MT));
+    se->MT = MTn;
+  }
+  if (modal && !nold) PetscCall(MatDestroy(&fi->KC)); /* every kept vector replaced: no correction left */
+  if (!modal && nnew > 0) {
+    Mat KCn = NULL;
+    if (fi->KC || !fi->ncorr) PetscCall(ConcatColumns(fi->KC ? fi->KC : WK, fi->KC ? fi->ncorr : 0, WK, nnew, &KCn));
+    PetscCall(MatDestroy(&fi->KC)); /* else formed again when a residual needs it */
+    fi->KC = KCn;
+  }
+  PetscCall(MatDestroy(&WM));
+  PetscCall(MatDestroy(&WK));
   if (!rank) { /* the kept blocks copied, the new columns added, symmetric */
     PetscCall(PetscCalloc1(N * N + 1, &K));
     PetscCall(PetscCalloc1(N * N + 1, &M));

@@ -53,7 +53,7 @@ static PetscErrorCode DRReductionApply_CraigBampton(DRReduction r, DRComponent c
 static PetscErrorCode DRReductionResidual_CraigBampton(DRReduction r, DRComponent c, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal eta2[], PetscReal **gB)
 {
   PetscFunctionBeginUser;
-  PetscCall(DRFixedInterfaceResidual((DRFixedInterface *)r->data, c, &r->se, ncol, Qc, lam, eta2, gB));
+  PetscCall(DRFixedInterfaceResidual((DRFixedInterface *)r->data, c, &r->se, (PetscBool)!r->no_cc_reuse, ncol, Qc, lam, eta2, gB));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

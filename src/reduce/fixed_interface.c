@@ -238,6 +238,7 @@ PetscErrorCode DRFixedInterfaceDestroy(DRFixedInterface *fi)
   PetscCall(DRModalDestroy(&fi->modal));
   if (fi->kept) PetscCall(VecDestroyVecs(fi->nkept, &fi->kept));
   PetscCall(MatDestroy(&fi->Wres));
+  PetscCall(MatDestroy(&fi->KC));
   PetscCall(PetscFree(fi->lam0));
   PetscCall(MatDestroy(&fi->F));
   PetscCall(MatDestroy(&fi->X));

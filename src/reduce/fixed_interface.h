@@ -30,6 +30,7 @@ typedef struct {
   PetscInt    nkept;
   PetscInt    ncorr;    /* of the kept vectors, residual corrections (correct.c): not an invariant subspace */
   Mat         Wres;     /* K_II^{-1} r_I of the last residual's nWres system modes (correct.c) */
+  Mat         KC;       /* K [0; v] of the ncorr residual corrections (T's row layout; append.c, residual.c); NULL: not formed */
   PetscReal  *lam0;     /* eigenvalues of the kept modes of a restored phase 1 (no DRModal; restore.c) */
   PetscInt    nWres;
 } DRFixedInterface;
@@ -74,8 +75,11 @@ PetscErrorCode DRFixedInterfaceCorrectAgain(DRFixedInterface *fi, DRSuperelement
  * component (Qc: (nb + nq) x ncol, column-major, on every rank of the
  * component comm), split as in residual.c: eta2[k] = r_I^T K_II^{-1} r_I
  * (every rank), gB = r_B - K_BI K_II^{-1} r_I (nb x ncol on rank 0, in the
- * superelement's boundary order; NULL elsewhere). */
-PetscErrorCode DRFixedInterfaceResidual(DRFixedInterface *fi, DRComponent c, const DRSuperelement *se, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal eta2[], PetscReal **gB);
+ * superelement's boundary order; NULL elsewhere).  cb: se is fi's own
+ * Craig-Bampton basis (constraint columns, fixed-interface modes, residual
+ * corrections), whose structure gives K T on the interior without a sparse
+ * product; else (a free-interface basis) K U and M U are formed. */
+PetscErrorCode DRFixedInterfaceResidual(DRFixedInterface *fi, DRComponent c, DRSuperelement *se, PetscBool cb, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal eta2[], PetscReal **gB);
 
 /* Interface reduction before the projection (interface_basis.c): the
  * component's boundary Schur complement and Guyan mass (nb x nb, boundary

@@ -496,7 +496,7 @@ static PetscErrorCode DRReductionResidual_FreeInterface(DRReduction r, DRCompone
 
   PetscFunctionBeginUser;
   PetscCall(DRFreeInterfaceEstimateKit(r, c, &kit));
-  PetscCall(DRFixedInterfaceResidual(kit, c, &r->se, ncol, Qc, lam, eta2, gB));
+  PetscCall(DRFixedInterfaceResidual(kit, c, &r->se, PETSC_FALSE, ncol, Qc, lam, eta2, gB));
   PetscCall(MatDestroy(&kit->Wres)); /* no residual corrections for free-interface components */
   kit->nWres = 0;
   PetscFunctionReturn(PETSC_SUCCESS);

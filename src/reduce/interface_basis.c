@@ -251,13 +251,94 @@ static PetscErrorCode SolveColumns(DRFixedInterface *fi, DRReduction r, Mat Bv, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* M_r = T^T M T and M T of a basis applied again on more CC modes, from
+ * the previous basis' products: its interior columns and first nre CC
+ * columns are the new T's (copied, bitwise), so only the ncc - nre new CC
+ * columns are multiplied by M and projected (one sparse product and one
+ * GEMM against all N columns, instead of N of each: plate 200k in 4 parts,
+ * 169 of 507 columns).  MTold: M Told (nold CC + nq interior columns);
+ * Mold: Told^T M Told on rank 0. */
+static PetscErrorCode ProjectAgain(DRFixedInterface *fi, DRSuperelement *se, PetscInt nold, PetscInt nre, Mat MTold, const PetscReal *Mold)
+{
+  PetscInt           ncc = se->nb, nq = se->nq, N = ncc + nq, Nold = nold + nq, nnew = ncc - nre, nloc = fi->re - fi->rs, ldo, ldw = 0, ldm, ldt;
+  Mat                Tn, W = NULL;
+  const PetscScalar *mo, *w = NULL, *t;
+  PetscScalar       *m;
+  PetscReal         *loc, *TtW = NULL, *M = NULL;
+  PetscMPIInt        rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(fi->comm, &rank));
+  if (nnew > 0) {
+    PetscCall(MatDenseGetSubMatrix(se->T, PETSC_DECIDE, PETSC_DECIDE, nre, ncc, &Tn));
+    PetscCall(MatMatMult(fi->M, Tn, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &W));
+    PetscCall(MatDenseRestoreSubMatrix(se->T, &Tn));
+    PetscCall(MatDenseGetLDA(W, &ldw));
+    PetscCall(MatDenseGetArrayRead(W, &w));
+  }
+  /* M T = [M Told(:, 0:nre) | W | M Told(:, nold:Nold)] */
+  PetscCall(MatDestroy(&se->MT));
+  PetscCall(MatCreateDense(fi->comm, nloc, PETSC_DECIDE, fi->n, N, NULL, &se->MT));
+  PetscCall(MatDenseGetLDA(se->MT, &ldm));
+  PetscCall(MatDenseGetLDA(MTold, &ldo));
+  PetscCall(MatDenseGetArrayRead(MTold, &mo));
+  PetscCall(MatDenseGetArrayWrite(se->MT, &m));
+  for (PetscInt j = 0; j < nre; j++) PetscCall(PetscArraycpy(m + j * ldm, mo + j * ldo, nloc));
+  for (PetscInt j = 0; j < nnew; j++) PetscCall(PetscArraycpy(m + (nre + j) * ldm, w + j * ldw, nloc));
+  for (PetscInt j = 0; j < nq; j++) PetscCall(PetscArraycpy(m + (ncc + j) * ldm, mo + (nold + j) * ldo, nloc));
+  PetscCall(MatDenseRestoreArrayWrite(se->MT, &m));
+  PetscCall(MatDenseRestoreArrayRead(MTold, &mo));
+  PetscCall(MatAssemblyBegin(se->MT, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(se->MT, MAT_FINAL_ASSEMBLY));
+  /* T^T W (N x nnew) on rank 0 */
+  PetscCall(PetscCalloc1(N * nnew + 1, &loc));
+  if (nnew > 0 && nloc > 0) {
+    PetscBLASInt mm, nn, kk, la, lb, lc;
+    PetscScalar  one = 1, zero = 0;
+    PetscCall(MatDenseGetLDA(se->T, &ldt));
+    PetscCall(MatDenseGetArrayRead(se->T, &t));
+    PetscCall(PetscBLASIntCast(N, &mm));
+    PetscCall(PetscBLASIntCast(nnew, &nn));
+    PetscCall(PetscBLASIntCast(nloc, &kk));
+    PetscCall(PetscBLASIntCast(ldt, &la));
+    PetscCall(PetscBLASIntCast(ldw, &lb));
+    lc = mm;
+    BLASgemm_("T", "N", &mm, &nn, &kk, &one, t, &la, w, &lb, &zero, loc, &lc);
+    PetscCall(MatDenseRestoreArrayRead(se->T, &t));
+  }
+  if (W) PetscCall(MatDenseRestoreArrayRead(W, &w));
+  PetscCall(MatDestroy(&W));
+  if (!rank) PetscCall(PetscMalloc1(N * nnew + 1, &TtW));
+  PetscCallMPI(MPI_Reduce(loc, TtW, (PetscMPIInt)(N * nnew), MPIU_REAL, MPIU_SUM, 0, fi->comm));
+  PetscCall(PetscFree(loc));
+  if (!rank) { /* old blocks copied, new columns and rows from T^T W (new-new block symmetrized) */
+    PetscInt *o; /* new index -> old index, -1 for a new CC column */
+    PetscCall(PetscMalloc1(N + 1, &o));
+    for (PetscInt i = 0; i < N; i++) o[i] = i < nre ? i : i < ncc ? -1 : nold + (i - ncc);
+    PetscCall(PetscMalloc1(N * N + 1, &M));
+    for (PetscInt j = 0; j < N; j++)
+      for (PetscInt i = 0; i < N; i++) {
+        if (o[i] >= 0 && o[j] >= 0) M[i + j * N] = Mold[o[i] + o[j] * Nold];
+        else if (o[j] < 0 && o[i] >= 0) M[i + j * N] = TtW[i + (j - nre) * N];
+        else if (o[i] < 0 && o[j] >= 0) M[i + j * N] = TtW[j + (i - nre) * N];
+        else M[i + j * N] = 0.5 * (TtW[i + (j - nre) * N] + TtW[j + (i - nre) * N]);
+      }
+    PetscCall(PetscFree(o));
+  }
+  PetscCall(PetscFree(TtW));
+  PetscCall(PetscFree(se->M));
+  se->M        = M;
+  se->M_formed = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, DRSuperelement *se, PetscInt ncc, const PetscReal Vc[], const DRLabel cclabels[])
 {
-  Mat          Vd, KIB, Bv, X = NULL, KBB, KV, Told = NULL;
-  PetscInt     nq = fi->nq, N = ncc + nq, ldt, ldx = 0, li = 0, nold = 0;
+  Mat          Vd, KIB, Bv, X = NULL, KBB, KV, Told = NULL, MTold = NULL;
+  PetscInt     nq = fi->nq, N = ncc + nq, ldt, ldx = 0, li = 0, nold = 0, nreM = -1;
   PetscScalar *t;
   const PetscScalar *x = NULL, **ph;
-  PetscReal   *kcc = NULL, *XtB = NULL, *lam = NULL;
+  PetscReal   *kcc = NULL, *XtB = NULL, *lam = NULL, *Mold = NULL;
   PetscMPIInt  rank;
   Vec         *modes = fi->modes;
 
@@ -269,6 +350,9 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
    * the modal block of the current K_r (rank 0; not diagonal once residual
    * corrections were added), so nothing is recomputed; the modal block does
    * not depend on the boundary basis */
+  /* the CMS estimates every round: the projection keeps M T for the
+   * residuals (residual.c) and the next application (ProjectAgain) */
+  se->keep_mt = PETSC_TRUE;
   PetscCall(PetscCalloc1(nq * nq + 1, &lam));
   if (!se->T) { /* phase 1 computed (the modal solver's), or restored (restore.c: kept copies, lam0) */
     const PetscReal *l = fi->lam0;
@@ -284,8 +368,11 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
     Told  = se->T; /* its CC columns may be reused below */
     nold  = se->nb;
     se->T = NULL;
+    MTold = se->MT; /* with the previous M_r: the new one from them (ProjectAgain) */
+    se->MT = NULL;
+    Mold   = se->M;
+    se->M  = NULL;
     PetscCall(PetscFree(se->K));
-    PetscCall(PetscFree(se->M));
   }
   PetscCall(PetscLogEventBegin(DRRED_Constraint, 0, 0, 0, 0));
   PetscCall(BoundaryRows(fi, ncc, Vc, &Vd));
@@ -302,6 +389,7 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
       PetscCall(MatDuplicate(Bv, MAT_DO_NOT_COPY_VALUES, &X));
 PetscCall(PetscInfo(NULL, "component '%s': %" PetscInt_FMT " of %" PetscInt_FMT " CC columns kept from the previous interface basis (%s)\n", fi->name, nre, ncc, Told ? "applied again" : "first"));
       if (nre > 0) PetscCall(CopyInteriorColumns(fi, Told, nre, X));
+      nreM = nre;
       if (nre < ncc) PetscCall(SolveColumns(fi, r, Bv, nre, X));
     }
     PetscCall(DRDenseTransposeProduct(X, Bv, &XtB)); /* X^T K_IB V_c (rank 0) */
@@ -341,7 +429,6 @@ PetscCall(PetscInfo(NULL, "component '%s': %" PetscInt_FMT " of %" PetscInt_FMT 
   for (PetscInt k = 0; k < nq; k++) PetscCall(VecRestoreArrayRead(modes[k], &ph[k]));
   PetscCall(PetscFree(ph));
   if (X) PetscCall(MatDenseRestoreArrayRead(X, &x));
-  PetscCall(MatDestroy(&Told));
   PetscCall(MatDenseRestoreArray(se->T, &t));
   PetscCall(MatAssemblyBegin(se->T, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(se->T, MAT_FINAL_ASSEMBLY));
@@ -360,6 +447,18 @@ PetscCall(PetscInfo(NULL, "component '%s': %" PetscInt_FMT " of %" PetscInt_FMT 
       for (PetscInt i = 0; i < nq; i++) se->K[(ncc + i) + (ncc + j) * N] = lam[i + j * nq];
   }
   se->K_formed = PETSC_TRUE;
+  /* M_r: from the previous basis' products where it was applied before and
+   * kept them (the reused CC columns known: one-rank group), else by the
+   * projection that follows */
+  {
+    PetscBool again = (PetscBool)(MTold && nreM >= 0 && se->keep_mt && !r->no_cc_reuse);
+    if (again && !rank) again = (PetscBool)(Mold != NULL);
+    PetscCallMPI(MPI_Bcast(&again, 1, MPIU_BOOL, 0, fi->comm));
+    if (again) PetscCall(ProjectAgain(fi, se, nold, nreM, MTold, Mold));
+  }
+  PetscCall(MatDestroy(&Told));
+  PetscCall(MatDestroy(&MTold));
+  PetscCall(PetscFree(Mold));
   PetscCall(PetscFree(lam));
   PetscCall(PetscFree(kcc));
   PetscCall(PetscFree(XtB));

@@ -20,7 +20,11 @@ typedef struct {
   PetscReal  qtop_hz;   /* highest frequency a component eigensolve found (the truncated spectrum lies above; residual corrections do not raise it); 0: unknown, the highest of qfreq_hz */
   PetscReal *K, *M;     /* (nb+nq)^2 reduced matrices, column-major; on rank 0 of the component comm only */
   PetscBool  K_formed;  /* the method formed K itself (same on every rank): projection skips K */
+  PetscBool  M_formed;  /* the method formed M (and MT, keep_mt) itself for the current T: projection skips M (reset by it) */
   Mat        T;         /* n x (nb+nq) dense basis on the component comm (recovery) */
+  Mat        MT;        /* M T (T's layout), kept by the projection and the appends once keep_mt is set (the error
+                           estimate's residuals, residual.c); NULL: not formed for the current T */
+  PetscBool  keep_mt;
 } DRSuperelement;
 
 typedef struct _DRReductionOps *DRReductionOps;
@@ -53,7 +57,7 @@ struct _p_DRReduction {
   void                   *data; /* method data, owned by ops->destroy */
   PetscInt                nmodes;
   PetscReal               cutoff_hz;
-  PetscBool               no_cc_reuse; /* -reduction_reuse_cc_solves false: an interface refinement solves every CC column again */
+  PetscBool               no_cc_reuse; /* -reduction_reuse_cc_solves false: an interface refinement solves every CC column again, projects from scratch, residuals by sparse products (the reference path) */
   PetscBool               setupcalled;
   PetscBool               applied;
   DRSuperelement          se;       /* result of the last Apply */

@@ -34,13 +34,19 @@ PetscErrorCode DRSuperelementReset(DRSuperelement *se)
   PetscCall(PetscFree(se->K));
   PetscCall(PetscFree(se->M));
   PetscCall(MatDestroy(&se->T));
+  PetscCall(MatDestroy(&se->MT));
   PetscCall(PetscMemzero(se, sizeof(*se)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A^T B for two dense matrices with the same row distribution, summed on
- * rank 0 of their communicator: one local GEMM per rank and one reduction
- * (the result is small: (nb+nq)^2), column-major, symmetrized. */
+ * rank 0 of their communicator: local GEMMs per rank and one reduction
+ * (the result is small: (nb+nq)^2), column-major.  Every caller's product
+ * is symmetric (T^T (M T), X^T K_IB = -K_BI K_II^{-1} K_IB, ...), so only
+ * its upper block triangle is computed -- column blocks of DR_TP_BLOCK
+ * columns, each against the columns up to its end: about (1 + 1/nblocks)/2
+ * of the full GEMM's flops -- and mirrored (exactly symmetric). */
+#define DR_TP_BLOCK 96
 PetscErrorCode DRDenseTransposeProduct(Mat A, Mat B, PetscReal **out)
 {
   PetscInt           m, N, rs, re, lda, ldb;
@@ -60,27 +66,28 @@ PetscErrorCode DRDenseTransposeProduct(Mat A, Mat B, PetscReal **out)
   PetscCall(MatDenseGetArrayRead(A, &a));
   PetscCall(MatDenseGetArrayRead(B, &b));
   if (re > rs && N > 0) {
-    PetscBLASInt n, k, la, lb, ln;
+    PetscBLASInt k, la, lb, ln;
     PetscScalar  one = 1, zero = 0;
-    PetscCall(PetscBLASIntCast(N, &n));
     PetscCall(PetscBLASIntCast(re - rs, &k));
     PetscCall(PetscBLASIntCast(lda, &la));
     PetscCall(PetscBLASIntCast(ldb, &lb));
-    ln = n;
-    BLASgemm_("T", "N", &n, &n, &k, &one, a, &la, b, &lb, &zero, loc, &ln);
+    PetscCall(PetscBLASIntCast(N, &ln));
+    for (PetscInt j0 = 0; j0 < N; j0 += DR_TP_BLOCK) {
+      PetscInt     j1 = PetscMin(N, j0 + DR_TP_BLOCK);
+      PetscBLASInt mm, nn;
+      PetscCall(PetscBLASIntCast(j1, &mm));
+      PetscCall(PetscBLASIntCast(j1 - j0, &nn));
+      BLASgemm_("T", "N", &mm, &nn, &k, &one, a, &la, b + j0 * ldb, &lb, &zero, loc + j0 * N, &ln);
+    }
   }
   PetscCall(MatDenseRestoreArrayRead(A, &a));
   PetscCall(MatDenseRestoreArrayRead(B, &b));
   if (!rank) PetscCall(PetscMalloc1(N * N + 1, &all));
   PetscCallMPI(MPI_Reduce(loc, all, (PetscMPIInt)(N * N), MPIU_REAL, MPIU_SUM, 0, comm));
   PetscCall(PetscFree(loc));
-  if (!rank)
-    for (PetscInt i = 0; i < N; i++)
-      for (PetscInt j = i + 1; j < N; j++) {
-        PetscReal v    = 0.5 * (all[i + j * N] + all[j + i * N]);
-        all[i + j * N] = v;
-        all[j + i * N] = v;
-      }
+  if (!rank) /* the upper triangle mirrored (the diagonal blocks' lower parts were computed too: overwritten) */
+    for (PetscInt j = 0; j < N; j++)
+      for (PetscInt i = j + 1; i < N; i++) all[i + j * N] = all[j + i * N];
   *out = all;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -98,10 +105,17 @@ PetscErrorCode DRSuperelementProject(DRComponent c, DRSuperelement *se)
     PetscCall(DRDenseTransposeProduct(se->T, KT, &se->K));
     PetscCall(MatDestroy(&KT));
   }
+  if (se->M_formed) { /* formed with the basis, from the previous one's products (interface_basis.c) */
+    se->M_formed = PETSC_FALSE;
+    PetscCall(PetscLogEventEnd(DRRED_Project, 0, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscFree(se->M));
   PetscCall(MatMatMult(M, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MT));
   PetscCall(DRDenseTransposeProduct(se->T, MT, &se->M));
-  PetscCall(MatDestroy(&MT));
+  PetscCall(MatDestroy(&se->MT));
+  if (se->keep_mt) se->MT = MT;
+  else PetscCall(MatDestroy(&MT));
   PetscCall(PetscLogEventEnd(DRRED_Project, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
