@@ -95,7 +95,7 @@ static PetscErrorCode ConcatColumns(Mat A, PetscInt na, Mat B, PetscInt nbc, Mat
 PetscErrorCode DRFixedInterfaceAppend(DRFixedInterface *fi, DRSuperelement *se, PetscInt nold, PetscInt nnew, Vec modes[], const PetscReal lam[], const PetscReal f[], PetscBool modal)
 {
   PetscInt     nb = se->nb, nq, N, Nold, Nkeep, nloc = fi->re - fi->rs, ldt, ldo;
-  Mat          T, WM = NULL, WK = NULL;
+  Mat          T, WK = NULL;
   PetscScalar *t;
   const PetscScalar *to;
   PetscReal   *MqAll = NULL, *KqAll = NULL, *K = NULL, *M = NULL, *qf;
@@ -127,20 +127,13 @@ PetscErrorCode DRFixedInterfaceAppend(DRFixedInterface *fi, DRSuperelement *se, 
   PetscCall(MatAssemblyBegin(T, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(T, MAT_FINAL_ASSEMBLY));
   if (nnew > 0) {
-    PetscCall(NewColumnCoupling(fi, fi->M, T, Nkeep, N, &MqAll, se->MT ? &WM : NULL));
+    PetscCall(NewColumnCoupling(fi, fi->M, T, Nkeep, N, &MqAll, NULL));
     /* fixed-interface modes: K-orthogonal to every kept mode, diag(lam);
      * other vectors: their stiffness coupling with the kept ones computed */
     if (!modal) PetscCall(NewColumnCoupling(fi, fi->K, T, Nkeep, N, &KqAll, &WK));
   }
-  /* the residuals' products (residual.c) follow the columns: M T' from the
-   * kept part of M T and the new products; K [0; v] of the appended
-   * residual corrections (the last ncorr interior vectors) */
-  if (se->MT) {
-    Mat MTn;
-    PetscCall(ConcatColumns(se->MT, Nkeep, WM, nnew, &MTn));
-    PetscCall(MatDestroy(&se->MT));
-    se->MT = MTn;
-  }
+  /* K [0; v] of the appended residual corrections (the last ncorr interior
+   * vectors), for the residuals (residual.c) */
   if (modal && !nold) PetscCall(MatDestroy(&fi->KC)); /* every kept vector replaced: no correction left */
   if (!modal && nnew > 0) {
     Mat KCn = NULL;
@@ -148,7 +141,6 @@ PetscErrorCode DRFixedInterfaceAppend(DRFixedInterface *fi, DRSuperelement *se, 
     PetscCall(MatDestroy(&fi->KC)); /* else formed again when a residual needs it */
     fi->KC = KCn;
   }
-  PetscCall(MatDestroy(&WM));
   PetscCall(MatDestroy(&WK));
   if (!rank) { /* the kept blocks copied, the new columns added, symmetric */
     PetscCall(PetscCalloc1(N * N + 1, &K));

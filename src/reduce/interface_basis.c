@@ -251,63 +251,48 @@ static PetscErrorCode SolveColumns(DRFixedInterface *fi, DRReduction r, Mat Bv, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* M_r = T^T M T and M T of a basis applied again on more CC modes, from
- * the previous basis' products: its interior columns and first nre CC
- * columns are the new T's (copied, bitwise), so only the ncc - nre new CC
- * columns are multiplied by M and projected (one sparse product and one
- * GEMM against all N columns, instead of N of each: plate 200k in 4 parts,
- * 169 of 507 columns).  MTold: M Told (nold CC + nq interior columns);
- * Mold: Told^T M Told on rank 0. */
-static PetscErrorCode ProjectAgain(DRFixedInterface *fi, DRSuperelement *se, PetscInt nold, PetscInt nre, Mat MTold, const PetscReal *Mold)
+/* M_r = T^T M T of a basis applied again on more CC modes, from the
+ * previous M_r: the new T's interior columns and first nre CC columns are
+ * the previous basis' (copied, bitwise), so their blocks are copied and
+ * only the ncc - nre new CC columns are multiplied by M and projected (one
+ * sparse product and one GEMM against all N columns, instead of N of each:
+ * plate 200k in 4 parts, 169 of about 500 columns).  Mold: Told^T M Told on
+ * rank 0 (nold CC + nq interior columns). */
+static PetscErrorCode ProjectAgain(DRFixedInterface *fi, DRSuperelement *se, PetscInt nold, PetscInt nre, const PetscReal *Mold)
 {
-  PetscInt           ncc = se->nb, nq = se->nq, N = ncc + nq, Nold = nold + nq, nnew = ncc - nre, nloc = fi->re - fi->rs, ldo, ldw = 0, ldm, ldt;
+  PetscInt           ncc = se->nb, nq = se->nq, N = ncc + nq, Nold = nold + nq, nnew = ncc - nre, nloc = fi->re - fi->rs, ldw = 0, ldt;
   Mat                Tn, W = NULL;
-  const PetscScalar *mo, *w = NULL, *t;
-  PetscScalar       *m;
+  const PetscScalar *w = NULL, *t;
   PetscReal         *loc, *TtW = NULL, *M = NULL;
   PetscMPIInt        rank;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(fi->comm, &rank));
+  /* T^T (M T_new) (N x nnew) on rank 0 */
+  PetscCall(PetscCalloc1(N * nnew + 1, &loc));
   if (nnew > 0) {
     PetscCall(MatDenseGetSubMatrix(se->T, PETSC_DECIDE, PETSC_DECIDE, nre, ncc, &Tn));
     PetscCall(MatMatMult(fi->M, Tn, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &W));
     PetscCall(MatDenseRestoreSubMatrix(se->T, &Tn));
     PetscCall(MatDenseGetLDA(W, &ldw));
     PetscCall(MatDenseGetArrayRead(W, &w));
+    if (nloc > 0) {
+      PetscBLASInt mm, nn, kk, la, lb, lc;
+      PetscScalar  one = 1, zero = 0;
+      PetscCall(MatDenseGetLDA(se->T, &ldt));
+      PetscCall(MatDenseGetArrayRead(se->T, &t));
+      PetscCall(PetscBLASIntCast(N, &mm));
+      PetscCall(PetscBLASIntCast(nnew, &nn));
+      PetscCall(PetscBLASIntCast(nloc, &kk));
+      PetscCall(PetscBLASIntCast(ldt, &la));
+      PetscCall(PetscBLASIntCast(ldw, &lb));
+      lc = mm;
+      BLASgemm_("T", "N", &mm, &nn, &kk, &one, t, &la, w, &lb, &zero, loc, &lc);
+      PetscCall(MatDenseRestoreArrayRead(se->T, &t));
+    }
+    PetscCall(MatDenseRestoreArrayRead(W, &w));
+    PetscCall(MatDestroy(&W));
   }
-  /* M T = [M Told(:, 0:nre) | W | M Told(:, nold:Nold)] */
-  PetscCall(MatDestroy(&se->MT));
-  PetscCall(MatCreateDense(fi->comm, nloc, PETSC_DECIDE, fi->n, N, NULL, &se->MT));
-  PetscCall(MatDenseGetLDA(se->MT, &ldm));
-  PetscCall(MatDenseGetLDA(MTold, &ldo));
-  PetscCall(MatDenseGetArrayRead(MTold, &mo));
-  PetscCall(MatDenseGetArrayWrite(se->MT, &m));
-  for (PetscInt j = 0; j < nre; j++) PetscCall(PetscArraycpy(m + j * ldm, mo + j * ldo, nloc));
-  for (PetscInt j = 0; j < nnew; j++) PetscCall(PetscArraycpy(m + (nre + j) * ldm, w + j * ldw, nloc));
-  for (PetscInt j = 0; j < nq; j++) PetscCall(PetscArraycpy(m + (ncc + j) * ldm, mo + (nold + j) * ldo, nloc));
-  PetscCall(MatDenseRestoreArrayWrite(se->MT, &m));
-  PetscCall(MatDenseRestoreArrayRead(MTold, &mo));
-  PetscCall(MatAssemblyBegin(se->MT, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(se->MT, MAT_FINAL_ASSEMBLY));
-  /* T^T W (N x nnew) on rank 0 */
-  PetscCall(PetscCalloc1(N * nnew + 1, &loc));
-  if (nnew > 0 && nloc > 0) {
-    PetscBLASInt mm, nn, kk, la, lb, lc;
-    PetscScalar  one = 1, zero = 0;
-    PetscCall(MatDenseGetLDA(se->T, &ldt));
-    PetscCall(MatDenseGetArrayRead(se->T, &t));
-    PetscCall(PetscBLASIntCast(N, &mm));
-    PetscCall(PetscBLASIntCast(nnew, &nn));
-    PetscCall(PetscBLASIntCast(nloc, &kk));
-    PetscCall(PetscBLASIntCast(ldt, &la));
-    PetscCall(PetscBLASIntCast(ldw, &lb));
-    lc = mm;
-    BLASgemm_("T", "N", &mm, &nn, &kk, &one, t, &la, w, &lb, &zero, loc, &lc);
-    PetscCall(MatDenseRestoreArrayRead(se->T, &t));
-  }
-  if (W) PetscCall(MatDenseRestoreArrayRead(W, &w));
-  PetscCall(MatDestroy(&W));
   if (!rank) PetscCall(PetscMalloc1(N * nnew + 1, &TtW));
   PetscCallMPI(MPI_Reduce(loc, TtW, (PetscMPIInt)(N * nnew), MPIU_REAL, MPIU_SUM, 0, fi->comm));
   PetscCall(PetscFree(loc));
@@ -334,7 +319,7 @@ static PetscErrorCode ProjectAgain(DRFixedInterface *fi, DRSuperelement *se, Pet
 
 PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, DRSuperelement *se, PetscInt ncc, const PetscReal Vc[], const DRLabel cclabels[])
 {
-  Mat          Vd, KIB, Bv, X = NULL, KBB, KV, Told = NULL, MTold = NULL;
+  Mat          Vd, KIB, Bv, X = NULL, KBB, KV, Told = NULL;
   PetscInt     nq = fi->nq, N = ncc + nq, ldt, ldx = 0, li = 0, nold = 0, nreM = -1;
   PetscScalar *t;
   const PetscScalar *x = NULL, **ph;
@@ -350,9 +335,6 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
    * the modal block of the current K_r (rank 0; not diagonal once residual
    * corrections were added), so nothing is recomputed; the modal block does
    * not depend on the boundary basis */
-  /* the CMS estimates every round: the projection keeps M T for the
-   * residuals (residual.c) and the next application (ProjectAgain) */
-  se->keep_mt = PETSC_TRUE;
   PetscCall(PetscCalloc1(nq * nq + 1, &lam));
   if (!se->T) { /* phase 1 computed (the modal solver's), or restored (restore.c: kept copies, lam0) */
     const PetscReal *l = fi->lam0;
@@ -368,9 +350,7 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
     Told  = se->T; /* its CC columns may be reused below */
     nold  = se->nb;
     se->T = NULL;
-    MTold = se->MT; /* with the previous M_r: the new one from them (ProjectAgain) */
-    se->MT = NULL;
-    Mold   = se->M;
+    Mold  = se->M; /* the new M_r from it (ProjectAgain) */
     se->M  = NULL;
     PetscCall(PetscFree(se->K));
   }
@@ -451,13 +431,12 @@ PetscCall(PetscInfo(NULL, "component '%s': %" PetscInt_FMT " of %" PetscInt_FMT 
    * kept them (the reused CC columns known: one-rank group), else by the
    * projection that follows */
   {
-    PetscBool again = (PetscBool)(MTold && nreM >= 0 && se->keep_mt && !r->no_cc_reuse);
+    PetscBool again = (PetscBool)(Told && nreM >= 0 && !r->no_cc_reuse);
     if (again && !rank) again = (PetscBool)(Mold != NULL);
     PetscCallMPI(MPI_Bcast(&again, 1, MPIU_BOOL, 0, fi->comm));
-    if (again) PetscCall(ProjectAgain(fi, se, nold, nreM, MTold, Mold));
+    if (again) PetscCall(ProjectAgain(fi, se, nold, nreM, Mold));
   }
   PetscCall(MatDestroy(&Told));
-  PetscCall(MatDestroy(&MTold));
   PetscCall(PetscFree(Mold));
   PetscCall(PetscFree(lam));
   PetscCall(PetscFree(kcc));

@@ -188,7 +188,7 @@ PetscErrorCode DRReductionSetUp(DRReduction r)
   PetscOptionsBegin(r->comm, r->prefix, "Component reduction (superelement) options", "DRReduction");
   {
     PetscBool reuse = (PetscBool)!r->no_cc_reuse;
-    PetscCall(PetscOptionsBool("-reduction_reuse_cc_solves", "an interface refinement round of cms.tol_pct keeps the interior columns -K_II^{-1} K_IB v of the CC modes it already had and the previous basis' products M T, T^T M T, and the error estimate's residuals use the kept M T (false: solves and forms all of them again, the reference for comparisons)", "DRReductionApplyInterfaceBasis", reuse, &reuse, NULL));
+    PetscCall(PetscOptionsBool("-reduction_reuse_cc_solves", "an interface refinement round of cms.tol_pct keeps the interior columns -K_II^{-1} K_IB v of the CC modes it already had and the previous basis' blocks of T^T M T, and the error estimate's residuals use the basis' structure (false: solves and forms all of them by the plain products, the reference for comparisons)", "DRReductionApplyInterfaceBasis", reuse, &reuse, NULL));
     r->no_cc_reuse = (PetscBool)!reuse;
   }
   PetscOptionsEnd();

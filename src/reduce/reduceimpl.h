@@ -20,11 +20,8 @@ typedef struct {
   PetscReal  qtop_hz;   /* highest frequency a component eigensolve found (the truncated spectrum lies above; residual corrections do not raise it); 0: unknown, the highest of qfreq_hz */
   PetscReal *K, *M;     /* (nb+nq)^2 reduced matrices, column-major; on rank 0 of the component comm only */
   PetscBool  K_formed;  /* the method formed K itself (same on every rank): projection skips K */
-  PetscBool  M_formed;  /* the method formed M (and MT, keep_mt) itself for the current T: projection skips M (reset by it) */
+  PetscBool  M_formed;  /* the method formed M itself for the current T: projection skips M (and resets the flag) */
   Mat        T;         /* n x (nb+nq) dense basis on the component comm (recovery) */
-  Mat        MT;        /* M T (T's layout), kept by the projection and the appends once keep_mt is set (the error
-                           estimate's residuals, residual.c); NULL: not formed for the current T */
-  PetscBool  keep_mt;
 } DRSuperelement;
 
 typedef struct _DRReductionOps *DRReductionOps;

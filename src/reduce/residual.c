@@ -53,67 +53,74 @@ static void Gemm(PetscInt m, PetscInt n, PetscInt k, PetscReal alpha, const Pets
 
 /* The same for fi's own Craig-Bampton basis T = [V 0 0; X Phi P] (V the
  * boundary basis, X = -K_II^{-1} K_IB V, Phi fixed-interface modes with
- * K_II Phi = M_II Phi Lambda, P residual corrections) without a sparse
- * product with U: on the interior rows K T = [0, M_II Phi Lambda, K_II P],
- * so with the kept M T (projection, append.c) and KC = K [0; P],
- *   R_I = (M T)_I ((lt_i - lam_j) Q_ij) + (KC)_I Q_P,
- * lt_i the eigenvalue of a mode column (0 for the others); the cancellation
- * of K u and lam M u happens in the scalars lt_i - lam_j.  The boundary
- * rows from K_B. T (few rows) and (M T)_B.  Costs two GEMMs of the order of
- * the projection's instead of two sparse products with ncol columns
- * (plate 200k in 4 parts, 261 columns: 1.1-2.0 s -> see bench/README 2n). */
+ * K_II Phi = M_II Phi Lambda, P residual corrections) with one sparse
+ * product instead of two: on the interior rows K T = [0, M_II Phi Lambda,
+ * K_II P], so with KC = K [0; P] (kept since the corrections were appended)
+ *   R_I = (M T Qd)_I + (KC)_I Q_P,   Qd_ij = (lt_i - lam_j) Q_ij,
+ * lt_i the eigenvalue of a mode column (0 for the others): the
+ * cancellation of K u and lam M u happens in the scalars lt_i - lam_j.
+ * The boundary rows from K_B. T and M_B. T (few rows). */
 static PetscErrorCode ResidualStructured(DRFixedInterface *fi, DRSuperelement *se, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal R[])
 {
-  PetscInt           nloc = fi->re - fi->rs, nb = se->nb, nq = se->nq, N = nb + nq, ncorr = fi->ncorr, nm = nq - ncorr, nBloc = 0, ldm, ldk = 0, ldb, nmt, nkc = 0;
-  PetscReal         *Qd, *A, *B;
-  const PetscScalar *mt, *kc = NULL, *kbt;
-  Mat                KB, KBT;
+  PetscInt           nloc = fi->re - fi->rs, nb = se->nb, nq = se->nq, N = nb + nq, ncorr = fi->ncorr, nm = nq - ncorr, nBloc = 0, ldk = 0, ldb, ldm, nkc = 0, ldt, ldr;
+  PetscReal         *Qd, *A, *Y;
+  const PetscScalar *kc = NULL, *kbt, *mbt, *t, *r;
+  Mat                KB, MB, KBT, MBT, Ym, MY;
   IS                 all;
 
   PetscFunctionBeginUser;
   PetscCheck(nq == fi->nq && ncorr >= 0 && ncorr <= nq, fi->comm, PETSC_ERR_PLIB, "component '%s': basis of %" PetscInt_FMT " interior vectors (%" PetscInt_FMT " corrections) for %" PetscInt_FMT " kept", fi->name, nq, ncorr, fi->nq);
-  se->keep_mt = PETSC_TRUE; /* kept from now on (estimates come in rounds) */
-  if (!se->MT) PetscCall(MatMatMult(fi->M, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &se->MT));
-  if (ncorr > 0 && !fi->KC) { /* a basis restored or rebuilt without them */
+  if (ncorr > 0 && !fi->KC) { /* a basis restored without them */
     Mat Tc;
     PetscCall(MatDenseGetSubMatrix(se->T, PETSC_DECIDE, PETSC_DECIDE, N - ncorr, N, &Tc));
     PetscCall(MatMatMult(fi->K, Tc, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &fi->KC));
     PetscCall(MatDenseRestoreSubMatrix(se->T, &Tc));
   }
-  PetscCall(MatGetSize(se->MT, NULL, &nmt));
   if (ncorr > 0) PetscCall(MatGetSize(fi->KC, NULL, &nkc));
-  PetscCheck(nmt == N && nkc == ncorr, fi->comm, PETSC_ERR_PLIB, "component '%s': M T with %" PetscInt_FMT " columns for %" PetscInt_FMT ", K P with %" PetscInt_FMT " for %" PetscInt_FMT " corrections", fi->name, nmt, N, nkc, ncorr);
+  PetscCheck(nkc == ncorr, fi->comm, PETSC_ERR_PLIB, "component '%s': K P with %" PetscInt_FMT " columns for %" PetscInt_FMT " corrections", fi->name, nkc, ncorr);
   PetscCall(PetscMalloc1(N * ncol + 1, &Qd));
   for (PetscInt j = 0; j < ncol; j++)
     for (PetscInt i = 0; i < N; i++) {
       PetscReal lt = (i >= nb && i < nb + nm) ? PetscSqr(2 * PETSC_PI * se->qfreq_hz[i - nb]) : 0;
       Qd[i + j * N] = (lt - lam[j]) * Qc[i + j * N];
     }
-  PetscCall(MatDenseGetLDA(se->MT, &ldm));
-  PetscCall(MatDenseGetArrayRead(se->MT, &mt));
-  Gemm(nloc, ncol, N, 1, mt, ldm, Qd, N, 0, R, nloc);
+  /* R = M (T Qd) + KC Q_P on this rank's rows */
+  PetscCall(PetscMalloc1(nloc * ncol + 1, &Y));
+  PetscCall(MatDenseGetLDA(se->T, &ldt));
+  PetscCall(MatDenseGetArrayRead(se->T, &t));
+  Gemm(nloc, ncol, N, 1, t, ldt, Qd, N, 0, Y, nloc);
+  PetscCall(MatDenseRestoreArrayRead(se->T, &t));
+  PetscCall(MatCreateDense(fi->comm, nloc, PETSC_DECIDE, fi->n, ncol, Y, &Ym));
+  PetscCall(MatMatMult(fi->M, Ym, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MY));
+  PetscCall(MatDestroy(&Ym));
+  PetscCall(PetscFree(Y));
+  PetscCall(MatDenseGetLDA(MY, &ldr));
+  PetscCall(MatDenseGetArrayRead(MY, &r));
+  for (PetscInt j = 0; j < ncol; j++) PetscCall(PetscArraycpy(R + j * nloc, r + j * ldr, nloc));
+  PetscCall(MatDenseRestoreArrayRead(MY, &r));
+  PetscCall(MatDestroy(&MY));
   if (ncorr > 0) {
     PetscCall(MatDenseGetLDA(fi->KC, &ldk));
     PetscCall(MatDenseGetArrayRead(fi->KC, &kc));
     Gemm(nloc, ncol, ncorr, 1, kc, ldk, Qc + (N - ncorr), N, 1, R, nloc);
     PetscCall(MatDenseRestoreArrayRead(fi->KC, &kc));
   }
-  /* boundary rows: R_B = (K_B. T) Q - (M T)_B Q diag(lam) */
+  /* boundary rows: R_B = (K_B. T) Q - (M_B. T) Q diag(lam) */
   for (PetscInt i = fi->rs; i < fi->re; i++)
     if (fi->bcol[i] >= 0) nBloc++;
   PetscCall(ISCreateStride(fi->comm, nloc, fi->rs, 1, &all));
   PetscCall(MatCreateSubMatrix(fi->K, fi->isB, all, MAT_INITIAL_MATRIX, &KB));
+  PetscCall(MatCreateSubMatrix(fi->M, fi->isB, all, MAT_INITIAL_MATRIX, &MB));
   PetscCall(ISDestroy(&all));
   PetscCall(MatMatMult(KB, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &KBT));
+  PetscCall(MatMatMult(MB, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MBT));
   PetscCall(MatDestroy(&KB));
-  PetscCall(PetscMalloc2(nBloc * N + 1, &B, nBloc * ncol + 1, &A));
-  for (PetscInt i = fi->rs, l = 0; i < fi->re; i++)
-    if (fi->bcol[i] >= 0) {
-      for (PetscInt k = 0; k < N; k++) B[l + k * nBloc] = mt[(i - fi->rs) + k * ldm];
-      l++;
-    }
-  PetscCall(MatDenseRestoreArrayRead(se->MT, &mt));
-  Gemm(nBloc, ncol, N, 1, B, nBloc, Qc, N, 0, A, nBloc); /* (M T)_B Q */
+  PetscCall(MatDestroy(&MB));
+  PetscCall(PetscMalloc1(nBloc * ncol + 1, &A));
+  PetscCall(MatDenseGetLDA(MBT, &ldm));
+  PetscCall(MatDenseGetArrayRead(MBT, &mbt));
+  Gemm(nBloc, ncol, N, 1, mbt, ldm, Qc, N, 0, A, nBloc); /* (M_B. T) Q */
+  PetscCall(MatDenseRestoreArrayRead(MBT, &mbt));
   for (PetscInt j = 0; j < ncol; j++)
     for (PetscInt l = 0; l < nBloc; l++) A[l + j * nBloc] *= -lam[j];
   PetscCall(MatDenseGetLDA(KBT, &ldb));
@@ -121,12 +128,13 @@ static PetscErrorCode ResidualStructured(DRFixedInterface *fi, DRSuperelement *s
   Gemm(nBloc, ncol, N, 1, kbt, ldb, Qc, N, 1, A, nBloc);
   PetscCall(MatDenseRestoreArrayRead(KBT, &kbt));
   PetscCall(MatDestroy(&KBT));
+  PetscCall(MatDestroy(&MBT));
   for (PetscInt i = fi->rs, l = 0; i < fi->re; i++)
     if (fi->bcol[i] >= 0) {
       for (PetscInt j = 0; j < ncol; j++) R[(i - fi->rs) + j * nloc] = A[l + j * nBloc];
       l++;
     }
-  PetscCall(PetscFree2(B, A));
+  PetscCall(PetscFree(A));
   PetscCall(PetscFree(Qd));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -34,7 +34,6 @@ PetscErrorCode DRSuperelementReset(DRSuperelement *se)
   PetscCall(PetscFree(se->K));
   PetscCall(PetscFree(se->M));
   PetscCall(MatDestroy(&se->T));
-  PetscCall(MatDestroy(&se->MT));
   PetscCall(PetscMemzero(se, sizeof(*se)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -113,9 +112,7 @@ PetscErrorCode DRSuperelementProject(DRComponent c, DRSuperelement *se)
   PetscCall(PetscFree(se->M));
   PetscCall(MatMatMult(M, se->T, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MT));
   PetscCall(DRDenseTransposeProduct(se->T, MT, &se->M));
-  PetscCall(MatDestroy(&se->MT));
-  if (se->keep_mt) se->MT = MT;
-  else PetscCall(MatDestroy(&MT));
+  PetscCall(MatDestroy(&MT));
   PetscCall(PetscLogEventEnd(DRRED_Project, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -15,10 +15,10 @@
 #    modes (cms_comp_reduction_reuse_cc_solves, default true): the same
 #    frequencies and estimates as solving them again, with exactly
 #    4 x (first CC count) fewer block-solve columns; the same switch also
-#    takes the projection's M T, T^T M T from the previous basis
-#    (ProjectAgain) and the residuals from the kept M T (residual.c) --
-#    false forms them all by sparse products, so this compares the
-#    structured paths with the plain ones;
+#    takes the projection's T^T M T blocks from the previous basis
+#    (ProjectAgain) and the residuals from the basis' structure (one sparse
+#    product, residual.c) -- false forms them all by the plain sparse
+#    products, so this compares the structured paths with the plain ones;
 #  - the component eigensolves (SLEPc: cms_comp_dense_max 0, cms_comp_block_size 0) skip SLEPc's
 #    eigenvector purification: the same frequencies as with it
 #    (cms_comp_eps_purify 1), with fewer single-vector solves;
@@ -84,8 +84,8 @@ for name in ["a1", "a2", "a3", "off", "fixed", "part"]:
         assert est.max() <= 0.5 and true.max() <= 0.5, (name, est.max(), true.max())
 assert res["a2"][1] > first, ("the interface was refined", first, res["a2"][1])
 # reused CC columns: the same block solves' results (MUMPS solves each right-hand side alike whatever the block)
-# and exactly one first-round CC count fewer columns per part (4 parts); the kept products (M T, T^T M T of the
-# previous basis, residuals from M T) against the plain sparse products: equal up to round-off.  1e-10 relative: the component modes
+# and exactly one first-round CC count fewer columns per part (4 parts); the structured products (T^T M T blocks of
+# the previous basis, residuals from the basis' structure) against the plain sparse products: equal up to round-off.  1e-10 relative: the component modes
 # come from the block eigensolver (src/eigen/block.c), converged to a relative residual of 1e-12; on 2 ranks two
 # runs of the same job differ at that level (measured up to 7e-12 in the coupled frequencies, 1-rank runs repeat
 # bitwise; the source is not isolated, the solver's own arrays are not it), so two jobs cannot agree more closely
