@@ -38,10 +38,7 @@ static PetscErrorCode LocalTransposeProduct(DRFixedInterface *fi, PetscInt nloc,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* T'^T A T'_new for the new columns [Nkeep, N) of T': one sparse-dense
- * product and a local GEMM (rank 0: N x nnew); AT (given) gets the product
- * A T'_new itself. */
-static PetscErrorCode NewColumnCoupling(DRFixedInterface *fi, Mat A, Mat T, PetscInt Nkeep, PetscInt N, PetscReal **out, Mat *AT)
+PetscErrorCode DRFixedInterfaceColumnCoupling(DRFixedInterface *fi, Mat A, Mat T, PetscInt Nkeep, PetscInt N, PetscInt nrows, PetscReal **out, Mat *AT)
 {
   Mat                Tq, W;
   const PetscScalar *t, *w;
@@ -55,7 +52,7 @@ static PetscErrorCode NewColumnCoupling(DRFixedInterface *fi, Mat A, Mat T, Pets
   PetscCall(MatDenseGetLDA(T, &ldt));
   PetscCall(MatDenseGetArrayRead(T, &t));
   PetscCall(MatDenseGetArrayRead(W, &w));
-  PetscCall(LocalTransposeProduct(fi, fi->re - fi->rs, N, t, ldt, N - Nkeep, w, ldw, out));
+  PetscCall(LocalTransposeProduct(fi, fi->re - fi->rs, nrows, t, ldt, N - Nkeep, w, ldw, out));
   PetscCall(MatDenseRestoreArrayRead(W, &w));
   PetscCall(MatDenseRestoreArrayRead(T, &t));
   if (AT) *AT = W;
@@ -127,10 +124,10 @@ PetscErrorCode DRFixedInterfaceAppend(DRFixedInterface *fi, DRSuperelement *se, 
   PetscCall(MatAssemblyBegin(T, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(T, MAT_FINAL_ASSEMBLY));
   if (nnew > 0) {
-    PetscCall(NewColumnCoupling(fi, fi->M, T, Nkeep, N, &MqAll, NULL));
+    PetscCall(DRFixedInterfaceColumnCoupling(fi, fi->M, T, Nkeep, N, N, &MqAll, NULL));
     /* fixed-interface modes: K-orthogonal to every kept mode, diag(lam);
      * other vectors: their stiffness coupling with the kept ones computed */
-    if (!modal) PetscCall(NewColumnCoupling(fi, fi->K, T, Nkeep, N, &KqAll, &WK));
+    if (!modal) PetscCall(DRFixedInterfaceColumnCoupling(fi, fi->K, T, Nkeep, N, N, &KqAll, &WK));
   }
   /* K [0; v] of the appended residual corrections (the last ncorr interior
    * vectors), for the residuals (residual.c) */

@@ -64,6 +64,10 @@ PetscErrorCode DRFixedInterfaceEnrich(DRFixedInterface *fi, DRReduction r, DRSup
  * copies.  modal: fixed-interface modes (K_r gets diag(lam); they raise the
  * superelement's qtop_hz); else the stiffness coupling is computed. */
 PetscErrorCode DRFixedInterfaceAppend(DRFixedInterface *fi, DRSuperelement *se, PetscInt nold, PetscInt nnew, Vec modes[], const PetscReal lam[], const PetscReal f[], PetscBool modal);
+/* T(:, 0:nrows)^T A T(:, Nkeep:N) on the component's rank 0 (nrows x
+ * (N - Nkeep), column-major; NULL elsewhere) by one sparse-dense product and
+ * a local GEMM (append.c); AT (given) gets the product A T(:, Nkeep:N). */
+PetscErrorCode DRFixedInterfaceColumnCoupling(DRFixedInterface *fi, Mat A, Mat T, PetscInt Nkeep, PetscInt N, PetscInt nrows, PetscReal **out, Mat *AT);
 /* Residual corrections (correct.c): the columns sel[nsel] of the last
  * residual's K_II^{-1} r_I appended as Ritz vectors of their span,
  * M_II-orthogonal to the kept vectors; *nadded the independent ones. */

@@ -260,42 +260,14 @@ static PetscErrorCode SolveColumns(DRFixedInterface *fi, DRReduction r, Mat Bv, 
  * rank 0 (nold CC + nq interior columns). */
 static PetscErrorCode ProjectAgain(DRFixedInterface *fi, DRSuperelement *se, PetscInt nold, PetscInt nre, const PetscReal *Mold)
 {
-  PetscInt           ncc = se->nb, nq = se->nq, N = ncc + nq, Nold = nold + nq, nnew = ncc - nre, nloc = fi->re - fi->rs, ldw = 0, ldt;
-  Mat                Tn, W = NULL;
-  const PetscScalar *w = NULL, *t;
-  PetscReal         *loc, *TtW = NULL, *M = NULL;
-  PetscMPIInt        rank;
+  PetscInt     ncc = se->nb, nq = se->nq, N = ncc + nq, Nold = nold + nq, nnew = ncc - nre;
+  PetscReal   *TtW = NULL, *M = NULL;
+  PetscMPIInt  rank;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(fi->comm, &rank));
   /* T^T (M T_new) (N x nnew) on rank 0 */
-  PetscCall(PetscCalloc1(N * nnew + 1, &loc));
-  if (nnew > 0) {
-    PetscCall(MatDenseGetSubMatrix(se->T, PETSC_DECIDE, PETSC_DECIDE, nre, ncc, &Tn));
-    PetscCall(MatMatMult(fi->M, Tn, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &W));
-    PetscCall(MatDenseRestoreSubMatrix(se->T, &Tn));
-    PetscCall(MatDenseGetLDA(W, &ldw));
-    PetscCall(MatDenseGetArrayRead(W, &w));
-    if (nloc > 0) {
-      PetscBLASInt mm, nn, kk, la, lb, lc;
-      PetscScalar  one = 1, zero = 0;
-      PetscCall(MatDenseGetLDA(se->T, &ldt));
-      PetscCall(MatDenseGetArrayRead(se->T, &t));
-      PetscCall(PetscBLASIntCast(N, &mm));
-      PetscCall(PetscBLASIntCast(nnew, &nn));
-      PetscCall(PetscBLASIntCast(nloc, &kk));
-      PetscCall(PetscBLASIntCast(ldt, &la));
-      PetscCall(PetscBLASIntCast(ldw, &lb));
-      lc = mm;
-      BLASgemm_("T", "N", &mm, &nn, &kk, &one, t, &la, w, &lb, &zero, loc, &lc);
-      PetscCall(MatDenseRestoreArrayRead(se->T, &t));
-    }
-    PetscCall(MatDenseRestoreArrayRead(W, &w));
-    PetscCall(MatDestroy(&W));
-  }
-  if (!rank) PetscCall(PetscMalloc1(N * nnew + 1, &TtW));
-  PetscCallMPI(MPI_Reduce(loc, TtW, (PetscMPIInt)(N * nnew), MPIU_REAL, MPIU_SUM, 0, fi->comm));
-  PetscCall(PetscFree(loc));
+  if (nnew > 0) PetscCall(DRFixedInterfaceColumnCoupling(fi, fi->M, se->T, nre, ncc, N, &TtW, NULL));
   if (!rank) { /* old blocks copied, new columns and rows from T^T W (new-new block symmetrized) */
     PetscInt *o; /* new index -> old index, -1 for a new CC column */
     PetscCall(PetscMalloc1(N + 1, &o));
