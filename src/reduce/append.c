@@ -60,11 +60,11 @@ PetscErrorCode DRFixedInterfaceColumnCoupling(DRFixedInterface *fi, Mat A, Mat T
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* [A(:, 0:na) | B] as a new dense matrix with the rows of A (B NULL: none) */
+/* [A(:, 0:na) | B] as a new dense matrix with the rows of A */
 static PetscErrorCode ConcatColumns(Mat A, PetscInt na, Mat B, PetscInt nbc, Mat *C)
 {
-  PetscInt           nloc, n, lda, ldb = 0, ldc;
-  const PetscScalar *a, *b = NULL;
+  PetscInt           nloc, n, lda, ldb, ldc;
+  const PetscScalar *a, *b;
   PetscScalar       *c;
 
   PetscFunctionBeginUser;
@@ -75,13 +75,11 @@ static PetscErrorCode ConcatColumns(Mat A, PetscInt na, Mat B, PetscInt nbc, Mat
   PetscCall(MatDenseGetLDA(*C, &ldc));
   PetscCall(MatDenseGetArrayRead(A, &a));
   PetscCall(MatDenseGetArrayWrite(*C, &c));
+  PetscCall(MatDenseGetLDA(B, &ldb));
+  PetscCall(MatDenseGetArrayRead(B, &b));
   for (PetscInt j = 0; j < na; j++) PetscCall(PetscArraycpy(c + j * ldc, a + j * lda, nloc));
-  if (B) {
-    PetscCall(MatDenseGetLDA(B, &ldb));
-    PetscCall(MatDenseGetArrayRead(B, &b));
-    for (PetscInt j = 0; j < nbc; j++) PetscCall(PetscArraycpy(c + (na + j) * ldc, b + j * ldb, nloc));
-    PetscCall(MatDenseRestoreArrayRead(B, &b));
-  }
+  for (PetscInt j = 0; j < nbc; j++) PetscCall(PetscArraycpy(c + (na + j) * ldc, b + j * ldb, nloc));
+  PetscCall(MatDenseRestoreArrayRead(B, &b));
   PetscCall(MatDenseRestoreArrayWrite(*C, &c));
   PetscCall(MatDenseRestoreArrayRead(A, &a));
   PetscCall(MatAssemblyBegin(*C, MAT_FINAL_ASSEMBLY));
@@ -134,8 +132,11 @@ PetscErrorCode DRFixedInterfaceAppend(DRFixedInterface *fi, DRSuperelement *se, 
   if (modal && !nold) PetscCall(MatDestroy(&fi->KC)); /* every kept vector replaced: no correction left */
   if (!modal && nnew > 0) {
     Mat KCn = NULL;
-    if (fi->KC || !fi->ncorr) PetscCall(ConcatColumns(fi->KC ? fi->KC : WK, fi->KC ? fi->ncorr : 0, WK, nnew, &KCn));
-    PetscCall(MatDestroy(&fi->KC)); /* else formed again when a residual needs it */
+    if (!fi->ncorr) { /* the first corrections: their products are K P */
+      KCn = WK;
+      WK  = NULL;
+    } else if (fi->KC) PetscCall(ConcatColumns(fi->KC, fi->ncorr, WK, nnew, &KCn));
+    PetscCall(MatDestroy(&fi->KC)); /* none held: formed again when a residual needs it */
     fi->KC = KCn;
   }
   PetscCall(MatDestroy(&WK));
