@@ -95,7 +95,7 @@ static PetscErrorCode RootPencil(DRCMS c, const PetscInt nbk[], DRLabel **bl, Pe
 static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
 {
   PetscInt   nb = c->pnbglob, nc;
-  PetscReal *Sa, *Ma, *lam, *X, lcut = PetscSqr(2 * PETSC_PI * c->iface_factor * c->fmax);
+  PetscReal *lam, *X, lcut = PetscSqr(2 * PETSC_PI * c->iface_factor * c->fmax);
   PetscBool  cached;
 
   PetscFunctionBeginUser;
@@ -105,12 +105,8 @@ static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
   if (!cached && count > 0 && c->iface_auto) { /* a refinement round: compute twice what it needs, keep it */
     PetscInt want = PetscMin(nb, 2 * count + 1);
     PetscCall(PetscFree2(c->cclam, c->ccX));
-    PetscCall(PetscMalloc2(nb * nb + 1, &Sa, nb * nb + 1, &Ma));
     PetscCall(PetscMalloc2(want + 1, &c->cclam, nb * want + 1, &c->ccX));
-    PetscCall(PetscArraycpy(Sa, c->Sfull, nb * nb));
-    PetscCall(PetscArraycpy(Ma, c->Mfull, nb * nb));
-    PetscCall(DRDenseEigen(nb, Sa, Ma, want, 0, &c->nccache, c->cclam, c->ccX));
-    PetscCall(PetscFree2(Sa, Ma));
+    PetscCall(DRDenseEigen(nb, c->Sfull, c->Mfull, want, 0, &c->nccache, c->cclam, c->ccX));
     cached = PETSC_TRUE;
   }
   if (!cached && count == 0 && c->iface_auto && !c->cclam) {
@@ -120,12 +116,8 @@ static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
      * which at most doubles the count (+8), takes them from here: 2.5x the
      * frequency holds 2.5x the modes of a line-like interface (a plate's
      * cut; the CC count grows like f) and about 6x of a surface-like one */
-    PetscCall(PetscMalloc2(nb * nb + 1, &Sa, nb * nb + 1, &Ma));
     PetscCall(PetscMalloc2(nb + 1, &c->cclam, nb * nb + 1, &c->ccX));
-    PetscCall(PetscArraycpy(Sa, c->Sfull, nb * nb));
-    PetscCall(PetscArraycpy(Ma, c->Mfull, nb * nb));
-    PetscCall(DRDenseEigen(nb, Sa, Ma, 0, DR_CMS_CC_CACHE * lcut, &c->nccache, c->cclam, c->ccX));
-    PetscCall(PetscFree2(Sa, Ma));
+    PetscCall(DRDenseEigen(nb, c->Sfull, c->Mfull, 0, DR_CMS_CC_CACHE * lcut, &c->nccache, c->cclam, c->ccX));
     lam = c->cclam;
     X   = c->ccX;
     for (nc = 0; nc < c->nccache && lam[nc] <= lcut; nc++) {}
@@ -137,12 +129,11 @@ static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
     X   = c->ccX;
     nc  = PetscMin(c->nccache, count + 1);
   } else {
-    PetscCall(PetscMalloc4(nb * nb + 1, &Sa, nb * nb + 1, &Ma, nb + 1, &lam, nb * nb + 1, &X));
-    PetscCall(PetscArraycpy(Sa, c->Sfull, nb * nb));
-    PetscCall(PetscArraycpy(Ma, c->Mfull, nb * nb));
+    /* a count: at most count + 1 vectors; a cutoff: up to all of them */
+    PetscCall(PetscMalloc2(nb + 1, &lam, nb * (count > 0 ? PetscMin(nb, count + 1) : nb) + 1, &X));
     /* one more than kept: its eigenvalue is the truncation's lc for the estimate */
-    if (count > 0) PetscCall(DRDenseEigen(nb, Sa, Ma, PetscMin(nb, count + 1), 0, &nc, lam, X));
-    else PetscCall(DRDenseEigen(nb, Sa, Ma, 0, lcut, &nc, lam, X));
+    if (count > 0) PetscCall(DRDenseEigen(nb, c->Sfull, c->Mfull, PetscMin(nb, count + 1), 0, &nc, lam, X));
+    else PetscCall(DRDenseEigen(nb, c->Sfull, c->Mfull, 0, lcut, &nc, lam, X));
   }
   if (!(cached && count == 0)) {
     c->ncc = count > 0 ? PetscMin(nc, count) : nc;
@@ -154,7 +145,7 @@ static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
   PetscCall(PetscArraycpy(c->Psi, X, nb * c->ncc));
   PetscCall(PetscMalloc1(c->ncc + 1, &c->ccfreq));
   for (PetscInt k = 0; k < c->ncc; k++) c->ccfreq[k] = (lam[k] >= 0 ? 1 : -1) * PetscSqrtReal(PetscAbsReal(lam[k])) / (2 * PETSC_PI);
-  if (!cached) PetscCall(PetscFree4(Sa, Ma, lam, X));
+  if (!cached) PetscCall(PetscFree2(lam, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
