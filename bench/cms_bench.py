@@ -37,6 +37,7 @@ CASES = {
     "plate50k-auto": (100, 50, 2, 1, "auto"),
     "plate50k-p4": (100, 50, 2, 1, "4"),
     "plate200k-auto": (180, 90, 3, 1, "auto"),
+    "plate200k-p8": (180, 90, 3, 1, "8"),
     "plate1M-auto": (400, 200, 3, 1, "auto"),
 }
 # CalculiX assemblies (the case): (lx, ly, lz, nx, ny, nz, parts), a
