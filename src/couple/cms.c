@@ -74,7 +74,8 @@ PetscErrorCode DRCMSDestroy(DRCMS *cms)
   PetscCall(PetscFree(c->Sfull));
   PetscCall(PetscFree(c->Sfac));
   PetscCall(PetscFree(c->Mfull));
-  PetscCall(PetscFree2(c->cclam, c->ccX));
+  PetscCall(PetscFree(c->cclam));
+  PetscCall(PetscFree(c->ccX));
   PetscCall(PetscFree(c->names));
   PetscCall(PetscFree(c->methods));
   PetscCall(PetscFree(c->red));

@@ -104,8 +104,10 @@ static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
   cached = (PetscBool)(count > 0 && c->cclam && (count + 1 <= c->nccache || c->nccache == nb));
   if (!cached && count > 0 && c->iface_auto) { /* a refinement round: compute twice what it needs, keep it */
     PetscInt want = PetscMin(nb, 2 * count + 1);
-    PetscCall(PetscFree2(c->cclam, c->ccX));
-    PetscCall(PetscMalloc2(want + 1, &c->cclam, nb * want + 1, &c->ccX));
+    PetscCall(PetscFree(c->cclam));
+    PetscCall(PetscFree(c->ccX));
+    PetscCall(PetscMalloc1(want + 1, &c->cclam));
+    PetscCall(PetscMalloc1(nb * want + 1, &c->ccX));
     PetscCall(DRDenseEigen(nb, c->Sfull, c->Mfull, want, 0, &c->nccache, c->cclam, c->ccX));
     cached = PETSC_TRUE;
   }
@@ -116,8 +118,11 @@ static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
      * which at most doubles the count (+8), takes them from here: 2.5x the
      * frequency holds 2.5x the modes of a line-like interface (a plate's
      * cut; the CC count grows like f) and about 6x of a surface-like one */
-    PetscCall(PetscMalloc2(nb + 1, &c->cclam, nb * nb + 1, &c->ccX));
+    PetscCall(PetscMalloc1(nb + 1, &c->cclam));
+    PetscCall(PetscMalloc1(nb * nb + 1, &c->ccX));
     PetscCall(DRDenseEigen(nb, c->Sfull, c->Mfull, 0, DR_CMS_CC_CACHE * lcut, &c->nccache, c->cclam, c->ccX));
+    /* the count was unknown before the solve: keep the found vectors only */
+    PetscCall(PetscRealloc(sizeof(PetscReal) * (nb * c->nccache + 1), &c->ccX));
     lam = c->cclam;
     X   = c->ccX;
     for (nc = 0; nc < c->nccache && lam[nc] <= lcut; nc++) {}
