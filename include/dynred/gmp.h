@@ -60,6 +60,8 @@ typedef struct {
   PetscReal tip_mass;            /* kg at the end of link 2 (arm3d) */
   PetscInt  lattice;             /* arm3d: 0 = each link one beam chain; n > 0 = a lattice box of
                                     n x n cells across (section A, I, I2, J then belong to its members) */
+  PetscBool lumped;              /* HRZ lumped beam mass (fe_beam.c) instead of consistent: rotation-invariant, so the
+                                    nonlinear reference's mass does not depend on the deformation */
   PetscReal width, height;       /* arm3d lattice: box width (along the link frame's y) and height (z; 0: = width) [m] */
 } DRMechanismParams;
 

@@ -90,7 +90,7 @@ PetscErrorCode DRGMPFlexRefCreate(DRMechanism m, PetscReal theta0, DRGMPFlexRef 
     r->L0[e] = PetscSqrtReal(dx * dx + dy * dy);
     r->b0[e] = PetscAtan2Real(dy, dx);
     xl[0] = r->L0[e], xl[1] = 0;
-    PetscCall(DRBeam2DMatrices(o, xl, &sec, PETSC_FALSE, Ke, &r->Ml[36 * e])); /* the local (beta = 0) consistent mass */
+    PetscCall(DRBeam2DMatrices(o, xl, &sec, m->p.lumped, Ke, &r->Ml[36 * e])); /* the local (beta = 0) mass, consistent or lumped as mechanism.c's */
   }
   /* the joints: pin O, revolute A (translations shared), slider B (v = 0) */
   for (PetscInt i = 0; i < r->ndof; i++) r->map[i] = 0;

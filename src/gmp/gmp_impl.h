@@ -68,4 +68,5 @@ PetscErrorCode DRGMPNaetsCreate(DRMechanism m, PetscInt n, PetscInt nt, PetscRea
 PetscErrorCode DRGMPNaetsUpdate(DRGMPNaets na, PetscReal theta0, PetscErrorCode (*psi)(void *ctx, PetscReal theta, PetscReal *Psi), void *ctx);
 PetscErrorCode DRGMPNaetsAddResidual(DRGMPNaets na, const PetscReal u[], const PetscReal v[], const PetscReal a[], PetscReal f[]);
 PetscErrorCode DRGMPNaetsDestroy(DRGMPNaets *na);
+PetscErrorCode DRGMPNaetsMass(DRGMPNaets na, PetscReal theta, PetscReal M[], PetscReal dM[]);
 #endif

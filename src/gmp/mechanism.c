@@ -557,8 +557,8 @@ PetscErrorCode DRMechanismAssembleReuse(DRMechanism m, MPI_Comm comm, const Pets
   for (PetscInt e = 0; e < m->nelem; e++) {
     PetscInt n1 = m->conn[2 * e], n2 = m->conn[2 * e + 1], idx[12];
     if (n1 * dpn < rs || n1 * dpn >= re) continue; /* the rank owning the element's first node assembles it */
-    if (m->dim == 2) PetscCall(DRBeam2DMatrices(&xyz[2 * n1], &xyz[2 * n2], &sec, PETSC_FALSE, Ke, Me));
-    else PetscCall(DRBeam3DMatrices(&xyz[3 * n1], &xyz[3 * n2], fr[m->ebody[e]][(int)m->evref[e]], &sec, PETSC_FALSE, Ke, Me));
+    if (m->dim == 2) PetscCall(DRBeam2DMatrices(&xyz[2 * n1], &xyz[2 * n2], &sec, m->p.lumped, Ke, Me));
+    else PetscCall(DRBeam3DMatrices(&xyz[3 * n1], &xyz[3 * n2], fr[m->ebody[e]][(int)m->evref[e]], &sec, m->p.lumped, Ke, Me));
     for (PetscInt d = 0; d < dpn; d++) idx[d] = n1 * dpn + d, idx[dpn + d] = n2 * dpn + d;
     PetscCall(MatSetValues(*K, ne, idx, ne, idx, Ke, ADD_VALUES));
     PetscCall(MatSetValues(*M, ne, idx, ne, idx, Me, ADD_VALUES));

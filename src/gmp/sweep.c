@@ -24,6 +24,7 @@ static const DRConfigKey gmp_keys[] = {
   {"gmp.I", DR_CFG_REAL, "0", "second moment of area [m^4]; 0: default (square section, A^2/12)", "0..", "m^4", NULL},
   {"gmp.I2", DR_CFG_REAL, "0", "arm3d: second moment for bending in the other principal plane [m^4]; 0: = I (a square section: bending pairs of a straight arm are then degenerate, which mode tracking cannot order)", "0..", "m^4", NULL},
   {"gmp.slider_mass", DR_CFG_REAL, "0.1", "slider mass of the slider-crank [kg]", "0..", "kg", NULL},
+  {"gmp.lumped", DR_CFG_BOOL, "false", "lumped (HRZ) instead of consistent beam mass, in the sweep, the reduced transient and the nonlinear reference alike; a lumped mass is the same in every rotated frame, so the reference's inertia does not depend on the deformation (the case Naets' terms treat exactly)", NULL, NULL, NULL},
   {"gmp.tip_mass", DR_CFG_REAL, "0.5", "point mass at the end of link 2 of arm3d [kg]", "0..", "kg", NULL},
   {"gmp.lattice", DR_CFG_INT, "0", "arm3d: 0 = each link a beam chain of nel elements; n > 0 = each link a lattice box of n x n cells across and nel bays along, so a point can have 100k+ DOFs (A, I, I2 are then the members' section)", "0..", NULL, NULL},
   {"gmp.width", DR_CFG_REAL, "0", "arm3d lattice: box width across a link, along the elbow axis [m]", "0..", "m", NULL},
@@ -111,6 +112,7 @@ static PetscErrorCode SweepMechanismFromOptions(DRGMPSweep s)
   p->J = 0.1406 * p->A * p->A; /* square section */
   PetscCall(DRConfigGetReal(cfg, "gmp.slider_mass", &p->slider_mass, NULL));
   PetscCall(DRConfigGetReal(cfg, "gmp.tip_mass", &p->tip_mass, NULL));
+  PetscCall(DRConfigGetBool(cfg, "gmp.lumped", &p->lumped, NULL));
   PetscCall(DRConfigGetInt(cfg, "gmp.nel1", &k, NULL));
   if (k) p->nel1 = k;
   PetscCall(DRConfigGetInt(cfg, "gmp.nel2", &k, NULL));
@@ -258,6 +260,7 @@ static void SweepSignature(DRGMPSweep s)
   char                    *sig = s->sig;
 
   l += snprintf(sig + l, len - l, "%s L%.17g,%.17g nel%d,%d E%.17g G%.17g r%.17g A%.17g I%.17g,%.17g ms%.17g mt%.17g nm%d ", s->type, (double)p->L1, (double)p->L2, (int)p->nel1, (int)p->nel2, (double)p->E, (double)p->G, (double)p->rho, (double)p->A, (double)p->Ib, (double)p->Ib2, (double)p->slider_mass, (double)p->tip_mass, (int)s->opt.nmodes);
+  if (p->lumped) l += snprintf(sig + l, len - l, "lumped ");
   if (p->lattice) l += snprintf(sig + l, len - l, "lat%d w%.17g,%.17g ", (int)p->lattice, (double)p->width, (double)p->height);
   for (PetscInt t = 0; t < s->nt && l < len; t++) l += snprintf(sig + l, len - l, "g%d:%.17g..%.17g/%d ", (int)t, (double)s->axis[t][0], (double)s->axis[t][s->npts[t] - 1], (int)s->npts[t]);
   if (l < len) snprintf(sig + l, len - l, "f%d", (int)s->nfine);

@@ -199,6 +199,6 @@ PetscErrorCode DRGMPSweepWriteTrack_Private(DRGMPSweep s, DRStore store)
   PetscCall(DRStoreAttrInt(store, "/gmp", "n_deformation", s->opt.nmodes));
   PetscCall(DRStoreAttrReal(store, "/gmp", "second_moment_m4", s->p.Ib));
   PetscCall(DRStoreAttrReal(store, "/gmp", "slider_mass_kg", s->p.slider_mass));
-  PetscCall(DRStoreAttrString(store, "/gmp", "beam", "2-node Euler-Bernoulli beams (no shear deformation), consistent mass"));
+  PetscCall(DRStoreAttrString(store, "/gmp", "beam", s->p.lumped ? "2-node Euler-Bernoulli beams (no shear deformation), lumped (HRZ) mass" : "2-node Euler-Bernoulli beams (no shear deformation), consistent mass"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

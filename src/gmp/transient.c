@@ -155,6 +155,7 @@ static PetscErrorCode Residual(PetscReal t, const PetscReal u[], const PetscReal
 
   PetscFunctionBeginUser;
   PetscCall(Model(c, u[0], PETSC_FALSE));
+  if (c->na) PetscCall(DRGMPNaetsMass(c->na, u[0], c->M, c->dM)); /* one kinetic energy with the terms (transient_naets.c) */
   for (PetscInt i = 0; i < n; i++) {
     PetscReal s = 0;
     for (PetscInt j = 0; j < n; j++) {

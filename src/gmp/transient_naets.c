@@ -39,7 +39,20 @@
  * of the grid step: a second-order difference of the smooth interpolants
  * (relative error (e/step)^2 ~ 6e-2 of the terms, themselves O(|w| / L)),
  * and a smoothed slope of the piecewise linear one (whose W jumps at the
- * knots). */
+ * knots).
+ * One kinetic energy: with the terms on, the reduced mass of T0 is
+ * M = Psi^T Mf Psi of the same Psi and Mf (linear in theta about theta0,
+ * DRGMPNaetsMass), not the method's interpolated M.  The cancellations
+ * above (the spurious W^T Mf rho_th theta'^2 of the kept dM/dtheta against
+ * -theta'^2 b) hold only when dM/dtheta is the derivative of Psi^T Mf Psi;
+ * the derivative of an M interpolated on its own differs from it by the
+ * interpolation error's slope (piecewise constant and jumping at the knots
+ * for the linear method), which then acts as a centrifugal load on the
+ * modes.  Measured (bench/README 2g): the crank-end deflection of the
+ * linear and eigenspace methods 2-3x closer to the unreduced reference with
+ * the consistent M, no closer with the interpolated one.  The stiffness
+ * stays the method's interpolated K: Psi^T K_f Psi of an interpolated Psi
+ * is not strain-free in the rigid column. */
 #include "gmp_impl.h"
 #include <dynred/builtin.h>
 
@@ -49,6 +62,7 @@ struct _p_DRGMPNaets {
   PetscReal   eps, th0;
   PetscReal  *b, *C, *E, *bt, *Ct, *Et;    /* at th0: nm, nm x nm (column-major), and d/dtheta */
   PetscReal  *Psi[5], *Mf, *P, *W, *MW, *xyz; /* work */
+  PetscReal  *Mr[3], *Mr0, *Mrt;            /* Psi^T Mf Psi at th0 - e, th0, th0 + e; at th0 and d/dtheta */
 };
 
 PetscErrorCode DRGMPNaetsCreate(DRMechanism m, PetscInt n, PetscInt nt, PetscReal eps, DRGMPNaets *out)
@@ -62,6 +76,8 @@ PetscErrorCode DRGMPNaetsCreate(DRMechanism m, PetscInt n, PetscInt nt, PetscRea
   na->m = m, na->n = n, na->nt = nt, na->nm = nm, na->nd = nd, na->eps = eps;
   PetscCall(PetscMalloc6(nm, &na->b, nm * nm, &na->C, nm * nm, &na->E, nm, &na->bt, nm * nm, &na->Ct, nm * nm, &na->Et));
   for (int k = 0; k < 5; k++) PetscCall(PetscMalloc1(nd * n, &na->Psi[k]));
+  for (int k = 0; k < 3; k++) PetscCall(PetscMalloc1(n * n, &na->Mr[k]));
+  PetscCall(PetscMalloc2(n * n, &na->Mr0, n * n, &na->Mrt));
   PetscCall(PetscMalloc5(nd * nd, &na->Mf, nd * n, &na->P, nd * nm, &na->W, nd * nm, &na->MW, 2 * m->nnodes, &na->xyz));
   *out = na;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -73,6 +89,8 @@ PetscErrorCode DRGMPNaetsDestroy(DRGMPNaets *na)
   if (!*na) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree6((*na)->b, (*na)->C, (*na)->E, (*na)->bt, (*na)->Ct, (*na)->Et));
   for (int k = 0; k < 5; k++) PetscCall(PetscFree((*na)->Psi[k]));
+  for (int k = 0; k < 3; k++) PetscCall(PetscFree((*na)->Mr[k]));
+  PetscCall(PetscFree2((*na)->Mr0, (*na)->Mrt));
   PetscCall(PetscFree5((*na)->Mf, (*na)->P, (*na)->W, (*na)->MW, (*na)->xyz));
   PetscCall(PetscFree(*na));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -93,7 +111,7 @@ static PetscErrorCode FullMass(DRGMPNaets na, PetscReal theta)
   PetscCall(PetscArrayzero(na->Mf, nd * nd));
   for (PetscInt e = 0; e < m->nelem; e++) {
     PetscInt n1 = m->conn[2 * e], n2 = m->conn[2 * e + 1], idx[6];
-    PetscCall(DRBeam2DMatrices(&na->xyz[2 * n1], &na->xyz[2 * n2], &sec, PETSC_FALSE, Ke, Me));
+    PetscCall(DRBeam2DMatrices(&na->xyz[2 * n1], &na->xyz[2 * n2], &sec, m->p.lumped, Ke, Me));
     for (PetscInt d = 0; d < dpn; d++) idx[d] = n1 * dpn + d, idx[dpn + d] = n2 * dpn + d;
     for (int i = 0; i < 6; i++)
       for (int j = 0; j < 6; j++) na->Mf[idx[i] + idx[j] * nd] += Me[i * 6 + j];
@@ -103,7 +121,7 @@ static PetscErrorCode FullMass(DRGMPNaets na, PetscReal theta)
 }
 
 /* b, C, E at one theta from Psi(theta) (Pc) and W. */
-static PetscErrorCode Coefs(DRGMPNaets na, PetscReal theta, const PetscReal *Pc, PetscReal *b, PetscReal *C, PetscReal *E)
+static PetscErrorCode Coefs(DRGMPNaets na, PetscReal theta, const PetscReal *Pc, PetscReal *b, PetscReal *C, PetscReal *E, PetscReal *Mr)
 {
   PetscInt nd = na->nd, n = na->n, nt = na->nt, nm = na->nm;
 
@@ -114,6 +132,12 @@ static PetscErrorCode Coefs(DRGMPNaets na, PetscReal theta, const PetscReal *Pc,
       PetscReal s = 0;
       for (PetscInt j = 0; j < nd; j++) s += na->Mf[i + j * nd] * Pc[j + k * nd];
       na->P[i + k * nd] = s;
+    }
+  for (PetscInt k = 0; k < n; k++)
+    for (PetscInt j = 0; j < n; j++) {
+      PetscReal s = 0;
+      for (PetscInt i = 0; i < nd; i++) s += Pc[i + j * nd] * na->P[i + k * nd];
+      Mr[j + k * n] = s;
     }
   for (PetscInt k = 0; k < nm; k++)
     for (PetscInt i = 0; i < nd; i++) {
@@ -147,9 +171,10 @@ PetscErrorCode DRGMPNaetsUpdate(DRGMPNaets na, PetscReal th0, PetscErrorCode (*p
   for (int s = 0; s < 3; s++) { /* theta0 - e, theta0, theta0 + e */
     for (PetscInt k = 0; k < nm; k++)
       for (PetscInt i = 0; i < nd; i++) na->W[i + k * nd] = (na->Psi[s + 2][i + (nt + k) * nd] - na->Psi[s][i + (nt + k) * nd]) / (2 * e);
-    if (s == 1) PetscCall(Coefs(na, th0, na->Psi[2], na->b, na->C, na->E));
-    else PetscCall(Coefs(na, th0 + (s - 1) * e, na->Psi[s + 1], b[s / 2], C[s / 2], E[s / 2]));
+    if (s == 1) PetscCall(Coefs(na, th0, na->Psi[2], na->b, na->C, na->E, na->Mr[1]));
+    else PetscCall(Coefs(na, th0 + (s - 1) * e, na->Psi[s + 1], b[s / 2], C[s / 2], E[s / 2], na->Mr[s]));
   }
+  for (PetscInt k = 0; k < na->n * na->n; k++) na->Mr0[k] = na->Mr[1][k], na->Mrt[k] = (na->Mr[2][k] - na->Mr[0][k]) / (2 * e);
   for (PetscInt k = 0; k < nm; k++) na->bt[k] = (b[1][k] - b[0][k]) / (2 * e);
   for (PetscInt k = 0; k < nc; k++) na->Ct[k] = (C[1][k] - C[0][k]) / (2 * e), na->Et[k] = (E[1][k] - E[0][k]) / (2 * e);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -184,3 +209,14 @@ PetscErrorCode DRGMPNaetsAddResidual(DRGMPNaets na, const PetscReal u[], const P
   for (PetscInt j = 0; j < nm; j++) f[nt + j] += tpp * Cd[j] + tp * tp * (Ctd[j] - b[j] - Ed[j]) + tp * (Ctv[j] - CTv[j]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The reduced mass M = Psi^T Mf Psi of the Psi and Mf the terms are made
+ * of, linear in theta about th0, and dM/dtheta (see the derivation above:
+ * with the terms on it replaces the method's interpolated M). */
+PetscErrorCode DRGMPNaetsMass(DRGMPNaets na, PetscReal theta, PetscReal M[], PetscReal dM[])
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < na->n * na->n; k++) M[k] = na->Mr0[k] + (theta - na->th0) * na->Mrt[k], dM[k] = na->Mrt[k];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
