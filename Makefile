@@ -46,8 +46,14 @@ HDF5_PC := $(firstword $(foreach p,hdf5-openmpi hdf5-mpich hdf5-mpi hdf5,$(if $(
 PKGS    := $(PETSC_PKGS) $(HDF5_PC) yaml-0.1
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# ScaLAPACK (DRDenseEigenPar): the one PETSc was built with (MUMPS needs it),
+# so its MPI matches; without it the dense problems stay on one rank.
+SCALAPACK_LIBS := $(filter -lscalapack%,$(shell pkg-config --libs --static $(PETSC_PKGS) 2>/dev/null))
+ifeq ($(SCALAPACK_LIBS),)
+  CFLAGS += -DDR_NO_SCALAPACK
+endif
 CFLAGS  += $(PKG_CFLAGS)
-LDLIBS  += $(PKG_LIBS) -lslicot -llapack -lblas -lm
+LDLIBS  += $(PKG_LIBS) $(SCALAPACK_LIBS) -lslicot -llapack -lblas -lm
 # The MPI compiler wrapper is optional: PETSc's pkg-config already carries MPI.
 ifeq ($(shell command -v $(CC) 2>/dev/null),)
   CC := cc

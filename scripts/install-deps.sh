@@ -9,6 +9,7 @@
 set -euo pipefail
 pkgs=(build-essential pkg-config make petsc-dev slepc-dev libhdf5-openmpi-dev
       libyaml-dev openmpi-bin liblapack-dev libblas-dev libopenblas0-serial
+      libscalapack-mpi-dev
       calculix-ccx libslicot-dev python3-meshio python3-scipy
       python3-h5py python3-matplotlib python3-numpy)
 for a in "$@"; do

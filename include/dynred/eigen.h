@@ -34,6 +34,17 @@ PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, 
  * there, or M too ill-conditioned for sigma to help); nothing computed then. */
 PetscErrorCode DRDenseEigenMinor(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscInt *minor);
 
+/* DRDenseEigen on every rank of comm (collective): n, K, M, nwant, lmax
+ * are read on rank 0 only, lam and X (n x nfound) returned on rank 0 only,
+ * *nfound on every rank.  With more than one rank and n >= DR_DENSE_PAR_MIN
+ * the same shifted-and-inverted path runs in ScaLAPACK on a 2-D block-
+ * cyclic grid of all the ranks (pdpotrf, pdsygst, pdsyevr, pdtrsm; about
+ * 3 n^2 / p doubles per rank), else in LAPACK on rank 0.  Results agree
+ * with DRDenseEigen to rounding; a K - sigma M that is not positive
+ * definite is the same input error. */
+#define DR_DENSE_PAR_MIN 256
+PetscErrorCode DRDenseEigenPar(MPI_Comm comm, PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X);
+
 /* All n eigenvalues of the same pencil, ascending, by the same path as
  * DRDenseEigen (no eigenvectors); *ok false (no error raised) when LAPACK
  * fails, i.e. K - sigma M is not positive definite (K indefinite, or M not

@@ -4,7 +4,12 @@
  * Checks: lowest-n mode, spectrum slicing below fmax finds exactly the
  * analytic count, mass normalization, residuals, the block Lanczos path
  * (block sizes 1, 3, 8, counted, deflated continuation), free chain (no ground
- * spring) gives one rigid-body mode, and an indefinite K is rejected. */
+ * spring) gives one rigid-body mode, and an indefinite K is rejected.
+ * DRDenseEigenPar (ScaLAPACK on more than one rank) on the dense chain of
+ * n = 300 and 700: the lowest 20 against the analytic frequencies, and with a
+ * consistent (tridiagonal) mass, all below a cutoff against LAPACK on one
+ * rank (DRDenseEigen); residuals and mass normalization; an indefinite K
+ * rejected. */
 #include "drtest.h"
 #include <dynred/modal.h>
 
@@ -35,6 +40,87 @@ static PetscErrorCode Chain(PetscInt n, PetscReal k, PetscReal m, PetscBool grou
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* max over the modes of |K x - lam M x| / |K x| and |x^T M x - 1| (dense, n x nf) */
+static void DenseResiduals(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nf, const PetscReal *lam, const PetscReal *X, PetscReal *res, PetscReal *nrm)
+{
+  *res = *nrm = 0;
+  for (PetscInt j = 0; j < nf; j++) {
+    const PetscReal *x = X + j * n;
+    PetscReal        r2 = 0, k2 = 0, xmx = 0;
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal kx = 0, mx = 0;
+      for (PetscInt l = 0; l < n; l++) kx += K[i + l * n] * x[l], mx += M[i + l * n] * x[l];
+      r2 += PetscSqr(kx - lam[j] * mx), k2 += kx * kx, xmx += x[i] * mx;
+    }
+    *res = PetscMax(*res, PetscSqrtReal(r2 / k2));
+    *nrm = PetscMax(*nrm, PetscAbsReal(xmx - 1));
+  }
+}
+
+static PetscErrorCode DenseParChecks(PetscInt n, PetscReal k, PetscReal m)
+{
+  PetscMPIInt    rank, size;
+  PetscReal     *K = NULL, *M = NULL, *Mc = NULL, *lam = NULL, *X = NULL, *lam1 = NULL, *X1 = NULL, e[6] = {0, 0, 0, 0, 0, 0}, lmax;
+  PetscInt       nf = 0, nf1 = 0;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (!rank) {
+    PetscCall(PetscCalloc3(n * n, &K, n * n, &M, n * n, &Mc));
+    PetscCall(PetscMalloc4(n, &lam, n * n, &X, n, &lam1, n * n, &X1));
+    for (PetscInt i = 0; i < n; i++) { /* the fixed-free chain of Chain(): spring i from mass i - 1 (or ground) to mass i */
+      K[i + i * n] = i + 1 < n ? 2 * k : k;
+      if (i + 1 < n) K[i + (i + 1) * n] = K[i + 1 + i * n] = -k;
+      M[i + i * n]  = m;
+      Mc[i + i * n] = 4 * m / 6; /* a consistent-like mass: SPD, not diagonal */
+      if (i + 1 < n) Mc[i + (i + 1) * n] = Mc[i + 1 + i * n] = m / 6;
+    }
+  }
+  PetscCall(DRDenseEigenPar(PETSC_COMM_WORLD, n, K, M, 20, 0, &nf, lam, X));
+  DRTEST_TRUE(nf == 20, "dense %d ranks, n = %d: the lowest 20 returned (%d)", (int)size, (int)n, (int)nf);
+  if (!rank) {
+    for (PetscInt j = 0; j < nf; j++) {
+      PetscReal w = 2 * PetscSqrtReal(k / m) * PetscSinReal((2 * j + 1) * PETSC_PI / (2 * (2 * n + 1)));
+      e[0]        = PetscMax(e[0], PetscAbsReal(lam[j] - w * w) / (w * w));
+    }
+    DenseResiduals(n, K, M, nf, lam, X, &e[1], &e[2]);
+  }
+  /* with the consistent-like mass: everything below 4 x the 20th eigenvalue of the lumped one, against LAPACK on one rank */
+  lmax = 4 * (!rank ? lam[19] : 0);
+  PetscCall(DRDenseEigenPar(PETSC_COMM_WORLD, n, K, Mc, 0, lmax, &nf, lam, X));
+  if (!rank) {
+    PetscCall(DRDenseEigen(n, K, Mc, 0, lmax, &nf1, lam1, X1));
+    for (PetscInt j = 0; j < PetscMin(nf, nf1); j++) e[3] = PetscMax(e[3], PetscAbsReal(lam[j] - lam1[j]) / lam1[j]);
+    DenseResiduals(n, K, Mc, nf, lam, X, &e[4], &e[5]);
+  }
+  PetscCallMPI(MPI_Bcast(e, 6, MPIU_REAL, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Bcast(&nf1, 1, MPIU_INT, 0, PETSC_COMM_WORLD));
+  /* tol: the shifted-inverted pencil's eigenvalues carry eps kappa(K) relative error, kappa ~ 4 (2n+1)^2 / pi^2 = 8e5 at
+   * n = 700: 2e-10; 1e-9 (both for the analytic values and LAPACK's) */
+  DRTEST_CLOSE(e[0], 0, 0, 1e-9, "dense %d ranks, n = %d: the lowest 20 eigenvalues = analytic (max relative error)", (int)size, (int)n);
+  /* tol: backward stable steps (potrf, sygst, MRRR, trsm): residual O(eps kappa(K - sigma M)^(1/2)) relative, far below 1e-8 */
+  DRTEST_CLOSE(e[1], 0, 0, 1e-8, "dense %d ranks, n = %d: residuals |K x - lam M x| / |K x|", (int)size, (int)n);
+  /* tol: x / sqrt(mu) normalizes exactly in exact arithmetic; MRRR's orthogonality O(n eps) and the back-substitution: 1e-10 */
+  DRTEST_CLOSE(e[2], 0, 0, 1e-10, "dense %d ranks, n = %d: x^T M x = 1", (int)size, (int)n);
+  DRTEST_TRUE(nf == nf1 && nf > 20, "dense %d ranks, n = %d, consistent mass: %d below the cutoff, as LAPACK on one rank (%d)", (int)size, (int)n, (int)nf, (int)nf1);
+  DRTEST_CLOSE(e[3], 0, 0, 1e-9, "dense %d ranks, n = %d, consistent mass: eigenvalues = LAPACK's", (int)size, (int)n);
+  DRTEST_CLOSE(e[4], 0, 0, 1e-8, "dense %d ranks, n = %d, consistent mass: residuals", (int)size, (int)n);
+  DRTEST_CLOSE(e[5], 0, 0, 1e-10, "dense %d ranks, n = %d, consistent mass: x^T M x = 1", (int)size, (int)n);
+  /* an indefinite K: the same input error on every rank */
+  if (!rank) K[n / 2 + (n / 2) * n] = -4 * k;
+  PetscCall(PetscPushErrorHandler(PetscIgnoreErrorHandler, NULL));
+  ierr = DRDenseEigenPar(PETSC_COMM_WORLD, n, K, M, 5, 0, &nf, lam, X);
+  PetscCall(PetscPopErrorHandler());
+  DRTEST_TRUE(ierr == DR_ERR_INPUT, "dense %d ranks, n = %d: an indefinite K is rejected as bad input (error %d)", (int)size, (int)n, (int)ierr);
+  if (!rank) {
+    PetscCall(PetscFree3(K, M, Mc));
+    PetscCall(PetscFree4(lam, X, lam1, X1));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   const PetscInt  n = 200;
@@ -46,6 +132,8 @@ int main(int argc, char **argv)
   Vec            *modes;
 
   PetscCall(DRInitialize(&argc, &argv, NULL));
+  PetscCall(DenseParChecks(300, k, m));
+  PetscCall(DenseParChecks(700, k, m));
   PetscCall(Chain(n, k, m, PETSC_TRUE, k, &K, &M));
 
   /* lowest 12 modes */
