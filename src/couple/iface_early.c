@@ -84,43 +84,75 @@ static PetscErrorCode RootPencil(DRCMS c, const PetscInt nbk[], DRLabel **bl, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Root: the kept CC modes of (Sfull, Mfull): the lowest `count` (> 0), else
+/* The kept CC modes of (Sfull, Mfull) on the root: the lowest `count` (> 0), else
  * those below c->iface_factor x fmax (c->Psi, c->ccfreq, c->ncc, c->lcc).
  * A refinement round (count, cms.interface_auto) computes twice the modes it
  * needs and keeps them (c->ccX, c->cclam, c->nccache): the next round, which
  * at most doubles the count, takes its columns from there.  (The whole
  * spectrum at once costs more than the partial solves: dsygvx for 250 / 700
- * of 2250 vectors 4 / 6 s, all of them 10 s and more.) */
+ * of 2250 vectors 4 / 6 s, all of them 10 s and more.)  Collective on
+ * c->comm: the root decides what to solve and holds the pencil and the
+ * results; with cms.dense_parallel every rank takes part in the dense
+ * solve (CCSolve, DRDenseEigenPar: ScaLAPACK on all the ranks, which would
+ * otherwise wait for the root). */
 #define DR_CMS_CC_CACHE 6.25 /* (2.5)^2: eigenvalues up to 2.5x the cut frequency */
+/* the dense CC problem: LAPACK on the root, or with cms.dense_parallel
+ * ScaLAPACK on every rank (arguments read on the root) */
+static PetscErrorCode CCSolve(DRCMS c, PetscInt nb, const PetscReal *S, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nf, PetscReal *lam, PetscReal *X)
+{
+  PetscFunctionBeginUser;
+  if (c->dense_par) PetscCall(DRDenseEigenPar(c->comm, nb, S, M, nwant, lmax, nf, lam, X));
+  else if (!c->rank) PetscCall(DRDenseEigen(nb, S, M, nwant, lmax, nf, lam, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
 {
-  PetscInt   nb = c->pnbglob, nc;
-  PetscReal *lam, *X, lcut = PetscSqr(2 * PETSC_PI * c->iface_factor * c->fmax);
-  PetscBool  cached;
+  enum { CC_NONE, CC_REFINE, CC_FIRST, CC_COUNT, CC_CUT };
+  PetscInt   nb = c->pnbglob, nc = 0, plan = CC_NONE;
+  PetscReal *lam = NULL, *X = NULL, lcut = PetscSqr(2 * PETSC_PI * c->iface_factor * c->fmax);
+  PetscBool  cached = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscFree(c->Psi));
-  PetscCall(PetscFree(c->ccfreq));
-  cached = (PetscBool)(count > 0 && c->cclam && (count + 1 <= c->nccache || c->nccache == nb));
-  if (!cached && count > 0 && c->iface_auto) { /* a refinement round: compute twice what it needs, keep it */
-    PetscInt want = PetscMin(nb, 2 * count + 1);
-    PetscCall(PetscFree(c->cclam));
-    PetscCall(PetscFree(c->ccX));
-    PetscCall(PetscMalloc1(want + 1, &c->cclam));
-    PetscCall(PetscMalloc1(nb * want + 1, &c->ccX));
-    PetscCall(DRDenseEigen(nb, c->Sfull, c->Mfull, want, 0, &c->nccache, c->cclam, c->ccX));
-    cached = PETSC_TRUE;
+  if (!c->rank) {
+    PetscCall(PetscFree(c->Psi));
+    PetscCall(PetscFree(c->ccfreq));
+    cached = (PetscBool)(count > 0 && c->cclam && (count + 1 <= c->nccache || c->nccache == nb));
+    if (!cached && count > 0 && c->iface_auto) plan = CC_REFINE;
+    else if (!cached && count == 0 && c->iface_auto && !c->cclam) plan = CC_FIRST;
+    else if (!cached) plan = count > 0 ? CC_COUNT : CC_CUT;
   }
-  if (!cached && count == 0 && c->iface_auto && !c->cclam) {
+  PetscCallMPI(MPI_Bcast(&plan, 1, MPIU_INT, 0, c->comm));
+  if (plan == CC_REFINE) { /* a refinement round: compute twice what it needs, keep it */
+    PetscInt want = PetscMin(nb, 2 * count + 1);
+    if (!c->rank) {
+      PetscCall(PetscFree(c->cclam));
+      PetscCall(PetscFree(c->ccX));
+      PetscCall(PetscMalloc1(want + 1, &c->cclam));
+      PetscCall(PetscMalloc1(nb * want + 1, &c->ccX));
+    }
+    PetscCall(CCSolve(c, nb, c->Sfull, c->Mfull, want, 0, &c->nccache, c->cclam, c->ccX));
+    cached = PETSC_TRUE;
+  } else if (plan == CC_FIRST) {
     /* the first round of cms.interface_auto: the modes up to
-     * DR_CMS_CC_CACHE lcut at little extra cost -- dsygvx's reduction to
+     * DR_CMS_CC_CACHE lcut at little extra cost -- the reduction to
      * tridiagonal form dominates, not the eigenvectors -- so a refinement,
      * which at most doubles the count (+8), takes them from here: 2.5x the
      * frequency holds 2.5x the modes of a line-like interface (a plate's
      * cut; the CC count grows like f) and about 6x of a surface-like one */
-    PetscCall(PetscMalloc1(nb + 1, &c->cclam));
-    PetscCall(PetscMalloc1(nb * nb + 1, &c->ccX));
-    PetscCall(DRDenseEigen(nb, c->Sfull, c->Mfull, 0, DR_CMS_CC_CACHE * lcut, &c->nccache, c->cclam, c->ccX));
+    if (!c->rank) {
+      PetscCall(PetscMalloc1(nb + 1, &c->cclam));
+      PetscCall(PetscMalloc1(nb * nb + 1, &c->ccX));
+    }
+    PetscCall(CCSolve(c, nb, c->Sfull, c->Mfull, 0, DR_CMS_CC_CACHE * lcut, &c->nccache, c->cclam, c->ccX));
+  } else if (plan == CC_COUNT || plan == CC_CUT) {
+    /* a count: at most count + 1 vectors; a cutoff: up to all of them */
+    if (!c->rank) PetscCall(PetscMalloc2(nb + 1, &lam, nb * (count > 0 ? PetscMin(nb, count + 1) : nb) + 1, &X));
+    /* one more than kept: its eigenvalue is the truncation's lc for the estimate */
+    if (plan == CC_COUNT) PetscCall(CCSolve(c, nb, c->Sfull, c->Mfull, PetscMin(nb, count + 1), 0, &nc, lam, X));
+    else PetscCall(CCSolve(c, nb, c->Sfull, c->Mfull, 0, lcut, &nc, lam, X));
+  }
+  if (c->rank) PetscFunctionReturn(PETSC_SUCCESS);
+  if (plan == CC_FIRST) {
     /* the count was unknown before the solve: keep the found vectors only */
     PetscCall(PetscRealloc(sizeof(PetscReal) * (nb * c->nccache + 1), &c->ccX));
     lam = c->cclam;
@@ -133,12 +165,6 @@ static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
     lam = c->cclam;
     X   = c->ccX;
     nc  = PetscMin(c->nccache, count + 1);
-  } else {
-    /* a count: at most count + 1 vectors; a cutoff: up to all of them */
-    PetscCall(PetscMalloc2(nb + 1, &lam, nb * (count > 0 ? PetscMin(nb, count + 1) : nb) + 1, &X));
-    /* one more than kept: its eigenvalue is the truncation's lc for the estimate */
-    if (count > 0) PetscCall(DRDenseEigen(nb, c->Sfull, c->Mfull, PetscMin(nb, count + 1), 0, &nc, lam, X));
-    else PetscCall(DRDenseEigen(nb, c->Sfull, c->Mfull, 0, lcut, &nc, lam, X));
   }
   if (!(cached && count == 0)) {
     c->ncc = count > 0 ? PetscMin(nc, count) : nc;
@@ -202,7 +228,7 @@ PetscErrorCode DRCMSInterfaceEnrich_Private(DRCMS c, PetscInt count, PetscLogDou
 {
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(DRCMS_IfaceReduce, 0, 0, 0, 0));
-  if (!c->rank) PetscCall(RootCCModes(c, count));
+  PetscCall(RootCCModes(c, count));
   PetscCall(PetscLogEventEnd(DRCMS_IfaceReduce, 0, 0, 0, 0));
   PetscCallMPI(MPI_Bcast(&c->nccache, 1, MPIU_INT, 0, c->comm)); /* for the next round's count (refine.c) */
   PetscCall(ApplyCCModes(c, t));
@@ -255,9 +281,9 @@ PetscErrorCode DRCMSInterfaceEarly_Private(DRCMS c, PetscLogDouble t[3])
   }
   PetscCall(PetscFree2(S, MG));
   PetscCall(PetscLogEventBegin(DRCMS_IfaceReduce, 0, 0, 0, 0));
+  if (!c->rank) PetscCall(RootPencil(c, nbk, rbl, rS, rM));
+  PetscCall(RootCCModes(c, c->iface_modes));
   if (!c->rank) {
-    PetscCall(RootPencil(c, nbk, rbl, rS, rM));
-    PetscCall(RootCCModes(c, c->iface_modes));
     for (PetscInt k = 0; k < c->ncomp; k++) {
       PetscCall(PetscFree(rbl[k]));
       PetscCall(PetscFree(rS[k]));

@@ -10,7 +10,8 @@
 # against index, and the same job without interface reduction.
 #  - default: the log shows an interface refinement round; every true error
 #    and every estimate <= tol_pct 0.5 %; estimate >= true error; f >= f_full;
-#  - 1, 2 and 3 ranks give the same frequencies;
+#  - 1, 2 and 3 ranks give the same frequencies; so do 2 and 3 ranks with
+#    cms.dense_parallel (the 567-DOF CC problem by ScaLAPACK on all ranks);
 #  - the refinement round keeps the interior columns of the first round's CC
 #    modes (cms_comp_reduction_reuse_cc_solves, default true): the same
 #    frequencies and estimates as solving them again, with exactly
@@ -43,6 +44,8 @@ timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_comp_dense_max 0 -cms_comp_block_size 
 timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_comp_dense_max 0 -cms_comp_block_size 0 -cms_comp_eps_purify 1 -output purify.h5 > purify.log
 $DYNRED $P -output a1.h5 > a1.log
 timeout 300 $MPIEXEC -n 3 $DYNRED $P -output a3.h5 > a3.log
+timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_dense_parallel true -output a2p.h5 > a2p.log
+timeout 300 $MPIEXEC -n 3 $DYNRED $P -cms_dense_parallel true -output a3p.h5 > a3p.log
 timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_interface_auto false -output off.h5 > off.log
 timeout 300 $MPIEXEC -n 2 $DYNRED $P -cms_interface_modes 30 -output fixed.h5 > fixed.log
 timeout 300 $MPIEXEC -n 2 $DYNRED $P -model_plate_nx 48 -model_cut_parts 1 -cms_partition 4 -output part.h5 > part.log
@@ -74,7 +77,7 @@ def rd(n):
 # (as tests/e2e/cms_estimate.sh)
 SLACK = 1e-5
 res = {}
-for name in ["a1", "a2", "a3", "off", "fixed", "part"]:
+for name in ["a1", "a2", "a3", "a2p", "a3p", "off", "fixed", "part"]:
     f, est, ff, ncc = rd(name + ".h5")
     n = len(f)
     true = 100 * (f - ff[:n]) / ff[:n]
@@ -109,7 +112,7 @@ with h5py.File("sparse.h5") as a, h5py.File("purify.h5") as b:
 assert res["off"][1] == 0 and res["fixed"][1] == 30, (res["off"][1], res["fixed"][1])
 # ranks: the same reduction (the CC modes chosen at the root from the same pencil); 1e-8 relative: the eigensolver
 # tolerance of the component solves (1e-10 residual) amplified by the spread of the coupled spectrum
-for name, ref in (("a1", "a2"), ("a3", "a2")):
+for name, ref in (("a1", "a2"), ("a3", "a2"), ("a2p", "a2"), ("a3p", "a2")):
     assert res[name][1] == res[ref][1], (name, res[name][1], res[ref][1])
     d = np.abs(res[name][0] / res[ref][0] - 1).max()
     assert d < 1e-8, (name, d)
