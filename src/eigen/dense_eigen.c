@@ -2,6 +2,7 @@
  * of mode shapes (see eigen.h). */
 #include <dynred/eigen.h>
 #include <petscblaslapack.h>
+#include "denseimpl.h"
 
 void dsygst_(const PetscBLASInt *itype, const char *uplo, const PetscBLASInt *n, PetscReal *a, const PetscBLASInt *lda, const PetscReal *b, const PetscBLASInt *ldb, PetscBLASInt *info, size_t);
 void dsyevr_(const char *jobz, const char *range, const char *uplo, const PetscBLASInt *n, PetscReal *a, const PetscBLASInt *lda, const PetscReal *vl, const PetscReal *vu, const PetscBLASInt *il, const PetscBLASInt *iu, const PetscReal *abstol, PetscBLASInt *m, PetscReal *w, PetscReal *z, const PetscBLASInt *ldz, PetscBLASInt *isuppz, PetscReal *work, const PetscBLASInt *lwork, PetscBLASInt *iwork, const PetscBLASInt *liwork, PetscBLASInt *info, size_t, size_t, size_t);
@@ -35,8 +36,7 @@ static PetscErrorCode DenseEigenCore(PetscInt n, const PetscReal *K, const Petsc
     trk += K[i + i * n];
     trm += M[i + i * n];
   }
-  sigma = -1e-8 * PetscAbsReal(trk / trm);
-  if (sigma == 0 || !PetscIsNormalReal(sigma)) sigma = -1e-8;
+  sigma = DRDenseShift(trk, trm);
   PetscCall(PetscMalloc4(n * n, &A, n * n, &B, n, &w, X ? n * n : 1, &Z));
   for (PetscInt i = 0; i < n * n; i++) {
     A[i] = M[i];
@@ -49,8 +49,7 @@ static PetscErrorCode DenseEigenCore(PetscInt n, const PetscReal *K, const Petsc
     il = nn - m + 1;
   } else {
     range = 'V';
-    vl    = 1.0 / (lmax - sigma);
-    vu    = 2.0 / PetscAbsReal(sigma); /* above 1/(lambda_min - sigma) for lambda >= 0 */
+    DRDenseRange(sigma, lmax, &vl, &vu);
   }
   /* dsyevr runs MRRR (dstemr) only for the whole spectrum and falls back to
    * dstebz + dstein for a part: vectors for a quarter of the spectrum or

@@ -14,6 +14,7 @@
  * serial path. */
 #include <dynred/eigen.h>
 #include <limits.h>
+#include "denseimpl.h"
 
 #if !defined(DR_NO_SCALAPACK)
 int  Csys2blacs_handle(MPI_Comm);
@@ -89,8 +90,7 @@ static PetscErrorCode ParCore(MPI_Comm comm, PetscInt n_, const PetscReal *K, co
   if (!rank)
     for (int i = 0; i < n; i++) tr[0] += K[i + (size_t)i * n], tr[1] += M[i + (size_t)i * n];
   PetscCallMPI(MPI_Bcast(tr, 2, MPIU_REAL, 0, comm));
-  sigma = -1e-8 * PetscAbsReal(tr[0] / tr[1]);
-  if (sigma == 0 || !PetscIsNormalReal(sigma)) sigma = -1e-8;
+  sigma = DRDenseShift(tr[0], tr[1]);
   pdgemr2d_(&n, &n, M, &one, &one, d0, A, &one, &one, dA, &ctx);
   pdgemr2d_(&n, &n, K, &one, &one, d0, B, &one, &one, dA, &ctx);
   for (size_t i = 0; i < nloc; i++) B[i] -= sigma * A[i]; /* same layout: elementwise */
@@ -105,8 +105,7 @@ static PetscErrorCode ParCore(MPI_Comm comm, PetscInt n_, const PetscReal *K, co
     il    = n - PetscMax(want, PetscMin(n, DR_SCALAPACK_NB)) + 1;
   } else {
     range = 'V';
-    vl    = 1.0 / (lmax - sigma);
-    vu    = 2.0 / PetscAbsReal(sigma); /* above 1/(lambda_min - sigma) for lambda >= 0 */
+    DRDenseRange(sigma, lmax, &vl, &vu);
   }
   *minor = 0;
   *nfound = 0;

@@ -62,7 +62,7 @@ struct _p_DRGMPNaets {
   PetscReal   eps, th0;
   PetscReal  *b, *C, *E, *bt, *Ct, *Et;    /* at th0: nm, nm x nm (column-major), and d/dtheta */
   PetscReal  *Psi[5], *Mf, *P, *W, *MW, *xyz; /* work */
-  PetscReal  *Mr[3], *Mr0, *Mrt;            /* Psi^T Mf Psi at th0 - e, th0, th0 + e; at th0 and d/dtheta */
+  PetscReal  *Mr[3], *Mrt;                  /* Psi^T Mf Psi at th0 - e, th0, th0 + e; its d/dtheta at th0 */
 };
 
 PetscErrorCode DRGMPNaetsCreate(DRMechanism m, PetscInt n, PetscInt nt, PetscReal eps, DRGMPNaets *out)
@@ -77,7 +77,7 @@ PetscErrorCode DRGMPNaetsCreate(DRMechanism m, PetscInt n, PetscInt nt, PetscRea
   PetscCall(PetscMalloc6(nm, &na->b, nm * nm, &na->C, nm * nm, &na->E, nm, &na->bt, nm * nm, &na->Ct, nm * nm, &na->Et));
   for (int k = 0; k < 5; k++) PetscCall(PetscMalloc1(nd * n, &na->Psi[k]));
   for (int k = 0; k < 3; k++) PetscCall(PetscMalloc1(n * n, &na->Mr[k]));
-  PetscCall(PetscMalloc2(n * n, &na->Mr0, n * n, &na->Mrt));
+  PetscCall(PetscMalloc1(n * n, &na->Mrt));
   PetscCall(PetscMalloc5(nd * nd, &na->Mf, nd * n, &na->P, nd * nm, &na->W, nd * nm, &na->MW, 2 * m->nnodes, &na->xyz));
   *out = na;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -90,7 +90,7 @@ PetscErrorCode DRGMPNaetsDestroy(DRGMPNaets *na)
   PetscCall(PetscFree6((*na)->b, (*na)->C, (*na)->E, (*na)->bt, (*na)->Ct, (*na)->Et));
   for (int k = 0; k < 5; k++) PetscCall(PetscFree((*na)->Psi[k]));
   for (int k = 0; k < 3; k++) PetscCall(PetscFree((*na)->Mr[k]));
-  PetscCall(PetscFree2((*na)->Mr0, (*na)->Mrt));
+  PetscCall(PetscFree((*na)->Mrt));
   PetscCall(PetscFree5((*na)->Mf, (*na)->P, (*na)->W, (*na)->MW, (*na)->xyz));
   PetscCall(PetscFree(*na));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -174,7 +174,7 @@ PetscErrorCode DRGMPNaetsUpdate(DRGMPNaets na, PetscReal th0, PetscErrorCode (*p
     if (s == 1) PetscCall(Coefs(na, th0, na->Psi[2], na->b, na->C, na->E, na->Mr[1]));
     else PetscCall(Coefs(na, th0 + (s - 1) * e, na->Psi[s + 1], b[s / 2], C[s / 2], E[s / 2], na->Mr[s]));
   }
-  for (PetscInt k = 0; k < na->n * na->n; k++) na->Mr0[k] = na->Mr[1][k], na->Mrt[k] = (na->Mr[2][k] - na->Mr[0][k]) / (2 * e);
+  for (PetscInt k = 0; k < na->n * na->n; k++) na->Mrt[k] = (na->Mr[2][k] - na->Mr[0][k]) / (2 * e);
   for (PetscInt k = 0; k < nm; k++) na->bt[k] = (b[1][k] - b[0][k]) / (2 * e);
   for (PetscInt k = 0; k < nc; k++) na->Ct[k] = (C[1][k] - C[0][k]) / (2 * e), na->Et[k] = (E[1][k] - E[0][k]) / (2 * e);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -216,7 +216,7 @@ PetscErrorCode DRGMPNaetsAddResidual(DRGMPNaets na, const PetscReal u[], const P
 PetscErrorCode DRGMPNaetsMass(DRGMPNaets na, PetscReal theta, PetscReal M[], PetscReal dM[])
 {
   PetscFunctionBeginUser;
-  for (PetscInt k = 0; k < na->n * na->n; k++) M[k] = na->Mr0[k] + (theta - na->th0) * na->Mrt[k], dM[k] = na->Mrt[k];
+  for (PetscInt k = 0; k < na->n * na->n; k++) M[k] = na->Mr[1][k] + (theta - na->th0) * na->Mrt[k], dM[k] = na->Mrt[k];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

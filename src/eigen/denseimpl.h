@@ -1,0 +1,20 @@
+/* The shift and the value range of the dense path, shared by the LAPACK
+ * (dense_eigen.c) and the ScaLAPACK (dense_eigen_par.c) solvers so that
+ * both solve the same shifted, inverted pencil M x = mu (K - sigma M) x. */
+#pragma once
+#include <petscsys.h>
+
+/* sigma = -1e-8 trace(K) / trace(M) (-1e-8 when that is 0 or not normal):
+ * K - sigma M is definite for a semidefinite K, and lambda = sigma + 1/mu */
+static inline PetscReal DRDenseShift(PetscReal trk, PetscReal trm)
+{
+  PetscReal sigma = -1e-8 * PetscAbsReal(trk / trm);
+  return (sigma == 0 || !PetscIsNormalReal(sigma)) ? -1e-8 : sigma;
+}
+
+/* the mu interval (vl, vu] of the eigenvalues lambda <= lmax */
+static inline void DRDenseRange(PetscReal sigma, PetscReal lmax, PetscReal *vl, PetscReal *vu)
+{
+  *vl = 1.0 / (lmax - sigma);
+  *vu = 2.0 / PetscAbsReal(sigma); /* above 1/(lambda_min - sigma) for lambda >= 0 */
+}
