@@ -91,8 +91,9 @@ PetscErrorCode DRCMSRefine_Private(DRCMS c, PetscBool redo[], PetscBool *again)
      * components' enrichment of the same round removes.  Measured (bench/
      * README.md 2q): on the CalculiX assembly at 200 modes the interface
      * grew 228 -> 456 CC modes in the one round where 285 gave the same
-     * round count and a largest estimate of 0.11 % instead of 0.07 % (the
-     * job 8 % faster); on the 4-part test plate (cms_interface_auto) the
+     * round count and a largest estimate of 0.11 % instead of 0.07 % (CMS
+     * against the modal job 0.54-0.57 -> 0.43-0.48, side by side); on the
+     * 4-part test plate (cms_interface_auto) the
      * same 3 rounds, 54 -> 68 -> 85 CC modes instead of 54 -> 94, 4 % fewer
      * K_II solve columns. */
     if (c->ishare && c->ishare[j] >= 0.25 * smax) {
