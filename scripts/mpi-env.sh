@@ -9,6 +9,13 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=none
 # this): the grace between the SIGTERM and the SIGKILL it sends the job's
 # processes.  dynred installs no SIGTERM handler, so the grace buys nothing.
 export OMPI_MCA_odls_base_sigkill_timeout=0
+# Open MPI 4.1 picks the UCX messaging layer by default, whose start-up
+# probing of transports costs about 0.2 s per launch here (`mpiexec -n 2` of
+# an empty MPI program: 0.51 s, 0.32 s with ob1).  On one node ob1 with the
+# shared-memory transport is Open MPI's own path; the test suite starts
+# hundreds of short jobs (failfast + fuzz_quick: 107 -> 76 s).  A caller's
+# choice wins.
+export OMPI_MCA_pml="${OMPI_MCA_pml:-ob1}"
 if mpiexec --version 2>&1 | grep -qi "open mpi\|openrte"; then
   MPIEXEC="mpiexec --oversubscribe"
 else
