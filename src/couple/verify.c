@@ -65,6 +65,9 @@ PetscErrorCode DRCMSVerify(DRCMS cms, DRStore store, PetscReal *maxerr)
   PetscCheck(cms->solved, cms->comm, PETSC_ERR_ORDER, "DRCMSVerify: call DRCMSSolve first");
   PetscCall(PetscLogEventBegin(DRCMS_Verify, 0, 0, 0, 0));
   PetscCall(DRCMSGetModes(cms, &nm, &fc, &pc, &nl, &labels));
+  /* said first: a full model that does not fit next to the CMS results fails
+   * in the build (preflight), and the user should see it is verify's */
+  PetscCall(DRProgress(cms->comm, "verify: building the full model for the reference solve (verify: false skips it)"));
   PetscCall(DRModelCreateFull(cms->cfg, cms->comm, &full));
   {
     DRUnits sec;
