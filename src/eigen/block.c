@@ -44,6 +44,7 @@
 typedef struct {
   MPI_Comm     comm;
   PetscInt     nl, b, cap, nd;
+  PetscBool    count; /* solves counted in DREigenBlockColumns */
   PetscBLASInt lda;
   PetscScalar *V, *MV;  /* nl x cap, column-major: the basis and M times it */
   PetscScalar *D, *MD;  /* nl x nd: the deflation space and M times it */
@@ -61,10 +62,28 @@ PetscErrorCode DREigenBlockColumns(PetscInt *ncols)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* dst = M src, ncols columns */
+/* dst = M src, ncols columns (a dense M in one product: a column at a time
+ * would read all of M per column) */
 static PetscErrorCode MultM(Block *L, const PetscScalar *src, PetscScalar *dst, PetscInt ncols)
 {
+  PetscBool dense;
+
   PetscFunctionBeginUser;
+  PetscCall(PetscObjectTypeCompare((PetscObject)L->M, MATSEQDENSE, &dense));
+  if (dense && ncols > 0) {
+    const PetscScalar *a;
+    PetscInt           lda;
+    PetscBLASInt       n, k, la;
+    PetscScalar        one = 1, zero = 0;
+    PetscCall(MatDenseGetArrayRead(L->M, &a));
+    PetscCall(MatDenseGetLDA(L->M, &lda));
+    PetscCall(PetscBLASIntCast(L->nl, &n));
+    PetscCall(PetscBLASIntCast(ncols, &k));
+    PetscCall(PetscBLASIntCast(lda, &la));
+    PetscCallBLAS("BLASgemm", BLASgemm_("N", "N", &n, &k, &n, &one, a, &la, src, &L->lda, &zero, dst, &L->lda));
+    PetscCall(MatDenseRestoreArrayRead(L->M, &a));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt j = 0; j < ncols; j++) {
     PetscCall(VecPlaceArray(L->x, src + j * L->nl));
     PetscCall(VecPlaceArray(L->y, dst + j * L->nl));
@@ -84,7 +103,7 @@ static PetscErrorCode SolveBlock(Block *L, PetscScalar *src, PetscScalar *dst)
   PetscCall(MatMatSolve(L->F, L->Bw, L->Xw));
   PetscCall(MatDenseResetArray(L->Bw));
   PetscCall(MatDenseResetArray(L->Xw));
-  dr_eigen_block_columns += L->b;
+  if (L->count) dr_eigen_block_columns += L->b;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -303,6 +322,7 @@ PetscErrorCode DRModalBlockSolve(DRModal m, Mat F, PetscInt nwant, PetscInt *nco
   L.M    = m->M;
   L.F    = F;
   L.nd   = m->ndefl;
+  L.count = (PetscBool)!m->uncounted;
   PetscCall(MatGetSize(m->K, &n, NULL));
   PetscCall(MatGetLocalSize(m->K, &L.nl, NULL));
   PetscCall(MatGetOwnershipRange(m->K, &rstart, NULL));

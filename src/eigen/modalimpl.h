@@ -27,6 +27,7 @@ struct _p_DRModal {
   PetscInt  block;     /* > 0: block Lanczos (block.c) with this block size where a factorization is held; 0: SLEPc */
   PetscInt  block_min;   /* the block path only for at least block_min x block wanted modes (-PREFIX_block_min) */
   PetscReal block_basis; /* the block path's basis: this many times the wanted modes (-PREFIX_block_basis) */
+  PetscBool uncounted;    /* the block path's solves not counted in DREigenBlockColumns (a dense pencil's) */
   PetscBool zero_factored; /* TryZeroShift factored K without negative pivots (the ST's PC holds it) */
   PetscInt   bn;       /* the block path's results, consumed by DRModalSolve */
   PetscReal *blam;

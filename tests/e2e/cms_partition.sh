@@ -18,6 +18,10 @@
 #     substructured job writes the same mesh as the one-component job.
 #  6. Kept whole on the default tol_pct path: only the modes below 1.05 fmax
 #     are solved (the count dynred modal finds there), equal to the full model.
+#  7. The root's CC problem on the separator (675 DOFs) by the dense block
+#     Lanczos path (src/eigen/dense_lanczos.c, lowered to n >= 128 by
+#     -dr_dense_lanczos_min; by default from 3000): the log says it solved the
+#     separator's pencil, and the frequencies equal the LAPACK path's run.
 set -euo pipefail
 cd "$T"
 cat > plate.yaml <<'EOF'
@@ -40,6 +44,11 @@ run np3 3 -cms_partition 4 -verify false
 run np3g1 3 -cms_partition 4 -ranks_per_group 3 -verify false
 run off 2 -cms_partition off -verify false
 run auto 2 -verify false
+# 7. (fmax 600: few CC modes, within the Lanczos path's n / 6)
+run lz 2 -cms_partition 8 -cms_fmax 600 -verify false
+run lzb 2 -cms_partition 8 -cms_fmax 600 -verify false -dr_dense_lanczos_min 128 -info
+grep -E "dense pencil of (6[7-9][0-9]|[7-9][0-9][0-9]|[0-9]{4,}): the lowest [0-9]+ modes by block Lanczos" lzb.log \
+  || { echo "lzb: the separator's pencil (>= 675 DOFs) was not solved by block Lanczos"; grep "dense pencil" lzb.log | head; exit 1; }
 # 6. kept whole with the default tol_pct path (no cutoff_factor): its modes
 #    are the system's own, so it keeps only those below 1.05 fmax (the coupled
 #    solve's range; 1.25 before, 1.5 before that) and they equal the full model's
@@ -160,6 +169,15 @@ assert nq == max(below, 8), f"whole: {nq} component modes, expected max({below},
 e = np.max(np.abs(fw - fr[:len(fw)]) / fr[:len(fw)])
 # 1e-8: the CMS run-to-run/rank limit as above (the same eigenpairs from two solves)
 assert e < 1e-8, f"whole: the kept-whole modes differ from the full model by {e:.1e}"
+# 7. the dense block Lanczos path against LAPACK's: eigenvalues to ~1e-20 and
+# vectors to ~1e-10 (its residual tolerance) move the CMS frequencies far below
+# 1e-8, the project's CMS run-to-run/rank limit
+with h5py.File("lz.h5", "r") as f, h5py.File("lzb.h5", "r") as g:
+    fl, fb = f["/cms/frequencies_hz"][:], g["/cms/frequencies_hz"][:]
+assert len(fl) == len(fb) and len(fl) > 0, (len(fl), len(fb))
+e = np.max(np.abs(fb - fl) / fl)
+print(f"separator by block Lanczos vs LAPACK: {len(fl)} modes, max rel. difference {e:.1e}")
+assert e < 1e-8, e
 with h5py.File("grid.h5", "r") as f:
     fg = f["/cms/frequencies_hz"][:]
     comps = sorted(f["/cms/components"])

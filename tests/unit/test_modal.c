@@ -9,7 +9,7 @@
  * n = 300 and 700: the lowest 20 against the analytic frequencies, and with a
  * consistent (tridiagonal) mass, all below a cutoff against LAPACK on one
  * rank (DRDenseEigen); residuals and mass normalization; an indefinite K
- * rejected. */
+ * rejected.  The dense block Lanczos path (DenseLanczosChecks). */
 #include "drtest.h"
 #include <dynred/modal.h>
 
@@ -121,6 +121,99 @@ static PetscErrorCode DenseParChecks(PetscInt n, PetscReal k, PetscReal m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* DRDenseEigen's block Lanczos path (src/eigen/dense_lanczos.c), on rank 0
+ * with its size threshold lowered to 500 (-dr_dense_lanczos_min): the fixed-
+ * free chain of n = 700 with the lumped mass, the lowest 40 against the
+ * analytic frequencies and against LAPACK (DRDenseEigenMinor: the LAPACK
+ * path) with their vectors; with the consistent-like mass everything below a
+ * cutoff (the count by inertia) against LAPACK's count and values; the free
+ * chain (a rigid mode, K singular) against its analytic spectrum
+ * 4 k/m sin^2(j pi / (2n)); and where the path does not apply (too many
+ * wanted, an indefinite K) it declines, so the LAPACK path answers. */
+static PetscErrorCode DenseLanczosChecks(PetscInt n, PetscReal k, PetscReal m)
+{
+  PetscMPIInt rank;
+  PetscReal  *K, *Kf, *M, *Mc, *lam, *X, *lam1, *X1, e[9] = {0}, lmax;
+  PetscInt    nf = 0, nf1 = 0, minor, want = 40, ok[4] = {0, 0, 0, 0};
+  PetscBool   done;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (!rank) {
+    PetscCall(PetscOptionsSetValue(NULL, "-dr_dense_lanczos_min", "500"));
+    PetscCall(PetscCalloc4(n * n, &K, n * n, &Kf, n * n, &M, n * n, &Mc));
+    PetscCall(PetscMalloc4(n, &lam, n * n, &X, n, &lam1, n * n, &X1));
+    for (PetscInt i = 0; i < n; i++) { /* DenseParChecks' chains; Kf without the ground spring */
+      K[i + i * n]  = i + 1 < n ? 2 * k : k;
+      Kf[i + i * n] = (i > 0 ? k : 0) + (i + 1 < n ? k : 0);
+      if (i + 1 < n) K[i + (i + 1) * n] = K[i + 1 + i * n] = Kf[i + (i + 1) * n] = Kf[i + 1 + i * n] = -k;
+      M[i + i * n]  = m;
+      Mc[i + i * n] = 4 * m / 6;
+      if (i + 1 < n) Mc[i + (i + 1) * n] = Mc[i + 1 + i * n] = m / 6;
+    }
+    /* the lowest 40, lumped mass */
+    PetscCall(DRDenseEigenLanczos(n, K, M, want, 0, &nf, lam, X, &done));
+    PetscCall(DRDenseEigenMinor(n, K, M, want, 0, &nf1, lam1, X1, &minor));
+    ok[0] = done && nf == want && nf1 == want;
+    for (PetscInt j = 0; j < PetscMin(nf, nf1); j++) {
+      PetscReal w = 2 * PetscSqrtReal(k / m) * PetscSinReal((2 * j + 1) * PETSC_PI / (2 * (2 * n + 1))), dx = 0, xm = 0;
+      e[0]        = PetscMax(e[0], PetscAbsReal(lam[j] - w * w) / (w * w));
+      e[1]        = PetscMax(e[1], PetscAbsReal(lam[j] - lam1[j]) / lam1[j]);
+      for (PetscInt i = 0; i < n; i++) dx = PetscMax(dx, PetscAbsReal(X[i + j * n] - X1[i + j * n])), xm = PetscMax(xm, PetscAbsReal(X1[i + j * n]));
+      e[2] = PetscMax(e[2], dx / xm);
+    }
+    DenseResiduals(n, K, M, nf, lam, X, &e[3], &e[4]);
+    /* everything below 4 x the 40th eigenvalue, consistent-like mass: counted by inertia */
+    lmax = 4 * lam1[want - 1];
+    PetscCall(DRDenseEigenLanczos(n, K, Mc, 0, lmax, &nf, lam, X, &done));
+    PetscCall(DRDenseEigenMinor(n, K, Mc, 0, lmax, &nf1, lam1, X1, &minor));
+    ok[1] = done && nf == nf1 && nf > want;
+    for (PetscInt j = 0; j < PetscMin(nf, nf1); j++) e[5] = PetscMax(e[5], PetscAbsReal(lam[j] - lam1[j]) / lam1[j]);
+    DenseResiduals(n, K, Mc, nf, lam, X, &e[6], &e[7]);
+    /* the free chain: a rigid mode (lambda = 0) and 4 k/m sin^2(j pi / (2n)) */
+    PetscCall(DRDenseEigenLanczos(n, Kf, M, 20, 0, &nf, lam, X, &done));
+    ok[2] = done && nf == 20;
+    for (PetscInt j = 1; j < nf; j++) {
+      PetscReal l = 4 * k / m * PetscSqr(PetscSinReal(j * PETSC_PI / (2 * n)));
+      e[8]        = PetscMax(e[8], PetscAbsReal(lam[j] - l) / l);
+    }
+    e[8] = PetscMax(e[8], PetscAbsReal(lam[0]) / lam[1]);
+    /* declined: a third of the spectrum wanted; an indefinite K */
+    PetscCall(DRDenseEigenLanczos(n, K, M, n / 3, 0, &nf, lam, X, &done));
+    ok[3] = !done;
+    K[n / 2 + (n / 2) * n] = -4 * k;
+    PetscCall(DRDenseEigenLanczos(n, K, M, 5, 0, &nf, lam, X, &done));
+    ok[3] = ok[3] && !done;
+    PetscCall(PetscOptionsClearValue(NULL, "-dr_dense_lanczos_min"));
+    PetscCall(PetscFree4(K, Kf, M, Mc));
+    PetscCall(PetscFree4(lam, X, lam1, X1));
+  }
+  PetscCallMPI(MPI_Bcast(e, 9, MPIU_REAL, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Bcast(ok, 4, MPIU_INT, 0, PETSC_COMM_WORLD));
+  DRTEST_TRUE(ok[0], "dense Lanczos, n = %d: the lowest %d by the block path, as many as LAPACK", (int)n, (int)want);
+  /* tol: as DenseParChecks: eps kappa(K) = 2e-10 at n = 700; the Lanczos residual tolerance 1e-10 enters squared */
+  DRTEST_CLOSE(e[0], 0, 0, 1e-9, "dense Lanczos, n = %d: the lowest %d eigenvalues = analytic (max relative error)", (int)n, (int)want);
+  DRTEST_CLOSE(e[1], 0, 0, 1e-9, "dense Lanczos, n = %d: eigenvalues = LAPACK's", (int)n);
+  /* tol: a vector's error is the relative residual 1e-10 over the relative gap of the inverted spectrum
+   * (>= 1 - (40/41)^2 = 0.05 here): 2e-9, LAPACK's own eps kappa / gap the same; 1e-7 leaves room (left) */
+  DRTEST_CLOSE(e[2], 0, 0, 1e-7, "dense Lanczos, n = %d: vectors = LAPACK's (max |dx| / max |x|, signs by DRModeSign)", (int)n);
+  /* tol: the residual of K x = lam M x relative to |K x| is kappa-amplified Lanczos residual: 1e-10 x (lam/lam_1 ~ 1.6e3 at mode 40)
+   * = 1.6e-7; 1e-6 (left) */
+  DRTEST_CLOSE(e[3], 0, 0, 1e-6, "dense Lanczos, n = %d: residuals |K x - lam M x| / |K x|", (int)n);
+  /* tol: block.c's basis is M-orthonormal by Cholesky QR twice: O(n eps) = 1e-13; 1e-10 (left) */
+  DRTEST_CLOSE(e[4], 0, 0, 1e-10, "dense Lanczos, n = %d: x^T M x = 1", (int)n);
+  DRTEST_TRUE(ok[1], "dense Lanczos, n = %d, consistent mass: the count below the cutoff by inertia = LAPACK's", (int)n);
+  DRTEST_CLOSE(e[5], 0, 0, 1e-9, "dense Lanczos, n = %d, consistent mass: eigenvalues = LAPACK's", (int)n);
+  DRTEST_CLOSE(e[6], 0, 0, 1e-6, "dense Lanczos, n = %d, consistent mass: residuals", (int)n);
+  DRTEST_CLOSE(e[7], 0, 0, 1e-10, "dense Lanczos, n = %d, consistent mass: x^T M x = 1", (int)n);
+  DRTEST_TRUE(ok[2], "dense Lanczos, n = %d, free chain: 20 modes", (int)n);
+  /* tol: the rigid mode's |lambda| / lambda_1 is the shift's scale: 1e-8 trace(K)/trace(M) against lambda_1 = 4k/m sin^2(pi/2n)
+   * -> eps kappa on it ~ 1e-9; the others as above, 1e-9 */
+  DRTEST_CLOSE(e[8], 0, 0, 1e-8, "dense Lanczos, n = %d, free chain: rigid mode ~ 0 and the rest = 4 k/m sin^2(j pi / 2n)", (int)n);
+  DRTEST_TRUE(ok[3], "dense Lanczos, n = %d: declines a third of the spectrum and an indefinite K (LAPACK answers)", (int)n);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   const PetscInt  n = 200;
@@ -134,6 +227,7 @@ int main(int argc, char **argv)
   PetscCall(DRInitialize(&argc, &argv, NULL));
   PetscCall(DenseParChecks(300, k, m));
   PetscCall(DenseParChecks(700, k, m));
+  PetscCall(DenseLanczosChecks(700, k, m));
   PetscCall(Chain(n, k, m, PETSC_TRUE, k, &K, &M));
 
   /* lowest 12 modes */
