@@ -28,8 +28,8 @@ extern PetscLogEvent DR_EIGEN_Solve, DR_EIGEN_Factor, DR_EIGEN_Dense, DR_EIGEN_C
  * nwant (nwant > 0) or all below lmax (nwant = 0); X (n x nfound, may be
  * NULL) mass-normalized and signed by DRModeSignFix; ascending.  Arrays lam,
  * X sized by the caller for n.  With X, n >= -dr_dense_lanczos_min (default
- * 3000; 0: never) and at most n / 6 modes wanted (counted by the inertia of
- * K - lmax M for nwant = 0), block Lanczos through a dense Cholesky factor
+ * 3000; 0: never) and few modes wanted (counted by the inertia of K - lmax M
+ * for nwant = 0; an operation-count rule), block Lanczos through a dense Cholesky factor
  * solves it instead of LAPACK (src/eigen/dense_lanczos.c): eigenvalues to
  * about 1e-20 relative, vectors to about 1e-10. */
 PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X);
@@ -37,8 +37,8 @@ PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, 
  * minor at which K - sigma M fails to be positive definite (K indefinite
  * there, or M too ill-conditioned for sigma to help); nothing computed then. */
 /* DRDenseEigen's block Lanczos path alone: *done false (nothing computed)
- * where it does not apply (n, the wanted share, X NULL, K - sigma M not
- * definite: the LAPACK path then reports it). */
+ * where it does not apply (n, X NULL, K - sigma M not
+ * definite: the LAPACK path then reports it; too many modes for it to pay). */
 PetscErrorCode DRDenseEigenLanczos(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscBool *done);
 PetscErrorCode DRDenseEigenMinor(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscInt *minor);
 

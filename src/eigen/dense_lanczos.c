@@ -1,23 +1,29 @@
 /* A few modes of a large dense pencil by block Lanczos (DRDenseEigen's path
- * for n >= -dr_dense_lanczos_min, default DR_DENSE_LANCZOS_MIN, when at most
- * n / DR_DENSE_LANCZOS_SHARE modes are wanted; see eigen.h).
+ * for n >= -dr_dense_lanczos_min, default DR_DENSE_LANCZOS_MIN, where its
+ * operation count is below LAPACK's; see eigen.h).
  *
  * Why: the LAPACK path (dense_eigen.c: dpotrf, dsygst, dsyevr) costs about
  * (1/3 + 1 + 4/3) n^3 whatever the count, and the tridiagonal reduction
  * in dsyevr is half matrix-vector work.  The root's interface pencil of a
  * substructured model is such a problem with few wanted modes: the 1M-DOF
- * plate in 8 subdomains has a separator of 12000 DOFs, whose lowest 250-630
- * CC modes took 265 s (bench/README 2r), the 200k plate's 5400 DOFs 25 s
+ * plate in 8 subdomains has a separator of 12000 DOFs, whose lowest 657 CC
+ * modes took 265 s (bench/README 2r), the 200k plate's 5400 DOFs 25 s
  * (2o).  This path costs
  *   - the Cholesky factor of K - sigma M (n^3 / 3, in place, BLAS 3);
  *   - with a value range (nwant = 0): the count below lmax by the inertia of
  *     K - lmax M (Sylvester; dsytrf, n^3 / 3), as the sparse solvers count
  *     by MUMPS's inertia;
  *   - per Krylov column 4 n^2 (the two triangular solves, one product with
- *     M), about 3 columns per wanted mode (block.c's basis), and the
- *     Gram-Schmidt and Rayleigh-Ritz work of block.c.
- * With w wanted modes that is about (2/3 + 12 w / n) n^3 against (8/3) n^3:
- * the share limit n / 6 keeps the block path where it wins with margin.
+ *     M), about 3 columns per wanted mode w (block.c's basis): 12 w n^2;
+ *   - block.c's Gram-Schmidt (4 n p^2 for a basis of p = 3 w columns) and
+ *     its Rayleigh-Ritz steps (dsyev on the p x p projection, about 8 per
+ *     basis fill, 9 p^3 each): a cost independent of n.
+ * LanczosPays compares that with LAPACK's (8/3) n^3.  Measured (bench/README
+ * 2r): n = 12000, 657 modes: 265 s by LAPACK, 115 s by this path (predicted
+ * 2.45e12 against 4.6e12); n = 5400, 670 modes: 23-28 s by LAPACK, 31-33 s
+ * by this path (predicted 9.6e11 against 4.2e11: LAPACK, as it now goes).
+ * With a value range the count is paid before the choice (n^3 / 3: an
+ * eighth of LAPACK's work when it declines).
  *
  * The method is block.c's (block shift-and-invert Lanczos with thick
  * restarts, the same shift as the LAPACK path); its tolerance
@@ -32,9 +38,17 @@
 #include "denseimpl.h"
 
 #define DR_DENSE_LANCZOS_MIN   3000  /* n below this: LAPACK (its n^3 is seconds) */
-#define DR_DENSE_LANCZOS_SHARE 6     /* at most n / 6 wanted modes (the cost balance above) */
 #define DR_DENSE_LANCZOS_TOL   1e-10 /* eigenvalues to ~1e-20 relative, vectors to ~1e-10 */
 #define DR_DENSE_LANCZOS_BLOCK 32    /* right-hand sides per triangular solve (BLAS 3) */
+
+/* The operation counts of the header: the block path (after the count)
+ * below LAPACK's */
+static PetscBool LanczosPays(PetscInt n, PetscInt w)
+{
+  PetscReal N = (PetscReal)n, p = (PetscReal)(PetscMax(3 * w, w + 2 * DR_DENSE_LANCZOS_BLOCK) + DR_DENSE_LANCZOS_BLOCK);
+  PetscReal lz = N * N * N / 3 + 12 * (PetscReal)w * N * N + 4 * N * p * p + 8 * 9 * p * p * p;
+  return (PetscBool)(3 * w < n && lz < 8.0 / 3 * N * N * N);
+}
 
 /* The number of eigenvalues of (K, M) below lmax: the negative inertia of
  * K - lmax M from its Bunch-Kaufman factorization (LAPACK dsytrf, lower). */
@@ -85,7 +99,7 @@ PetscErrorCode DRDenseEigenLanczos(PetscInt n, const PetscReal *K, const PetscRe
   *done = PETSC_FALSE;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-dr_dense_lanczos_min", &nmin, NULL));
   if (!X || nmin <= 0 || n < nmin || n < 4 * DR_DENSE_LANCZOS_BLOCK) PetscFunctionReturn(PETSC_SUCCESS);
-  if (nwant > n / DR_DENSE_LANCZOS_SHARE) PetscFunctionReturn(PETSC_SUCCESS);
+  if (nwant > 0 && !LanczosPays(n, nwant)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DREigenInitializePackage());
   PetscCall(PetscLogEventBegin(DR_EIGEN_Dense, 0, 0, 0, 0));
   for (PetscInt i = 0; i < n; i++) {
@@ -95,7 +109,7 @@ PetscErrorCode DRDenseEigenLanczos(PetscInt n, const PetscReal *K, const PetscRe
   sigma = DRDenseShift(trk, trm);
   if (nwant <= 0) { /* the eigenvalues up to lmax, counted */
     PetscCall(CountBelow(n, K, M, lmax, &nwant));
-    if (nwant > n / DR_DENSE_LANCZOS_SHARE) { /* most of the spectrum: LAPACK */
+    if (nwant > 0 && !LanczosPays(n, nwant)) { /* too many for the block path: LAPACK */
       PetscCall(PetscInfo(NULL, "dense pencil of %" PetscInt_FMT ": %" PetscInt_FMT " eigenvalues below lmax, LAPACK\n", n, nwant));
       PetscCall(PetscLogEventEnd(DR_EIGEN_Dense, 0, 0, 0, 0));
       PetscFunctionReturn(PETSC_SUCCESS);

@@ -44,7 +44,7 @@ run np3 3 -cms_partition 4 -verify false
 run np3g1 3 -cms_partition 4 -ranks_per_group 3 -verify false
 run off 2 -cms_partition off -verify false
 run auto 2 -verify false
-# 7. (fmax 600: few CC modes, within the Lanczos path's n / 6)
+# 7. (fmax 600: few CC modes, where the Lanczos path's operation count wins)
 run lz 2 -cms_partition 8 -cms_fmax 600 -verify false
 run lzb 2 -cms_partition 8 -cms_fmax 600 -verify false -dr_dense_lanczos_min 128 -info
 grep -E "dense pencil of (6[7-9][0-9]|[7-9][0-9][0-9]|[0-9]{4,}): the lowest [0-9]+ modes by block Lanczos" lzb.log \
