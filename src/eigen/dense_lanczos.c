@@ -32,7 +32,7 @@
  * vectors are M-orthonormal (block.c's basis) and signed by DRModeSign, as
  * the LAPACK path's. */
 #include <dynred/eigen.h>
-#include <dynred/modal.h>
+#include <dynred/modal.h> /* the DRModal type of modalimpl.h */
 #include <petscblaslapack.h>
 #include "modalimpl.h"
 #include "denseimpl.h"
@@ -91,7 +91,7 @@ PetscErrorCode DRDenseEigenLanczos(PetscInt n, const PetscReal *K, const PetscRe
   PetscReal      trk = 0, trm = 0, sigma, *l = NULL;
   Mat            Km, Mm, F;
   Vec           *v = NULL;
-  DRModal        m;
+  struct _p_DRModal m;
   MatFactorInfo  info;
   PetscErrorCode ierr;
 
@@ -142,14 +142,21 @@ PetscErrorCode DRDenseEigenLanczos(PetscInt n, const PetscReal *K, const PetscRe
   /* the operators as Mats over the caller's arrays (read only) */
   PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, (PetscScalar *)K, &Km));
   PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, (PetscScalar *)M, &Mm));
-  PetscCall(DRModalCreate(PETSC_COMM_SELF, &m));
-  PetscCall(DRModalSetOptionsPrefix(m, "dense pencil: ")); /* progress: "dense pencil: eigensolve (block 32): ..." */
-  PetscCall(DRModalSetOperators(m, Km, Mm, "dense pencil"));
-  PetscCall(DRModalSetTolerance(m, DR_DENSE_LANCZOS_TOL));
-  PetscCall(DRModalSetBlockSize(m, DR_DENSE_LANCZOS_BLOCK));
-  m->sigma    = sigma;
-  m->uncounted = PETSC_TRUE; /* not a component's solves (DREigenBlockColumns) */
-  PetscCall(DRModalBlockSolve(m, F, nwant, &nconv, &l, &v));
+  /* block.c's settings filled in directly (the fields block.c reads), not
+   * through DRModalCreate: the sparse solver (modal.c) calls DRDenseEigen,
+   * so this file stays below it */
+  PetscCall(PetscMemzero(&m, sizeof(m)));
+  m.comm        = PETSC_COMM_SELF;
+  m.K           = Km;
+  m.M           = Mm;
+  m.tol         = DR_DENSE_LANCZOS_TOL;
+  m.block       = DR_DENSE_LANCZOS_BLOCK;
+  m.block_basis = 3; /* DRModal's default (block.c's measured choice) */
+  m.sigma       = sigma;
+  m.uncounted   = PETSC_TRUE; /* not a component's solves (DREigenBlockColumns) */
+  PetscCall(PetscStrncpy(m.prefix, "dense pencil: ", sizeof(m.prefix))); /* progress: "dense pencil: eigensolve (block 32): ..." */
+  PetscCall(PetscStrncpy(m.what, "dense pencil", sizeof(m.what)));
+  PetscCall(DRModalBlockSolve(&m, F, nwant, &nconv, &l, &v));
   for (PetscInt k = 0; k < nconv; k++) {
     const PetscScalar *a;
     PetscReal         *x = X + (size_t)k * n;
@@ -165,7 +172,6 @@ PetscErrorCode DRDenseEigenLanczos(PetscInt n, const PetscReal *K, const PetscRe
   PetscCall(PetscInfo(NULL, "dense pencil of %" PetscInt_FMT ": the lowest %" PetscInt_FMT " modes by block Lanczos\n", n, nconv));
   PetscCall(VecDestroyVecs(nconv + 1, &v));
   PetscCall(PetscFree(l));
-  PetscCall(DRModalDestroy(&m));
   PetscCall(MatDestroy(&Km));
   PetscCall(MatDestroy(&Mm));
   PetscCall(MatDestroy(&F));
