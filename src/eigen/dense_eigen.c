@@ -22,7 +22,7 @@ void dsyevr_(const char *jobz, const char *range, const char *uplo, const PetscB
 static PetscErrorCode DenseEigenCore(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscBLASInt *infoout)
 {
   PetscBLASInt nn, itype = 1, il = 1, iu = 1, m = 0, lwork, info, *iwork, off = 0;
-  PetscReal    trk = 0, trm = 0, sigma, vl = 0, vu = 0, abstol = 0, *A, *B, *w, *Z, *work, wq;
+  PetscReal    sigma, vl = 0, vu = 0, abstol = 0, *A, *B, *w, *Z, *work, wq;
   char         range, rng;
   const char  *jobz = X ? "V" : "N";
 
@@ -33,11 +33,7 @@ static PetscErrorCode DenseEigenCore(PetscInt n, const PetscReal *K, const Petsc
   PetscCall(DREigenInitializePackage());
   PetscCall(PetscLogEventBegin(DR_EIGEN_Dense, 0, 0, 0, 0));
   PetscCall(PetscBLASIntCast(n, &nn));
-  for (PetscInt i = 0; i < n; i++) {
-    trk += K[i + i * n];
-    trm += M[i + i * n];
-  }
-  sigma = DRDenseShift(trk, trm);
+  sigma = DRDenseShiftOf(n, K, M);
   PetscCall(PetscMalloc4(n * n, &A, n * n, &B, n, &w, X ? n * n : 1, &Z));
   for (PetscInt i = 0; i < n * n; i++) {
     A[i] = M[i];

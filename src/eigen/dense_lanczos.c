@@ -88,7 +88,7 @@ static PetscErrorCode CountBelow(PetscInt n, const PetscReal *K, const PetscReal
 PetscErrorCode DRDenseEigenLanczos(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscBool *done)
 {
   PetscInt       nmin = DR_DENSE_LANCZOS_MIN, nconv = 0;
-  PetscReal      trk = 0, trm = 0, sigma, *l = NULL;
+  PetscReal      sigma, *l = NULL;
   Mat            Km, Mm, F;
   Vec           *v = NULL;
   struct _p_DRModal m;
@@ -102,11 +102,7 @@ PetscErrorCode DRDenseEigenLanczos(PetscInt n, const PetscReal *K, const PetscRe
   if (nwant > 0 && !LanczosPays(n, nwant)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DREigenInitializePackage());
   PetscCall(PetscLogEventBegin(DR_EIGEN_Dense, 0, 0, 0, 0));
-  for (PetscInt i = 0; i < n; i++) {
-    trk += K[i + (size_t)i * n];
-    trm += M[i + (size_t)i * n];
-  }
-  sigma = DRDenseShift(trk, trm);
+  sigma = DRDenseShiftOf(n, K, M);
   if (nwant <= 0) { /* the eigenvalues up to lmax, counted */
     PetscCall(CountBelow(n, K, M, lmax, &nwant));
     if (nwant > 0 && !LanczosPays(n, nwant)) { /* too many for the block path: LAPACK */

@@ -12,6 +12,17 @@ static inline PetscReal DRDenseShift(PetscReal trk, PetscReal trm)
   return (sigma == 0 || !PetscIsNormalReal(sigma)) ? -1e-8 : sigma;
 }
 
+/* DRDenseShift of a dense n x n pencil held whole (column-major) */
+static inline PetscReal DRDenseShiftOf(PetscInt n, const PetscReal *K, const PetscReal *M)
+{
+  PetscReal trk = 0, trm = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    trk += K[i + (size_t)i * n];
+    trm += M[i + (size_t)i * n];
+  }
+  return DRDenseShift(trk, trm);
+}
+
 /* the mu interval (vl, vu] of the eigenvalues lambda <= lmax */
 static inline void DRDenseRange(PetscReal sigma, PetscReal lmax, PetscReal *vl, PetscReal *vu)
 {
