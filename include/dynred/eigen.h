@@ -39,6 +39,12 @@ PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, 
 /* DRDenseEigen's block Lanczos path alone: *done false (nothing computed)
  * where it does not apply (n, X NULL, K - sigma M not
  * definite: the LAPACK path then reports it; too many modes for it to pay). */
+/* Floating-point operations DRDenseEigen spends on nwant of n eigenpairs
+ * (at the default -dr_dense_lanczos_min): LAPACK's (8/3) n^3, or the block
+ * Lanczos path's count (with the count by inertia) where it pays.  For cost
+ * models (cms.partition auto); measured about 0.055 ns per operation on one
+ * core (bench/README.md 2r: n = 12000, 265 s by LAPACK). */
+PetscReal      DRDenseEigenOps(PetscInt n, PetscInt nwant);
 PetscErrorCode DRDenseEigenLanczos(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscBool *done);
 PetscErrorCode DRDenseEigenMinor(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscInt *minor);
 

@@ -34,39 +34,48 @@
  *
  * Cost model (also the LPT costs of the group assignment, partition.c), per
  * component with n DOFs, nb boundary DOFs, nI = n - nb interior, nnz(K)
- * entries (nnz_I = nnz nI / n of them in K_II) and m expected kept modes;
- * the unit is about 1 ns of one core:
+ * entries (nnz_I = nnz nI / n of them in K_II), m expected kept modes and
+ * nsys = cms.nmodes system modes; the unit is about 1 ns of one core:
  *   L      = nnz_I max(1, log2(nI) / 4)        entries of the Cholesky factor of K_II
- *   cost   = L^2 / nI                          factorization
- *          + (4 m + 10) 6 L                    eigensolve: ~4 shift-invert solves per mode
- *          + 10 nI (m + 10)^2                  its orthogonalization
- *          + 0.6 L nb                          constraint modes: one block solve, ~10x
- *                                              cheaper per column than a single solve
- *          + 0.15 nI (m + nb)^2                projection T^T K T, T^T M T (BLAS 3)
- * The constants reproduce bench/README.md (46k-DOF plate): modal 1 rank
- * factorization 1.6 s, 66 ms per solve, 77 solves and 1.2 s orthogonalization
- * for 20 modes, 20 s for 200; CMS in 4 parts: constraint modes 3.1 s,
- * projection 4.0 s, coupled solve of 1398 coordinates 1.3 s (so 0.5 n^3 for
- * the root's dense coupled solve); with them the model predicts the
- * measured CMS/modal ratio 0.34 of 200 modes (0.32).
+ *   cost   = 2 L^2 / nI                        factorizations (K_II; the inertia count)
+ *          + 6 L (m + 10)                      eigensolve (block shift-invert solves)
+ *          + 2 nI (m + 10)^2                   its orthogonalization
+ *          + 0.3 L nb                          constraint modes: one block solve
+ *          + 0.15 nI (m + r)^2                 projection on the kept modes and the
+ *                                              r = min(nb, 2.5 nsys) CC modes (nb
+ *                                              without interface reduction)
+ *          + 2 L nsys                          the error estimate's residuals and solves
+ * The root: the separator's dense pencil (S DOFs, r of its modes) and the
+ * coupled system (r + sum m coordinates, nsys modes) at the operation counts
+ * of DRDenseEigenOps, 0.058 ns each (DR_SUB_NS_PER_OP; without interface
+ * reduction one dense solve of S + sum m).  The full-model solve, `dynred
+ * modal`'s spectrum slicing, costs L^2 / n + 14 L (m + 10) + 2 n (m + 10)^2
+ * with m = nsys, on all ranks (divided by their number); a component group
+ * of size / g ranks runs its makespan in g / size of it.
  * m: cms.component_modes when fmax = 0; else the component's DOF share of
  * cutoff_factor * cms.nmodes (the expected system modes below fmax), plus 1.
- * The full-model solve is the same formula with nb = 0 and m = nmodes.
+ * Calibration (2 ranks, bench/README.md 2s, CMS wall over the modal job's):
+ * the 46k-DOF plate at 20 modes, 2 / 4 / 8 subdomains: 1.14 / 1.05 / 1.20
+ * predicted, 1.02 / 1.06 / 1.45 measured; at 200 modes, 2 / 4 / 8 / 16:
+ * 0.78 / 0.50 / 0.42 / 0.74 predicted, 0.50-0.62 / 0.45-0.53 / 0.63 / 1.23
+ * measured; the 1M plate, 200 modes, 8: 0.81 predicted, 0.66 measured (the
+ * root's dense work 139 s predicted, 115 s measured; the modal job 570 s
+ * predicted, 590 s measured).  So the model is good to about +-35 % where
+ * it decides, and too optimistic for many small subdomains (16 of 2900 DOFs).
  *
  * `cms.partition: auto` (the default) substructures only a model of one
  * component of at least DR_SUB_MIN_DOFS DOFs.  It partitions the graph for
  * N = 2, 4, 8, ... (subdomains of at least DR_SUB_MIN_PART DOFs, at most
  * DR_SUB_MAX_PARTS), predicts each with the model above (LPT makespan over
- * the rank groups + 0.5 (S + sum m)^3 for the root's coupled solve, S the
- * separator DOFs) and takes the cheapest; when none is predicted below
- * DR_SUB_MARGIN (0.6) times the full-model solve, the model stays one
- * component.  The margin covers the model's error: on the 46k-DOF plate,
- * 20 modes, cutoff 2, it predicts 0.73 for 2 subdomains where the run
- * measured 1.18 (and 0.81 for 4, measured 1.4-2.6), while for 200 modes it
- * matched (0.32 predicted, 0.34 measured).  Below 20k DOFs the one solve
- * takes a few seconds (the 46k-DOF plate: 12 s for 20 modes) and a split
- * cannot pay. */
+ * the rank groups + the root) and takes the cheapest; when none is
+ * predicted below DR_SUB_MARGIN (0.85) times the full-model solve, the
+ * model stays one component.  The margin keeps the splits the model
+ * favours by less than its error (the 46k plate at 20 modes: 1.05-1.20
+ * predicted for 2-16 subdomains, kept whole).  -info prints the predicted
+ * parts per N.  Below 20k DOFs the one solve takes a few seconds (the
+ * 46k-DOF plate: 12 s for 20 modes) and a split cannot pay. */
 #include "substructureimpl.h"
+#include <dynred/eigen.h> /* DRDenseEigenOps: the root's dense cost */
 #include <string.h>
 
 /* Rank 0: separator codes from the parts; nsep DOFs; nempty parts without
@@ -115,14 +124,34 @@ static PetscErrorCode SeparatorAdjacency(DRSubstructure s)
 }
 
 /* The cost model of the header comment for one component. */
-static PetscReal CompCost(PetscReal n, PetscReal nb, PetscReal nnz, PetscReal m)
+static PetscReal CompCost(DRCMS c, PetscReal n, PetscReal nb, PetscReal nnz, PetscReal m)
 {
-  PetscReal nI = n - nb, L;
+  PetscReal nI = n - nb, L, r, nsys = (PetscReal)c->nmodes;
 
   if (nI < 1) return nnz; /* nothing to factor: the projection is a copy */
   L = nnz * nI / n * PetscMax(1.0, PetscLog2Real(nI) / 4);
   m = PetscMin(m, nI);
-  return L * L / nI + (4 * m + 10) * 6 * L + 10 * nI * (m + 10) * (m + 10) + 0.6 * L * nb + 0.15 * nI * (m + nb) * (m + nb);
+  r = c->iface ? PetscMin(nb, DR_SUB_CC_PER_MODE * nsys) : nb;
+  return 2 * L * L / nI + 6 * L * (m + 10) + 2 * nI * (m + 10) * (m + 10) + 0.3 * L * nb + 0.15 * nI * (m + r) * (m + r) + 2 * L * nsys;
+}
+
+/* The full-model solve (the modal job's spectrum slicing) of the header
+ * comment. */
+static PetscReal FullCost(PetscReal n, PetscReal nnz, PetscReal m)
+{
+  PetscReal L = nnz * PetscMax(1.0, PetscLog2Real(n) / 4);
+
+  m = PetscMin(m, n);
+  return L * L / n + 14 * L * (m + 10) + 2 * n * (m + 10) * (m + 10);
+}
+
+/* The root's dense work on a separator of S DOFs with summ component modes. */
+static PetscReal RootCost(DRCMS c, PetscReal S, PetscReal summ)
+{
+  PetscReal nsys = (PetscReal)c->nmodes, r = PetscMin(S, DR_SUB_CC_PER_MODE * nsys);
+
+  if (!c->iface) return DR_SUB_NS_PER_OP * DRDenseEigenOps((PetscInt)(S + summ), (PetscInt)nsys);
+  return DR_SUB_NS_PER_OP * (DRDenseEigenOps((PetscInt)S, (PetscInt)r) + DRDenseEigenOps((PetscInt)(r + summ), (PetscInt)nsys));
 }
 
 /* Expected kept modes of a component of n DOFs (of s->n). */
@@ -133,10 +162,10 @@ static PetscReal ExpectedModes(DRCMS c, PetscReal n, PetscReal ntot)
 }
 
 /* Rank 0: sizes and costs of the N + 1 components of the current codes
- * (nc, cost may be NULL); returns the coupled size S + sum m. */
-static PetscErrorCode ComponentCosts(DRCMS c, DRSubstructure s, PetscInt N, PetscInt nc[], PetscReal cost[], PetscReal *coupled)
+ * (nc, cost may be NULL); returns the root's predicted cost. */
+static PetscErrorCode ComponentCosts(DRCMS c, DRSubstructure s, PetscInt N, PetscInt nc[], PetscReal cost[], PetscReal *root)
 {
-  PetscReal *n, *nb, *nnz;
+  PetscReal *n, *nb, *nnz, summ = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscCalloc3(N + 1, &n, N + 1, &nb, N + 1, &nnz));
@@ -168,13 +197,13 @@ static PetscErrorCode ComponentCosts(DRCMS c, DRSubstructure s, PetscInt N, Pets
           nb[s->code[v]] += s->ndof[u];
         }
       }
-  *coupled = n[N];
   for (PetscInt k = 0; k <= N; k++) {
     PetscReal m = k < N ? ExpectedModes(c, n[k], (PetscReal)s->n) : 0;
     if (nc) nc[k] = (PetscInt)n[k];
-    if (cost) cost[k] = CompCost(n[k], nb[k], nnz[k], m);
-    *coupled += m;
+    if (cost) cost[k] = CompCost(c, n[k], nb[k], nnz[k], m);
+    summ += m;
   }
+  *root = RootCost(c, n[N], summ);
   PetscCall(PetscFree3(n, nb, nnz));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -218,19 +247,20 @@ static PetscErrorCode ChooseAuto(DRCMS c, DRSubstructure s, PetscInt *Nbest, cha
     for (PetscInt j = s->xadj[u]; j < s->xadj[u + 1]; j++) dn += (PetscReal)s->ndof[s->adj[j]];
     nnz += (PetscReal)s->ndof[u] * dn;
   }
-  full = CompCost((PetscReal)s->n, 0, nnz, (PetscReal)c->nmodes);
+  full = FullCost((PetscReal)s->n, nnz, (PetscReal)c->nmodes) / (PetscReal)c->size; /* the modal job on the same ranks */
   PetscCall(PetscSNPrintf(msg, len, "cms: partition auto: %" PetscInt_FMT " DOFs; predicted cost relative to one solve:", s->n));
   PetscCall(PetscMalloc2(s->nnodes + 1, &part, s->nnodes + 1, &bestcode));
   for (PetscInt N = 2; N <= DR_SUB_MAX_PARTS && s->n / N >= DR_SUB_MIN_PART && N <= s->nnodes; N *= 2) {
     PetscInt   nsep, nempty, g;
-    PetscReal *cost, S, pred;
+    PetscReal *cost, root, pred;
     PetscCall(DRSubPartition(s, N, part));
     Separate(s, N, part, s->code, &nsep, &nempty);
     if (nempty) break;
     PetscCall(PetscMalloc1(N + 1, &cost));
-    PetscCall(ComponentCosts(c, s, N, NULL, cost, &S));
+    PetscCall(ComponentCosts(c, s, N, NULL, cost, &root));
     g    = c->ngroups_opt ? c->ngroups_opt : PetscMin((PetscInt)c->size, N + 1);
-    pred = Makespan(N + 1, cost, g) + 0.5 * S * S * S;
+    pred = Makespan(N + 1, cost, g) * (PetscReal)g / (PetscReal)c->size + root; /* a group of size / g ranks */
+    PetscCall(PetscInfo(NULL, "partition auto: N=%" PetscInt_FMT ", separator %" PetscInt_FMT ": components %g s (makespan over %" PetscInt_FMT " groups), root %g s, the one solve %g s (model)\n", N, nsep, (double)(pred - root) * 1e-9, g, (double)root * 1e-9, (double)full * 1e-9));
     PetscCall(PetscFree(cost));
     PetscCall(PetscStrlen(msg, &l));
     PetscCall(PetscSNPrintf(msg + l, len - l, " N=%" PetscInt_FMT " %.2f", N, (double)(pred / full)));
@@ -273,7 +303,7 @@ static PetscErrorCode Broadcast(DRSubstructure s, MPI_Comm comm)
 static PetscErrorCode RootPartition(DRCMS c, DRSubstructure s, PetscInt info[3], PetscInt nc[], PetscReal cost[], char *msg, size_t len)
 {
   PetscInt  nsep = 0, N = c->partition;
-  PetscReal S;
+  PetscReal root;
 
   PetscFunctionBeginUser;
   if (N > 0) {
@@ -297,7 +327,7 @@ static PetscErrorCode RootPartition(DRCMS c, DRSubstructure s, PetscInt info[3],
   info[0] = N;
   if (!N || info[1]) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SeparatorAdjacency(s));
-  PetscCall(ComponentCosts(c, s, N, nc, cost, &S));
+  PetscCall(ComponentCosts(c, s, N, nc, cost, &root));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

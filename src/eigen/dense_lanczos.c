@@ -43,11 +43,24 @@
 
 /* The operation counts of the header: the block path (after the count)
  * below LAPACK's */
-static PetscBool LanczosPays(PetscInt n, PetscInt w)
+static PetscReal LanczosOps(PetscInt n, PetscInt w)
 {
   PetscReal N = (PetscReal)n, p = (PetscReal)(PetscMax(3 * w, w + 2 * DR_DENSE_LANCZOS_BLOCK) + DR_DENSE_LANCZOS_BLOCK);
-  PetscReal lz = N * N * N / 3 + 12 * (PetscReal)w * N * N + 4 * N * p * p + 8 * 9 * p * p * p;
-  return (PetscBool)(3 * w < n && lz < 8.0 / 3 * N * N * N);
+  return N * N * N / 3 + 12 * (PetscReal)w * N * N + 4 * N * p * p + 8 * 9 * p * p * p;
+}
+
+static PetscBool LanczosPays(PetscInt n, PetscInt w)
+{
+  PetscReal N = (PetscReal)n;
+  return (PetscBool)(3 * w < n && LanczosOps(n, w) < 8.0 / 3 * N * N * N);
+}
+
+PetscReal DRDenseEigenOps(PetscInt n, PetscInt nwant)
+{
+  PetscReal N = (PetscReal)n, lapack = 8.0 / 3 * N * N * N;
+
+  if (n < DR_DENSE_LANCZOS_MIN || nwant <= 0 || !LanczosPays(n, nwant)) return lapack;
+  return N * N * N / 3 + LanczosOps(n, nwant); /* the count by inertia first (value range) */
 }
 
 /* The number of eigenvalues of (K, M) below lmax: the negative inertia of

@@ -18,6 +18,11 @@
 #     substructured job writes the same mesh as the one-component job.
 #  6. Kept whole on the default tol_pct path: only the modes below 1.05 fmax
 #     are solved (the count dynred modal finds there), equal to the full model.
+#  8. The auto choice on the 46k-DOF plate (100 x 50 x 2, one component):
+#     kept whole for 20 modes, split into 8 for 200 modes, the cases the cost
+#     model was calibrated on (bench/README.md 2s: measured 1.18 of the modal
+#     job split in 2 at 20 modes, 0.65-0.73 in 8 at 200); the split job's
+#     modes below fmax within tol_pct (0.5 %) of `dynred modal`'s.
 #  7. The root's CC problem on the separator (675 DOFs) by the dense block
 #     Lanczos path (src/eigen/dense_lanczos.c, lowered to n >= 128 by
 #     -dr_dense_lanczos_min; by default from 3000): the log says it solved the
@@ -55,6 +60,14 @@ grep -E "dense pencil of (6[7-9][0-9]|[7-9][0-9][0-9]|[0-9]{4,}): the lowest [0-
 sed '/^cms:/d' plate.yaml > whole.yaml && echo "cms: {fmax: 2000}" >> whole.yaml
 timeout 300 $MPIEXEC -n 2 $DYNRED -config whole.yaml -output whole.h5 > whole.log 2>&1 || { echo "whole: exit $?"; tail -5 whole.log; exit 1; }
 timeout 300 $MPIEXEC -n 2 $DYNRED modal -config whole.yaml -modal_fmax 2100 -modal_write_modes false -output whole_ref.h5 > whole_ref.log 2>&1 || { echo "whole_ref: exit $?"; tail -5 whole_ref.log; exit 1; }
+# 8. auto on the 46k plate (fmax: the 20th and the 200th frequency of the full model)
+big="-model_builtin plate -model_plate_nx 100 -model_plate_ny 50 -model_plate_nz 2 -verify false -cms_checkpoint none"
+timeout 300 $MPIEXEC -n 2 $DYNRED cms $big -model_cut_axis x -model_cut_parts 1 -cms_nmodes 20 -cms_fmax 1542.39831 -output a20.h5 > a20.log 2>&1 || { echo "a20: exit $?"; tail -5 a20.log; exit 1; }
+timeout 300 $MPIEXEC -n 2 $DYNRED cms $big -model_cut_axis x -model_cut_parts 1 -cms_nmodes 200 -cms_fmax 14620.8751 -output a200.h5 > a200.log 2>&1 || { echo "a200: exit $?"; tail -5 a200.log; exit 1; }
+timeout 300 $MPIEXEC -n 2 $DYNRED modal $big -modal_nmodes 200 -modal_write_modes false -output a200_ref.h5 > a200_ref.log 2>&1 || { echo "a200_ref: exit $?"; tail -5 a200_ref.log; exit 1; }
+grep -h "partition auto" a20.log a200.log
+grep -q "partition auto: 45900 DOFs; .* -> kept as one component" a20.log || { echo "a20: auto did not keep the 46k plate whole at 20 modes"; exit 1; }
+grep -q "partition auto: 45900 DOFs; .* -> 8 subdomains" a200.log || { echo "a200: auto did not split the 46k plate into 8 at 200 modes"; exit 1; }
 grep -h "substructured" p2.log p4.log p8.log
 grep -A6 "cms: balance" np3.log
 grep -q "cms: partition auto: 4320 DOFs (below 20000): kept as one component" auto.log || { echo "auto: no 'kept as one component' line"; exit 1; }
@@ -178,6 +191,18 @@ assert len(fl) == len(fb) and len(fl) > 0, (len(fl), len(fb))
 e = np.max(np.abs(fb - fl) / fl)
 print(f"separator by block Lanczos vs LAPACK: {len(fl)} modes, max rel. difference {e:.1e}")
 assert e < 1e-8, e
+# 8. the auto-split 46k plate against dynred modal's 200 modes
+with h5py.File("a200.h5", "r") as f, h5py.File("a200_ref.h5", "r") as g:
+    fa, fr = f["/cms/frequencies_hz"][:], g["/modal/frequencies_hz"][:]
+fa = fa[fa <= 14620.8751 * (1 + 1e-9)]
+# the 200th full frequency is fmax itself: CMS (>= full) may put its 200th just above
+assert len(fa) >= 199, f"a200: {len(fa)} modes below fmax, expected 199-200"
+d = (fa - fr[:len(fa)]) / fr[:len(fa)]
+print(f"a200 (auto, 8 subdomains): {len(fa)} modes; deviation from dynred modal min {d.min():.2e}, max {100 * d.max():.4f} %")
+# -1e-9: Rayleigh-Ritz up to the two eigensolvers' tolerance, as above
+assert d.min() > -1e-9, f"a200: mode {d.argmin() + 1} below the full model by {-d.min():.2e}"
+# 0.5 %: cms.tol_pct's default, the accuracy the job promises for every mode up to fmax
+assert d.max() < 5e-3, f"a200: mode {d.argmax() + 1} deviates {100 * d.max():.3f} %"
 with h5py.File("grid.h5", "r") as f:
     fg = f["/cms/frequencies_hz"][:]
     comps = sorted(f["/cms/components"])
