@@ -16,40 +16,25 @@
 #include "cmsimpl.h"
 #include <dynred/eigen.h>
 
-/* Component k's physical boundary labels and pencil from its group root to
- * the world root (root allocates). */
-static PetscErrorCode PencilToRoot(DRCMS c, PetscInt k, PetscInt nbk, const DRLabel *bl, const PetscReal *S, const PetscReal *MG, DRLabel **rbl, PetscReal **rS, PetscReal **rM)
+/* Component k's physical boundary labels from its group root to the world
+ * root (root allocates rbl[k]). */
+static PetscErrorCode LabelsToRoot(DRCMS c, PetscInt k, PetscInt nbk, const DRLabel *bl, DRLabel **rbl)
 {
   PetscMPIInt src = c->group_root[c->group_of[k]];
 
   PetscFunctionBeginUser;
-  if (!c->rank) {
-    PetscCall(PetscMalloc1(nbk + 1, &rbl[k]));
-    PetscCall(PetscMalloc1(nbk * nbk + 1, &rS[k]));
-    PetscCall(PetscMalloc1(nbk * nbk + 1, &rM[k]));
-  }
+  if (!c->rank) PetscCall(PetscMalloc1(nbk + 1, &rbl[k]));
   if (c->rank == src) {
-    if (!c->rank) {
-      PetscCall(PetscArraycpy(rbl[k], bl, nbk));
-      PetscCall(PetscArraycpy(rS[k], S, nbk * nbk));
-      PetscCall(PetscArraycpy(rM[k], MG, nbk * nbk));
-    } else {
-      PetscCallMPI(MPI_Send(bl, (PetscMPIInt)nbk, MPIU_INT64, 0, 11, c->comm));
-      PetscCallMPI(MPI_Send(S, (PetscMPIInt)(nbk * nbk), MPIU_REAL, 0, 12, c->comm));
-      PetscCallMPI(MPI_Send(MG, (PetscMPIInt)(nbk * nbk), MPIU_REAL, 0, 13, c->comm));
-    }
-  } else if (!c->rank) {
-    PetscCallMPI(MPI_Recv(rbl[k], (PetscMPIInt)nbk, MPIU_INT64, src, 11, c->comm, MPI_STATUS_IGNORE));
-    PetscCallMPI(MPI_Recv(rS[k], (PetscMPIInt)(nbk * nbk), MPIU_REAL, src, 12, c->comm, MPI_STATUS_IGNORE));
-    PetscCallMPI(MPI_Recv(rM[k], (PetscMPIInt)(nbk * nbk), MPIU_REAL, src, 13, c->comm, MPI_STATUS_IGNORE));
-  }
+    if (!c->rank) PetscCall(PetscArraycpy(rbl[k], bl, nbk));
+    else PetscCallMPI(MPI_Send(bl, (PetscMPIInt)nbk, MPIU_INT64, 0, 11, c->comm));
+  } else if (!c->rank) PetscCallMPI(MPI_Recv(rbl[k], (PetscMPIInt)nbk, MPIU_INT64, src, 11, c->comm, MPI_STATUS_IGNORE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Root: assemble S, M_G over the physical boundary union (c->pglob,
- * c->pnbglob, c->Sfull, c->Mfull): kept for the estimate's boundary term and
+/* Root: the physical boundary union (c->pglob, c->pnbglob) and S, M_G on it
+ * set to zero (c->Sfull, c->Mfull): kept for the estimate's boundary term and
  * for more CC modes in a refinement round. */
-static PetscErrorCode RootPencil(DRCMS c, const PetscInt nbk[], DRLabel **bl, PetscReal **S, PetscReal **MG)
+static PetscErrorCode RootPencilAlloc(DRCMS c, const PetscInt nbk[], DRLabel **bl)
 {
   PetscInt nall = 0, nb;
 
@@ -70,17 +55,52 @@ static PetscErrorCode RootPencil(DRCMS c, const PetscInt nbk[], DRLabel **bl, Pe
   c->Sfac_state = 0;
   PetscCall(PetscCalloc1(nb * nb + 1, &c->Sfull));
   PetscCall(PetscCalloc1(nb * nb + 1, &c->Mfull));
-  for (PetscInt k = 0; k < c->ncomp; k++) {
-    PetscInt *map;
-    PetscCall(PetscMalloc1(nbk[k] + 1, &map));
-    for (PetscInt j = 0; j < nbk[k]; j++) map[j] = DRLabelsFind(nb, c->pglob, bl[k][j]);
-    for (PetscInt j = 0; j < nbk[k]; j++)
-      for (PetscInt i = 0; i < nbk[k]; i++) {
-        c->Sfull[map[i] + map[j] * nb] += S[k][i + j * nbk[k]];
-        c->Mfull[map[i] + map[j] * nb] += MG[k][i + j * nbk[k]];
-      }
-    PetscCall(PetscFree(map));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Component k's pencil (S, MG: nbk x nbk, column-major, on its group root)
+ * added into the root's Sfull, Mfull (rbl: its labels there), streamed in
+ * blocks of columns of about DR_CMS_PENCIL_CHUNK values: the root never
+ * holds a component's whole pencil beside the assembled one (the separator
+ * of a substructured model has one as large as it: 2 x 1.15 GB on the 1M
+ * plate's 12000 separator DOFs).  The sums run in the same order as one
+ * loop over whole pencils. */
+#define DR_CMS_PENCIL_CHUNK (1 << 22)
+static PetscErrorCode PencilToRoot(DRCMS c, PetscInt k, PetscInt nbk, const DRLabel *rbl, const PetscReal *S, const PetscReal *MG)
+{
+  PetscMPIInt src = c->group_root[c->group_of[k]];
+  PetscInt    cb  = PetscMax(1, DR_CMS_PENCIL_CHUNK / PetscMax(1, nbk)), nb = c->pnbglob, *map = NULL;
+  PetscReal  *bS = NULL, *bM = NULL;
+
+  PetscFunctionBeginUser;
+  if (c->rank != src && c->rank) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!c->rank) {
+    PetscCall(PetscMalloc1(nbk + 1, &map));
+    for (PetscInt j = 0; j < nbk; j++) map[j] = DRLabelsFind(nb, c->pglob, rbl[j]);
+    if (src) PetscCall(PetscMalloc2(nbk * PetscMin(cb, nbk) + 1, &bS, nbk * PetscMin(cb, nbk) + 1, &bM));
   }
+  for (PetscInt j0 = 0; j0 < nbk; j0 += cb) {
+    PetscInt         nc = PetscMin(cb, nbk - j0);
+    const PetscReal *s = S ? S + j0 * nbk : NULL, *m = MG ? MG + j0 * nbk : NULL;
+    if (src && c->rank == src) {
+      PetscCallMPI(MPI_Send(s, (PetscMPIInt)(nbk * nc), MPIU_REAL, 0, 12, c->comm));
+      PetscCallMPI(MPI_Send(m, (PetscMPIInt)(nbk * nc), MPIU_REAL, 0, 13, c->comm));
+      continue;
+    }
+    if (src) {
+      PetscCallMPI(MPI_Recv(bS, (PetscMPIInt)(nbk * nc), MPIU_REAL, src, 12, c->comm, MPI_STATUS_IGNORE));
+      PetscCallMPI(MPI_Recv(bM, (PetscMPIInt)(nbk * nc), MPIU_REAL, src, 13, c->comm, MPI_STATUS_IGNORE));
+      s = bS;
+      m = bM;
+    }
+    for (PetscInt j = 0; j < nc; j++)
+      for (PetscInt i = 0; i < nbk; i++) {
+        c->Sfull[map[i] + map[j0 + j] * nb] += s[i + j * nbk];
+        c->Mfull[map[i] + map[j0 + j] * nb] += m[i + j * nbk];
+      }
+  }
+  PetscCall(PetscFree(map));
+  PetscCall(PetscFree2(bS, bM));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -239,7 +259,7 @@ PetscErrorCode DRCMSInterfaceEarly_Private(DRCMS c, PetscLogDouble t[3])
 {
   PetscErrorCode ierr = PETSC_SUCCESS;
   PetscInt      *nbk, *tmp;
-  PetscReal    **S = NULL, **MG = NULL, **rS = NULL, **rM = NULL;
+  PetscReal    **S = NULL, **MG = NULL;
   DRLabel      **rbl = NULL;
   PetscMPIInt    grank;
 
@@ -263,34 +283,34 @@ PetscErrorCode DRCMSInterfaceEarly_Private(DRCMS c, PetscLogDouble t[3])
   if (!grank)
     for (PetscInt i = 0; i < c->nmine; i++) PetscCall(DRReductionGetPhysicalBoundary(c->red[i], &tmp[c->mine[i]], NULL));
   PetscCall(MPIU_Allreduce(tmp, nbk, c->ncomp, MPIU_INT, MPI_SUM, c->comm));
-  if (!c->rank) PetscCall(PetscCalloc3(c->ncomp, &rbl, c->ncomp, &rS, c->ncomp, &rM));
+  if (!c->rank) PetscCall(PetscCalloc1(c->ncomp, &rbl));
   for (PetscInt k = 0; k < c->ncomp; k++) {
-    const DRLabel   *bl = NULL;
+    const DRLabel *bl = NULL;
+    for (PetscInt i = 0; i < c->nmine; i++)
+      if (c->mine[i] == k) PetscCall(DRReductionGetPhysicalBoundary(c->red[i], NULL, &bl));
+    PetscCall(LabelsToRoot(c, k, nbk[k], bl, rbl));
+  }
+  if (!c->rank) PetscCall(RootPencilAlloc(c, nbk, rbl));
+  for (PetscInt k = 0; k < c->ncomp; k++) {
     const PetscReal *Sk = NULL, *Mk = NULL;
     for (PetscInt i = 0; i < c->nmine; i++)
       if (c->mine[i] == k) {
-        PetscCall(DRReductionGetPhysicalBoundary(c->red[i], NULL, &bl));
         Sk = S[i];
         Mk = MG[i];
       }
-    PetscCall(PencilToRoot(c, k, nbk[k], bl, Sk, Mk, rbl, rS, rM));
+    PetscCall(PencilToRoot(c, k, nbk[k], rbl ? rbl[k] : NULL, Sk, Mk));
   }
   for (PetscInt i = 0; i < c->nmine; i++) {
     PetscCall(PetscFree(S[i]));
     PetscCall(PetscFree(MG[i]));
   }
   PetscCall(PetscFree2(S, MG));
-  PetscCall(PetscLogEventBegin(DRCMS_IfaceReduce, 0, 0, 0, 0));
-  if (!c->rank) PetscCall(RootPencil(c, nbk, rbl, rS, rM));
-  PetscCall(RootCCModes(c, c->iface_modes));
   if (!c->rank) {
-    for (PetscInt k = 0; k < c->ncomp; k++) {
-      PetscCall(PetscFree(rbl[k]));
-      PetscCall(PetscFree(rS[k]));
-      PetscCall(PetscFree(rM[k]));
-    }
-    PetscCall(PetscFree3(rbl, rS, rM));
+    for (PetscInt k = 0; k < c->ncomp; k++) PetscCall(PetscFree(rbl[k]));
+    PetscCall(PetscFree(rbl));
   }
+  PetscCall(PetscLogEventBegin(DRCMS_IfaceReduce, 0, 0, 0, 0));
+  PetscCall(RootCCModes(c, c->iface_modes));
   PetscCall(PetscLogEventEnd(DRCMS_IfaceReduce, 0, 0, 0, 0));
   /* the physical boundary to every rank, then the CC modes and phase 2 */
   PetscCallMPI(MPI_Bcast(&c->pnbglob, 1, MPIU_INT, 0, c->comm));
