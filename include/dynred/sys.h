@@ -69,6 +69,12 @@ PetscErrorCode DRRegistryFind_Private(MPI_Comm comm, PetscFunctionList list, con
 /* The registered names joined by ", " into buf (for help texts). */
 PetscErrorCode DRRegistryNames(PetscFunctionList list, char *buf, size_t len);
 
+/* Append t to the string s of n bytes in all, truncated to fit (always
+ * terminated).  Use this, not PetscStrlcat: PETSc 3.18's bounds strncat by
+ * n - strlen(t) instead of the room left in s, so it writes past s once s
+ * is nearly full (a refinement log line listing 16 components did). */
+PetscErrorCode DRStrAppend(char s[], const char t[], size_t n);
+
 /* Wall-clock timer for the /timing group and progress lines. */
 PetscLogDouble DRTime(void);
 

@@ -204,8 +204,8 @@ PetscErrorCode DRCfgCheckString(MPI_Comm comm, const char *where, const char *ke
   for (const char *p = r;; p = strchr(p, '|') + 1, i++) {
     size_t l = strcspn(p, "|");
     snprintf(tok, sizeof(tok), "%.*s", (int)l, p);
-    if (i) PetscCall(PetscStrlcat(exp, i == n - 1 ? " or " : ", ", sizeof(exp)));
-    PetscCall(PetscStrlcat(exp, tok, sizeof(exp)));
+    if (i) PetscCall(DRStrAppend(exp, i == n - 1 ? " or " : ", ", sizeof(exp)));
+    PetscCall(DRStrAppend(exp, tok, sizeof(exp)));
     if (!strchr(p, '|')) break;
   }
   SETERRQ(comm, DR_ERR_INPUT, "%s: %s = '%s', expected %s", where, key, v, exp);

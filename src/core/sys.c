@@ -125,6 +125,24 @@ PetscErrorCode DRPeakRSS(PetscReal *mib)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRStrAppend(char s[], const char t[], size_t n)
+{
+  size_t ls, lt;
+
+  PetscFunctionBeginUser;
+  if (!t || !n) PetscFunctionReturn(PETSC_SUCCESS);
+  ls = strnlen(s, n);
+  if (ls >= n) { /* not terminated within n: terminate, append nothing */
+    s[n - 1] = 0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  lt = strlen(t);
+  if (lt > n - 1 - ls) lt = n - 1 - ls;
+  memcpy(s + ls, t, lt);
+  s[ls + lt] = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRRegistryNames(PetscFunctionList list, char *buf, size_t len)
 {
   const char **names = NULL;
@@ -135,8 +153,8 @@ PetscErrorCode DRRegistryNames(PetscFunctionList list, char *buf, size_t len)
   if (list) PetscCall(PetscFunctionListGet(list, &names, &n));
   /* PETSc 3.18's PetscFunctionListGet counts the terminating NULL in n */
   for (int i = 0; i < n && names[i]; i++) {
-    if (i) PetscCall(PetscStrlcat(buf, ", ", len));
-    PetscCall(PetscStrlcat(buf, names[i], len));
+    if (i) PetscCall(DRStrAppend(buf, ", ", len));
+    PetscCall(DRStrAppend(buf, names[i], len));
   }
   PetscCall(PetscFree(names));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -480,8 +480,8 @@ static PetscErrorCode OptionsText(char **text)
   qsort(items, (size_t)n, sizeof(char *), CompareStrings);
   PetscCall(PetscCalloc1(len + 2 * (size_t)n + 2, text));
   for (PetscInt k = 0; k < n; k++) {
-    PetscCall(PetscStrlcat(*text, items[k], len + 2 * (size_t)n + 2));
-    PetscCall(PetscStrlcat(*text, "\n", len + 2 * (size_t)n + 2));
+    PetscCall(DRStrAppend(*text, items[k], len + 2 * (size_t)n + 2));
+    PetscCall(DRStrAppend(*text, "\n", len + 2 * (size_t)n + 2));
   }
   PetscCall(PetscFree(items));
   PetscCall(PetscFree(all));

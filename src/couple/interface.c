@@ -184,9 +184,9 @@ PetscErrorCode DRCMSFindInterfaces_Private(DRCMS c)
     PetscInt nd        = 0;
     for (PetscInt k = 0; k < c->ncomp; k++)
       if (!shared[k] && strlen(list) + strlen(c->names[k]) + 8 < sizeof(list)) {
-        PetscCall(PetscStrlcat(list, nd ? ", '" : "'", sizeof(list)));
-        PetscCall(PetscStrlcat(list, c->names[k], sizeof(list)));
-        PetscCall(PetscStrlcat(list, "'", sizeof(list)));
+        PetscCall(DRStrAppend(list, nd ? ", '" : "'", sizeof(list)));
+        PetscCall(DRStrAppend(list, c->names[k], sizeof(list)));
+        PetscCall(DRStrAppend(list, "'", sizeof(list)));
         nd++;
       } else if (!shared[k]) nd++;
     PetscCheck(nd == 0, c->comm, DR_ERR_INPUT, "component%s %s share%s no DOF label with any other component; expected an interface (common node ids) with at least one other part (check the DOF labels of %s)", nd > 1 ? "s" : "", list, nd > 1 ? "" : "s", nd > 1 ? "these parts and their neighbours" : "this part and its neighbours");

@@ -250,7 +250,7 @@ static PetscErrorCode WriteComponents(DRCMS c, DRStore s)
       PetscCall(DRStoreAttrReal(s, grp, "t_start_s", (PetscReal)t0[k]));
       PetscCall(DRStoreAttrReal(s, grp, "t_end_s", (PetscReal)t1[k]));
     }
-    PetscCall(PetscStrlcat(grp, "/frequencies_hz", sizeof(grp)));
+    PetscCall(DRStrAppend(grp, "/frequencies_hz", sizeof(grp)));
     dims[0] = c->nq[k];
     PetscCall(DRStoreWriteReal(s, grp, 1, dims, c->rank ? NULL : c->qfreq[k], "Hz"));
   }

@@ -19,8 +19,8 @@ static PetscErrorCode ViewGroups(DRCMS c, PetscViewer v)
     char        list[1024] = "";
     for (PetscInt k = 0; k < c->ncomp; k++)
       if (c->group_of[k] == g) {
-        if (list[0]) PetscCall(PetscStrlcat(list, ", ", sizeof(list)));
-        PetscCall(PetscStrlcat(list, c->names[k], sizeof(list)));
+        if (list[0]) PetscCall(DRStrAppend(list, ", ", sizeof(list)));
+        PetscCall(DRStrAppend(list, c->names[k], sizeof(list)));
       }
     PetscCall(PetscViewerASCIIPrintf(v, "  group %" PetscInt_FMT " (ranks %d-%d): %s\n", g, (int)c->group_root[g], (int)last, list));
   }

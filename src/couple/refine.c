@@ -149,12 +149,12 @@ PetscErrorCode DRCMSRefine_Private(DRCMS c, PetscBool redo[], PetscBool *again)
         c->ncorr_rounds[k]++;
         PetscCall(PetscSNPrintf(item, sizeof(item), "%s'%s' (%" PetscInt_FMT " vectors + residual corrections of %" PetscInt_FMT " modes)", list[0] ? ", " : "", c->names[k], nq, nsel));
       } else PetscCall(PetscSNPrintf(item, sizeof(item), "%s'%s' (%" PetscInt_FMT " -> %" PetscInt_FMT " modes)", list[0] ? ", " : "", c->names[k], nq, more));
-      PetscCall(PetscStrlcat(list, item, sizeof(list)));
+      PetscCall(DRStrAppend(list, item, sizeof(list)));
     }
   if (c->iface_redo) {
     char item[128];
     PetscCall(PetscSNPrintf(item, sizeof(item), "%sthe interface (%" PetscInt_FMT " -> %" PetscInt_FMT " CC modes)", list[0] ? ", " : "", c->ncc, ncc_more));
-    PetscCall(PetscStrlcat(list, item, sizeof(list)));
+    PetscCall(DRStrAppend(list, item, sizeof(list)));
     c->iface_modes = ncc_more; /* the count of the next round */
   }
   PetscCall(PetscFree(g));

@@ -57,7 +57,7 @@
  * Calibration (2 ranks, bench/README.md 2s, CMS wall over the modal job's):
  * the 46k-DOF plate at 20 modes, 2 / 4 / 8 subdomains: 1.14 / 1.05 / 1.20
  * predicted, 1.02 / 1.06 / 1.45 measured; at 200 modes, 2 / 4 / 8 / 16:
- * 0.78 / 0.50 / 0.42 / 0.74 predicted, 0.52-0.61 / 0.47-0.51 / 0.62-0.65 / 1.22-1.26
+ * 0.78 / 0.50 / 0.42 / 0.74 predicted, 0.52-0.61 / 0.47-0.51 / 0.62-0.65 / 1.5
  * measured; the 1M plate, 200 modes, 8: 0.81 predicted, 0.66 measured (the
  * root's dense work 139 s predicted, 115 s measured; the modal job 570 s
  * predicted, 590 s measured).  So the model is good to about +-35 % where

@@ -163,8 +163,8 @@ PetscErrorCode DRGAFrontResults(DRGA g)
     PetscCall(PetscMalloc1(16 * r + 1, &g->ftxt[k]));
     g->ftxt[k][0] = 0;
     for (PetscInt i = 0; i < r; i++) {
-      PetscCall(PetscStrlcat(g->ftxt[k], i ? " " : "", 16 * r + 1));
-      PetscCall(PetscStrlcat(g->ftxt[k], DRLabelString(g->labels[m[i]], b), 16 * r + 1));
+      PetscCall(DRStrAppend(g->ftxt[k], i ? " " : "", 16 * r + 1));
+      PetscCall(DRStrAppend(g->ftxt[k], DRLabelString(g->labels[m[i]], b), 16 * r + 1));
     }
   }
   PetscCall(PetscFree(m));

@@ -173,8 +173,8 @@ PetscErrorCode DRGAWrite(DRGA g, DRStore s)
     char      cols[256] = "";
     PetscReal dummy[DR_GA_NSPLIT] = {0};
     for (PetscInt j = 0; j < DR_GA_NSPLIT; j++) {
-      PetscCall(PetscStrlcat(cols, j ? " " : "", sizeof(cols)));
-      PetscCall(PetscStrlcat(cols, DRGASplitNames[j], sizeof(cols)));
+      PetscCall(DRStrAppend(cols, j ? " " : "", sizeof(cols)));
+      PetscCall(DRStrAppend(cols, DRGASplitNames[j], sizeof(cols)));
     }
     PetscCall(DRStoreWriteReal(s, "/ga/timing/rank_seconds", 2, dims, g->rank == 0 && g->tsplit ? g->tsplit : dummy, "s"));
     PetscCall(DRStoreAttrString(s, "/ga/timing", "rank_seconds_columns", cols));

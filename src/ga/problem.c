@@ -31,8 +31,8 @@ PetscErrorCode DRGAForcedString(DRGA g, char *fl, size_t len)
   PetscFunctionBeginUser;
   fl[0] = 0;
   for (PetscInt k = 0; k < g->nforced; k++) {
-    PetscCall(PetscStrlcat(fl, k ? " " : "", len));
-    PetscCall(PetscStrlcat(fl, DRLabelString(g->labels[g->forced[k]], b), len));
+    PetscCall(DRStrAppend(fl, k ? " " : "", len));
+    PetscCall(DRStrAppend(fl, DRLabelString(g->labels[g->forced[k]], b), len));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -25,8 +25,8 @@ static PetscErrorCode ReportFloating(const DRFixedInterface *fi, const PetscInt 
     for (PetscInt i = 0; i < nz; i++) amax = PetscMax(amax, PetscAbsScalar(a[i]));
     for (PetscInt i = 0, cnt = 0; i < nz && cnt < 8; i++)
       if (PetscAbsScalar(a[i]) > 0.5 * amax) {
-        PetscCall(PetscStrlcat(list, cnt ? ", " : "", sizeof(list)));
-        PetscCall(PetscStrlcat(list, DRLabelString(fi->labels[interior[i]], b), sizeof(list)));
+        PetscCall(DRStrAppend(list, cnt ? ", " : "", sizeof(list)));
+        PetscCall(DRStrAppend(list, DRLabelString(fi->labels[interior[i]], b), sizeof(list)));
         cnt++;
       }
     PetscCall(VecRestoreArrayRead(z, &a));
