@@ -123,13 +123,20 @@ static PetscErrorCode SeparatorAdjacency(DRSubstructure s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Entries of the Cholesky factor of a matrix of n rows with nnz entries
+ * (the header comment's L). */
+static PetscReal FactorEntries(PetscReal nnz, PetscReal n)
+{
+  return nnz * PetscMax(1.0, PetscLog2Real(n) / 4);
+}
+
 /* The cost model of the header comment for one component. */
 static PetscReal CompCost(DRCMS c, PetscReal n, PetscReal nb, PetscReal nnz, PetscReal m)
 {
   PetscReal nI = n - nb, L, r, nsys = (PetscReal)c->nmodes;
 
   if (nI < 1) return nnz; /* nothing to factor: the projection is a copy */
-  L = nnz * nI / n * PetscMax(1.0, PetscLog2Real(nI) / 4);
+  L = FactorEntries(nnz * nI / n, nI);
   m = PetscMin(m, nI);
   r = c->iface ? PetscMin(nb, DR_SUB_CC_PER_MODE * nsys) : nb;
   return 2 * L * L / nI + 6 * L * (m + 10) + 2 * nI * (m + 10) * (m + 10) + 0.3 * L * nb + 0.15 * nI * (m + r) * (m + r) + 2 * L * nsys;
@@ -139,7 +146,7 @@ static PetscReal CompCost(DRCMS c, PetscReal n, PetscReal nb, PetscReal nnz, Pet
  * comment. */
 static PetscReal FullCost(PetscReal n, PetscReal nnz, PetscReal m)
 {
-  PetscReal L = nnz * PetscMax(1.0, PetscLog2Real(n) / 4);
+  PetscReal L = FactorEntries(nnz, n);
 
   m = PetscMin(m, n);
   return L * L / n + 14 * L * (m + 10) + 2 * n * (m + 10) * (m + 10);
