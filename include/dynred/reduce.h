@@ -87,6 +87,22 @@ PetscErrorCode DRReductionEnrich(DRReduction r, DRComponent c, const PetscBool i
  * *supported false (nothing done) for methods without them (only
  * craig-bampton has them). */
 PetscErrorCode DRReductionCorrect(DRReduction r, PetscInt nsel, const PetscInt sel[], PetscInt *nadded, PetscBool *supported);
+/* After Apply (or an Enrich, Correct, Residual): free what the reduction
+ * holds only to make later steps cheaper (what: DRReductionHeld flags, or'd)
+ * -- the last Residual's K_II^{-1} r_I (read by a Correct that follows it;
+ * a Correct after the release adds nothing) and the factorization of K_II, made again the same way (bit-identical solves) by
+ * the next step that needs it (Residual, Enrich, an interface basis applied
+ * again).  Results do not change; the CMS driver calls it on components
+ * that wait (cms.keep_factors).  *freed_mib (may be NULL): the MiB of the
+ * factorization freed on this process (MUMPS' own count; 0: none). */
+typedef enum {
+  DR_REDUCTION_HELD_RESIDUALS = 1, /* the last Residual's K_II^{-1} r_I */
+  DR_REDUCTION_HELD_FACTOR    = 2, /* the factorization of K_II */
+  DR_REDUCTION_HELD_BASIS     = 4  /* the basis T: final, nothing after the release may read it (GetBasis, Expand, Residual, Enrich, Correct, the interface basis applied again) */
+} DRReductionHeld;
+PetscErrorCode DRReductionRelease(DRReduction r, int what, PetscReal *freed_mib);
+/* MiB of the K_II factorization the reduction holds on this process (0: none). */
+PetscErrorCode DRReductionGetFactorMiB(DRReduction r, PetscReal *mib);
 /* The highest frequency (Hz) a component eigensolve found: the truncated
  * component spectrum lies above it (residual corrections do not raise it). */
 PetscErrorCode DRReductionGetModeTop(DRReduction r, PetscReal *qtop_hz);

@@ -30,6 +30,7 @@ static const DRConfigKey cms_keys[] = {
   {"cms.partition", DR_CFG_STRING, "auto", "automatic substructuring of a model of ONE component into N subdomains + a separator (deterministic recursive bisection of the node graph): auto (when a cost model predicts a gain; models of several components stay as they are), off, or N >= 2", NULL, NULL, NULL},
   {"cms.checkpoint", DR_CFG_STRING, "", "component checkpoint directory: each finished superelement stored by a content hash of its matrices, labels and reduction options, so a killed job rerun with the same command reduces only the unfinished components; kept after the run for cms.reuse (default: OUTPUT.ckpt; none: off)", NULL, NULL, NULL},
   {"cms.reuse", DR_CFG_STRING, "", "an earlier result OLD.h5 (its checkpoint OLD.h5.ckpt) or a checkpoint directory: components whose matrices, labels and reduction options are unchanged are read from it instead of reduced", NULL, NULL, NULL},
+  {"cms.keep_factors", DR_CFG_STRING, "auto", "each component's K_II factorization (its eigensolver's, reused by the constraint modes, the error estimate and the refinement) kept while the component waits for the others: true; false: released and made again when next needed (bit-identical results, about one factorization more per component and phase, for jobs whose factorizations do not fit side by side); auto: kept while this rank's factorizations stay below a quarter of its share of the node's memory (mem_limit_mib, else MemAvailable)", NULL, NULL, NULL},
   {"components[].method", DR_CFG_STRING, "", "CMS reduction of this component (default cms.method)", NULL, NULL, NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
@@ -233,6 +234,11 @@ PetscErrorCode DRCMSSetFromOptions(DRCMS c)
   PetscCall(DRConfigGetBool(cfg, "cms.interface_early", &c->iface_early_opt, NULL));
   PetscCall(DRConfigGetBool(cfg, "cms.dense_parallel", &c->dense_par, NULL));
   PetscCall(DRConfigGetString(cfg, "cms.partition", partition, sizeof(partition), NULL));
+  {
+    char keep[32] = "auto";
+    PetscCall(DRConfigGetString(cfg, "cms.keep_factors", keep, sizeof(keep), NULL));
+    PetscCall(DRCMSFactorBudget_Private(c, keep));
+  }
   PetscCall(CheckOptions(c, partition));
   /* the explicit component-mode choice of the range in use is final */
   c->cutoff_given = (PetscBool)(c->fmax > 0 ? c->cutoff_given : c->modes_given);
@@ -393,7 +399,10 @@ static PetscErrorCode ReduceComponents(DRCMS c, const PetscBool redo[])
     PetscLogDouble t[3];
     PetscInt       n, nb, nq;
     const char    *name;
-    if (redo && !redo[c->mine[i]]) continue;
+    if (redo && !redo[c->mine[i]]) { /* not refined this round: its residual blocks are not needed */
+      PetscCall(DRCMSIdle_Private(c, i, PETSC_TRUE));
+      continue;
+    }
     PetscCall(PetscLogEventBegin(DRCMS_Reduce, 0, 0, 0, 0));
     PetscCall(DRCMSMark_Private(c, c->mine[i], PETSC_TRUE));
     if (redo) { /* refinement: residual corrections or more modes for a reduced component */
@@ -407,9 +416,11 @@ static PetscErrorCode ReduceComponents(DRCMS c, const PetscBool redo[])
       if (!ierr && nsel && nadded) PetscCall(DRProgress(c->gcomm, "cms: group %" PetscInt_FMT " corrected '%s': %" PetscInt_FMT " residual correction(s) from %" PetscInt_FMT " mode(s)", c->mygroup, c->names[k], nadded, nsel));
       if (!ierr && !nadded) ierr = DRReductionEnrich(c->red[i], c->comps[i], c->isboundary[i], c->comp_nmodes[k]);
       if (!ierr) ierr = DRReductionGetTimes(c->red[i], &t[0], &t[1], &t[2]);
+      if (!ierr) PetscCall(DRCMSIdle_Private(c, i, PETSC_TRUE));
     } else {
       PetscCall(DRReductionDestroy(&c->red[i]));
       ierr = ReduceComponent(c, i, t);
+      if (!ierr) PetscCall(DRCMSIdle_Private(c, i, PETSC_FALSE));
     }
     PetscCall(PetscLogEventEnd(DRCMS_Reduce, 0, 0, 0, 0));
     PetscCall(DRCMSMark_Private(c, c->mine[i], PETSC_FALSE));
@@ -575,6 +586,7 @@ PetscErrorCode DRCMSSolve(DRCMS c)
   if (ierr) PetscCall(PetscFree(Q));
   if (ierr) PetscFunctionReturn(ierr);
   PetscCall(DRCMSCheckpointClose_Private(c));
+  PetscCall(DRCMSReleaseAll_Private(c)); /* the recovery needs the bases only */
   PetscCall(DRCMSRecover_Private(c, Q));
   PetscCall(PetscFree(Q));
   PetscCall(EventTimes(t1));

@@ -184,7 +184,22 @@ struct _p_DRCMS {
   DRSubstructure sub;       /* the full model and its partition, during SetUp */
   PetscReal     *cost;      /* ncomp: predicted reduction cost (partition.c, substructure.c) */
   DRCMSCheckpoint ckpt;     /* checkpoint.c (NULL: none) */
+  /* cms.keep_factors (schedule.c): the MiB of K_II factorizations this rank
+   * may hold while their components wait (PETSC_MAX_REAL: keep all, 0: keep
+   * none) */
+  PetscReal factor_budget_mib;
+  PetscInt  nreleased; /* factorizations released on this rank (made again on demand) */
 };
+
+/* schedule.c: component i (of mine) waits now.  residuals: its last
+ * residual's K_II^{-1} r_I is no longer needed (corrections made, or the
+ * last round); its K_II factorization is released when this rank's held
+ * factorizations exceed c->factor_budget_mib (made again on demand, the
+ * same bits).  DRCMSReleaseAll_Private: every component of mine, both. */
+PetscErrorCode DRCMSIdle_Private(DRCMS c, PetscInt i, PetscBool residuals);
+PetscErrorCode DRCMSReleaseAll_Private(DRCMS c);
+/* schedule.c: cms.keep_factors read into c->factor_budget_mib (collective) */
+PetscErrorCode DRCMSFactorBudget_Private(DRCMS c, const char *keep);
 
 /* iface_early.c: phase 1 (modes, pencils), the CC modes at the root, phase
  * 2 (bases on the CC modes) for my components; ierr agreed by all groups */

@@ -321,6 +321,7 @@ PetscErrorCode DRCMSEstimate_Private(DRCMS c, const PetscReal *Q)
       }
       PetscCall(PetscFree(Sc));
     }
+    PetscCall(DRCMSIdle_Private(c, i, PETSC_FALSE)); /* its K_II^{-1} r_I stays for the corrections */
   }
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &ok, 1, MPIU_BOOL, MPI_LAND, c->comm));
   if (!ok) {

@@ -229,6 +229,7 @@ static PetscErrorCode ApplyCCModes(DRCMS c, PetscLogDouble t[3])
     }
     ierr = DRReductionApplyInterfaceBasis(c->red[i], c->comps[i], c->ncc, Vc, cclab);
     PetscCall(PetscFree(Vc));
+    if (!ierr) PetscCall(DRCMSIdle_Private(c, i, PETSC_FALSE));
     if (!ierr) {
       PetscLogDouble ti[3];
       PetscCall(DRReductionGetTimes(c->red[i], &ti[0], &ti[1], &ti[2]));

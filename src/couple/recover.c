@@ -1,5 +1,7 @@
 /* CMS recovery: system modes u = T q per component, inserted into world
- * vectors over the full model's labels (c->full). */
+ * vectors over the full model's labels (c->full); each component's basis is
+ * released once its part is recovered (a solved DRCMS keeps the reduced
+ * matrices, not the bases). */
 #include "cmsimpl.h"
 
 PetscErrorCode DRCMSComponentCoordinates_Private(DRCMS c, PetscInt i, const PetscReal *Q, PetscInt ncol, PetscReal **Qcout)
@@ -43,6 +45,9 @@ static PetscErrorCode RecoverComponent(DRCMS c, PetscInt i, const PetscReal *Q)
   PetscCall(PetscFree(grow));
   PetscCall(PetscFree(U));
   PetscCall(PetscFree(Qc));
+  /* the last reader of the basis: what is written afterwards (reduced
+   * matrices, shapes) does not need it, and the modes take its place */
+  PetscCall(DRReductionRelease(c->red[i], DR_REDUCTION_HELD_BASIS, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,7 +1,10 @@
 /* The per-component schedule of a CMS solve (cmsimpl.h: t_start, t_end;
  * written as /cms/components/NAME t_start_s, t_end_s by io.c, drawn as the
- * Gantt chart of scripts/dynred_plot.py). */
+ * Gantt chart of scripts/dynred_plot.py), and what a component holds while
+ * it waits for the others (cms.keep_factors). */
 #include "cmsimpl.h"
+#include <dynred/preflight.h>
+#include <string.h>
 
 PetscErrorCode DRCMSMark_Private(DRCMS c, PetscInt k, PetscBool start)
 {
@@ -21,3 +24,69 @@ PetscErrorCode DRCMSMark_Private(DRCMS c, PetscInt k, PetscBool start)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+
+/* The share of a rank's memory the waiting components' K_II factorizations
+ * may hold under cms.keep_factors: auto.  A component holds four items of
+ * about the same size: its matrices (K, M and the interior copies K_II,
+ * M_II), the factorization, its basis T, and the residual and correction
+ * blocks; measured on the 1M-DOF plate in 8 (bench/README.md 2s): the
+ * factorizations 2.0 of about 8 GB per rank.  When they pass a quarter of
+ * the rank's share of the node, the whole job is near that share, and a
+ * refactorization (2-4 s for a 121k-DOF part) is cheaper than swapping. */
+#define DR_CMS_FACTOR_SHARE 0.25
+
+PetscErrorCode DRCMSFactorBudget_Private(DRCMS c, const char *keep)
+{
+  char where[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  c->nreleased = 0;
+  if (!strcmp(keep, "true")) c->factor_budget_mib = PETSC_MAX_REAL;
+  else if (!strcmp(keep, "false")) c->factor_budget_mib = 0;
+  else if (!strcmp(keep, "auto")) {
+    MPI_Comm    node;
+    PetscMPIInt nsize;
+    PetscReal   avail;
+    const char *source;
+    PetscCallMPI(MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    PetscCallMPI(MPI_Comm_size(node, &nsize));
+    PetscCallMPI(MPI_Comm_free(&node));
+    PetscCall(DRMemoryNodeAvailable(c->cfg, &avail, &source));
+    c->factor_budget_mib = DR_CMS_FACTOR_SHARE * avail / nsize;
+    PetscCall(PetscInfo(NULL, "cms.keep_factors auto: %g MiB of factorizations per rank (%s, %d rank(s) on the node)\n", (double)c->factor_budget_mib, source, (int)nsize));
+  } else {
+    PetscCall(DRConfigWhere(c->cfg, "cms.keep_factors", where, sizeof(where)));
+    SETERRQ(c->comm, DR_ERR_INPUT, "%s: cms.keep_factors = '%s', expected auto, true or false", where, keep);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRCMSIdle_Private(DRCMS c, PetscInt i, PetscBool residuals)
+{
+  PetscReal held = 0, mib, freed;
+
+  PetscFunctionBeginUser;
+  if (!c->red || !c->red[i]) PetscFunctionReturn(PETSC_SUCCESS);
+  if (residuals) PetscCall(DRReductionRelease(c->red[i], DR_REDUCTION_HELD_RESIDUALS, NULL));
+  if (c->factor_budget_mib == PETSC_MAX_REAL) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt j = 0; j < c->nmine; j++)
+    if (c->red[j]) {
+      PetscCall(DRReductionGetFactorMiB(c->red[j], &mib));
+      held += mib;
+    }
+  if (held <= c->factor_budget_mib) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DRReductionRelease(c->red[i], DR_REDUCTION_HELD_FACTOR, &freed));
+  if (freed > 0) {
+    c->nreleased++;
+    PetscCall(PetscInfo(NULL, "component '%s': K_II factorization released (%g MiB; this rank held %g MiB, cms.keep_factors allows %g)\n", c->names[c->mine[i]], (double)freed, (double)held, (double)c->factor_budget_mib));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRCMSReleaseAll_Private(DRCMS c)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; c->red && i < c->nmine; i++)
+    if (c->red[i]) PetscCall(DRReductionRelease(c->red[i], DR_REDUCTION_HELD_RESIDUALS | DR_REDUCTION_HELD_FACTOR, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -53,6 +53,7 @@ static PetscErrorCode DRReductionApply_CraigBampton(DRReduction r, DRComponent c
 static PetscErrorCode DRReductionResidual_CraigBampton(DRReduction r, DRComponent c, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal eta2[], PetscReal **gB)
 {
   PetscFunctionBeginUser;
+  PetscCall(DRFixedInterfaceFactor((DRFixedInterface *)r->data, r)); /* made again if released */
   PetscCall(DRFixedInterfaceResidual((DRFixedInterface *)r->data, c, &r->se, (PetscBool)!r->no_cc_reuse, ncol, Qc, lam, eta2, gB));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -96,6 +97,20 @@ static PetscErrorCode DRReductionIfaceBasis_CraigBampton(DRReduction r, DRCompon
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode DRReductionRelease_CraigBampton(DRReduction r, int what, PetscReal *freed_mib)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRFixedInterfaceRelease((DRFixedInterface *)r->data, what, freed_mib));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DRReductionFactorMiB_CraigBampton(DRReduction r, PetscReal *mib)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRFixedInterfaceFactorMiB((DRFixedInterface *)r->data, mib));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRReductionCreate_CraigBampton(DRReduction r)
 {
   PetscFunctionBeginUser;
@@ -105,6 +120,8 @@ PetscErrorCode DRReductionCreate_CraigBampton(DRReduction r)
   r->ops->correct  = DRReductionCorrect_CraigBampton;
   r->ops->pencil     = DRReductionPencil_CraigBampton;
   r->ops->ifacebasis = DRReductionIfaceBasis_CraigBampton;
+  r->ops->release    = DRReductionRelease_CraigBampton;
+  r->ops->factormib  = DRReductionFactorMiB_CraigBampton;
   r->ops->destroy  = DRReductionDestroy_CraigBampton;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -47,6 +47,7 @@ PetscErrorCode DRFixedInterfaceEnrich(DRFixedInterface *fi, DRReduction r, DRSup
   PetscInt         ncorr = 0, nadded;
 
   PetscFunctionBeginUser;
+  if (fi->kept && fi->nq > 0 && !fi->ncorr) PetscCall(DRFixedInterfaceFactor(fi, r)); /* the continuation's shift-and-invert (made again if released) */
   PetscCall(PetscLogEventBegin(DRRED_CompEig, 0, 0, 0, 0));
   PetscCall(NewModes(fi, r, nmodes, &modal, &nold));
   PetscCall(DRModalGetModes(modal, &nnew, &f, &lam, &modes, NULL));

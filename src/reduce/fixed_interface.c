@@ -150,30 +150,121 @@ static PetscErrorCode SharedFactor(DRFixedInterface *fi, Mat *F)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* K_II factored the way the eigensolver's shift-and-invert does it (a KSP
+ * with the eigensolver's ST prefix, PREONLY + Cholesky + MUMPS, its options,
+ * ICNTL(13) = 1 as DRModalSetFromOptions sets it): the same matrix and
+ * options give the same factor (MUMPS is deterministic), so a factorization
+ * released and made again (DRFixedInterfaceRelease) or restored from a
+ * checkpoint (restore.c) solves bit-identically to the original. */
+static PetscErrorCode FactorAsEigensolver(DRFixedInterface *fi, const char *st)
+{
+  char      opt[300];
+  PetscBool has;
+  KSP       ksp;
+  PC        pc;
+  Mat       F;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%smat_mumps_icntl_13", st));
+  PetscCall(PetscOptionsHasName(NULL, NULL, opt, &has));
+  if (!has) PetscCall(PetscOptionsSetValue(NULL, opt, "1"));
+  PetscCall(KSPCreate(fi->comm, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, st));
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCCHOLESKY));
+  PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSetOperators(ksp, fi->KII, fi->KII));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(PCFactorGetMatrix(pc, &F));
+  PetscCall(PetscObjectReference((PetscObject)F));
+  fi->F = F;
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRFixedInterfaceFactor(DRFixedInterface *fi, DRReduction r)
 {
-  char prefix[256];
-  Mat  shared;
+  char        stat[256], st[256];
+  Mat         shared;
+  const char *p = NULL;
+  PetscBool   is_st = PETSC_FALSE, is_stat = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   if (fi->F || fi->nI == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscSNPrintf(stat, sizeof(stat), "%sstatic_", DRReductionPrefix(r)));
+  PetscCall(PetscSNPrintf(st, sizeof(st), "%sst_", DRReductionPrefix(r)));
+  if (fi->fprefix[0]) { /* made before (then released, or restored): the same way again */
+    PetscCall(PetscStrcmp(fi->fprefix, st, &is_st));
+    PetscCall(PetscStrcmp(fi->fprefix, stat, &is_stat));
+    PetscCheck(is_st || is_stat, fi->comm, DR_ERR_INPUT, "component '%s': its K_II factorization had options prefix '%s', expected '%s' or '%s'", fi->name, fi->fprefix, st, stat);
+  }
   PetscCall(SharedFactor(fi, &shared));
   if (shared) { /* one factorization of K_II for the modes, the constraint modes and the residuals */
     PetscCall(PetscObjectReference((PetscObject)shared));
     fi->F = shared;
     PetscCall(PetscInfo(NULL, "%s: K_II solves through the eigensolver's factorization\n", fi->name));
+  } else if (is_st) {
+    PetscCall(PetscLogEventBegin(DRRED_Factor, 0, 0, 0, 0));
+    PetscCall(FactorAsEigensolver(fi, st));
+    PetscCall(PetscLogEventEnd(DRRED_Factor, 0, 0, 0, 0));
   } else {
     MatFactorInfo info;
     PetscCall(PetscLogEventBegin(DRRED_Factor, 0, 0, 0, 0));
-    PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%sstatic_", DRReductionPrefix(r)));
     PetscCall(MatGetFactor(fi->KII, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &fi->F));
-    PetscCall(MatSetOptionsPrefix(fi->F, prefix));
+    PetscCall(MatSetOptionsPrefix(fi->F, stat));
     PetscCall(MatSetFromOptions(fi->F));
     PetscCall(MatFactorInfoInitialize(&info));
     PetscCall(MatCholeskyFactorSymbolic(fi->F, fi->KII, NULL, &info));
     PetscCall(MatCholeskyFactorNumeric(fi->F, fi->KII, &info));
     PetscCall(PetscLogEventEnd(DRRED_Factor, 0, 0, 0, 0));
   }
+  PetscCall(MatGetOptionsPrefix(fi->F, &p));
+  PetscCall(PetscStrncpy(fi->fprefix, p ? p : "", sizeof(fi->fprefix)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFixedInterfaceSetFactorPrefix(DRFixedInterface *fi, const char prefix[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(fi->fprefix, prefix ? prefix : "", sizeof(fi->fprefix)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFixedInterfaceRelease(DRFixedInterface *fi, int what, PetscReal *freed_mib)
+{
+  PetscFunctionBeginUser;
+  if (freed_mib) *freed_mib = 0;
+  if (what & DR_REDUCTION_HELD_RESIDUALS) {
+    PetscCall(MatDestroy(&fi->Wres));
+    fi->nWres = 0;
+  }
+  /* the eigensolver of a component between its two interface phases holds
+   * the factorization too: releasing this reference would free nothing */
+  if (!(what & DR_REDUCTION_HELD_FACTOR) || !fi->F || fi->modal) PetscFunctionReturn(PETSC_SUCCESS);
+  if (freed_mib) PetscCall(DRFixedInterfaceFactorMiB(fi, freed_mib));
+  PetscCall(MatDestroy(&fi->F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFixedInterfaceFactorMiB(DRFixedInterface *fi, PetscReal *mib)
+{
+  PetscInt  info16 = 0;
+  PetscBool ismumps = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  *mib = 0;
+  if (!fi->F) PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    MatSolverType st;
+    PetscCall(MatFactorGetSolverType(fi->F, &st));
+    PetscCall(PetscStrcmp(st, MATSOLVERMUMPS, &ismumps));
+  }
+  /* INFO(16): MB (10^6 bytes) MUMPS allocated on this process for the
+   * numerical factorization (the factors and its working space) */
+  if (ismumps) PetscCall(MatMumpsGetInfo(fi->F, 16, &info16));
+  *mib = (PetscReal)info16 * 1e6 / (1024.0 * 1024.0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

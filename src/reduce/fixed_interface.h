@@ -21,6 +21,7 @@ typedef struct {
   IS          isB, isI;
   Mat         KII, MII;
   Mat         F;        /* MUMPS Cholesky of K_II */
+  char        fprefix[256]; /* options prefix F was made with ("" none yet): a released F is made again the same way */
   Mat         X;        /* constraint modes Phi_c (nI x nb), dense, rows like K_II */
   Mat         B;        /* K_IB as a dense matrix (nI x nb) */
   DRModal     modal;    /* fixed-interface modes */
@@ -44,8 +45,20 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscB
  * Phi_c = -K_II^{-1} K_IB in one block solve. */
 PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRReduction r);
 /* fi->F: the factorization of K_II (shared with the eigensolver when it made
- * one), if not yet there. */
+ * one), if not yet there; one released (or restored) is made again the way
+ * it was first made (fi->fprefix: the eigensolver's or "<prefix>static_"),
+ * bit-identical. */
 PetscErrorCode DRFixedInterfaceFactor(DRFixedInterface *fi, DRReduction r);
+/* The way a factorization was made (a saved options prefix, restore.c): the
+ * next DRFixedInterfaceFactor makes it so. */
+PetscErrorCode DRFixedInterfaceSetFactorPrefix(DRFixedInterface *fi, const char prefix[]);
+/* Free what only speeds up later steps (what: DRReductionHeld flags): the
+ * last residual's K_II^{-1} r_I (Wres, the source of residual corrections)
+ * and the factorization of K_II (made again on demand; not while the eigensolver
+ * holds it too).  *freed_mib (may be NULL): MUMPS' size of the factor freed. */
+PetscErrorCode DRFixedInterfaceRelease(DRFixedInterface *fi, int what, PetscReal *freed_mib);
+/* MiB of the held factorization on this process (MUMPS INFO(16); 0: none). */
+PetscErrorCode DRFixedInterfaceFactorMiB(DRFixedInterface *fi, PetscReal *mib);
 /* se->T = [I 0; Phi_c Phi_n] over the component's rows. */
 PetscErrorCode DRFixedInterfaceBuildT(DRFixedInterface *fi, DRSuperelement *se);
 /* se->K on rank 0 without projection (METHODS.md 1.1): [K_BB + K_BI Phi_c, 0;

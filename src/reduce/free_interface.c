@@ -496,6 +496,7 @@ static PetscErrorCode DRReductionResidual_FreeInterface(DRReduction r, DRCompone
 
   PetscFunctionBeginUser;
   PetscCall(DRFreeInterfaceEstimateKit(r, c, &kit));
+  PetscCall(DRFixedInterfaceFactor(kit, r)); /* made again if released (cms.keep_factors) */
   PetscCall(DRFixedInterfaceResidual(kit, c, &r->se, PETSC_FALSE, ncol, Qc, lam, eta2, gB));
   PetscCall(MatDestroy(&kit->Wres)); /* no residual corrections for free-interface components */
   kit->nWres = 0;
@@ -513,7 +514,7 @@ PetscErrorCode DRFreeInterfaceSchur(DRReduction r, DRComponent c, PetscReal **S)
   PetscFunctionBeginUser;
   *S = NULL;
   PetscCall(DRFreeInterfaceEstimateKit(r, c, &kit));
-  if (!fi->Sc) PetscCall(DRFixedInterfaceSchur(kit, r, &fi->Sc));
+  if (!fi->Sc) PetscCall(DRFixedInterfaceSchur(kit, r, &fi->Sc)); /* through DRFixedInterfaceFactor */
   PetscCallMPI(MPI_Comm_rank(kit->comm, &rank));
   if (!rank) {
     PetscCall(PetscMalloc1(kit->nb * kit->nb + 1, S));
@@ -532,6 +533,28 @@ PetscErrorCode DRReductionFreeInterfaceSetSupport(DRReduction r, const char set[
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The estimate's kit holds the factorization (none before the first
+ * residual). */
+static PetscErrorCode DRReductionRelease_FreeInterface(DRReduction r, int what, PetscReal *freed_mib)
+{
+  DRReduction_FreeInterface *fi = (DRReduction_FreeInterface *)r->data;
+
+  PetscFunctionBeginUser;
+  if (freed_mib) *freed_mib = 0;
+  if (fi->est) PetscCall(DRFixedInterfaceRelease(fi->est, what, freed_mib));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DRReductionFactorMiB_FreeInterface(DRReduction r, PetscReal *mib)
+{
+  DRReduction_FreeInterface *fi = (DRReduction_FreeInterface *)r->data;
+
+  PetscFunctionBeginUser;
+  *mib = 0;
+  if (fi->est) PetscCall(DRFixedInterfaceFactorMiB(fi->est, mib));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRReductionCreate_FreeInterface(DRReduction r)
 {
   DRReduction_FreeInterface *fi;
@@ -543,6 +566,8 @@ PetscErrorCode DRReductionCreate_FreeInterface(DRReduction r)
   r->ops->setfromoptions = DRReductionSetFromOptions_FreeInterface;
   r->ops->view           = DRReductionView_FreeInterface;
   r->ops->residual       = DRReductionResidual_FreeInterface;
+  r->ops->release        = DRReductionRelease_FreeInterface;
+  r->ops->factormib      = DRReductionFactorMiB_FreeInterface;
   r->ops->destroy        = DRReductionDestroy_FreeInterface;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -208,6 +208,7 @@ PetscErrorCode DRReductionApply(DRReduction r, DRComponent c, const PetscBool is
   PetscCall(DRReductionSetUp(r));
   PetscCall(DRSuperelementReset(se));
   r->applied = PETSC_FALSE;
+  r->basis_released = PETSC_FALSE;
   r->t_eig = r->t_static = r->t_project = 0;
   for (int k = 0; k < 3; k++) PetscCall(DRLogEventSeconds(ev[k], &t0[k]));
   PetscCall(PetscLogEventBegin(DRRED_Apply, 0, 0, 0, 0));
@@ -262,6 +263,7 @@ PetscErrorCode DRReductionInterfacePencil(DRReduction r, DRComponent c, const Pe
   if (!*supported) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DRSuperelementReset(se));
   r->applied = PETSC_FALSE;
+  r->basis_released = PETSC_FALSE;
   PetscCall(ReadTimes(t0));
   PetscCall(PetscLogEventBegin(DRRED_Apply, 0, 0, 0, 0));
   PetscCall(DRComponentGetName(c, &name));
@@ -306,6 +308,8 @@ PetscErrorCode DRReductionGetPhysicalBoundary(DRReduction r, PetscInt *nb, const
 }
 
 #define CHECK_APPLIED(r) PetscCheck((r)->applied, (r)->comm, PETSC_ERR_ORDER, "call DRReductionApply first")
+/* the steps that read the basis T */
+#define CHECK_BASIS(r) PetscCheck(!(r)->basis_released, (r)->comm, PETSC_ERR_ORDER, "the basis of this reduction was released (DR_REDUCTION_HELD_BASIS)")
 
 PetscErrorCode DRReductionGetBoundary(DRReduction r, PetscInt *nb, const DRLabel **labels)
 {
@@ -339,6 +343,7 @@ PetscErrorCode DRReductionGetBasis(DRReduction r, Mat *T)
 {
   PetscFunctionBeginUser;
   CHECK_APPLIED(r);
+  CHECK_BASIS(r);
   *T = r->se.T;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -349,6 +354,7 @@ PetscErrorCode DRReductionEnrich(DRReduction r, DRComponent c, const PetscBool i
 
   PetscFunctionBeginUser;
   CHECK_APPLIED(r);
+  CHECK_BASIS(r);
   r->nmodes    = nmodes;
   r->cutoff_hz = 0;
   if (!r->ops->enrich) {
@@ -369,6 +375,7 @@ PetscErrorCode DRReductionCorrect(DRReduction r, PetscInt nsel, const PetscInt s
 
   PetscFunctionBeginUser;
   CHECK_APPLIED(r);
+  CHECK_BASIS(r);
   *nadded    = 0;
   *supported = r->ops->correct ? PETSC_TRUE : PETSC_FALSE;
   if (!*supported) PetscFunctionReturn(PETSC_SUCCESS);
@@ -377,6 +384,26 @@ PetscErrorCode DRReductionCorrect(DRReduction r, PetscInt nsel, const PetscInt s
   PetscCall((*r->ops->correct)(r, nsel, sel, &r->se, nadded));
   PetscCall(PetscLogEventEnd(DRRED_Apply, 0, 0, 0, 0));
   PetscCall(SetTimesSince(r, t0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionRelease(DRReduction r, int what, PetscReal *freed_mib)
+{
+  PetscFunctionBeginUser;
+  if (freed_mib) *freed_mib = 0;
+  if (r->ops->release && r->data) PetscCall((*r->ops->release)(r, what, freed_mib));
+  if (what & DR_REDUCTION_HELD_BASIS) {
+    PetscCall(MatDestroy(&r->se.T));
+    r->basis_released = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionGetFactorMiB(DRReduction r, PetscReal *mib)
+{
+  PetscFunctionBeginUser;
+  *mib = 0;
+  if (r->ops->factormib && r->data) PetscCall((*r->ops->factormib)(r, mib));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -401,6 +428,7 @@ PetscErrorCode DRReductionResidual(DRReduction r, DRComponent c, PetscInt ncol, 
 {
   PetscFunctionBeginUser;
   CHECK_APPLIED(r);
+  CHECK_BASIS(r);
   *gB        = NULL;
   *supported = r->ops->residual ? PETSC_TRUE : PETSC_FALSE;
   if (*supported) PetscCall((*r->ops->residual)(r, c, ncol, Qc, lam, eta2, gB));
@@ -411,6 +439,7 @@ PetscErrorCode DRReductionExpand(DRReduction r, PetscInt ncol, const PetscReal Q
 {
   PetscFunctionBeginUser;
   CHECK_APPLIED(r);
+  CHECK_BASIS(r);
   PetscCall(DRSuperelementExpand(&r->se, ncol, Qc, U));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -43,6 +43,9 @@ struct _DRReductionOps {
    * DRReductionApplyInterfaceBasis); NULL: not supported by the method */
   PetscErrorCode (*pencil)(DRReduction, DRComponent, const PetscBool[], DRSuperelement *, PetscReal **, PetscReal **);
   PetscErrorCode (*ifacebasis)(DRReduction, DRComponent, PetscInt, const PetscReal[], const DRLabel[], DRSuperelement *);
+  /* free what only speeds up later steps (DRReductionRelease); NULL: nothing held */
+  PetscErrorCode (*release)(DRReduction, int, PetscReal *);
+  PetscErrorCode (*factormib)(DRReduction, PetscReal *); /* DRReductionGetFactorMiB */
   PetscErrorCode (*destroy)(DRReduction);
 };
 
@@ -57,6 +60,7 @@ struct _p_DRReduction {
   PetscBool               no_cc_reuse; /* -reduction_reuse_cc_solves false: an interface refinement solves every CC column again, projects from scratch, residuals by sparse products (the reference path) */
   PetscBool               setupcalled;
   PetscBool               applied;
+  PetscBool               basis_released; /* DRReductionRelease(DR_REDUCTION_HELD_BASIS): se.T is gone */
   DRSuperelement          se;       /* result of the last Apply */
   PetscLogDouble          t_eig, t_static, t_project; /* its phase times (log events), s */
 };

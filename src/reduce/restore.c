@@ -35,8 +35,9 @@ static PetscErrorCode SavedHeader(DRReduction r, DRFixedInterface *fi, DRReducti
   s->blabels  = se->blabels;
   s->pblabels = se->pblabels;
   s->qfreq_hz = se->qfreq_hz;
-  if (fi && fi->F) PetscCall(MatGetOptionsPrefix(fi->F, &p));
-  PetscCall(PetscStrncpy(s->factor, fi && fi->F ? (p ? p : "(none)") : "", sizeof(s->factor)));
+  /* the way the factorization was made, also when it is released now */
+  if (fi) p = fi->fprefix;
+  PetscCall(PetscStrncpy(s->factor, p ? p : "", sizeof(s->factor)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -55,49 +56,13 @@ PetscErrorCode DRReductionGetSaved(DRReduction r, DRReductionSaved *s)
 }
 
 /* fi->F as the original run made it (see the file comment); prefix: the
- * saved options prefix of that factor. */
+ * saved options prefix of that factor ("": none was made). */
 static PetscErrorCode Refactor(DRFixedInterface *fi, DRReduction r, const char *prefix)
 {
-  char      stat[256], st[256], opt[300];
-  PetscBool has;
-
   PetscFunctionBeginUser;
   if (fi->nI == 0 || !prefix[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscSNPrintf(stat, sizeof(stat), "%sstatic_", DRReductionPrefix(r)));
-  PetscCall(PetscSNPrintf(st, sizeof(st), "%sst_", DRReductionPrefix(r)));
-  PetscCall(PetscStrcmp(prefix, stat, &has));
-  if (has) { /* the standalone factorization: DRFixedInterfaceFactor without an eigensolver makes it */
-    PetscCall(DRFixedInterfaceFactor(fi, r));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(PetscStrcmp(prefix, st, &has));
-  PetscCheck(has, r->comm, DR_ERR_INPUT, "saved superelement of '%s': its K_II factorization has options prefix '%s', expected '%s' or '%s'", fi->name, prefix, st, stat);
-  PetscCall(PetscLogEventBegin(DRRED_Factor, 0, 0, 0, 0));
-  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%smat_mumps_icntl_13", st));
-  PetscCall(PetscOptionsHasName(NULL, NULL, opt, &has));
-  if (!has) { /* as DRModalSetFromOptions sets it */
-    PetscCall(PetscOptionsSetValue(NULL, opt, "1"));
-    PetscCall(PetscOptionsHasName(NULL, NULL, opt, &has));
-  }
-  {
-    KSP ksp;
-    PC  pc;
-    Mat F;
-    PetscCall(KSPCreate(fi->comm, &ksp));
-    PetscCall(KSPSetOptionsPrefix(ksp, st));
-    PetscCall(KSPSetType(ksp, KSPPREONLY));
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCCHOLESKY));
-    PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-    PetscCall(KSPSetFromOptions(ksp));
-    PetscCall(KSPSetOperators(ksp, fi->KII, fi->KII));
-    PetscCall(KSPSetUp(ksp));
-    PetscCall(PCFactorGetMatrix(pc, &F));
-    PetscCall(PetscObjectReference((PetscObject)F));
-    fi->F = F;
-    PetscCall(KSPDestroy(&ksp));
-  }
-  PetscCall(PetscLogEventEnd(DRRED_Factor, 0, 0, 0, 0));
+  PetscCall(DRFixedInterfaceSetFactorPrefix(fi, prefix));
+  PetscCall(DRFixedInterfaceFactor(fi, r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -222,6 +187,7 @@ PetscErrorCode DRReductionRestorePencil(DRReduction r, DRComponent c, const Pets
   PetscCheck(rows == n && cols == s->nq, r->comm, PETSC_ERR_ARG_SIZ, "saved modes %" PetscInt_FMT " x %" PetscInt_FMT ", expected %" PetscInt_FMT " x %" PetscInt_FMT, rows, cols, n, s->nq);
   PetscCall(DRSuperelementReset(se));
   r->applied = PETSC_FALSE;
+  r->basis_released = PETSC_FALSE;
   if (r->ops->destroy) PetscCall((*r->ops->destroy)(r));
   PetscCall(PetscNew(&fi));
   r->data = fi;
@@ -265,6 +231,7 @@ PetscErrorCode DRReductionRestore(DRReduction r, DRComponent c, const PetscBool 
   PetscCheck(rows == n && cols == N, r->comm, PETSC_ERR_ARG_SIZ, "saved basis %" PetscInt_FMT " x %" PetscInt_FMT ", expected %" PetscInt_FMT " x %" PetscInt_FMT, rows, cols, n, N);
   PetscCall(DRSuperelementReset(se));
   r->applied = PETSC_FALSE;
+  r->basis_released = PETSC_FALSE;
   PetscCall(DRComponentGetName(c, &name));
   PetscCall(PetscStrncpy(se->name, name, sizeof(se->name)));
   PetscCall(PetscStrncpy(se->method, r->type, sizeof(se->method)));

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# cms.keep_factors (issue 13, the 1M-DOF case's memory): a component that
+# waits for the others may release its K_II factorization, made again the
+# way it was first made when the next step needs it (estimate residuals,
+# enrichment, the interface basis applied again); the residual blocks
+# K_II^{-1} r_I are released once the corrections used them.
+#  1. The 4320-DOF plate (30 x 15 x 2 hex8, one component) split into 8 by
+#     cms.partition, default tol_pct path (interface reduced before the
+#     projection, residual corrections, one interface refinement), 2 ranks:
+#     keep_factors false releases factorizations (the -info lines say so) and
+#     gives the frequencies, estimates and mode shapes of keep_factors true
+#     bit for bit (MUMPS is deterministic for the same matrix and options);
+#     the modes below fmax are within tol_pct (0.5 %) of the job's full-model
+#     solve (/verify/full_frequencies_hz), the independent reference.
+#  2. auto with a node offering 16 MiB (mem_limit_mib; the memory preflight
+#     estimates 11.4 for this job): a rank may hold a quarter of its 8 MiB,
+#     2 MiB of factorizations, less than its 4 subdomains' (about 1 MB each
+#     by MUMPS' INFO(16)): -info says which are released; the same bits as
+#     keep_factors true.
+#  3. The refinement by more fixed-interface modes (cms.refine modes: the
+#     eigensolve continues through the factorization, made again): the same
+#     bits as true.  A group of 3 ranks (a distributed factorization, which
+#     MUMPS does not reproduce bitwise): the same to round-off.
+#  4. free-interface components (the plate cut in 3 parts, cms.method
+#     free-interface: the estimate's own factorization is released and made
+#     again): the same frequencies and estimates as true.
+#  5. A bad value: one line naming the key, exit != 0.
+set -euo pipefail
+cd "$T"
+cat > plate.yaml <<'EOF'
+job: cms
+output: plate.h5
+model:
+  builtin: plate
+  plate: {lx: 1.0, ly: 0.5, lz: 0.02, nx: 30, ny: 15, nz: 2, clamp: x0}
+cms: {fmax: 6000, partition: 8}
+verify: false
+EOF
+run() { # name np [options]
+  local name=$1 np=$2; shift 2
+  timeout 300 $MPIEXEC -n $np $DYNRED -config plate.yaml -output $name.h5 "$@" > $name.log 2> $name.err || { echo "$name: exit $? (124: hung)"; tail -5 $name.log $name.err; exit 1; }
+}
+run keep 2 -cms_keep_factors true -verify true
+run lean 2 -cms_keep_factors false -info :sys
+run auto 2 -mem_limit_mib 16 -info :sys
+run keepm 2 -cms_keep_factors true -cms_refine modes
+run leanm 2 -cms_keep_factors false -cms_refine modes
+run keep3 3 -cms_keep_factors true -ranks_per_group 3
+run lean3 3 -cms_keep_factors false -ranks_per_group 3
+cat > fi.yaml <<'EOF'
+job: cms
+output: fi.h5
+model:
+  builtin: plate
+  plate: {lx: 1.0, ly: 0.5, lz: 0.02, nx: 30, ny: 15, nz: 2, clamp: x0}
+  cut: {axis: x, parts: 3}
+cms: {fmax: 3000, method: free-interface}
+verify: false
+EOF
+for k in true false; do
+  timeout 300 $MPIEXEC -n 2 $DYNRED -config fi.yaml -output fi_$k.h5 -cms_keep_factors $k -info :sys > fi_$k.log 2>&1 || { echo "fi_$k: exit $?"; tail -5 fi_$k.log; exit 1; }
+done
+n=$(grep -c "K_II factorization released" lean.log || true)
+[ "$n" -ge 8 ] || { echo "keep_factors false: $n releases logged, expected one or more per subdomain"; exit 1; }
+grep -q "K_II factorization released" auto.log || { echo "auto with 16 MiB: no factorization released"; exit 1; }
+! grep -q "K_II factorization released" keep.log || { echo "keep_factors true released a factorization"; exit 1; }
+grep -q "K_II factorization released" fi_false.log || { echo "free-interface, keep_factors false: no factorization released"; exit 1; }
+/usr/bin/python3 - <<'PY'
+import h5py, numpy as np
+def read(name, shapes=True):
+    with h5py.File(f"{name}.h5", "r") as f:
+        out = [f["/cms/frequencies_hz"][()], f["/cms/error_estimate_pct"][()]]
+        if shapes:
+            out.append(f["/cms/modes"][()])
+        full = f["/verify/full_frequencies_hz"][()] if "/verify/full_frequencies_hz" in f else None
+    return out, full
+(ref, full) = read("keep")
+fmax = 6000.0
+for name, base in (("lean", "keep"), ("auto", "keep"), ("leanm", "keepm")):
+    a, _ = read(name)
+    b, _ = read(base)
+    for what, x, y in zip(("frequencies", "estimates", "mode shapes"), a, b):
+        assert x.shape == y.shape and np.array_equal(x, y), f"{name} vs {base}: {what} differ (max {np.max(np.abs(x - y)) if x.shape == y.shape else x.shape})"
+    print(f"{name}: frequencies, estimates and mode shapes equal to {base}'s bit for bit")
+# a group of 3 ranks: a distributed MUMPS factorization is not bitwise
+# reproducible (its reductions' order varies: two runs of keep_factors true
+# differ too), so to round-off: a perturbation of eps * cond(K_II) (about
+# 1e-16 * 1e6) in the solves; frequencies are stationary in the vectors
+(f3, e3, u3), _ = read("keep3")
+(g3, d3, v3), _ = read("lean3")
+assert f3.shape == g3.shape and np.max(np.abs(f3 - g3) / f3) < 1e-9, np.max(np.abs(f3 - g3) / f3)
+assert np.max(np.abs(e3 - d3) / np.maximum(e3, 1e-12)) < 1e-7, np.max(np.abs(e3 - d3) / e3)
+s = np.sign(np.sum(u3 * v3, axis=0))
+du = np.max(np.linalg.norm(u3 - v3 * s, axis=0) / np.linalg.norm(u3, axis=0))
+assert du < 1e-7, du
+print(f"lean3 vs keep3 (one group of 3 ranks): frequencies {np.max(np.abs(f3 - g3) / f3):.2g}, estimates {np.max(np.abs(e3 - d3) / e3):.2g}, mode shapes {du:.2g} relative")
+# the reference: the full model (tol_pct 0.5 %, the job's default)
+f = ref[0]
+k = int(np.sum(full <= fmax))
+assert k >= 10 and len(f) >= k, (k, len(f))
+dev = (f[:k] - full[:k]) / full[:k] * 100
+assert np.all(dev > -1e-8) and np.all(dev < 0.5), dev
+print(f"keep: {k} modes below {fmax} Hz within {dev.max():.3g} % of the full model (tol_pct 0.5)")
+a, _ = read("fi_false", shapes=False)
+b, _ = read("fi_true", shapes=False)
+for what, x, y in zip(("frequencies", "estimates"), a, b):
+    assert np.array_equal(x, y), f"free-interface: {what} differ"
+print("free-interface: frequencies and estimates equal bit for bit")
+PY
+# 5. a bad value
+rc=0
+timeout 120 $MPIEXEC -n 2 $DYNRED -config plate.yaml -output bad.h5 -cms_keep_factors maybe > bad.log 2>&1 || rc=$?
+[ $rc -ne 0 ] || { echo "cms.keep_factors = maybe: exit 0"; exit 1; }
+[ "$(grep -c 'dynred: error:' bad.log)" = 1 ] || { echo "expected one error line"; cat bad.log; exit 1; }
+grep -E "dynred: error: .*cms.keep_factors = 'maybe', expected auto, true or false" bad.log
