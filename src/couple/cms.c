@@ -74,7 +74,7 @@ PetscErrorCode DRCMSDestroy(DRCMS *cms)
   PetscCall(DRCMSResetCoupled_Private(c));
   PetscCall(PetscFree(c->pglob));
   PetscCall(PetscFree(c->Sfull));
-  PetscCall(PetscFree(c->Sfac));
+  PetscCall(PetscFree(c->Sdiag));
   PetscCall(PetscFree(c->Mfull));
   PetscCall(PetscFree(c->cclam));
   PetscCall(PetscFree(c->ccX));

@@ -142,8 +142,8 @@ struct _p_DRCMS {
   PetscInt   pnbglob;
   DRLabel   *pglob;
   PetscReal *Sfull, *Mfull, lcc; /* Mfull: the assembled Guyan mass M_G (root) */
-  PetscReal *Sfac;                /* root: Cholesky factor of Sfull for the estimate's boundary term (Sfac_state 1; -1: not definite; 0: not formed) */
-  PetscInt   Sfac_state;
+  PetscReal *Sdiag;               /* root, Sfac_state 1: S's diagonal (Sfull holds its Cholesky factor in the lower triangle, S in the strict upper one) */
+  PetscInt   Sfac_state;          /* root: Sfull factored in place for the estimate's boundary term (1; -1: not definite, Sfull intact; 0: not factored) */
   PetscReal *cclam, *ccX;         /* root, interface_auto: the lowest nccache CC eigenpairs of (Sfull, Mfull) */
   PetscInt   nccache;
   /* results: nm reported modes; next >= nm computed (the extra ones, up to
@@ -204,6 +204,11 @@ PetscErrorCode DRCMSFactorBudget_Private(DRCMS c, const char *keep);
 /* iface_early.c: phase 1 (modes, pencils), the CC modes at the root, phase
  * 2 (bases on the CC modes) for my components; ierr agreed by all groups */
 PetscErrorCode DRCMSInterfaceEarly_Private(DRCMS c, PetscLogDouble t[3]);
+/* iface_early.c, root: Sfull factored in place for the estimate (the
+ * Cholesky factor in its lower triangle, S kept in the strict upper one and
+ * c->Sdiag: no second nb x nb array; the 1M-DOF plate's separator: 1.1 GB),
+ * c->Sfac_state 1, or -1 (not definite: Sfull left as it was) */
+PetscErrorCode DRCMSRootSchurFactor_Private(DRCMS c);
 /* iface_early.c: a refinement round with count CC modes (bases rebuilt) */
 PetscErrorCode DRCMSInterfaceEnrich_Private(DRCMS c, PetscInt count, PetscLogDouble t[3]);
 /* partition.c; the balance table: predicted share vs seconds per group */

@@ -344,16 +344,9 @@ PetscErrorCode DRCMSEstimate_Private(DRCMS c, const PetscReal *Q)
       PetscCall(PetscMalloc4(ncol + 1, &term, ncol + 1, &eta, ncol + 1, &est, ncol + 1, &rigid));
       if (c->iface_early && !fromc) {
         /* the interface pencil's S does not change between the rounds:
-         * its Cholesky factor is kept (c->Sfac) */
-        if (!c->Sfac_state) {
-          PetscBLASInt n, info;
-          PetscCall(AssembledSchur(c, NULL, &c->Sfac));
-          PetscCall(PetscBLASIntCast(nb, &n));
-          if (nb > 0) LAPACKpotrf_("L", &n, c->Sfac, &n, &info);
-          else info = 0;
-          c->Sfac_state = info == 0 ? 1 : -1;
-        }
-        if (c->Sfac_state > 0) PetscCall(BoundaryTerm(nb, c->Sfac, PETSC_FALSE, PETSC_TRUE, ncol, g_all, term, &sok));
+         * its Cholesky factor is kept, in place (iface_early.c) */
+        if (!c->Sfac_state) PetscCall(DRCMSRootSchurFactor_Private(c));
+        if (c->Sfac_state > 0) PetscCall(BoundaryTerm(nb, c->Sfull, PETSC_FALSE, PETSC_TRUE, ncol, g_all, term, &sok));
         else {
           for (PetscInt j = 0; j < ncol; j++) term[j] = 0;
           sok = PETSC_FALSE;

@@ -15,6 +15,7 @@
  * projection itself is exact, so Rayleigh-Ritz holds. */
 #include "cmsimpl.h"
 #include <dynred/eigen.h>
+#include <petscblaslapack.h>
 
 /* Component k's physical boundary labels from its group root to the world
  * root (root allocates rbl[k]). */
@@ -28,6 +29,23 @@ static PetscErrorCode LabelsToRoot(DRCMS c, PetscInt k, PetscInt nbk, const DRLa
     if (!c->rank) PetscCall(PetscArraycpy(rbl[k], bl, nbk));
     else PetscCallMPI(MPI_Send(bl, (PetscMPIInt)nbk, MPIU_INT64, 0, 11, c->comm));
   } else if (!c->rank) PetscCallMPI(MPI_Recv(rbl[k], (PetscMPIInt)nbk, MPIU_INT64, src, 11, c->comm, MPI_STATUS_IGNORE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Root: Sfull as S again after DRCMSRootSchurFactor_Private (its lower
+ * triangle from the upper one, the diagonal from c->Sdiag); O(nb^2). */
+static PetscErrorCode RootSchurRestore(DRCMS c)
+{
+  PetscInt nb = c->pnbglob;
+
+  PetscFunctionBeginUser;
+  if (c->Sfac_state != 1) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt j = 0; j < nb; j++) {
+    c->Sfull[j + j * nb] = c->Sdiag[j];
+    for (PetscInt i = j + 1; i < nb; i++) c->Sfull[i + j * nb] = c->Sfull[j + i * nb];
+  }
+  PetscCall(PetscFree(c->Sdiag));
+  c->Sfac_state = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -51,7 +69,7 @@ static PetscErrorCode RootPencilAlloc(DRCMS c, const PetscInt nbk[], DRLabel **b
   for (PetscInt i = 0; i < nall; i++)
     if (!nb || c->pglob[i] != c->pglob[nb - 1]) c->pglob[nb++] = c->pglob[i];
   c->pnbglob = nb;
-  PetscCall(PetscFree(c->Sfac)); /* the estimate's factor of the previous S, if any */
+  PetscCall(PetscFree(c->Sdiag)); /* the estimate's factor of the previous S, if any */
   c->Sfac_state = 0;
   PetscCall(PetscCalloc1(nb * nb + 1, &c->Sfull));
   PetscCall(PetscCalloc1(nb * nb + 1, &c->Mfull));
@@ -104,6 +122,25 @@ static PetscErrorCode PencilToRoot(DRCMS c, PetscInt k, PetscInt nbk, const DRLa
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRCMSRootSchurFactor_Private(DRCMS c)
+{
+  PetscInt     nb = c->pnbglob;
+  PetscBLASInt n, info = 0;
+
+  PetscFunctionBeginUser;
+  if (c->Sfac_state) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(nb + 1, &c->Sdiag));
+  for (PetscInt i = 0; i < nb; i++) c->Sdiag[i] = c->Sfull[i + i * nb];
+  PetscCall(PetscBLASIntCast(nb, &n));
+  if (nb > 0) LAPACKpotrf_("L", &n, c->Sfull, &n, &info);
+  c->Sfac_state = 1;
+  if (info) { /* not definite: S back from its upper triangle */
+    PetscCall(RootSchurRestore(c));
+    c->Sfac_state = -1;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The kept CC modes of (Sfull, Mfull) on the root: the lowest `count` (> 0), else
  * those below c->iface_factor x fmax (c->Psi, c->ccfreq, c->ncc, c->lcc).
  * A refinement round (count, cms.interface_auto) computes twice the modes it
@@ -142,6 +179,7 @@ static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
     else if (!cached) plan = count > 0 ? CC_COUNT : CC_CUT;
   }
   PetscCallMPI(MPI_Bcast(&plan, 1, MPIU_INT, 0, c->comm));
+  if (!c->rank && plan != CC_NONE) PetscCall(RootSchurRestore(c)); /* the pencil as it was */
   if (plan == CC_REFINE) { /* a refinement round: compute twice what it needs, keep it */
     PetscInt want = PetscMin(nb, 2 * count + 1);
     if (!c->rank) {
@@ -275,6 +313,7 @@ PetscErrorCode DRCMSInterfaceEarly_Private(DRCMS c, PetscLogDouble t[3])
     if (!ierr && !reused) ierr = DRReductionInterfacePencil(c->red[i], c->comps[i], c->isboundary[i], &sup, &S[i], &MG[i]);
     if (!ierr && !sup) ierr = PetscError(c->gcomm, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_SUP, PETSC_ERROR_INITIAL, "component '%s': method %s has no interface pencil", c->names[c->mine[i]], c->methods[c->mine[i]]);
     if (!ierr && !reused) ierr = DRCMSCheckpointStorePencil_Private(c, i, S[i], MG[i]);
+    if (!ierr) PetscCall(DRCMSIdle_Private(c, i, PETSC_FALSE)); /* it waits for the root's CC modes */
     PetscCall(DRCMSMark_Private(c, c->mine[i], PETSC_FALSE));
   }
   ierr = DRCMSAllGroupsAgree_Private(c->comm, ierr);
