@@ -240,9 +240,29 @@ PetscErrorCode DRFixedInterfaceRelease(DRFixedInterface *fi, int what, PetscReal
     PetscCall(MatDestroy(&fi->Wres));
     fi->nWres = 0;
   }
-  /* the eigensolver of a component between its two interface phases holds
-   * the factorization too: releasing this reference would free nothing */
-  if (!(what & DR_REDUCTION_HELD_FACTOR) || !fi->F || fi->modal) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!(what & DR_REDUCTION_HELD_FACTOR)) PetscFunctionReturn(PETSC_SUCCESS);
+  /* between the two interface phases the eigensolver holds the modes and
+   * the factorization too: the modes and eigenvalues are kept as a restored
+   * phase 1 keeps them (kept, lam0: what DRFixedInterfaceApplyBasis reads)
+   * and the eigensolver goes; not with the full constraint modes of a
+   * multi-rank group (fi->X: phase 2 multiplies them) */
+  if (fi->modal && !fi->X) {
+    const PetscReal *lam;
+    Mat              sh;
+    const char      *p = NULL;
+    if (!fi->F) { /* made again as the eigensolver made it (phase 2 would have shared it) */
+      PetscCall(SharedFactor(fi, &sh));
+      if (sh) PetscCall(MatGetOptionsPrefix(sh, &p));
+      if (p && !fi->fprefix[0]) PetscCall(PetscStrncpy(fi->fprefix, p, sizeof(fi->fprefix)));
+    }
+    if (freed_mib && !fi->F) PetscCall(DRFixedInterfaceFactorMiB(fi, freed_mib));
+    PetscCall(PetscFree(fi->lam0));
+    PetscCall(PetscMalloc1(fi->nq + 1, &fi->lam0));
+    if (fi->nq) PetscCall(DRModalGetModes(fi->modal, NULL, NULL, &lam, NULL, NULL));
+    for (PetscInt k = 0; k < fi->nq; k++) fi->lam0[k] = lam[k];
+    PetscCall(DRFixedInterfaceKeepFactor(fi));
+  }
+  if (!fi->F || fi->modal) PetscFunctionReturn(PETSC_SUCCESS);
   if (freed_mib) PetscCall(DRFixedInterfaceFactorMiB(fi, freed_mib));
   PetscCall(MatDestroy(&fi->F));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -252,18 +272,20 @@ PetscErrorCode DRFixedInterfaceFactorMiB(DRFixedInterface *fi, PetscReal *mib)
 {
   PetscInt  info16 = 0;
   PetscBool ismumps = PETSC_FALSE;
+  Mat       F = fi->F;
 
   PetscFunctionBeginUser;
   *mib = 0;
-  if (!fi->F) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!F) PetscCall(SharedFactor(fi, &F)); /* the eigensolver's, not yet shared */
+  if (!F) PetscFunctionReturn(PETSC_SUCCESS);
   {
     MatSolverType st;
-    PetscCall(MatFactorGetSolverType(fi->F, &st));
+    PetscCall(MatFactorGetSolverType(F, &st));
     PetscCall(PetscStrcmp(st, MATSOLVERMUMPS, &ismumps));
   }
   /* INFO(16): MB (10^6 bytes) MUMPS allocated on this process for the
    * numerical factorization (the factors and its working space) */
-  if (ismumps) PetscCall(MatMumpsGetInfo(fi->F, 16, &info16));
+  if (ismumps) PetscCall(MatMumpsGetInfo(F, 16, &info16));
   *mib = (PetscReal)info16 * 1e6 / (1024.0 * 1024.0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
