@@ -115,17 +115,19 @@ static PetscErrorCode BoundaryTerm(PetscInt nb, PetscReal *S, PetscBool pinv, Pe
 }
 
 /* Root: the assembled S on the nb boundary DOFs: the Craig-Bampton boundary
- * block of the assembled system, or (the interface reduced before the
- * projection) the assembled pencil's S; Sc (given: assembled from the
- * components' S_c because free-interface ones are among them) wins. */
+ * block of the assembled system, or Sc (given: assembled from the
+ * components' S_c because free-interface ones are among them).  (With the
+ * interface reduced before the projection the assembled pencil's S is
+ * factored in place in c->Sfull instead: DRCMSRootSchurFactor_Private.) */
 static PetscErrorCode AssembledSchur(DRCMS c, const PetscReal *Sc, PetscReal **S)
 {
-  PetscInt nb = c->iface_early ? c->pnbglob : c->nbglob, N = c->nred;
+  PetscInt nb = c->nbglob, N = c->nred;
 
   PetscFunctionBeginUser;
+  PetscCheck(!c->iface_early, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the early interface's S is factored in place (c->Sfull)");
   PetscCall(PetscMalloc1(nb * nb + 1, S));
   for (PetscInt j = 0; j < nb; j++)
-    for (PetscInt i = 0; i < nb; i++) (*S)[i + j * nb] = Sc ? Sc[i + j * nb] : c->iface_early ? c->Sfull[i + j * nb] : c->Kred[i + j * N];
+    for (PetscInt i = 0; i < nb; i++) (*S)[i + j * nb] = Sc ? Sc[i + j * nb] : c->Kred[i + j * N];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

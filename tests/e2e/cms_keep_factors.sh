@@ -36,9 +36,9 @@ model:
 cms: {fmax: 6000, partition: 8}
 verify: false
 EOF
-run() { # name np [options]
+run() { # name np [options]; the job file: $CFG (default plate.yaml)
   local name=$1 np=$2; shift 2
-  timeout 300 $MPIEXEC -n $np $DYNRED -config plate.yaml -output $name.h5 "$@" > $name.log 2> $name.err || { echo "$name: exit $? (124: hung)"; tail -5 $name.log $name.err; exit 1; }
+  timeout 300 $MPIEXEC -n $np $DYNRED -config ${CFG:-plate.yaml} -output $name.h5 "$@" > $name.log 2> $name.err || { echo "$name: exit $? (124: hung)"; tail -5 $name.log $name.err; exit 1; }
 }
 run keep 2 -cms_keep_factors true -verify true
 run lean 2 -cms_keep_factors false -info :sys
@@ -57,9 +57,7 @@ model:
 cms: {fmax: 3000, method: free-interface}
 verify: false
 EOF
-for k in true false; do
-  timeout 300 $MPIEXEC -n 2 $DYNRED -config fi.yaml -output fi_$k.h5 -cms_keep_factors $k -info :sys > fi_$k.log 2>&1 || { echo "fi_$k: exit $?"; tail -5 fi_$k.log; exit 1; }
-done
+for k in true false; do CFG=fi.yaml run fi_$k 2 -cms_keep_factors $k -info :sys; done
 n=$(grep -c "K_II factorization released" lean.log || true)
 [ "$n" -ge 8 ] || { echo "keep_factors false: $n releases logged, expected one or more per subdomain"; exit 1; }
 grep -q "K_II factorization released" auto.log || { echo "auto with 16 MiB: no factorization released"; exit 1; }
