@@ -171,18 +171,10 @@ PetscErrorCode DRFixedInterfaceAppend(DRFixedInterface *fi, DRSuperelement *se, 
     if (!nold) se->qtop_hz = 0;
     for (PetscInt k = 0; k < nnew; k++) se->qtop_hz = PetscMax(se->qtop_hz, f[k]);
   }
-  /* the kept vectors for the next round */
-  {
-    Vec *kept = NULL;
-    if (nq > 0) {
-      PetscCall(VecDuplicateVecs(nnew ? modes[0] : fi->kept[0], nq, &kept));
-      for (PetscInt k = 0; k < nold; k++) PetscCall(VecCopy(fi->kept[k], kept[k]));
-      for (PetscInt k = 0; k < nnew; k++) PetscCall(VecCopy(modes[k], kept[nold + k]));
-    }
-    if (fi->kept) PetscCall(VecDestroyVecs(fi->nkept, &fi->kept));
-    fi->kept  = kept;
-    fi->nkept = nq;
-  }
+  /* the kept vectors for the next round: the interior rows of T's columns
+   * nb .. (DRFixedInterfaceKeptVecs), no copies beside T */
+  if (fi->kept) PetscCall(VecDestroyVecs(fi->nkept, &fi->kept));
+  fi->nkept = 0;
   PetscCall(PetscFree(se->K));
   PetscCall(PetscFree(se->M));
   PetscCall(PetscFree(se->qfreq_hz));

@@ -37,27 +37,22 @@
  * every mode is kept, would survive as pure noise and make M_r singular.) */
 #define DR_CORR_RANK_TOL 1e-10
 
-/* Z -= Kp (Kp^T M Z) for the kept vectors Kp (local rows nl). */
-static PetscErrorCode OrthogonalizeAgainstKept(DRFixedInterface *fi, PetscInt nl, PetscInt nz, Mat Zm)
+/* Z -= Kp (Kp^T M Z) for the nk kept vectors Kp (local rows nl, the
+ * interior rows of the basis' columns, DRFixedInterfaceKeptArray). */
+static PetscErrorCode OrthogonalizeAgainstKept(DRFixedInterface *fi, PetscInt nl, PetscInt nk, const PetscScalar *kp, PetscInt nz, Mat Zm)
 {
   PetscScalar *z;
   PetscInt     ldz;
   Mat          MZ;
-  PetscScalar *kp, *c;
+  PetscScalar *c;
   const PetscScalar *mz;
-  PetscInt     nk = fi->nkept, ldm;
+  PetscInt     ldm;
   PetscBLASInt mm, nn, kk, l1, l2, l3;
   PetscScalar  one = 1, zero = 0, mone = -1;
 
   PetscFunctionBeginUser;
   if (nk == 0 || nz == 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscMalloc2(nl * nk + 1, &kp, nk * nz + 1, &c));
-  for (PetscInt k = 0; k < nk; k++) {
-    const PetscScalar *v;
-    PetscCall(VecGetArrayRead(fi->kept[k], &v));
-    PetscCall(PetscArraycpy(kp + k * nl, v, nl));
-    PetscCall(VecRestoreArrayRead(fi->kept[k], &v));
-  }
+  PetscCall(PetscMalloc1(nk * nz + 1, &c));
   PetscCall(MatMatMult(fi->MII, Zm, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MZ));
   PetscCall(MatDenseGetLDA(MZ, &ldm));
   PetscCall(MatDenseGetArrayRead(MZ, &mz));
@@ -77,7 +72,7 @@ static PetscErrorCode OrthogonalizeAgainstKept(DRFixedInterface *fi, PetscInt nl
   PetscCall(PetscBLASIntCast(ldz, &l2));
   if (nl > 0) BLASgemm_("N", "N", &kk, &nn, &mm, &mone, kp, &l1, c, &l3, &one, z, &l2);
   PetscCall(MatDenseRestoreArray(Zm, &z));
-  PetscCall(PetscFree2(kp, c));
+  PetscCall(PetscFree(c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -163,7 +158,13 @@ static PetscErrorCode AppendSpan(DRFixedInterface *fi, DRSuperelement *se, Petsc
     for (PetscInt j = 0; j < nsel; j++) ref = PetscMax(ref, GM[j + j * nsel]);
   PetscCall(PetscFree(GM));
   /* two passes: M_II-orthogonal to the kept vectors */
-  for (int pass = 0; pass < 2; pass++) PetscCall(OrthogonalizeAgainstKept(fi, nl, nsel, Zm));
+  {
+    PetscScalar *kp;
+    PetscCall(PetscMalloc1(nl * fi->nq + 1, &kp));
+    if (fi->nq > 0) PetscCall(DRFixedInterfaceKeptArray(fi, se->T, se->nb, fi->nq, kp, nl));
+    for (int pass = 0; pass < 2; pass++) PetscCall(OrthogonalizeAgainstKept(fi, nl, fi->nq, kp, nsel, Zm));
+    PetscCall(PetscFree(kp));
+  }
   PetscCall(MatAssemblyBegin(Zm, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(Zm, MAT_FINAL_ASSEMBLY));
   /* Gram matrices on rank 0, the Ritz rotation there, broadcast */
@@ -179,7 +180,7 @@ static PetscErrorCode AppendSpan(DRFixedInterface *fi, DRSuperelement *se, Petsc
         GK[i + j * nsel] = GK[j + i * nsel] = 0.5 * (GK[i + j * nsel] + GK[j + i * nsel]);
         GM[i + j * nsel] = GM[j + i * nsel] = 0.5 * (GM[i + j * nsel] + GM[j + i * nsel]);
       }
-    PetscCall(RitzCoefficients(nsel, GK, GM, ref, fi->nI - fi->nkept, &np, &C, &theta));
+    PetscCall(RitzCoefficients(nsel, GK, GM, ref, fi->nI - fi->nq, &np, &C, &theta));
   }
   PetscCallMPI(MPI_Bcast(&np, 1, MPIU_INT, 0, fi->comm));
   if (rank) PetscCall(PetscMalloc2(nsel * np + 1, &C, np + 1, &theta));

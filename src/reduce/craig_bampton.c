@@ -46,7 +46,7 @@ static PetscErrorCode DRReductionApply_CraigBampton(DRReduction r, DRComponent c
   PetscCall(DRFixedInterfaceBuildT(fi, se));
   PetscCall(DRFixedInterfaceReducedStiffness(fi, se));
   PetscCall(DRFixedInterfaceFactor(fi, r)); /* no boundary: not made by the constraint modes */
-  PetscCall(DRFixedInterfaceKeepFactor(fi));
+  PetscCall(DRFixedInterfaceKeepFactor(fi, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -93,7 +93,7 @@ static PetscErrorCode DRReductionIfaceBasis_CraigBampton(DRReduction r, DRCompon
   (void)c;
   PetscCall(DRFixedInterfaceApplyBasis(fi, r, se, ncc, Vc, cclabels));
   PetscCall(DRFixedInterfaceFactor(fi, r));
-  PetscCall(DRFixedInterfaceKeepFactor(fi));
+  PetscCall(DRFixedInterfaceKeepFactor(fi, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

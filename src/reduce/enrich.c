@@ -14,9 +14,9 @@
 
 /* The modes to add: nnew of them (continuation), or all nmodes (nold = 0,
  * the modes replaced). */
-static PetscErrorCode NewModes(DRFixedInterface *fi, DRReduction r, PetscInt nmodes, DRModal *modal, PetscInt *nold)
+static PetscErrorCode NewModes(DRFixedInterface *fi, DRReduction r, DRSuperelement *se, PetscInt nmodes, DRModal *modal, PetscInt *nold)
 {
-  PetscBool cont = (PetscBool)(fi->nI > DR_COMPONENT_DENSE_MAX && fi->F && fi->kept && fi->nq > 0 && nmodes > fi->nq && !fi->ncorr);
+  PetscBool cont = (PetscBool)(fi->nI > DR_COMPONENT_DENSE_MAX && fi->F && se->T && fi->nq > 0 && nmodes > fi->nq && !fi->ncorr);
 
   PetscFunctionBeginUser;
   *nold = cont ? fi->nq : 0;
@@ -25,7 +25,10 @@ static PetscErrorCode NewModes(DRFixedInterface *fi, DRReduction r, PetscInt nmo
   PetscCall(DRModalSetOperators(*modal, fi->KII, fi->MII, fi->source));
   if (cont) {
     PetscCall(DRModalSetFactor(*modal, fi->F));
-    PetscCall(DRModalSetDeflationSpace(*modal, fi->nq, fi->kept));
+    Vec *kept; /* the kept modes: the interior rows of T's modal columns */
+    PetscCall(DRFixedInterfaceKeptVecs(fi, se->T, se->nb, fi->nq, &kept));
+    PetscCall(DRModalSetDeflationSpace(*modal, fi->nq, kept)); /* copied */
+    PetscCall(VecDestroyVecs(fi->nq, &kept));
     PetscCall(DRModalSetRange(*modal, PetscMin(nmodes, fi->nI) - fi->nq, 0));
   } else PetscCall(DRModalSetRange(*modal, PetscMin(nmodes, fi->nI), 0));
   PetscCall(DRModalSetDenseMax(*modal, DR_COMPONENT_DENSE_MAX));
@@ -47,19 +50,18 @@ PetscErrorCode DRFixedInterfaceEnrich(DRFixedInterface *fi, DRReduction r, DRSup
   PetscInt         ncorr = 0, nadded;
 
   PetscFunctionBeginUser;
-  if (fi->kept && fi->nq > 0 && !fi->ncorr) PetscCall(DRFixedInterfaceFactor(fi, r)); /* the continuation's shift-and-invert (made again if released) */
+  if (se->T && fi->nq > 0 && !fi->ncorr) PetscCall(DRFixedInterfaceFactor(fi, r)); /* the continuation's shift-and-invert (made again if released) */
   PetscCall(PetscLogEventBegin(DRRED_CompEig, 0, 0, 0, 0));
-  PetscCall(NewModes(fi, r, nmodes, &modal, &nold));
+  PetscCall(NewModes(fi, r, se, nmodes, &modal, &nold));
   PetscCall(DRModalGetModes(modal, &nnew, &f, &lam, &modes, NULL));
   PetscCall(PetscLogEventEnd(DRRED_CompEig, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(DRRED_Project, 0, 0, 0, 0));
   /* modes replaced after residual corrections: the corrections (the last
    * ncorr kept vectors: they are only ever appended) are appended again
    * to the new modes, so a round never loses what earlier ones gained */
-  if (!nold && fi->ncorr > 0 && fi->kept) {
+  if (!nold && fi->ncorr > 0 && se->T) {
     ncorr = fi->ncorr;
-    PetscCall(VecDuplicateVecs(fi->kept[0], ncorr, &corr));
-    for (PetscInt k = 0; k < ncorr; k++) PetscCall(VecCopy(fi->kept[fi->nkept - ncorr + k], corr[k]));
+    PetscCall(DRFixedInterfaceKeptVecs(fi, se->T, se->nb + fi->nq - ncorr, ncorr, &corr));
   }
   PetscCall(DRFixedInterfaceAppend(fi, se, nold, nnew, modes, lam, f, PETSC_TRUE));
   if (ncorr) {

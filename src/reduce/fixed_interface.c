@@ -260,7 +260,7 @@ PetscErrorCode DRFixedInterfaceRelease(DRFixedInterface *fi, int what, PetscReal
     PetscCall(PetscMalloc1(fi->nq + 1, &fi->lam0));
     if (fi->nq) PetscCall(DRModalGetModes(fi->modal, NULL, NULL, &lam, NULL, NULL));
     for (PetscInt k = 0; k < fi->nq; k++) fi->lam0[k] = lam[k];
-    PetscCall(DRFixedInterfaceKeepFactor(fi));
+    PetscCall(DRFixedInterfaceKeepFactor(fi, PETSC_TRUE));
   }
   if (!fi->F || fi->modal) PetscFunctionReturn(PETSC_SUCCESS);
   if (freed_mib) PetscCall(DRFixedInterfaceFactorMiB(fi, freed_mib));
@@ -365,18 +365,55 @@ PetscErrorCode DRFixedInterfaceDestroy(DRFixedInterface *fi)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRFixedInterfaceKeepFactor(DRFixedInterface *fi)
+PetscErrorCode DRFixedInterfaceKeepFactor(DRFixedInterface *fi, PetscBool copies)
 {
   PetscFunctionBeginUser;
-  if (fi->nq > 0 && fi->modes && !fi->kept) {
+  if (copies && fi->nq > 0 && fi->modes && !fi->kept) {
     PetscCall(VecDuplicateVecs(fi->modes[0], fi->nq, &fi->kept));
     for (PetscInt k = 0; k < fi->nq; k++) PetscCall(VecCopy(fi->modes[k], fi->kept[k]));
     fi->nkept = fi->nq;
   }
+  if (!copies && fi->kept) PetscCall(VecDestroyVecs(fi->nkept, &fi->kept)); /* the basis holds them */
   PetscCall(DRModalDestroy(&fi->modal));
   fi->modes = NULL;
   PetscCall(MatDestroy(&fi->X));
   PetscCall(MatDestroy(&fi->B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFixedInterfaceKeptArray(DRFixedInterface *fi, Mat T, PetscInt col0, PetscInt count, PetscScalar *dst, PetscInt ld)
+{
+  const PetscScalar *t;
+  PetscInt           ldt;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatDenseGetLDA(T, &ldt));
+  PetscCall(MatDenseGetArrayRead(T, &t));
+  for (PetscInt k = 0; k < count; k++) {
+    PetscInt li = 0;
+    for (PetscInt i = fi->rs; i < fi->re; i++)
+      if (fi->bcol[i] < 0) dst[li++ + k * ld] = t[i - fi->rs + (col0 + k) * ldt];
+  }
+  PetscCall(MatDenseRestoreArrayRead(T, &t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFixedInterfaceKeptVecs(DRFixedInterface *fi, Mat T, PetscInt col0, PetscInt count, Vec **v)
+{
+  Vec tmpl;
+
+  PetscFunctionBeginUser;
+  *v = NULL;
+  if (count <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatCreateVecs(fi->KII, &tmpl, NULL));
+  PetscCall(VecDuplicateVecs(tmpl, count, v));
+  PetscCall(VecDestroy(&tmpl));
+  for (PetscInt k = 0; k < count; k++) {
+    PetscScalar *a;
+    PetscCall(VecGetArrayWrite((*v)[k], &a));
+    PetscCall(DRFixedInterfaceKeptArray(fi, T, col0 + k, 1, a, 0));
+    PetscCall(VecRestoreArrayWrite((*v)[k], &a));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -27,8 +27,8 @@ typedef struct {
   DRModal     modal;    /* fixed-interface modes */
   Vec        *modes;    /* nq kept modes (owned by modal) */
   PetscInt    nq;
-  Vec        *kept;     /* copies of the kept modes after the build (deflation space of an enrichment) */
-  PetscInt    nkept;
+  Vec        *kept;     /* copies of the kept modes while there is no basis T (phase 1 released or restored); with a T, the interior rows of its columns nb .. nb + nq - 1 are the kept vectors (DRFixedInterfaceKeptVecs) */
+  PetscInt    nkept;    /* length of kept */
   PetscInt    ncorr;    /* of the kept vectors, residual corrections (correct.c): not an invariant subspace */
   Mat         Wres;     /* K_II^{-1} r_I of the last residual's nWres system modes (correct.c) */
   Mat         KC;       /* K [0; v] of the ncorr residual corrections (T's row layout; append.c, residual.c); NULL: not formed */
@@ -67,8 +67,16 @@ PetscErrorCode DRFixedInterfaceReducedStiffness(DRFixedInterface *fi, DRSuperele
 PetscErrorCode DRFixedInterfaceDestroy(DRFixedInterface *fi);
 /* After the basis is built: free what only the build needed (modes, K_IB,
  * Phi_c), keep the factorization of K_II, K_II, M_II and the index sets
- * (residuals and enrichment). */
-PetscErrorCode DRFixedInterfaceKeepFactor(DRFixedInterface *fi);
+ * (residuals and enrichment).  copies: keep copies of the modes (no basis T
+ * holds them: a release between the interface phases); else any copies go. */
+PetscErrorCode DRFixedInterfaceKeepFactor(DRFixedInterface *fi, PetscBool copies);
+/* The kept interior vectors (K_II's layout) are the interior rows of the
+ * basis columns col0 .. col0 + count - 1 (BuildT, ApplyBasis and Append put
+ * them there verbatim): as local arrays (dst, leading dimension ld), or as
+ * new vectors the caller destroys (VecDestroyVecs).  No copy is held beside
+ * T. */
+PetscErrorCode DRFixedInterfaceKeptArray(DRFixedInterface *fi, Mat T, PetscInt col0, PetscInt count, PetscScalar *dst, PetscInt ld);
+PetscErrorCode DRFixedInterfaceKeptVecs(DRFixedInterface *fi, Mat T, PetscInt col0, PetscInt count, Vec **v);
 /* Replace the fixed-interface modes of a built superelement by the lowest
  * nmodes (enrich.c): constraint modes and boundary blocks kept. */
 PetscErrorCode DRFixedInterfaceEnrich(DRFixedInterface *fi, DRReduction r, DRSuperelement *se, PetscInt nmodes);

@@ -344,7 +344,8 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
   const PetscScalar *x = NULL, **ph;
   PetscReal   *kcc = NULL, *XtB = NULL, *lam = NULL, *Mold = NULL;
   PetscMPIInt  rank;
-  Vec         *modes = fi->modes;
+  Vec         *modes = fi->modes, *copies = NULL; /* copies: the kept vectors out of the previous T */
+  PetscBool    again = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(fi->comm, &rank));
@@ -361,8 +362,12 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
     if (!fi->modes) modes = fi->kept;
     for (PetscInt k = 0; k < nq; k++) lam[k * (nq + 1)] = l[k];
   } else {
-    PetscCheck(fi->nkept == nq, fi->comm, PETSC_ERR_ORDER, "component '%s': interface basis applied again with %" PetscInt_FMT " kept modes for %" PetscInt_FMT, fi->name, fi->nkept, nq);
-    modes = fi->kept;
+    PetscCheck(se->nq == nq, fi->comm, PETSC_ERR_ORDER, "component '%s': interface basis applied again with %" PetscInt_FMT " kept vectors for %" PetscInt_FMT, fi->name, se->nq, nq);
+    /* the kept vectors out of the previous T (none held beside it), so it
+     * can go once its reusable CC columns are copied */
+    if (nq > 0 && fi->nI > 0) PetscCall(DRFixedInterfaceKeptVecs(fi, se->T, se->nb, nq, &copies));
+    modes = copies;
+    again = PETSC_TRUE;
     if (!rank)
       for (PetscInt j = 0; j < nq; j++)
         for (PetscInt i = 0; i < nq; i++) lam[i + j * nq] = se->K[(se->nb + i) + (se->nb + j) * (se->nb + nq)];
@@ -388,6 +393,7 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
       PetscCall(PetscInfo(NULL, "component '%s': %" PetscInt_FMT " of %" PetscInt_FMT " CC columns kept from the previous interface basis (%s)\n", fi->name, nre, ncc, Told ? "applied again" : "first"));
       if (nre > 0) PetscCall(CopyInteriorColumns(fi, Told, nre, X));
       nreM = nre;
+      PetscCall(MatDestroy(&Told)); /* all of it that is reused is copied: not beside the new T */
       if (nre < ncc) PetscCall(SolveColumns(fi, r, KIB, nre, ncc, Vc, X));
     }
     /* X^T K_IB V_c (rank 0) as V_c^T (K_BI X), symmetric: no n_I x ncc
@@ -453,12 +459,13 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
    * kept them (the reused CC columns known: one-rank group), else by the
    * projection that follows */
   {
-    PetscBool again = (PetscBool)(Told && nreM >= 0 && !r->no_cc_reuse);
-    if (again && !rank) again = (PetscBool)(Mold != NULL);
-    PetscCallMPI(MPI_Bcast(&again, 1, MPIU_BOOL, 0, fi->comm));
-    if (again) PetscCall(ProjectAgain(fi, se, nold, nreM, Mold));
+    PetscBool reuse = (PetscBool)(again && nreM >= 0 && !r->no_cc_reuse);
+    if (reuse && !rank) reuse = (PetscBool)(Mold != NULL);
+    PetscCallMPI(MPI_Bcast(&reuse, 1, MPIU_BOOL, 0, fi->comm));
+    if (reuse) PetscCall(ProjectAgain(fi, se, nold, nreM, Mold));
   }
   PetscCall(MatDestroy(&Told));
+  if (copies) PetscCall(VecDestroyVecs(nq, &copies));
   PetscCall(PetscFree(Mold));
   PetscCall(PetscFree(lam));
   PetscCall(PetscFree(kcc));

@@ -7,8 +7,9 @@
  * (the saved T, K_r, M_r, component-mode frequencies are the results).
  * Redone for craig-bampton (the residuals of the error estimate and the
  * refinement by DRReductionEnrich need them): the boundary/interior
- * partition, K_II and M_II (submatrices), the kept modes (copied from the
- * interior rows of T's modal columns, where BuildT put them verbatim) and
+ * partition, K_II and M_II (submatrices), the kept modes (the interior
+ * rows of T's modal columns, where BuildT put them verbatim; copied out only
+ * for a saved phase 1, which has no T yet) and
  * ONE factorization of K_II made the way the original run made it: the
  * eigensolver's shift-and-invert factorization (a KSP with the eigensolver's
  * ST prefix, PREONLY + Cholesky + MUMPS, its options, ICNTL(13) = 1 as
@@ -66,34 +67,6 @@ static PetscErrorCode Refactor(DRFixedInterface *fi, DRReduction r, const char *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* fi->kept: the nq interior vectors from the interior rows of T's columns
- * col0 .. col0 + nq - 1 (where BuildT, or GetPencilSaved, put them verbatim). */
-static PetscErrorCode KeptFromT(DRFixedInterface *fi, Mat T, PetscInt col0)
-{
-  const PetscScalar *t;
-  PetscInt           ldt;
-  Vec                tmpl;
-
-  PetscFunctionBeginUser;
-  if (fi->nq == 0 || fi->nI == 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatCreateVecs(fi->KII, &tmpl, NULL));
-  PetscCall(VecDuplicateVecs(tmpl, fi->nq, &fi->kept));
-  PetscCall(VecDestroy(&tmpl));
-  fi->nkept = fi->nq;
-  PetscCall(MatDenseGetLDA(T, &ldt));
-  PetscCall(MatDenseGetArrayRead(T, &t));
-  for (PetscInt k = 0; k < fi->nq; k++) {
-    PetscScalar *v;
-    PetscInt     li = 0;
-    PetscCall(VecGetArrayWrite(fi->kept[k], &v));
-    for (PetscInt i = fi->rs; i < fi->re; i++)
-      if (fi->bcol[i] < 0) v[li++] = t[i - fi->rs + (col0 + k) * ldt];
-    PetscCall(VecRestoreArrayWrite(fi->kept[k], &v));
-  }
-  PetscCall(MatDenseRestoreArrayRead(T, &t));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* craig-bampton: the kit as DRFixedInterfaceKeepFactor leaves it after Apply. */
 static PetscErrorCode RestoreCraigBampton(DRReduction r, DRComponent c, const PetscBool isboundary[], const char *factor)
 {
@@ -116,8 +89,7 @@ static PetscErrorCode RestoreCraigBampton(DRReduction r, DRComponent c, const Pe
   se->pblabels = pbl;
   se->nb       = nb;
   se->pnb      = pnb;
-  fi->nq       = se->nq;
-  PetscCall(KeptFromT(fi, se->T, nb));
+  fi->nq       = se->nq; /* the kept vectors: the interior rows of T's columns nb .. */
   PetscCall(Refactor(fi, r, factor));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -203,7 +175,11 @@ PetscErrorCode DRReductionRestorePencil(DRReduction r, DRComponent c, const Pets
   se->qfreq_hz = s->qfreq_hz;
   se->qtop_hz  = qtop_hz;
   s->qfreq_hz  = NULL;
-  PetscCall(KeptFromT(fi, s->T, 0));
+  /* no basis yet: the modes kept as copies (the interior rows of the saved columns) */
+  if (fi->nq > 0 && fi->nI > 0) {
+    PetscCall(DRFixedInterfaceKeptVecs(fi, s->T, 0, fi->nq, &fi->kept));
+    fi->nkept = fi->nq;
+  }
   PetscCall(MatDestroy(&s->T));
   fi->lam0 = *lam;
   *lam     = NULL;
