@@ -10,6 +10,76 @@
 #include "fixed_interface.h"
 #include <petscblaslapack.h>
 
+/* The storage of a Craig-Bampton basis T: an array dynred allocates itself
+ * (malloc, zeroed) and frees with T (a container composed on it), so that
+ * Append can grow T in place with realloc: for arrays of this size glibc
+ * maps them and realloc moves the pages (mremap) instead of copying, so the
+ * old and the new T (680 MB each for a 121k-DOF part of the 1M plate) are
+ * never resident at once.  The header is made again over the grown array.
+ * A T made elsewhere (restored from a checkpoint) is copied as before. */
+#define DR_BASIS_ARRAY "DRBasisArray"
+
+static PetscErrorCode BasisFree(void *p)
+{
+  free(p);
+  return PETSC_SUCCESS;
+}
+
+static PetscErrorCode BasisWrap(MPI_Comm comm, PetscInt nloc, PetscInt n, PetscInt N, PetscContainer c, Mat *T)
+{
+  void *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscContainerGetPointer(c, &a));
+  PetscCall(MatCreateDense(comm, nloc, PETSC_DECIDE, n, N, (PetscScalar *)a, T));
+  PetscCall(PetscObjectCompose((PetscObject)*T, DR_BASIS_ARRAY, (PetscObject)c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFixedInterfaceBasisCreate(DRFixedInterface *fi, PetscInt N, Mat *T)
+{
+  PetscInt       nloc = fi->re - fi->rs;
+  void          *a    = calloc((size_t)PetscMax(nloc * N, 1), sizeof(PetscScalar));
+  PetscContainer c;
+
+  PetscFunctionBeginUser;
+  PetscCheck(a, PETSC_COMM_SELF, PETSC_ERR_MEM, "component '%s': out of memory for its basis (%" PetscInt_FMT " x %" PetscInt_FMT " local)", fi->name, nloc, N);
+  PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &c));
+  PetscCall(PetscContainerSetPointer(c, a));
+  PetscCall(PetscContainerSetUserDestroy(c, BasisFree));
+  PetscCall(BasisWrap(fi->comm, nloc, fi->n, N, c, T));
+  PetscCall(PetscContainerDestroy(&c)); /* T holds it */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* *T (N0 columns) resized to N columns in place, its first min(N0, N)
+ * columns kept; *grown false (nothing done): T is not DRFixedInterfaceBasisCreate's or
+ * someone else holds it too. */
+static PetscErrorCode BasisResize(DRFixedInterface *fi, Mat *T, PetscInt N, PetscBool *grown)
+{
+  PetscContainer c = NULL;
+  PetscInt       nloc = fi->re - fi->rs, refct;
+  void          *a, *b;
+  PetscBool      ok;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectQuery((PetscObject)*T, DR_BASIS_ARRAY, (PetscObject *)&c));
+  PetscCall(PetscObjectGetReference((PetscObject)*T, &refct));
+  ok = (PetscBool)(c && refct == 1);
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &ok, 1, MPIU_BOOL, MPI_LAND, fi->comm));
+  *grown = ok;
+  if (!ok) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectReference((PetscObject)c));
+  PetscCall(MatDestroy(T));
+  PetscCall(PetscContainerGetPointer(c, &a));
+  b = realloc(a, (size_t)PetscMax(nloc * N, 1) * sizeof(PetscScalar));
+  PetscCheck(b, PETSC_COMM_SELF, PETSC_ERR_MEM, "component '%s': out of memory growing its basis to %" PetscInt_FMT " x %" PetscInt_FMT " local", fi->name, nloc, N);
+  PetscCall(PetscContainerSetPointer(c, b));
+  PetscCall(BasisWrap(fi->comm, nloc, fi->n, N, c, T));
+  PetscCall(PetscContainerDestroy(&c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Root of the component: A^T B summed over the component's ranks for local
  * column blocks (nloc rows): out (m x n, column-major, rank 0). */
 static PetscErrorCode LocalTransposeProduct(DRFixedInterface *fi, PetscInt nloc, PetscInt m, const PetscScalar *a, PetscInt lda, PetscInt n, const PetscScalar *b, PetscInt ldb, PetscReal **out)
@@ -102,14 +172,30 @@ PetscErrorCode DRFixedInterfaceAppend(DRFixedInterface *fi, DRSuperelement *se, 
   Nkeep = nb + nold; /* columns of the old T kept */
   nq    = nold + nnew;
   N     = nb + nq;
-  /* T' = [T(:, 0:Nkeep) | new vectors on the interior rows] */
-  PetscCall(MatCreateDense(fi->comm, nloc, PETSC_DECIDE, fi->n, N, NULL, &T));
+  /* T' = [T(:, 0:Nkeep) | new vectors on the interior rows]: T grown in
+   * place (its first Nkeep columns stay where they are), else copied */
+  {
+    PetscBool grown = PETSC_FALSE;
+    PetscCall(BasisResize(fi, &se->T, N, &grown));
+    PetscCall(PetscInfo(NULL, "component '%s': basis %s to %" PetscInt_FMT " columns\n", fi->name, grown ? "grown in place" : "copied", N));
+    if (grown) {
+      T     = se->T;
+      se->T = NULL;
+    } else {
+      PetscCall(DRFixedInterfaceBasisCreate(fi, N, &T));
+      PetscCall(MatDenseGetLDA(T, &ldt));
+      PetscCall(MatDenseGetLDA(se->T, &ldo));
+      PetscCall(MatDenseGetArray(T, &t));
+      PetscCall(MatDenseGetArrayRead(se->T, &to));
+      for (PetscInt j = 0; j < Nkeep; j++)
+        for (PetscInt i = 0; i < nloc; i++) t[i + j * ldt] = to[i + j * ldo];
+      PetscCall(MatDenseRestoreArrayRead(se->T, &to));
+      PetscCall(MatDenseRestoreArray(T, &t));
+      PetscCall(MatDestroy(&se->T));
+    }
+  }
   PetscCall(MatDenseGetLDA(T, &ldt));
-  PetscCall(MatDenseGetLDA(se->T, &ldo));
   PetscCall(MatDenseGetArray(T, &t));
-  PetscCall(MatDenseGetArrayRead(se->T, &to));
-  for (PetscInt j = 0; j < Nkeep; j++)
-    for (PetscInt i = 0; i < nloc; i++) t[i + j * ldt] = to[i + j * ldo];
   for (PetscInt k = 0; k < nnew; k++) {
     const PetscScalar *ph;
     PetscInt           li = 0;
@@ -117,7 +203,6 @@ PetscErrorCode DRFixedInterfaceAppend(DRFixedInterface *fi, DRSuperelement *se, 
     for (PetscInt i = fi->rs; i < fi->re; i++) t[i - fi->rs + (Nkeep + k) * ldt] = fi->bcol[i] >= 0 ? 0 : ph[li++];
     PetscCall(VecRestoreArrayRead(modes[k], &ph));
   }
-  PetscCall(MatDenseRestoreArrayRead(se->T, &to));
   PetscCall(MatDenseRestoreArray(T, &t));
   PetscCall(MatAssemblyBegin(T, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(T, MAT_FINAL_ASSEMBLY));
@@ -178,7 +263,6 @@ PetscErrorCode DRFixedInterfaceAppend(DRFixedInterface *fi, DRSuperelement *se, 
   PetscCall(PetscFree(se->K));
   PetscCall(PetscFree(se->M));
   PetscCall(PetscFree(se->qfreq_hz));
-  PetscCall(MatDestroy(&se->T));
   se->T        = T;
   se->K        = K;
   se->M        = M;

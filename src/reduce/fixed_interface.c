@@ -316,7 +316,7 @@ PetscErrorCode DRFixedInterfaceBuildT(DRFixedInterface *fi, DRSuperelement *se)
   PetscInt            ldt, ldx = 0, nb = fi->nb, nq = fi->nq, N = nb + nq, li = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(MatCreateDense(fi->comm, fi->re - fi->rs, PETSC_DECIDE, fi->n, N, NULL, &se->T));
+  PetscCall(DRFixedInterfaceBasisCreate(fi, N, &se->T)); /* grown in place by Append */
   PetscCall(MatDenseGetArray(se->T, &t));
   PetscCall(MatDenseGetLDA(se->T, &ldt));
   if (fi->X) {

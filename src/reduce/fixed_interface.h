@@ -59,6 +59,9 @@ PetscErrorCode DRFixedInterfaceSetFactorPrefix(DRFixedInterface *fi, const char 
 PetscErrorCode DRFixedInterfaceRelease(DRFixedInterface *fi, int what, PetscReal *freed_mib);
 /* MiB of the held factorization on this process (MUMPS INFO(16); 0: none). */
 PetscErrorCode DRFixedInterfaceFactorMiB(DRFixedInterface *fi, PetscReal *mib);
+/* A basis T (n x N, fi's row layout, zeroed) whose storage Append can grow
+ * in place (append.c). */
+PetscErrorCode DRFixedInterfaceBasisCreate(DRFixedInterface *fi, PetscInt N, Mat *T);
 /* se->T = [I 0; Phi_c Phi_n] over the component's rows. */
 PetscErrorCode DRFixedInterfaceBuildT(DRFixedInterface *fi, DRSuperelement *se);
 /* se->K on rank 0 without projection (METHODS.md 1.1): [K_BB + K_BI Phi_c, 0;

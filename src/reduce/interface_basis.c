@@ -414,7 +414,7 @@ PetscErrorCode DRFixedInterfaceApplyBasis(DRFixedInterface *fi, DRReduction r, D
   PetscCall(MatDestroy(&Vd));
   PetscCall(PetscLogEventEnd(DRRED_Constraint, 0, 0, 0, 0));
   /* T = [V_c 0; X Phi] */
-  PetscCall(MatCreateDense(fi->comm, fi->re - fi->rs, PETSC_DECIDE, fi->n, N, NULL, &se->T));
+  PetscCall(DRFixedInterfaceBasisCreate(fi, N, &se->T)); /* grown in place by Append */
   PetscCall(MatDenseGetArray(se->T, &t));
   PetscCall(MatDenseGetLDA(se->T, &ldt));
   if (X) {
