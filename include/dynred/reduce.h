@@ -96,9 +96,10 @@ PetscErrorCode DRReductionCorrect(DRReduction r, PetscInt nsel, const PetscInt s
  * that wait (cms.keep_factors).  *freed_mib (may be NULL): the MiB of the
  * factorization freed on this process (MUMPS' own count; 0: none). */
 typedef enum {
-  DR_REDUCTION_HELD_RESIDUALS = 1, /* the last Residual's K_II^{-1} r_I */
-  DR_REDUCTION_HELD_FACTOR    = 2, /* the factorization of K_II */
-  DR_REDUCTION_HELD_BASIS     = 4  /* the basis T: final, nothing after the release may read it (GetBasis, Expand, Residual, Enrich, Correct, the interface basis applied again) */
+  DR_REDUCTION_HELD_RESIDUALS       = 1, /* the last Residual's K_II^{-1} r_I and what makes it again: Correct has nothing to correct with */
+  DR_REDUCTION_HELD_FACTOR          = 2, /* the factorization of K_II */
+  DR_REDUCTION_HELD_BASIS           = 4, /* the basis T: final, nothing after the release may read it (GetBasis, Expand, Residual, Enrich, Correct, the interface basis applied again) */
+  DR_REDUCTION_HELD_RESIDUAL_BLOCKS = 8  /* only the blocks K_II^{-1} r_I (n_I x ncol): Correct solves its selected columns again from the kept coefficients */
 } DRReductionHeld;
 PetscErrorCode DRReductionRelease(DRReduction r, int what, PetscReal *freed_mib);
 /* MiB of the K_II factorization the reduction holds on this process (0: none). */

@@ -74,8 +74,10 @@ PetscErrorCode DRCMSIdle_Private(DRCMS c, PetscInt i, PetscBool residuals)
       PetscCall(DRReductionGetFactorMiB(c->red[j], &mib));
       held += mib;
     }
-  if (held <= c->factor_budget_mib) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(DRReductionRelease(c->red[i], DR_REDUCTION_HELD_FACTOR, &freed));
+  if (c->factor_budget_mib > 0 && held <= c->factor_budget_mib) PetscFunctionReturn(PETSC_SUCCESS);
+  /* the residual blocks K_II^{-1} r_I too (n_I x 200 for 200 modes: as
+   * large as a factorization): a correction solves its columns again */
+  PetscCall(DRReductionRelease(c->red[i], DR_REDUCTION_HELD_FACTOR | DR_REDUCTION_HELD_RESIDUAL_BLOCKS, &freed));
   if (freed > 0) {
     c->nreleased++;
     PetscCall(PetscInfo(NULL, "component '%s': K_II factorization released (%g MiB; this rank held %g MiB, cms.keep_factors allows %g)\n", c->names[c->mine[i]], (double)freed, (double)held, (double)c->factor_budget_mib));

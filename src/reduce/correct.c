@@ -234,28 +234,14 @@ static PetscErrorCode AppendSpan(DRFixedInterface *fi, DRSuperelement *se, Petsc
 
 PetscErrorCode DRFixedInterfaceCorrect(DRFixedInterface *fi, DRSuperelement *se, PetscInt nsel, const PetscInt sel[], PetscInt *nadded)
 {
-  PetscInt           nl = 0, ldw, ldz;
-  Mat                Zm;
-  PetscScalar       *z;
-  const PetscScalar *w;
+  Mat Zm;
 
   PetscFunctionBeginUser;
   *nadded = 0;
-  if (!fi->Wres || nsel == 0 || fi->nI == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!fi->nWres || nsel == 0 || fi->nI == 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscLogEventBegin(DRRED_Project, 0, 0, 0, 0));
-  PetscCall(MatGetLocalSize(fi->KII, &nl, NULL));
-  /* Z: the selected columns of W */
-  PetscCall(MatCreateDense(fi->comm, nl, PETSC_DECIDE, fi->nI, nsel, NULL, &Zm));
-  PetscCall(MatDenseGetLDA(Zm, &ldz));
-  PetscCall(MatDenseGetLDA(fi->Wres, &ldw));
-  PetscCall(MatDenseGetArray(Zm, &z));
-  PetscCall(MatDenseGetArrayRead(fi->Wres, &w));
-  for (PetscInt j = 0; j < nsel; j++) {
-    PetscCheck(sel[j] >= 0 && sel[j] < fi->nWres, fi->comm, PETSC_ERR_ARG_OUTOFRANGE, "component '%s': residual correction %" PetscInt_FMT " of %" PetscInt_FMT " held", fi->name, sel[j], fi->nWres);
-    PetscCall(PetscArraycpy(z + j * ldz, w + sel[j] * ldw, nl));
-  }
-  PetscCall(MatDenseRestoreArrayRead(fi->Wres, &w));
-  PetscCall(MatDenseRestoreArray(Zm, &z));
+  /* Z: the selected columns of W (held, or solved again) */
+  PetscCall(DRFixedInterfaceResidualColumns(fi, se, nsel, sel, &Zm));
   PetscCall(AppendSpan(fi, se, nsel, Zm, nadded));
   PetscCall(MatDestroy(&Zm));
   PetscCall(PetscLogEventEnd(DRRED_Project, 0, 0, 0, 0));

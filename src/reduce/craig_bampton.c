@@ -68,8 +68,11 @@ static PetscErrorCode DRReductionEnrich_CraigBampton(DRReduction r, DRComponent 
 
 static PetscErrorCode DRReductionCorrect_CraigBampton(DRReduction r, PetscInt nsel, const PetscInt sel[], DRSuperelement *se, PetscInt *nadded)
 {
+  DRFixedInterface *fi = (DRFixedInterface *)r->data;
+
   PetscFunctionBeginUser;
-  PetscCall(DRFixedInterfaceCorrect((DRFixedInterface *)r->data, se, nsel, sel, nadded));
+  if (nsel > 0 && fi->nWres > 0 && !fi->Wres) PetscCall(DRFixedInterfaceFactor(fi, r)); /* released blocks: solved again */
+  PetscCall(DRFixedInterfaceCorrect(fi, se, nsel, sel, nadded));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

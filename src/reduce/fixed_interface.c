@@ -236,8 +236,10 @@ PetscErrorCode DRFixedInterfaceRelease(DRFixedInterface *fi, int what, PetscReal
 {
   PetscFunctionBeginUser;
   if (freed_mib) *freed_mib = 0;
+  if (what & (DR_REDUCTION_HELD_RESIDUALS | DR_REDUCTION_HELD_RESIDUAL_BLOCKS)) PetscCall(MatDestroy(&fi->Wres));
   if (what & DR_REDUCTION_HELD_RESIDUALS) {
-    PetscCall(MatDestroy(&fi->Wres));
+    PetscCall(PetscFree(fi->Qres));
+    PetscCall(PetscFree(fi->lamres));
     fi->nWres = 0;
   }
   if (!(what & DR_REDUCTION_HELD_FACTOR)) PetscFunctionReturn(PETSC_SUCCESS);
@@ -351,6 +353,8 @@ PetscErrorCode DRFixedInterfaceDestroy(DRFixedInterface *fi)
   PetscCall(DRModalDestroy(&fi->modal));
   if (fi->kept) PetscCall(VecDestroyVecs(fi->nkept, &fi->kept));
   PetscCall(MatDestroy(&fi->Wres));
+  PetscCall(PetscFree(fi->Qres));
+  PetscCall(PetscFree(fi->lamres));
   PetscCall(MatDestroy(&fi->KC));
   PetscCall(PetscFree(fi->lam0));
   PetscCall(MatDestroy(&fi->F));

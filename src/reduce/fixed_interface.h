@@ -30,7 +30,10 @@ typedef struct {
   Vec        *kept;     /* copies of the kept modes while there is no basis T (phase 1 released or restored); with a T, the interior rows of its columns nb .. nb + nq - 1 are the kept vectors (DRFixedInterfaceKeptVecs) */
   PetscInt    nkept;    /* length of kept */
   PetscInt    ncorr;    /* of the kept vectors, residual corrections (correct.c): not an invariant subspace */
-  Mat         Wres;     /* K_II^{-1} r_I of the last residual's nWres system modes (correct.c) */
+  Mat         Wres;     /* K_II^{-1} r_I of the last residual's nWres system modes (correct.c); NULL when released (DR_REDUCTION_HELD_RESIDUAL_BLOCKS) */
+  PetscReal  *Qres, *lamres; /* that residual's coefficients ((nb + nq) x nWres) and eigenvalues: its columns made again (DRFixedInterfaceResidualColumns) */
+  PetscInt    Nres;     /* nb + nq of the basis they belong to */
+  PetscBool   cbres;    /* the residual's path (structured or formed) */
   Mat         KC;       /* K [0; v] of the ncorr residual corrections (T's row layout; append.c, residual.c); NULL: not formed */
   PetscReal  *lam0;     /* eigenvalues of the kept modes of a restored phase 1 (no DRModal; restore.c) */
   PetscInt    nWres;
@@ -108,6 +111,12 @@ PetscErrorCode DRFixedInterfaceCorrectAgain(DRFixedInterface *fi, DRSuperelement
  * corrections), whose structure gives K T on the interior without a sparse
  * product; else (a free-interface basis) K U and M U are formed. */
 PetscErrorCode DRFixedInterfaceResidual(DRFixedInterface *fi, DRComponent c, DRSuperelement *se, PetscBool cb, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal eta2[], PetscReal **gB);
+/* Columns sel[nsel] of the last residual's K_II^{-1} r_I (K_II's layout) as a
+ * new dense matrix: copied from the held block, or, when it was released,
+ * solved again for those columns only from the kept coefficients (the same
+ * basis: corrections come before anything else changes T; the
+ * factorization must be there). */
+PetscErrorCode DRFixedInterfaceResidualColumns(DRFixedInterface *fi, DRSuperelement *se, PetscInt nsel, const PetscInt sel[], Mat *Z);
 
 /* Interface reduction before the projection (interface_basis.c): the
  * component's boundary Schur complement and Guyan mass (nb x nb, boundary

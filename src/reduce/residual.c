@@ -213,13 +213,69 @@ PetscErrorCode DRFixedInterfaceResidual(DRFixedInterface *fi, DRComponent c, DRS
   PetscCallMPI(MPI_Reduce(loc, gl, (PetscMPIInt)(fi->nb * ncol), MPIU_REAL, MPIU_SUM, 0, fi->comm));
   *gB = gl;
   PetscCall(PetscFree(loc));
-  /* kept for residual corrections (correct.c) */
+  /* kept for residual corrections (correct.c), and what makes them again */
   PetscCall(MatDestroy(&fi->Wres));
+  PetscCall(PetscFree(fi->Qres));
+  PetscCall(PetscFree(fi->lamres));
   fi->Wres  = W;
   fi->nWres = W ? ncol : 0;
+  fi->Nres  = se->nb + se->nq;
+  fi->cbres = cb;
+  if (W) {
+    PetscCall(PetscMalloc1(fi->Nres * ncol, &fi->Qres));
+    PetscCall(PetscMalloc1(ncol, &fi->lamres));
+    PetscCall(PetscArraycpy(fi->Qres, Qc, fi->Nres * ncol));
+    PetscCall(PetscArraycpy(fi->lamres, lam, ncol));
+  }
   PetscCall(MatDestroy(&RIm));
   PetscCall(PetscFree(RI));
   PetscCall(PetscFree(R));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRFixedInterfaceResidualColumns(DRFixedInterface *fi, DRSuperelement *se, PetscInt nsel, const PetscInt sel[], Mat *Z)
+{
+  PetscInt     nl = 0, ldz, N = fi->Nres, nloc = fi->re - fi->rs;
+  PetscScalar *z;
+
+  PetscFunctionBeginUser;
+  *Z = NULL;
+  PetscCall(MatGetLocalSize(fi->KII, &nl, NULL));
+  for (PetscInt j = 0; j < nsel; j++) PetscCheck(sel[j] >= 0 && sel[j] < fi->nWres, fi->comm, PETSC_ERR_ARG_OUTOFRANGE, "component '%s': residual correction %" PetscInt_FMT " of %" PetscInt_FMT " held", fi->name, sel[j], fi->nWres);
+  PetscCall(MatCreateDense(fi->comm, nl, PETSC_DECIDE, fi->nI, nsel, NULL, Z));
+  PetscCall(MatDenseGetLDA(*Z, &ldz));
+  if (fi->Wres) { /* held: the selected columns copied */
+    const PetscScalar *w;
+    PetscInt           ldw;
+    PetscCall(MatDenseGetLDA(fi->Wres, &ldw));
+    PetscCall(MatDenseGetArray(*Z, &z));
+    PetscCall(MatDenseGetArrayRead(fi->Wres, &w));
+    for (PetscInt j = 0; j < nsel; j++) PetscCall(PetscArraycpy(z + j * ldz, w + sel[j] * ldw, nl));
+    PetscCall(MatDenseRestoreArrayRead(fi->Wres, &w));
+    PetscCall(MatDenseRestoreArray(*Z, &z));
+  } else { /* released: r of the selected modes formed again, K_II^{-1} r_I solved for them */
+    PetscReal *Q, *lam, *R, *RI;
+    Mat        RIm;
+    PetscCheck(N == se->nb + se->nq, fi->comm, PETSC_ERR_ORDER, "component '%s': the basis changed (%" PetscInt_FMT " columns, the residual had %" PetscInt_FMT ") before its residual corrections", fi->name, se->nb + se->nq, N);
+    PetscCheck(fi->F, fi->comm, PETSC_ERR_ORDER, "component '%s': residual columns made again without the factorization of K_II", fi->name);
+    PetscCall(PetscMalloc4(N * nsel + 1, &Q, nsel + 1, &lam, nloc * nsel + 1, &R, nl * nsel + 1, &RI));
+    for (PetscInt j = 0; j < nsel; j++) {
+      PetscCall(PetscArraycpy(Q + j * N, fi->Qres + sel[j] * N, N));
+      lam[j] = fi->lamres[sel[j]];
+    }
+    if (fi->cbres) PetscCall(ResidualStructured(fi, se, nsel, Q, lam, R));
+    else PetscCall(ResidualFormed(fi, se, nsel, Q, lam, R));
+    for (PetscInt k = 0, l; k < nsel; k++) {
+      l = 0;
+      for (PetscInt i = fi->rs; i < fi->re; i++)
+        if (fi->bcol[i] < 0) RI[l++ + k * nl] = R[i - fi->rs + k * nloc];
+    }
+    PetscCall(MatCreateDense(fi->comm, nl, PETSC_DECIDE, fi->nI, nsel, RI, &RIm));
+    PetscCall(DRReductionBlockSolve(fi->F, RIm, *Z));
+    PetscCall(MatDestroy(&RIm));
+    PetscCall(PetscFree4(Q, lam, R, RI));
+    PetscCall(PetscInfo(NULL, "component '%s': %" PetscInt_FMT " of %" PetscInt_FMT " residual columns K_II^{-1} r_I solved again (the block was released)\n", fi->name, nsel, fi->nWres));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
