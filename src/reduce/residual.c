@@ -139,6 +139,26 @@ static PetscErrorCode ResidualStructured(DRFixedInterface *fi, DRSuperelement *s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* R = K U - M U diag(lam) on this rank's rows (the structured or the formed
+ * path) and its interior rows RI (nIloc x ncol, K_II's layout); the caller
+ * frees both. */
+static PetscErrorCode ResidualRows(DRFixedInterface *fi, DRSuperelement *se, PetscBool cb, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscInt nIloc, PetscReal **R, PetscReal **RI)
+{
+  PetscInt nloc = fi->re - fi->rs;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(nloc * ncol + 1, R));
+  if (cb) PetscCall(ResidualStructured(fi, se, ncol, Qc, lam, *R));
+  else PetscCall(ResidualFormed(fi, se, ncol, Qc, lam, *R));
+  PetscCall(PetscMalloc1(nIloc * ncol + 1, RI));
+  for (PetscInt k = 0, l; k < ncol; k++) {
+    l = 0;
+    for (PetscInt i = fi->rs; i < fi->re; i++)
+      if (fi->bcol[i] < 0) (*RI)[l++ + k * nIloc] = (*R)[i - fi->rs + k * nloc];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRFixedInterfaceResidual(DRFixedInterface *fi, DRComponent c, DRSuperelement *se, PetscBool cb, PetscInt ncol, const PetscReal Qc[], const PetscReal lam[], PetscReal eta2[], PetscReal **gB)
 {
   PetscInt           nloc = fi->re - fi->rs, nIloc = 0, nBloc = 0;
@@ -150,21 +170,13 @@ PetscErrorCode DRFixedInterfaceResidual(DRFixedInterface *fi, DRComponent c, DRS
   (void)c;
   PetscCallMPI(MPI_Comm_rank(fi->comm, &rank));
   *gB = NULL;
-  PetscCall(PetscMalloc1(nloc * ncol + 1, &R));
-  if (cb) PetscCall(ResidualStructured(fi, se, ncol, Qc, lam, R));
-  else PetscCall(ResidualFormed(fi, se, ncol, Qc, lam, R));
   for (PetscInt i = fi->rs; i < fi->re; i++) {
     if (fi->bcol[i] >= 0) nBloc++;
     else nIloc++;
   }
+  PetscCall(ResidualRows(fi, se, cb, ncol, Qc, lam, nIloc, &R, &RI));
   /* interior part: W = K_II^{-1} R_I, eta2 = diag(R_I^T W) */
   for (PetscInt k = 0; k < ncol; k++) eta2[k] = 0;
-  PetscCall(PetscMalloc1(nIloc * ncol + 1, &RI));
-  for (PetscInt k = 0, l; k < ncol; k++) {
-    l = 0;
-    for (PetscInt i = fi->rs; i < fi->re; i++)
-      if (fi->bcol[i] < 0) RI[l++ + k * nIloc] = R[i - fi->rs + k * nloc];
-  }
   if (fi->nI > 0 && ncol > 0) {
     const PetscScalar *w;
     PetscReal         *part;
@@ -235,7 +247,7 @@ PetscErrorCode DRFixedInterfaceResidual(DRFixedInterface *fi, DRComponent c, DRS
 
 PetscErrorCode DRFixedInterfaceResidualColumns(DRFixedInterface *fi, DRSuperelement *se, PetscInt nsel, const PetscInt sel[], Mat *Z)
 {
-  PetscInt     nl = 0, ldz, N = fi->Nres, nloc = fi->re - fi->rs;
+  PetscInt     nl = 0, ldz, N = fi->Nres;
   PetscScalar *z;
 
   PetscFunctionBeginUser;
@@ -258,22 +270,18 @@ PetscErrorCode DRFixedInterfaceResidualColumns(DRFixedInterface *fi, DRSuperelem
     Mat        RIm;
     PetscCheck(N == se->nb + se->nq, fi->comm, PETSC_ERR_ORDER, "component '%s': the basis changed (%" PetscInt_FMT " columns, the residual had %" PetscInt_FMT ") before its residual corrections", fi->name, se->nb + se->nq, N);
     PetscCheck(fi->F, fi->comm, PETSC_ERR_ORDER, "component '%s': residual columns made again without the factorization of K_II", fi->name);
-    PetscCall(PetscMalloc4(N * nsel + 1, &Q, nsel + 1, &lam, nloc * nsel + 1, &R, nl * nsel + 1, &RI));
+    PetscCall(PetscMalloc2(N * nsel + 1, &Q, nsel + 1, &lam));
     for (PetscInt j = 0; j < nsel; j++) {
       PetscCall(PetscArraycpy(Q + j * N, fi->Qres + sel[j] * N, N));
       lam[j] = fi->lamres[sel[j]];
     }
-    if (fi->cbres) PetscCall(ResidualStructured(fi, se, nsel, Q, lam, R));
-    else PetscCall(ResidualFormed(fi, se, nsel, Q, lam, R));
-    for (PetscInt k = 0, l; k < nsel; k++) {
-      l = 0;
-      for (PetscInt i = fi->rs; i < fi->re; i++)
-        if (fi->bcol[i] < 0) RI[l++ + k * nl] = R[i - fi->rs + k * nloc];
-    }
+    PetscCall(ResidualRows(fi, se, fi->cbres, nsel, Q, lam, nl, &R, &RI));
     PetscCall(MatCreateDense(fi->comm, nl, PETSC_DECIDE, fi->nI, nsel, RI, &RIm));
     PetscCall(DRReductionBlockSolve(fi->F, RIm, *Z));
     PetscCall(MatDestroy(&RIm));
-    PetscCall(PetscFree4(Q, lam, R, RI));
+    PetscCall(PetscFree2(Q, lam));
+    PetscCall(PetscFree(R));
+    PetscCall(PetscFree(RI));
     PetscCall(PetscInfo(NULL, "component '%s': %" PetscInt_FMT " of %" PetscInt_FMT " residual columns K_II^{-1} r_I solved again (the block was released)\n", fi->name, nsel, fi->nWres));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
