@@ -33,6 +33,13 @@ extern PetscLogEvent DR_EIGEN_Solve, DR_EIGEN_Factor, DR_EIGEN_Dense, DR_EIGEN_C
  * solves it instead of LAPACK (src/eigen/dense_lanczos.c): eigenvalues to
  * about 1e-20 relative, vectors to about 1e-10. */
 PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X);
+/* The same with K's storage as the block Lanczos path's work (the count's
+ * dsytrf and the Cholesky factor go there instead of into an n x n array of
+ * their own): K is overwritten and made again by reload(ctx, K) after each
+ * use and before it returns, so the caller, who keeps K's values elsewhere
+ * (a scratch file: the CMS root's interface stiffness), holds two n x n
+ * arrays at the peak instead of three.  reload NULL: DRDenseEigen. */
+PetscErrorCode DRDenseEigenWork(PetscInt n, PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscErrorCode (*reload)(void *, PetscReal *), void *ctx);
 /* The same without the input error: *minor > 0 is the order of the leading
  * minor at which K - sigma M fails to be positive definite (K indefinite
  * there, or M too ill-conditioned for sigma to help); nothing computed then. */
@@ -45,7 +52,7 @@ PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, 
  * models (cms.partition auto); measured about 0.055 ns per operation on one
  * core (bench/README.md 2r: n = 12000, 265 s by LAPACK). */
 PetscReal      DRDenseEigenOps(PetscInt n, PetscInt nwant);
-PetscErrorCode DRDenseEigenLanczos(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscBool *done);
+PetscErrorCode DRDenseEigenLanczos(PetscInt n, PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscErrorCode (*reload)(void *, PetscReal *), void *ctx, PetscBool *done);
 PetscErrorCode DRDenseEigenMinor(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscInt *minor);
 
 /* DRDenseEigen on every rank of comm (collective): n, K, M, nwant, lmax

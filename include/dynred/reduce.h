@@ -99,9 +99,13 @@ typedef enum {
   DR_REDUCTION_HELD_RESIDUALS       = 1, /* the last Residual's K_II^{-1} r_I and what makes it again: Correct has nothing to correct with */
   DR_REDUCTION_HELD_FACTOR          = 2, /* the factorization of K_II */
   DR_REDUCTION_HELD_BASIS           = 4, /* the basis T: final, nothing after the release may read it (GetBasis, Expand, Residual, Enrich, Correct, the interface basis applied again) */
-  DR_REDUCTION_HELD_RESIDUAL_BLOCKS = 8  /* only the blocks K_II^{-1} r_I (n_I x ncol): Correct solves its selected columns again from the kept coefficients */
+  DR_REDUCTION_HELD_RESIDUAL_BLOCKS = 8, /* only the blocks K_II^{-1} r_I (n_I x ncol): Correct solves its selected columns again from the kept coefficients */
+  DR_REDUCTION_HELD_BASIS_SPILL     = 16  /* the basis T put aside in a scratch file (DRReductionSetScratchDir) and read back, the same bits, by the next step that needs it; not written again while it has not changed */
 } DRReductionHeld;
 PetscErrorCode DRReductionRelease(DRReduction r, int what, PetscReal *freed_mib);
+/* The directory of the scratch files of DR_REDUCTION_HELD_BASIS_SPILL ("" or
+ * NULL: $TMPDIR, else /tmp; the file is unlinked at once). */
+PetscErrorCode DRReductionSetScratchDir(DRReduction r, const char dir[]);
 /* MiB of the K_II factorization the reduction holds on this process (0: none). */
 PetscErrorCode DRReductionGetFactorMiB(DRReduction r, PetscReal *mib);
 /* The highest frequency (Hz) a component eigensolve found: the truncated

@@ -85,6 +85,15 @@ PetscErrorCode DRProgress(MPI_Comm comm, const char *fmt, ...) PETSC_ATTRIBUTE_F
 /* Peak resident set size of this process in MiB (VmHWM). */
 PetscErrorCode DRPeakRSS(PetscReal *mib);
 
+/* Scratch files (src/core/scratch.c): a file made in dir ("": $TMPDIR,
+ * else /tmp) and unlinked at once (nothing is left behind, also when the
+ * job is killed), written and read whole from its start; *fd -1 after
+ * Close.  what names the data in error messages. */
+PetscErrorCode DRScratchOpen(const char dir[], const char what[], int *fd);
+PetscErrorCode DRScratchWrite(int fd, const void *buf, size_t bytes, const char what[]);
+PetscErrorCode DRScratchRead(int fd, void *buf, size_t bytes, const char what[]);
+PetscErrorCode DRScratchClose(int *fd);
+
 /* Resolve `path` as written in the file `base_file`: a relative path is
  * taken relative to base_file's directory; an empty or absolute path, or a
  * base that is not a file name ("<embedded demo>", NULL) or has no directory

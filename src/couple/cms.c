@@ -31,6 +31,8 @@ static const DRConfigKey cms_keys[] = {
   {"cms.checkpoint", DR_CFG_STRING, "", "component checkpoint directory: each finished superelement stored by a content hash of its matrices, labels and reduction options, so a killed job rerun with the same command reduces only the unfinished components; kept after the run for cms.reuse (default: OUTPUT.ckpt; none: off)", NULL, NULL, NULL},
   {"cms.reuse", DR_CFG_STRING, "", "an earlier result OLD.h5 (its checkpoint OLD.h5.ckpt) or a checkpoint directory: components whose matrices, labels and reduction options are unchanged are read from it instead of reduced", NULL, NULL, NULL},
   {"cms.keep_factors", DR_CFG_STRING, "auto", "each component's K_II factorization (its eigensolver's, reused by the constraint modes, the error estimate and the refinement) kept while the component waits for the others: true; false: released and made again when next needed (bit-identical results, about one factorization more per component and phase, for jobs whose factorizations do not fit side by side); auto: kept while this rank's factorizations stay below a quarter of its share of the node's memory (mem_limit_mib, else MemAvailable)", NULL, NULL, NULL},
+  {"cms.spill_basis", DR_CFG_STRING, "auto", "a waiting component's basis T (n x (boundary + modes), the largest thing it holds) put aside in a scratch file and read back, the same bits, by its next step: true; false: kept in memory; auto: whenever its factorization is released (cms.keep_factors false, or auto over its budget); the root's interface mass M_G likewise between its CC solves", "auto|true|false", NULL, NULL},
+  {"cms.scratch_dir", DR_CFG_STRING, "", "directory of the scratch files of cms.spill_basis (node-local disk on a cluster; default: $TMPDIR, else /tmp); the files are unlinked at once, nothing is left behind", NULL, NULL, NULL},
   {"components[].method", DR_CFG_STRING, "", "CMS reduction of this component (default cms.method)", NULL, NULL, NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
@@ -49,6 +51,8 @@ PetscErrorCode DRCMSCreate(MPI_Comm comm, DRCMS *cms)
   PetscCall(PetscNew(cms));
   (*cms)->comm  = comm;
   (*cms)->gcomm = MPI_COMM_NULL;
+  (*cms)->mg_fd = -1;
+  (*cms)->s_fd  = -1;
   PetscCallMPI(MPI_Comm_rank(comm, &(*cms)->rank));
   PetscCallMPI(MPI_Comm_size(comm, &(*cms)->size));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -76,6 +80,8 @@ PetscErrorCode DRCMSDestroy(DRCMS *cms)
   PetscCall(PetscFree(c->Sfull));
   PetscCall(PetscFree(c->Sdiag));
   PetscCall(PetscFree(c->Mfull));
+  PetscCall(DRScratchClose(&c->mg_fd));
+  PetscCall(DRScratchClose(&c->s_fd));
   PetscCall(PetscFree(c->cclam));
   PetscCall(PetscFree(c->ccX));
   PetscCall(PetscFree(c->names));
@@ -238,6 +244,9 @@ PetscErrorCode DRCMSSetFromOptions(DRCMS c)
     char keep[32] = "auto";
     PetscCall(DRConfigGetString(cfg, "cms.keep_factors", keep, sizeof(keep), NULL));
     PetscCall(DRCMSFactorBudget_Private(c, keep));
+    PetscCall(DRConfigGetString(cfg, "cms.spill_basis", keep, sizeof(keep), NULL));
+    PetscCall(DRConfigGetString(cfg, "cms.scratch_dir", c->scratch_dir, sizeof(c->scratch_dir), NULL));
+    PetscCall(DRCMSSpillSetUp_Private(c, keep));
   }
   PetscCall(CheckOptions(c, partition));
   /* the explicit component-mode choice of the range in use is final */
@@ -329,6 +338,7 @@ static PetscErrorCode ReduceComponent(DRCMS c, PetscInt i, PetscLogDouble t[3])
   r = c->red[i];
   PetscCall(DRReductionSetType(r, c->methods[c->mine[i]]));
   PetscCall(DRReductionSetOptionsPrefix(r, "cms_comp_"));
+  PetscCall(DRReductionSetScratchDir(r, c->scratch_dir));
   PetscCall(DRReductionSetModes(r, c->comp_nmodes[c->mine[i]], c->comp_cut[c->mine[i]]));
   PetscCall(DRReductionFreeInterfaceSetSupport(r, c->support));
   PetscCall(DRReductionSetUp(r));
@@ -586,6 +596,7 @@ PetscErrorCode DRCMSSolve(DRCMS c)
   if (ierr) PetscCall(PetscFree(Q));
   if (ierr) PetscFunctionReturn(ierr);
   PetscCall(DRCMSCheckpointClose_Private(c));
+  PetscCall(DRCMSRootPencilFree_Private(c));
   PetscCall(DRCMSReleaseAll_Private(c)); /* the recovery needs the bases only */
   PetscCall(DRCMSRecover_Private(c, Q));
   PetscCall(PetscFree(Q));

@@ -141,7 +141,9 @@ struct _p_DRCMS {
   PetscBool  iface_redo;      /* Refine: more CC modes in the next round */
   PetscInt   pnbglob;
   DRLabel   *pglob;
-  PetscReal *Sfull, *Mfull, lcc; /* Mfull: the assembled Guyan mass M_G (root) */
+  PetscReal *Sfull, *Mfull, lcc; /* Mfull: the assembled Guyan mass M_G (root; NULL while it is in its scratch file mg_fd) */
+  int        mg_fd;               /* root, cms.spill_basis: M_G's scratch file (-1: none); M_G never changes, so it is written once */
+  int        s_fd;                /* root, cms.spill_basis: S's values in a scratch file, the CC solve working in S's storage (-1: none) */
   PetscReal *Sdiag;               /* root, Sfac_state 1: S's diagonal (Sfull holds its Cholesky factor in the lower triangle, S in the strict upper one) */
   PetscInt   Sfac_state;          /* root: Sfull factored in place for the estimate's boundary term (1; -1: not definite, Sfull intact; 0: not factored) */
   PetscReal *cclam, *ccX;         /* root, interface_auto: the lowest nccache CC eigenpairs of (Sfull, Mfull) */
@@ -189,17 +191,24 @@ struct _p_DRCMS {
    * none) */
   PetscReal factor_budget_mib;
   PetscInt  nreleased; /* factorizations released on this rank (made again on demand) */
+  /* cms.spill_basis (schedule.c): DR_CMS_SPILL_*; cms.scratch_dir */
+  int  spill;
+  char scratch_dir[PETSC_MAX_PATH_LEN];
 };
+enum { DR_CMS_SPILL_NEVER, DR_CMS_SPILL_ALWAYS, DR_CMS_SPILL_WITH_FACTOR };
 
 /* schedule.c: component i (of mine) waits now.  residuals: its last
  * residual's K_II^{-1} r_I is no longer needed (corrections made, or the
  * last round); its K_II factorization is released when this rank's held
  * factorizations exceed c->factor_budget_mib (made again on demand, the
- * same bits).  DRCMSReleaseAll_Private: every component of mine, both. */
+ * same bits); its basis T goes to a scratch file as cms.spill_basis says.  DRCMSReleaseAll_Private: every component of mine, both. */
 PetscErrorCode DRCMSIdle_Private(DRCMS c, PetscInt i, PetscBool residuals);
 PetscErrorCode DRCMSReleaseAll_Private(DRCMS c);
 /* schedule.c: cms.keep_factors read into c->factor_budget_mib (collective) */
 PetscErrorCode DRCMSFactorBudget_Private(DRCMS c, const char *keep);
+/* schedule.c: cms.spill_basis read into c->spill (after the budget; the
+ * scratch directory checked on every rank when spilling is certain) */
+PetscErrorCode DRCMSSpillSetUp_Private(DRCMS c, const char *spill);
 
 /* iface_early.c: phase 1 (modes, pencils), the CC modes at the root, phase
  * 2 (bases on the CC modes) for my components; ierr agreed by all groups */
@@ -209,6 +218,9 @@ PetscErrorCode DRCMSInterfaceEarly_Private(DRCMS c, PetscLogDouble t[3]);
  * c->Sdiag: no second nb x nb array; the 1M-DOF plate's separator: 1.1 GB),
  * c->Sfac_state 1, or -1 (not definite: Sfull left as it was) */
 PetscErrorCode DRCMSRootSchurFactor_Private(DRCMS c);
+/* iface_early.c, root: S, M_G and the CC cache freed after the last round
+ * (before the recovery) */
+PetscErrorCode DRCMSRootPencilFree_Private(DRCMS c);
 /* iface_early.c: a refinement round with count CC modes (bases rebuilt) */
 PetscErrorCode DRCMSInterfaceEnrich_Private(DRCMS c, PetscInt count, PetscLogDouble t[3]);
 /* partition.c; the balance table: predicted share vs seconds per group */

@@ -49,6 +49,77 @@ static PetscErrorCode RootSchurRestore(DRCMS c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Root, cms.spill_basis: does the root put its pencil aside (always with
+ * true; with auto where this rank released a factorization, i.e. the job is
+ * near its memory share)? */
+static PetscBool RootSpills(DRCMS c)
+{
+  if (c->rank || c->spill == DR_CMS_SPILL_NEVER) return PETSC_FALSE;
+  return (PetscBool)(c->spill == DR_CMS_SPILL_ALWAYS || c->factor_budget_mib == 0 || c->nreleased > 0);
+}
+
+/* Root, cms.spill_basis: M_G, read only by the CC solves, put aside in a
+ * scratch file between them (1.15 GB for the 1M plate's 12000-DOF
+ * separator; written once, M_G does not change), and read back before one. */
+static PetscErrorCode RootMassAside(DRCMS c)
+{
+  size_t bytes = sizeof(PetscReal) * (size_t)c->pnbglob * (size_t)c->pnbglob;
+
+  PetscFunctionBeginUser;
+  if (!c->Mfull || !RootSpills(c)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (c->mg_fd < 0) {
+    PetscCall(DRScratchOpen(c->scratch_dir, "cms: the interface's Guyan mass M_G", &c->mg_fd));
+    PetscCall(DRScratchWrite(c->mg_fd, c->Mfull, bytes, "cms: the interface's Guyan mass M_G"));
+  }
+  PetscCall(PetscFree(c->Mfull));
+  PetscCall(PetscInfo(NULL, "cms: the interface's Guyan mass M_G (%.1f MiB) put aside in a scratch file\n", bytes / 1048576.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RootMassBack(DRCMS c)
+{
+  size_t bytes = sizeof(PetscReal) * (size_t)c->pnbglob * (size_t)c->pnbglob;
+
+  PetscFunctionBeginUser;
+  if (c->rank || c->Mfull) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(c->mg_fd >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "cms: M_G neither held nor put aside");
+  PetscCall(PetscMalloc1(c->pnbglob * c->pnbglob + 1, &c->Mfull));
+  PetscCall(DRScratchRead(c->mg_fd, c->Mfull, bytes, "cms: the interface's Guyan mass M_G"));
+  PetscCall(PetscInfo(NULL, "cms: the interface's Guyan mass M_G read back from its scratch file\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Root, cms.spill_basis: S's values kept in a scratch file (written once:
+ * S does not change; the estimate's in-place factor is undone before any CC
+ * solve) so the dense CC solve may use S's storage as its work array
+ * (DRDenseEigenWork): S, M_G and no third 12000^2 array on the 1M plate. */
+static PetscErrorCode RootStiffnessReload(void *ctx, PetscReal *S)
+{
+  DRCMS c = (DRCMS)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRScratchRead(c->s_fd, S, sizeof(PetscReal) * (size_t)c->pnbglob * (size_t)c->pnbglob, "cms: the interface's Schur complement S"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Root, after the last round: the pencil and the CC cache are not needed by
+ * the recovery (which holds the modes on the full DOF set: the job's peak
+ * would otherwise carry S and M_G too). */
+PetscErrorCode DRCMSRootPencilFree_Private(DRCMS c)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(c->Sfull));
+  PetscCall(PetscFree(c->Sdiag));
+  PetscCall(PetscFree(c->Mfull));
+  PetscCall(PetscFree(c->cclam));
+  PetscCall(PetscFree(c->ccX));
+  PetscCall(DRScratchClose(&c->mg_fd));
+  PetscCall(DRScratchClose(&c->s_fd));
+  c->Sfac_state = 0;
+  c->nccache    = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Root: the physical boundary union (c->pglob, c->pnbglob) and S, M_G on it
  * set to zero (c->Sfull, c->Mfull): kept for the estimate's boundary term and
  * for more CC modes in a refinement round. */
@@ -72,6 +143,8 @@ static PetscErrorCode RootPencilAlloc(DRCMS c, const PetscInt nbk[], DRLabel **b
   PetscCall(PetscFree(c->Sdiag)); /* the estimate's factor of the previous S, if any */
   c->Sfac_state = 0;
   PetscCall(PetscCalloc1(nb * nb + 1, &c->Sfull));
+  PetscCall(DRScratchClose(&c->mg_fd)); /* a previous pencil put aside */
+  PetscCall(DRScratchClose(&c->s_fd));
   PetscCall(PetscCalloc1(nb * nb + 1, &c->Mfull));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -155,11 +228,18 @@ PetscErrorCode DRCMSRootSchurFactor_Private(DRCMS c)
 #define DR_CMS_CC_CACHE 6.25 /* (2.5)^2: eigenvalues up to 2.5x the cut frequency */
 /* the dense CC problem: LAPACK on the root, or with cms.dense_parallel
  * ScaLAPACK on every rank (arguments read on the root) */
-static PetscErrorCode CCSolve(DRCMS c, PetscInt nb, const PetscReal *S, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nf, PetscReal *lam, PetscReal *X)
+static PetscErrorCode CCSolve(DRCMS c, PetscInt nb, PetscReal *S, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nf, PetscReal *lam, PetscReal *X)
 {
   PetscFunctionBeginUser;
   if (c->dense_par) PetscCall(DRDenseEigenPar(c->comm, nb, S, M, nwant, lmax, nf, lam, X));
-  else if (!c->rank) PetscCall(DRDenseEigen(nb, S, M, nwant, lmax, nf, lam, X));
+  else if (!c->rank && RootSpills(c)) { /* S's storage as the solver's work, S read back */
+    if (c->s_fd < 0) {
+      PetscCall(DRScratchOpen(c->scratch_dir, "cms: the interface's Schur complement S", &c->s_fd));
+      PetscCall(DRScratchWrite(c->s_fd, S, sizeof(PetscReal) * (size_t)nb * (size_t)nb, "cms: the interface's Schur complement S"));
+      PetscCall(PetscInfo(NULL, "cms: the interface's Schur complement S (%.1f MiB) kept in a scratch file: the CC solve works in its storage\n", sizeof(PetscReal) * (double)nb * nb / 1048576.0));
+    }
+    PetscCall(DRDenseEigenWork(nb, S, M, nwant, lmax, nf, lam, X, RootStiffnessReload, c));
+  } else if (!c->rank) PetscCall(DRDenseEigen(nb, S, M, nwant, lmax, nf, lam, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
@@ -180,6 +260,7 @@ static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
   }
   PetscCallMPI(MPI_Bcast(&plan, 1, MPIU_INT, 0, c->comm));
   if (!c->rank && plan != CC_NONE) PetscCall(RootSchurRestore(c)); /* the pencil as it was */
+  if (plan != CC_NONE) PetscCall(RootMassBack(c));
   if (plan == CC_REFINE) { /* a refinement round: compute twice what it needs, keep it */
     PetscInt want = PetscMin(nb, 2 * count + 1);
     if (!c->rank) {
@@ -209,6 +290,7 @@ static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)
     if (plan == CC_COUNT) PetscCall(CCSolve(c, nb, c->Sfull, c->Mfull, PetscMin(nb, count + 1), 0, &nc, lam, X));
     else PetscCall(CCSolve(c, nb, c->Sfull, c->Mfull, 0, lcut, &nc, lam, X));
   }
+  if (plan != CC_NONE) PetscCall(RootMassAside(c));
   if (c->rank) PetscFunctionReturn(PETSC_SUCCESS);
   if (plan == CC_FIRST) {
     /* the count was unknown before the solve: keep the found vectors only */

@@ -55,8 +55,43 @@ PetscErrorCode DRCMSFactorBudget_Private(DRCMS c, const char *keep)
     c->factor_budget_mib = DR_CMS_FACTOR_SHARE * avail / nsize;
     PetscCall(PetscInfo(NULL, "cms.keep_factors auto: %g MiB of factorizations per rank (%s, %d rank(s) on the node)\n", (double)c->factor_budget_mib, source, (int)nsize));
   } else {
-    PetscCall(DRConfigWhere(c->cfg, "cms.keep_factors", where, sizeof(where)));
+    PetscCall(DRConfigWhereValue(c->cfg, "cms.keep_factors", where, sizeof(where)));
     SETERRQ(c->comm, DR_ERR_INPUT, "%s: cms.keep_factors = '%s', expected auto, true or false", where, keep);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* cms.spill_basis: a waiting component's basis T (121k x 700 on a part of
+ * the 1M plate in 8, 650 MB: the largest thing it holds once its
+ * factorization is released; four such parts per rank) written to a scratch
+ * file and read back by its next step.  The file is written again only when
+ * T changed; on the 1M plate about 4 writes and 6 reads per part. */
+PetscErrorCode DRCMSSpillSetUp_Private(DRCMS c, const char *spill)
+{
+  char where[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  if (!strcmp(spill, "true")) c->spill = DR_CMS_SPILL_ALWAYS;
+  else if (!strcmp(spill, "false")) c->spill = DR_CMS_SPILL_NEVER;
+  else if (!strcmp(spill, "auto")) c->spill = DR_CMS_SPILL_WITH_FACTOR;
+  else {
+    PetscCall(DRConfigWhereValue(c->cfg, "cms.spill_basis", where, sizeof(where)));
+    SETERRQ(c->comm, DR_ERR_INPUT, "%s: cms.spill_basis = '%s', expected auto, true or false", where, spill);
+  }
+  if (c->spill == DR_CMS_SPILL_ALWAYS || (c->spill == DR_CMS_SPILL_WITH_FACTOR && c->factor_budget_mib == 0)) {
+    /* spilling is certain: a scratch directory that cannot take a file is an
+     * error now, on every rank, not after the component eigensolves */
+    int fd = -1, bad;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    bad = DRScratchOpen(c->scratch_dir, "cms.scratch_dir", &fd) ? 1 : 0;
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(DRScratchClose(&fd));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, c->comm));
+    if (bad) {
+      const char *t = getenv("TMPDIR");
+      PetscCall(DRConfigWhereValue(c->cfg, "cms.scratch_dir", where, sizeof(where)));
+      SETERRQ(c->comm, DR_ERR_INPUT, "%s: cms.scratch_dir = '%s' (for cms.spill_basis): cannot create a scratch file in %s, expected a writable directory", where, c->scratch_dir, c->scratch_dir[0] ? c->scratch_dir : t && t[0] ? t : "/tmp");
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -64,17 +99,26 @@ PetscErrorCode DRCMSFactorBudget_Private(DRCMS c, const char *keep)
 PetscErrorCode DRCMSIdle_Private(DRCMS c, PetscInt i, PetscBool residuals)
 {
   PetscReal held = 0, mib, freed;
+  PetscBool release;
 
   PetscFunctionBeginUser;
   if (!c->red || !c->red[i]) PetscFunctionReturn(PETSC_SUCCESS);
   if (residuals) PetscCall(DRReductionRelease(c->red[i], DR_REDUCTION_HELD_RESIDUALS, NULL));
-  if (c->factor_budget_mib == PETSC_MAX_REAL) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt j = 0; j < c->nmine; j++)
-    if (c->red[j]) {
-      PetscCall(DRReductionGetFactorMiB(c->red[j], &mib));
-      held += mib;
-    }
-  if (c->factor_budget_mib > 0 && held <= c->factor_budget_mib) PetscFunctionReturn(PETSC_SUCCESS);
+  if (c->factor_budget_mib != PETSC_MAX_REAL)
+    for (PetscInt j = 0; j < c->nmine; j++)
+      if (c->red[j]) {
+        PetscCall(DRReductionGetFactorMiB(c->red[j], &mib));
+        held += mib;
+      }
+  release = (PetscBool)(c->factor_budget_mib != PETSC_MAX_REAL && !(c->factor_budget_mib > 0 && held <= c->factor_budget_mib));
+  { /* one decision for the component's group: the releases are collective
+     * on its communicator (a distributed MUMPS factor, the basis' rows) */
+    MPI_Comm comm;
+    PetscCall(DRComponentGetComm(c->comps[i], &comm));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &release, 1, MPIU_BOOL, MPI_LOR, comm));
+  }
+  if (c->spill == DR_CMS_SPILL_ALWAYS || (c->spill == DR_CMS_SPILL_WITH_FACTOR && release)) PetscCall(DRReductionRelease(c->red[i], DR_REDUCTION_HELD_BASIS_SPILL, NULL));
+  if (!release) PetscFunctionReturn(PETSC_SUCCESS);
   /* the residual blocks K_II^{-1} r_I too (n_I x 200 for 200 modes: as
    * large as a factorization): a correction solves its columns again */
   PetscCall(DRReductionRelease(c->red[i], DR_REDUCTION_HELD_FACTOR | DR_REDUCTION_HELD_RESIDUAL_BLOCKS, &freed));

@@ -121,11 +121,18 @@ PetscErrorCode DRDenseEigenMinor(PetscInt n, const PetscReal *K, const PetscReal
 
 PetscErrorCode DRDenseEigen(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X)
 {
+  PetscFunctionBeginUser;
+  PetscCall(DRDenseEigenWork(n, (PetscReal *)K, M, nwant, lmax, nfound, lam, X, NULL, NULL)); /* K read only without reload */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRDenseEigenWork(PetscInt n, PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscErrorCode (*reload)(void *, PetscReal *), void *ctx)
+{
   PetscInt  minor;
   PetscBool done;
 
   PetscFunctionBeginUser;
-  PetscCall(DRDenseEigenLanczos(n, K, M, nwant, lmax, nfound, lam, X, &done));
+  PetscCall(DRDenseEigenLanczos(n, K, M, nwant, lmax, nfound, lam, X, reload, ctx, &done));
   if (done) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DRDenseEigenMinor(n, K, M, nwant, lmax, nfound, lam, X, &minor));
   PetscCheck(!minor, PETSC_COMM_SELF, DR_ERR_INPUT, "reduced stiffness matrix is not positive semidefinite (LAPACK dpotrf: K - sigma M fails at its leading minor of order %" PetscInt_FMT "): expected a semidefinite K", minor);

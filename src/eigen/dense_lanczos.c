@@ -65,14 +65,16 @@ PetscReal DRDenseEigenOps(PetscInt n, PetscInt nwant)
 
 /* The number of eigenvalues of (K, M) below lmax: the negative inertia of
  * K - lmax M from its Bunch-Kaufman factorization (LAPACK dsytrf, lower). */
-static PetscErrorCode CountBelow(PetscInt n, const PetscReal *K, const PetscReal *M, PetscReal lmax, PetscInt *count)
+static PetscErrorCode CountBelow(PetscInt n, PetscReal *K, const PetscReal *M, PetscReal lmax, PetscErrorCode (*reload)(void *, PetscReal *), void *ctx, PetscInt *count)
 {
   PetscBLASInt nn, info, lwork = -1, *ipiv;
   PetscReal   *A, wq, *work;
 
   PetscFunctionBeginUser;
   PetscCall(PetscBLASIntCast(n, &nn));
-  PetscCall(PetscMalloc2((size_t)n * n, &A, n, &ipiv));
+  PetscCall(PetscMalloc1(n, &ipiv));
+  if (reload) A = K; /* K's storage is the work (made again below) */
+  else PetscCall(PetscMalloc1((size_t)n * n, &A));
   for (size_t i = 0; i < (size_t)n * n; i++) A[i] = K[i] - lmax * M[i];
   LAPACKsytrf_("L", &nn, A, &nn, ipiv, &wq, &lwork, &info);
   lwork = (PetscBLASInt)wq + 1;
@@ -94,11 +96,13 @@ static PetscErrorCode CountBelow(PetscInt n, const PetscReal *K, const PetscReal
       k += 2;
     }
   }
-  PetscCall(PetscFree2(A, ipiv));
+  PetscCall(PetscFree(ipiv));
+  if (reload) PetscCall((*reload)(ctx, K));
+  else PetscCall(PetscFree(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRDenseEigenLanczos(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscBool *done)
+PetscErrorCode DRDenseEigenLanczos(PetscInt n, PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscErrorCode (*reload)(void *, PetscReal *), void *ctx, PetscBool *done)
 {
   PetscInt       nmin = DR_DENSE_LANCZOS_MIN, nconv = 0;
   PetscReal      sigma, *l = NULL;
@@ -117,7 +121,7 @@ PetscErrorCode DRDenseEigenLanczos(PetscInt n, const PetscReal *K, const PetscRe
   PetscCall(PetscLogEventBegin(DR_EIGEN_Dense, 0, 0, 0, 0));
   sigma = DRDenseShiftOf(n, K, M);
   if (nwant <= 0) { /* the eigenvalues up to lmax, counted */
-    PetscCall(CountBelow(n, K, M, lmax, &nwant));
+    PetscCall(CountBelow(n, K, M, lmax, reload, ctx, &nwant));
     if (nwant > 0 && !LanczosPays(n, nwant)) { /* too many for the block path: LAPACK */
       PetscCall(PetscInfo(NULL, "dense pencil of %" PetscInt_FMT ": %" PetscInt_FMT " eigenvalues below lmax, LAPACK\n", n, nwant));
       PetscCall(PetscLogEventEnd(DR_EIGEN_Dense, 0, 0, 0, 0));
@@ -130,8 +134,9 @@ PetscErrorCode DRDenseEigenLanczos(PetscInt n, const PetscReal *K, const PetscRe
     PetscCall(PetscLogEventEnd(DR_EIGEN_Dense, 0, 0, 0, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  /* F = chol(K - sigma M) in place; not definite: LAPACK's path reports it */
-  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, NULL, &F));
+  /* F = chol(K - sigma M) in place (with reload: in K's storage, K made
+   * again afterwards); not definite: LAPACK's path reports it */
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, reload ? K : NULL, &F));
   {
     PetscScalar *f;
     PetscCall(MatDenseGetArrayWrite(F, &f));
@@ -145,10 +150,12 @@ PetscErrorCode DRDenseEigenLanczos(PetscInt n, const PetscReal *K, const PetscRe
   PetscCall(PetscPopErrorHandler());
   if (ierr) {
     PetscCall(MatDestroy(&F));
+    if (reload) PetscCall((*reload)(ctx, K));
     PetscCall(PetscLogEventEnd(DR_EIGEN_Dense, 0, 0, 0, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  /* the operators as Mats over the caller's arrays (read only) */
+  /* the operators as Mats over the caller's arrays (read only; block.c
+   * takes only the sizes of K, which with reload holds the factor now) */
   PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, (PetscScalar *)K, &Km));
   PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, (PetscScalar *)M, &Mm));
   /* block.c's settings filled in directly (the fields block.c reads), not
@@ -184,6 +191,7 @@ PetscErrorCode DRDenseEigenLanczos(PetscInt n, const PetscReal *K, const PetscRe
   PetscCall(MatDestroy(&Km));
   PetscCall(MatDestroy(&Mm));
   PetscCall(MatDestroy(&F));
+  if (reload) PetscCall((*reload)(ctx, K));
   PetscCall(PetscLogEventEnd(DR_EIGEN_Dense, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

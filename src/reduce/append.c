@@ -10,45 +10,10 @@
 #include "fixed_interface.h"
 #include <petscblaslapack.h>
 
-/* The storage of a Craig-Bampton basis T: an array dynred allocates itself
- * (malloc, zeroed) and frees with T (a container composed on it), so that
- * Append can grow T in place with realloc: for arrays of this size glibc
- * maps them and realloc moves the pages (mremap) instead of copying, so the
- * old and the new T (680 MB each for a 121k-DOF part of the 1M plate) are
- * never resident at once.  The header is made again over the grown array.
- * A T made elsewhere (restored from a checkpoint) is copied as before. */
-#define DR_BASIS_ARRAY "DRBasisArray"
-
-static PetscErrorCode BasisFree(void *p)
-{
-  free(p);
-  return PETSC_SUCCESS;
-}
-
-static PetscErrorCode BasisWrap(MPI_Comm comm, PetscInt nloc, PetscInt n, PetscInt N, PetscContainer c, Mat *T)
-{
-  void *a;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscContainerGetPointer(c, &a));
-  PetscCall(MatCreateDense(comm, nloc, PETSC_DECIDE, n, N, (PetscScalar *)a, T));
-  PetscCall(PetscObjectCompose((PetscObject)*T, DR_BASIS_ARRAY, (PetscObject)c));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode DRFixedInterfaceBasisCreate(DRFixedInterface *fi, PetscInt N, Mat *T)
 {
-  PetscInt       nloc = fi->re - fi->rs;
-  void          *a    = calloc((size_t)PetscMax(nloc * N, 1), sizeof(PetscScalar));
-  PetscContainer c;
-
   PetscFunctionBeginUser;
-  PetscCheck(a, PETSC_COMM_SELF, PETSC_ERR_MEM, "component '%s': out of memory for its basis (%" PetscInt_FMT " x %" PetscInt_FMT " local)", fi->name, nloc, N);
-  PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &c));
-  PetscCall(PetscContainerSetPointer(c, a));
-  PetscCall(PetscContainerSetUserDestroy(c, BasisFree));
-  PetscCall(BasisWrap(fi->comm, nloc, fi->n, N, c, T));
-  PetscCall(PetscContainerDestroy(&c)); /* T holds it */
+  PetscCall(DRSuperelementBasisCreate(fi->comm, fi->re - fi->rs, fi->n, N, fi->name, T));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -58,14 +23,13 @@ PetscErrorCode DRFixedInterfaceBasisCreate(DRFixedInterface *fi, PetscInt N, Mat
 static PetscErrorCode BasisResize(DRFixedInterface *fi, Mat *T, PetscInt N, PetscBool *grown)
 {
   PetscContainer c = NULL;
-  PetscInt       nloc = fi->re - fi->rs, refct;
+  PetscInt       nloc = fi->re - fi->rs;
   void          *a, *b;
   PetscBool      ok;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscObjectQuery((PetscObject)*T, DR_BASIS_ARRAY, (PetscObject *)&c));
-  PetscCall(PetscObjectGetReference((PetscObject)*T, &refct));
-  ok = (PetscBool)(c && refct == 1);
+  PetscCall(DRSuperelementBasisOwn(*T, &c));
+  ok = (PetscBool)(c != NULL);
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &ok, 1, MPIU_BOOL, MPI_LAND, fi->comm));
   *grown = ok;
   if (!ok) PetscFunctionReturn(PETSC_SUCCESS);
@@ -75,7 +39,7 @@ static PetscErrorCode BasisResize(DRFixedInterface *fi, Mat *T, PetscInt N, Pets
   b = realloc(a, (size_t)PetscMax(nloc * N, 1) * sizeof(PetscScalar));
   PetscCheck(b, PETSC_COMM_SELF, PETSC_ERR_MEM, "component '%s': out of memory growing its basis to %" PetscInt_FMT " x %" PetscInt_FMT " local", fi->name, nloc, N);
   PetscCall(PetscContainerSetPointer(c, b));
-  PetscCall(BasisWrap(fi->comm, nloc, fi->n, N, c, T));
+  PetscCall(DRSuperelementBasisWrap(fi->comm, nloc, fi->n, N, c, T));
   PetscCall(PetscContainerDestroy(&c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,6 +1,7 @@
 /* DRReduction: the component-reduction object, its registry (a
  * PetscFunctionList) and its logging package. */
 #include "reduceimpl.h"
+#include <string.h>
 
 PetscClassId  DR_REDUCTION_CLASSID;
 PetscLogEvent DRRED_Apply, DRRED_Factor, DRRED_CompEig, DRRED_Constraint, DRRED_Project;
@@ -100,9 +101,10 @@ PetscErrorCode DRReductionCreate(MPI_Comm comm, DRReduction *r)
   PetscFunctionBeginUser;
   PetscCall(DRReductionInitializePackage());
   PetscCall(PetscNew(&d));
-  d->comm   = comm;
-  d->nmodes = 20;
-  *r        = d;
+  d->comm     = comm;
+  d->nmodes   = 20;
+  d->spill_fd = -1;
+  *r          = d;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -197,6 +199,91 @@ PetscErrorCode DRReductionSetUp(DRReduction r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The basis put aside while the component waits (DR_REDUCTION_HELD_BASIS_SPILL):
+ * T's local rows (nloc x N, leading dimension nloc) written to a scratch file
+ * of this process and T freed; the next step that reads T (BasisLoad at its
+ * start) makes it again on storage dynred owns (Append still grows it in
+ * place) with the same bits.  Skipped (T stays) for a T someone else holds
+ * too, or one whose leading dimension is not its local row count. */
+static PetscErrorCode BasisSpill(DRReduction r)
+{
+  Mat                T = r->se.T;
+  PetscInt           nloc, N, lda, refct;
+  MatType            type;
+  PetscBool          ok;
+  const PetscScalar *a;
+  char               what[128];
+
+  PetscFunctionBeginUser;
+  if (!T || r->spilled) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetLocalSize(T, &nloc, NULL));
+  PetscCall(MatGetSize(T, NULL, &N));
+  PetscCall(MatDenseGetLDA(T, &lda));
+  PetscCall(PetscObjectGetReference((PetscObject)T, &refct));
+  PetscCall(MatGetType(T, &type));
+  ok = (PetscBool)(refct == 1 && (lda == nloc || nloc == 0) && (!strcmp(type, MATSEQDENSE) || !strcmp(type, MATMPIDENSE)));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &ok, 1, MPIU_BOOL, MPI_LAND, r->comm));
+  if (!ok) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscSNPrintf(what, sizeof(what), "component '%s': its basis T", r->se.name));
+  if (!r->spill_clean) {
+    if (r->spill_fd < 0) PetscCall(DRScratchOpen(r->scratch_dir, what, &r->spill_fd));
+    PetscCall(MatDenseGetArrayRead(T, &a));
+    PetscCall(DRScratchWrite(r->spill_fd, a, sizeof(PetscScalar) * (size_t)nloc * (size_t)N, what));
+    PetscCall(MatDenseRestoreArrayRead(T, &a));
+  }
+  PetscCall(PetscInfo(NULL, "component '%s': basis %" PetscInt_FMT " x %" PetscInt_FMT " put aside in a scratch file (%.1f MiB on this process%s)\n", r->se.name, r->se.n, N, sizeof(PetscScalar) * (double)nloc * N / 1048576.0, r->spill_clean ? ", unchanged since it was read back: not written" : ""));
+  PetscCall(MatDestroy(&r->se.T));
+  r->spill_nloc  = nloc;
+  r->spill_N     = N;
+  r->spilled     = PETSC_TRUE;
+  r->spill_clean = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BasisLoad(DRReduction r)
+{
+  PetscScalar *a;
+  char         what[128];
+
+  PetscFunctionBeginUser;
+  if (!r->spilled) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscSNPrintf(what, sizeof(what), "component '%s': its basis T", r->se.name));
+  PetscCall(DRSuperelementBasisCreate(r->comm, r->spill_nloc, r->se.n, r->spill_N, r->se.name, &r->se.T));
+  PetscCall(MatDenseGetArrayWrite(r->se.T, &a));
+  PetscCall(DRScratchRead(r->spill_fd, a, sizeof(PetscScalar) * (size_t)r->spill_nloc * (size_t)r->spill_N, what));
+  PetscCall(MatDenseRestoreArrayWrite(r->se.T, &a));
+  PetscCall(MatAssemblyBegin(r->se.T, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(r->se.T, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscInfo(NULL, "component '%s': basis read back from its scratch file\n", r->se.name));
+  r->spilled     = PETSC_FALSE;
+  r->spill_clean = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A step that changes T: the scratch file no longer holds it. */
+static PetscErrorCode BasisWillChange(DRReduction r)
+{
+  PetscFunctionBeginUser;
+  PetscCall(BasisLoad(r));
+  r->spill_clean = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A new T (Apply, InterfacePencil, a restore): nothing of it is spilled. */
+PetscErrorCode DRReductionBasisNew_Private(DRReduction r)
+{
+  PetscFunctionBeginUser;
+  r->spilled = r->spill_clean = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRReductionSetScratchDir(DRReduction r, const char dir[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(r->scratch_dir, dir ? dir : "", sizeof(r->scratch_dir)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRReductionApply(DRReduction r, DRComponent c, const PetscBool isboundary[])
 {
   DRSuperelement *se = &r->se;
@@ -207,6 +294,7 @@ PetscErrorCode DRReductionApply(DRReduction r, DRComponent c, const PetscBool is
   PetscFunctionBeginUser;
   PetscCall(DRReductionSetUp(r));
   PetscCall(DRSuperelementReset(se));
+  PetscCall(DRReductionBasisNew_Private(r));
   r->applied = PETSC_FALSE;
   r->basis_released = PETSC_FALSE;
   r->t_eig = r->t_static = r->t_project = 0;
@@ -262,6 +350,7 @@ PetscErrorCode DRReductionInterfacePencil(DRReduction r, DRComponent c, const Pe
   *supported = r->ops->pencil && r->ops->ifacebasis ? PETSC_TRUE : PETSC_FALSE;
   if (!*supported) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DRSuperelementReset(se));
+  PetscCall(DRReductionBasisNew_Private(r));
   r->applied = PETSC_FALSE;
   r->basis_released = PETSC_FALSE;
   PetscCall(ReadTimes(t0));
@@ -285,6 +374,7 @@ PetscErrorCode DRReductionApplyInterfaceBasis(DRReduction r, DRComponent c, Pets
 
   PetscFunctionBeginUser;
   PetscCheck(r->ops->ifacebasis && r->se.pblabels, r->comm, PETSC_ERR_ORDER, "call DRReductionInterfacePencil first");
+  PetscCall(BasisWillChange(r));
   PetscCall(ReadTimes(t0));
   PetscCall(PetscLogEventBegin(DRRED_Apply, 0, 0, 0, 0));
   PetscCall((*r->ops->ifacebasis)(r, c, ncc, Vc, cclabels, &r->se));
@@ -344,6 +434,7 @@ PetscErrorCode DRReductionGetBasis(DRReduction r, Mat *T)
   PetscFunctionBeginUser;
   CHECK_APPLIED(r);
   CHECK_BASIS(r);
+  PetscCall(BasisLoad(r));
   *T = r->se.T;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -355,6 +446,7 @@ PetscErrorCode DRReductionEnrich(DRReduction r, DRComponent c, const PetscBool i
   PetscFunctionBeginUser;
   CHECK_APPLIED(r);
   CHECK_BASIS(r);
+  PetscCall(BasisWillChange(r));
   r->nmodes    = nmodes;
   r->cutoff_hz = 0;
   if (!r->ops->enrich) {
@@ -376,6 +468,7 @@ PetscErrorCode DRReductionCorrect(DRReduction r, PetscInt nsel, const PetscInt s
   PetscFunctionBeginUser;
   CHECK_APPLIED(r);
   CHECK_BASIS(r);
+  PetscCall(BasisWillChange(r));
   *nadded    = 0;
   *supported = r->ops->correct ? PETSC_TRUE : PETSC_FALSE;
   if (!*supported) PetscFunctionReturn(PETSC_SUCCESS);
@@ -394,8 +487,10 @@ PetscErrorCode DRReductionRelease(DRReduction r, int what, PetscReal *freed_mib)
   if (r->ops->release && r->data) PetscCall((*r->ops->release)(r, what, freed_mib));
   if (what & DR_REDUCTION_HELD_BASIS) {
     PetscCall(MatDestroy(&r->se.T));
-    r->basis_released = PETSC_TRUE;
-  }
+    PetscCall(DRScratchClose(&r->spill_fd));
+    r->spilled = r->spill_clean = PETSC_FALSE;
+    r->basis_released           = PETSC_TRUE;
+  } else if (what & DR_REDUCTION_HELD_BASIS_SPILL) PetscCall(BasisSpill(r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -429,6 +524,7 @@ PetscErrorCode DRReductionResidual(DRReduction r, DRComponent c, PetscInt ncol, 
   PetscFunctionBeginUser;
   CHECK_APPLIED(r);
   CHECK_BASIS(r);
+  PetscCall(BasisLoad(r));
   *gB        = NULL;
   *supported = r->ops->residual ? PETSC_TRUE : PETSC_FALSE;
   if (*supported) PetscCall((*r->ops->residual)(r, c, ncol, Qc, lam, eta2, gB));
@@ -440,6 +536,7 @@ PetscErrorCode DRReductionExpand(DRReduction r, PetscInt ncol, const PetscReal Q
   PetscFunctionBeginUser;
   CHECK_APPLIED(r);
   CHECK_BASIS(r);
+  PetscCall(BasisLoad(r));
   PetscCall(DRSuperelementExpand(&r->se, ncol, Qc, U));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -482,6 +579,7 @@ PetscErrorCode DRReductionDestroy(DRReduction *r)
   if (!*r) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DRReductionResetType(*r));
   PetscCall(DRSuperelementReset(&(*r)->se));
+  PetscCall(DRScratchClose(&(*r)->spill_fd));
   PetscCall(PetscFree((*r)->prefix));
   PetscCall(PetscFree(*r));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -61,6 +61,14 @@ struct _p_DRReduction {
   PetscBool               setupcalled;
   PetscBool               applied;
   PetscBool               basis_released; /* DRReductionRelease(DR_REDUCTION_HELD_BASIS): se.T is gone */
+  /* DR_REDUCTION_HELD_BASIS_SPILL (reduce.c): se.T's local rows in a scratch
+   * file (spill_fd) while the component waits; read back by the next step
+   * that needs T.  spill_clean: the file holds T as it is now (T was read
+   * back and only read since), so the next spill writes nothing */
+  char                    scratch_dir[PETSC_MAX_PATH_LEN];
+  int                     spill_fd;
+  PetscBool               spilled, spill_clean;
+  PetscInt                spill_nloc, spill_N;
   DRSuperelement          se;       /* result of the last Apply */
   PetscLogDouble          t_eig, t_static, t_project; /* its phase times (log events), s */
 };
@@ -104,6 +112,9 @@ extern PetscLogEvent DRCOND_Factor, DRCOND_Reduce, DRCOND_IDCIter;
 PetscErrorCode DRReductionFindCreate(const char name[], PetscErrorCode (**create)(DRReduction));
 PetscErrorCode DRReductionKnownNames(char *buf, size_t len);
 
+/* A new se.T was set (a restore): no spilled copy of it exists (reduce.c). */
+PetscErrorCode DRReductionBasisNew_Private(DRReduction r);
+
 /* Options prefix of the component eigensolver and of the K_II factor. */
 const char *DRReductionPrefix(DRReduction r);
 
@@ -116,6 +127,13 @@ PetscErrorCode DRSuperelementProject(DRComponent c, DRSuperelement *se);
 /* U = T Qc on this rank's rows of T (local rows x ncol, column-major;
  * caller frees): reduced coordinates back to the component's DOFs. */
 PetscErrorCode DRSuperelementExpand(const DRSuperelement *se, PetscInt ncol, const PetscReal Qc[], PetscReal **U);
+/* A basis T (n x N, nloc local rows, zeroed) on storage dynred owns
+ * (superelement.c): Append grows it in place, a spilled one comes back as
+ * one.  Wrap: a T header over such storage (c: its container).  Own: T's
+ * container when T is such a T and nobody else holds T (else NULL). */
+PetscErrorCode DRSuperelementBasisCreate(MPI_Comm comm, PetscInt nloc, PetscInt n, PetscInt N, const char name[], Mat *T);
+PetscErrorCode DRSuperelementBasisWrap(MPI_Comm comm, PetscInt nloc, PetscInt n, PetscInt N, PetscContainer c, Mat *T);
+PetscErrorCode DRSuperelementBasisOwn(Mat T, PetscContainer *c);
 /* Free the arrays and T of a superelement. */
 PetscErrorCode DRSuperelementReset(DRSuperelement *se);
 

@@ -52,7 +52,7 @@ PetscErrorCode DRReductionGetSaved(DRReduction r, DRReductionSaved *s)
   PetscCall(SavedHeader(r, cb ? (DRFixedInterface *)r->data : NULL, s));
   s->K = r->se.K;
   s->M = r->se.M;
-  s->T = r->se.T;
+  PetscCall(DRReductionGetBasis(r, &s->T)); /* read back if it was put aside */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -206,6 +206,7 @@ PetscErrorCode DRReductionRestore(DRReduction r, DRComponent c, const PetscBool 
   PetscCall(MatGetSize(s->T, &rows, &cols));
   PetscCheck(rows == n && cols == N, r->comm, PETSC_ERR_ARG_SIZ, "saved basis %" PetscInt_FMT " x %" PetscInt_FMT ", expected %" PetscInt_FMT " x %" PetscInt_FMT, rows, cols, n, N);
   PetscCall(DRSuperelementReset(se));
+  PetscCall(DRReductionBasisNew_Private(r));
   r->applied = PETSC_FALSE;
   r->basis_released = PETSC_FALSE;
   PetscCall(DRComponentGetName(c, &name));

@@ -25,6 +25,61 @@ PetscErrorCode DRSuperelementSetBoundary(DRComponent c, const PetscBool isbounda
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The storage of a basis T: an array dynred allocates itself (calloc) and
+ * frees with T (a container composed on it), so that Append (append.c) can
+ * grow a Craig-Bampton T in place with realloc: for arrays of this size
+ * glibc maps them and realloc moves the pages (mremap) instead of copying,
+ * so the old and the new T (680 MB each for a 121k-DOF part of the 1M
+ * plate) are never resident at once; and so that a basis put aside in a
+ * scratch file (reduce.c, DR_REDUCTION_HELD_BASIS_SPILL) comes back as
+ * such a T.  The header is made again over a grown array.  A T made
+ * elsewhere (restored from a checkpoint) is copied as before. */
+#define DR_BASIS_ARRAY "DRBasisArray"
+
+static PetscErrorCode BasisFree(void *p)
+{
+  free(p);
+  return PETSC_SUCCESS;
+}
+
+PetscErrorCode DRSuperelementBasisWrap(MPI_Comm comm, PetscInt nloc, PetscInt n, PetscInt N, PetscContainer c, Mat *T)
+{
+  void *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscContainerGetPointer(c, &a));
+  PetscCall(MatCreateDense(comm, nloc, PETSC_DECIDE, n, N, (PetscScalar *)a, T));
+  PetscCall(PetscObjectCompose((PetscObject)*T, DR_BASIS_ARRAY, (PetscObject)c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSuperelementBasisCreate(MPI_Comm comm, PetscInt nloc, PetscInt n, PetscInt N, const char name[], Mat *T)
+{
+  void          *a = calloc((size_t)PetscMax(nloc * N, 1), sizeof(PetscScalar));
+  PetscContainer c;
+
+  PetscFunctionBeginUser;
+  PetscCheck(a, PETSC_COMM_SELF, PETSC_ERR_MEM, "component '%s': out of memory for its basis (%" PetscInt_FMT " x %" PetscInt_FMT " local)", name, nloc, N);
+  PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &c));
+  PetscCall(PetscContainerSetPointer(c, a));
+  PetscCall(PetscContainerSetUserDestroy(c, BasisFree));
+  PetscCall(DRSuperelementBasisWrap(comm, nloc, n, N, c, T));
+  PetscCall(PetscContainerDestroy(&c)); /* T holds it */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRSuperelementBasisOwn(Mat T, PetscContainer *c)
+{
+  PetscInt refct;
+
+  PetscFunctionBeginUser;
+  *c = NULL;
+  PetscCall(PetscObjectQuery((PetscObject)T, DR_BASIS_ARRAY, (PetscObject *)c));
+  PetscCall(PetscObjectGetReference((PetscObject)T, &refct));
+  if (refct != 1) *c = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRSuperelementReset(DRSuperelement *se)
 {
   PetscFunctionBeginUser;

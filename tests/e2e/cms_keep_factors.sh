@@ -29,7 +29,16 @@
 #  4. free-interface components (the plate cut in 3 parts, cms.method
 #     free-interface: the estimate's own factorization is released and made
 #     again): the same frequencies and estimates as true.
-#  5. A bad value: one line naming the key, exit != 0.
+#  5. cms.spill_basis: a waiting component's basis T put aside in a scratch
+#     file and read back by its next step (and the root's interface mass M_G
+#     between its CC solves): `true` with keep_factors true, and `auto` with
+#     keep_factors false (it follows the factorization's release), give the
+#     same bits as the same job with spill_basis false -- the file holds T's
+#     bytes, nothing is recomputed; -info says a basis was put aside, read
+#     back, and not written again when unchanged; the free-interface bases
+#     too.
+#  6. Bad values: one line naming the key, exit != 0 (keep_factors,
+#     spill_basis, a scratch_dir that cannot take a file).
 set -euo pipefail
 cd "$T"
 cat > plate.yaml <<'EOF'
@@ -47,6 +56,8 @@ run() { # name np [options]; the job file: $CFG (default plate.yaml)
 }
 run keep 2 -cms_keep_factors true -verify true
 run lean 2 -cms_keep_factors false -info :sys
+run spill 2 -cms_keep_factors true -cms_spill_basis true -info :sys
+run leannos 2 -cms_keep_factors false -cms_spill_basis false
 run auto 2 -mem_limit_mib 16 -info :sys
 run keepm 2 -cms_keep_factors true -cms_refine modes
 run leanm 2 -cms_keep_factors false -cms_refine modes
@@ -68,6 +79,15 @@ n=$(grep -c "K_II factorization released" lean.log || true)
 grep -q "K_II factorization released" auto.log || { echo "auto with 16 MiB: no factorization released"; exit 1; }
 ! grep -q "K_II factorization released" keep.log || { echo "keep_factors true released a factorization"; exit 1; }
 grep -q "K_II factorization released" fi_false.log || { echo "free-interface, keep_factors false: no factorization released"; exit 1; }
+for f in spill lean fi_false; do
+  grep -q "put aside in a scratch file" $f.log || { echo "$f: no basis put aside (cms.spill_basis)"; exit 1; }
+done
+for f in spill lean; do
+  grep -q "basis read back from its scratch file" $f.log || { echo "$f: no basis read back"; exit 1; }
+  grep -q "unchanged since it was read back: not written" $f.log || { echo "$f: every spill wrote its basis again"; exit 1; }
+  grep -q "Guyan mass M_G .* put aside" $f.log || { echo "$f: the root's M_G was not put aside"; exit 1; }
+done
+! grep -q "put aside" keep.log || { echo "keep_factors true, spill_basis auto: a basis was put aside"; exit 1; }
 grep -q "residual columns K_II^{-1} r_I solved again" lean.log || { echo "keep_factors false: no residual block released and solved again"; exit 1; }
 ! grep -q "solved again (the block was released)" keep.log || { echo "keep_factors true released a residual block"; exit 1; }
 /usr/bin/python3 - <<'PY'
@@ -102,6 +122,12 @@ def roundoff(name, base):
     du = np.max(np.linalg.norm(u - v * s, axis=0) / np.linalg.norm(u, axis=0))
     assert du < 1e-7, (name, du)
     print(f"{name} vs {base}: frequencies {np.max(np.abs(f - g) / f):.2g}, estimates {de:.2g}, mode shapes {du:.2g} relative")
+for x, y in (("spill", "keep"), ("lean", "leannos")):
+    a, _ = read(x)
+    b, _ = read(y)
+    for what, u, v in zip(("frequencies", "estimates", "mode shapes"), a, b):
+        assert u.shape == v.shape and np.array_equal(u, v), f"{x} vs {y}: {what} differ"
+    print(f"{x}: frequencies, estimates and mode shapes equal to {y}'s bit for bit (bases put aside and read back)")
 roundoff("lean", "keep")
 roundoff("auto", "keep")
 roundoff("lean3", "keep3")
@@ -118,9 +144,15 @@ for what, x, y in zip(("frequencies", "estimates"), a, b):
     assert np.array_equal(x, y), f"free-interface: {what} differ"
 print("free-interface: frequencies and estimates equal bit for bit")
 PY
-# 5. a bad value
-rc=0
-timeout 120 $MPIEXEC -n 2 $DYNRED -config plate.yaml -output bad.h5 -cms_keep_factors maybe > bad.log 2>&1 || rc=$?
-[ $rc -ne 0 ] || { echo "cms.keep_factors = maybe: exit 0"; exit 1; }
-[ "$(grep -c 'dynred: error:' bad.log)" = 1 ] || { echo "expected one error line"; cat bad.log; exit 1; }
-grep -E "dynred: error: .*cms.keep_factors = 'maybe', expected auto, true or false" bad.log
+# 6. bad values
+bad() { # expected-message options...
+  local msg=$1 rc=0; shift
+  timeout 120 $MPIEXEC -n 2 $DYNRED -config plate.yaml -output bad.h5 "$@" > bad.log 2>&1 || rc=$?
+  [ $rc -ne 0 ] || { echo "$*: exit 0"; exit 1; }
+  [ "$(grep -c 'dynred: error:' bad.log)" = 1 ] || { echo "$*: expected one error line"; cat bad.log; exit 1; }
+  grep -E "dynred: error: .*$msg" bad.log || { echo "$*: expected '$msg'"; cat bad.log; exit 1; }
+  [ ! -e bad.h5 ] || { echo "$*: left bad.h5 behind"; exit 1; }
+}
+bad "cms.keep_factors = 'maybe', expected auto, true or false" -cms_keep_factors maybe
+bad "cms.spill_basis" -cms_spill_basis sometimes
+bad "cms.scratch_dir = '$T/none' \\(for cms.spill_basis\\): cannot create a scratch file in $T/none, expected a writable directory" -cms_spill_basis true -cms_scratch_dir $T/none

@@ -10,6 +10,7 @@
  * consistent (tridiagonal) mass, all below a cutoff against LAPACK on one
  * rank (DRDenseEigen); residuals and mass normalization; an indefinite K
  * rejected.  The dense block Lanczos path (DenseLanczosChecks). */
+#include <string.h>
 #include "drtest.h"
 #include <dynred/modal.h>
 
@@ -130,11 +131,22 @@ static PetscErrorCode DenseParChecks(PetscInt n, PetscReal k, PetscReal m)
  * chain (a rigid mode, K singular) against its analytic spectrum
  * 4 k/m sin^2(j pi / (2n)); and where the path does not apply (too many
  * wanted, an indefinite K) it declines, so the LAPACK path answers. */
+/* DRDenseEigenWork's reload: K's values from the caller's copy */
+static PetscErrorCode ReloadCopy(void *ctx, PetscReal *K)
+{
+  const PetscReal *src = (const PetscReal *)ctx;
+  PetscInt         n2  = (PetscInt)src[0];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscArraycpy(K, src + 1, n2));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode DenseLanczosChecks(PetscInt n, PetscReal k, PetscReal m)
 {
   PetscMPIInt rank;
   PetscReal  *K, *Kf, *M, *Mc, *lam, *X, *lam1, *X1, e[9] = {0}, lmax;
-  PetscInt    nf = 0, nf1 = 0, minor, want = 40, ok[4] = {0, 0, 0, 0};
+  PetscInt    nf = 0, nf1 = 0, minor, want = 40, ok[5] = {0, 0, 0, 0, 0};
   PetscBool   done;
 
   PetscFunctionBeginUser;
@@ -152,7 +164,7 @@ static PetscErrorCode DenseLanczosChecks(PetscInt n, PetscReal k, PetscReal m)
       if (i + 1 < n) Mc[i + (i + 1) * n] = Mc[i + 1 + i * n] = m / 6;
     }
     /* the lowest 40, lumped mass */
-    PetscCall(DRDenseEigenLanczos(n, K, M, want, 0, &nf, lam, X, &done));
+    PetscCall(DRDenseEigenLanczos(n, K, M, want, 0, &nf, lam, X, NULL, NULL, &done));
     PetscCall(DRDenseEigenMinor(n, K, M, want, 0, &nf1, lam1, X1, &minor));
     ok[0] = done && nf == want && nf1 == want;
     for (PetscInt j = 0; j < PetscMin(nf, nf1); j++) {
@@ -166,13 +178,25 @@ static PetscErrorCode DenseLanczosChecks(PetscInt n, PetscReal k, PetscReal m)
     /* everything below 1.5 x the 40th eigenvalue, consistent-like mass: counted by inertia
      * (about 50 modes: more would cost the block path more than LAPACK at this n) */
     lmax = 1.5 * lam1[want - 1];
-    PetscCall(DRDenseEigenLanczos(n, K, Mc, 0, lmax, &nf, lam, X, &done));
+    PetscCall(DRDenseEigenLanczos(n, K, Mc, 0, lmax, &nf, lam, X, NULL, NULL, &done));
     PetscCall(DRDenseEigenMinor(n, K, Mc, 0, lmax, &nf1, lam1, X1, &minor));
     ok[1] = done && nf == nf1 && nf > want;
     for (PetscInt j = 0; j < PetscMin(nf, nf1); j++) e[5] = PetscMax(e[5], PetscAbsReal(lam[j] - lam1[j]) / lam1[j]);
     DenseResiduals(n, K, Mc, nf, lam, X, &e[6], &e[7]);
+    { /* the same with K's storage as the work (the count's and the factor's),
+       * K made again from a copy: the same bits, and K as it was */
+      PetscReal *Kw, *Kc, *lw, *Xw;
+      PetscInt   nw = 0;
+      PetscCall(PetscMalloc4(n * n, &Kw, n * n + 1, &Kc, n, &lw, n * n, &Xw));
+      PetscCall(PetscArraycpy(Kw, K, n * n));
+      Kc[0] = (PetscReal)(n * n);
+      PetscCall(PetscArraycpy(Kc + 1, K, n * n));
+      PetscCall(DRDenseEigenWork(n, Kw, Mc, 0, lmax, &nw, lw, Xw, ReloadCopy, Kc));
+      ok[4] = nw == nf && !memcmp(lw, lam, sizeof(PetscReal) * nf) && !memcmp(Xw, X, sizeof(PetscReal) * n * nf) && !memcmp(Kw, K, sizeof(PetscReal) * n * n);
+      PetscCall(PetscFree4(Kw, Kc, lw, Xw));
+    }
     /* the free chain: a rigid mode (lambda = 0) and 4 k/m sin^2(j pi / (2n)) */
-    PetscCall(DRDenseEigenLanczos(n, Kf, M, 20, 0, &nf, lam, X, &done));
+    PetscCall(DRDenseEigenLanczos(n, Kf, M, 20, 0, &nf, lam, X, NULL, NULL, &done));
     ok[2] = done && nf == 20;
     for (PetscInt j = 1; j < nf; j++) {
       PetscReal l = 4 * k / m * PetscSqr(PetscSinReal(j * PETSC_PI / (2 * n)));
@@ -180,17 +204,18 @@ static PetscErrorCode DenseLanczosChecks(PetscInt n, PetscReal k, PetscReal m)
     }
     e[8] = PetscMax(e[8], PetscAbsReal(lam[0]) / lam[1]);
     /* declined: a third of the spectrum wanted; an indefinite K */
-    PetscCall(DRDenseEigenLanczos(n, K, M, n / 3, 0, &nf, lam, X, &done));
+    PetscCall(DRDenseEigenLanczos(n, K, M, n / 3, 0, &nf, lam, X, NULL, NULL, &done));
     ok[3] = !done;
     K[n / 2 + (n / 2) * n] = -4 * k;
-    PetscCall(DRDenseEigenLanczos(n, K, M, 5, 0, &nf, lam, X, &done));
+    PetscCall(DRDenseEigenLanczos(n, K, M, 5, 0, &nf, lam, X, NULL, NULL, &done));
     ok[3] = ok[3] && !done;
     PetscCall(PetscOptionsClearValue(NULL, "-dr_dense_lanczos_min"));
     PetscCall(PetscFree4(K, Kf, M, Mc));
     PetscCall(PetscFree4(lam, X, lam1, X1));
   }
   PetscCallMPI(MPI_Bcast(e, 9, MPIU_REAL, 0, PETSC_COMM_WORLD));
-  PetscCallMPI(MPI_Bcast(ok, 4, MPIU_INT, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Bcast(ok, 5, MPIU_INT, 0, PETSC_COMM_WORLD));
+  DRTEST_TRUE(ok[4], "dense Lanczos, n = %d: with K's storage as its work (DRDenseEigenWork, K made again from a copy) the same eigenpairs bit for bit, and K as it was", (int)n);
   DRTEST_TRUE(ok[0], "dense Lanczos, n = %d: the lowest %d by the block path, as many as LAPACK", (int)n, (int)want);
   /* tol: as DenseParChecks: eps kappa(K) = 2e-10 at n = 700; the Lanczos residual tolerance 1e-10 enters squared */
   DRTEST_CLOSE(e[0], 0, 0, 1e-9, "dense Lanczos, n = %d: the lowest %d eigenvalues = analytic (max relative error)", (int)n, (int)want);
