@@ -9,6 +9,8 @@
 #   bash bench/cms_memory.sh keep  -- -cms_keep_factors true
 #   bash bench/cms_memory.sh lean  -- -cms_keep_factors false
 #   bash bench/cms_memory.sh p200k 180 90 3 14184.235 -- -cms_keep_factors false
+#   JOB=modal bash bench/cms_memory.sh modal    # the same model by `dynred modal`
+#                                                 (200 modes, the reference row)
 # Writes cms_mem_TAG.{log,rss,h5} in $WORKDIR (default /tmp/dynred-cms-mem).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,12 +24,17 @@ NP=${NP:-2}
 ( set +e; while true; do ps -o pid=,rss= -C dynred | awk -v t=$SECONDS '{printf "%d %s %s\n", t, $1, $2}'; sleep 2; done ) > "$W/cms_mem_$tag.rss" &
 sampler=$!
 trap 'kill $sampler 2>/dev/null || true' EXIT
-/usr/bin/time -f "wall %e s" $MPIEXEC -n $NP bin/dynred cms -model_builtin plate -model_plate_nx $nx -model_plate_ny $ny -model_plate_nz $nz \
-  -model_cut_axis x -model_cut_parts 1 -cms_nmodes 200 -cms_fmax $fmax -cms_checkpoint none -verify false \
-  -output "$W/cms_mem_$tag.h5" "$@" > "$W/cms_mem_$tag.log" 2>&1
+if [ "${JOB:-cms}" = modal ]; then
+  /usr/bin/time -f "wall %e s" $MPIEXEC -n $NP bin/dynred modal -model_builtin plate -model_plate_nx $nx -model_plate_ny $ny -model_plate_nz $nz \
+    -modal_nmodes 200 -modal_write_modes false -output "$W/cms_mem_$tag.h5" "$@" > "$W/cms_mem_$tag.log" 2>&1
+else
+  /usr/bin/time -f "wall %e s" $MPIEXEC -n $NP bin/dynred cms -model_builtin plate -model_plate_nx $nx -model_plate_ny $ny -model_plate_nz $nz \
+    -model_cut_axis x -model_cut_parts 1 -cms_nmodes 200 -cms_fmax $fmax -cms_checkpoint none -verify false \
+    -output "$W/cms_mem_$tag.h5" "$@" > "$W/cms_mem_$tag.log" 2>&1
+fi
 kill $sampler 2>/dev/null || true
 echo "== $tag: plate $nx x $ny x $nz, fmax $fmax, $NP ranks, options: $*"
-grep -E "partition auto|cms time|wall|error estimate: max" "$W/cms_mem_$tag.log"
+grep -E "partition auto|cms time|modal time|wall|error estimate: max" "$W/cms_mem_$tag.log" || true
 # ranks by their pid order (mpiexec starts rank 0 first)
 awk '{if ($3 > m[$2]) m[$2] = $3} END {for (p in m) print p, m[p]}' "$W/cms_mem_$tag.rss" | sort -n |
   awk '{printf "peak RSS rank %d: %d MiB\n", NR - 1, $2 / 1024}'
