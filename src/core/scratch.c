@@ -32,33 +32,37 @@ PetscErrorCode DRScratchOpen(const char dir[], const char what[], int *fd)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRScratchWrite(int fd, const void *buf, size_t bytes, const char what[])
+/* bytes from buf to the file (write) or back, from offset 0, looped over
+ * short transfers */
+static PetscErrorCode Transfer(int fd, char *p, size_t bytes, PetscBool write, const char what[])
 {
-  const char *p = (const char *)buf;
-  size_t      done = 0;
+  size_t done = 0;
 
   PetscFunctionBeginUser;
   while (done < bytes) {
-    ssize_t k = pwrite(fd, p + done, bytes - done, (off_t)done);
+    ssize_t k = write ? pwrite(fd, p + done, bytes - done, (off_t)done) : pread(fd, p + done, bytes - done, (off_t)done);
     if (k < 0 && errno == EINTR) continue;
-    PetscCheck(k > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: writing %.0f MiB to its scratch file failed after %.0f MiB (%s): expected room in the scratch directory", what, bytes / 1048576.0, done / 1048576.0, k < 0 ? strerror(errno) : "no progress");
-    done += (size_t)k;
+    if (k > 0) {
+      done += (size_t)k;
+      continue;
+    }
+    if (write) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: writing %.0f MiB to its scratch file failed after %.0f MiB (%s): expected room in the scratch directory", what, bytes / 1048576.0, done / 1048576.0, k < 0 ? strerror(errno) : "no progress");
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: reading %.0f MiB back from its scratch file failed after %.0f MiB (%s)", what, bytes / 1048576.0, done / 1048576.0, k < 0 ? strerror(errno) : "end of file");
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRScratchWrite(int fd, const void *buf, size_t bytes, const char what[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(Transfer(fd, (char *)buf, bytes, PETSC_TRUE, what));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRScratchRead(int fd, void *buf, size_t bytes, const char what[])
 {
-  char  *p    = (char *)buf;
-  size_t done = 0;
-
   PetscFunctionBeginUser;
-  while (done < bytes) {
-    ssize_t k = pread(fd, p + done, bytes - done, (off_t)done);
-    if (k < 0 && errno == EINTR) continue;
-    PetscCheck(k > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: reading %.0f MiB back from its scratch file failed after %.0f MiB (%s)", what, bytes / 1048576.0, done / 1048576.0, k < 0 ? strerror(errno) : "end of file");
-    done += (size_t)k;
-  }
+  PetscCall(Transfer(fd, (char *)buf, bytes, PETSC_FALSE, what));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -77,13 +77,7 @@ PetscErrorCode DRCMSDestroy(DRCMS *cms)
   c->iface_early = PETSC_FALSE; /* the reset frees the CC modes too */
   PetscCall(DRCMSResetCoupled_Private(c));
   PetscCall(PetscFree(c->pglob));
-  PetscCall(PetscFree(c->Sfull));
-  PetscCall(PetscFree(c->Sdiag));
-  PetscCall(PetscFree(c->Mfull));
-  PetscCall(DRScratchClose(&c->mg_fd));
-  PetscCall(DRScratchClose(&c->s_fd));
-  PetscCall(PetscFree(c->cclam));
-  PetscCall(PetscFree(c->ccX));
+  PetscCall(DRCMSRootPencilFree_Private(c));
   PetscCall(PetscFree(c->names));
   PetscCall(PetscFree(c->methods));
   PetscCall(PetscFree(c->red));
