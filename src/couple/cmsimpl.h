@@ -209,6 +209,10 @@ PetscErrorCode DRCMSFactorBudget_Private(DRCMS c, const char *keep);
 /* schedule.c: cms.spill_basis read into c->spill (after the budget; the
  * scratch directory checked on every rank when spilling is certain) */
 PetscErrorCode DRCMSSpillSetUp_Private(DRCMS c, const char *spill);
+/* schedule.c: the one rule of cms.spill_basis -- true always, auto where
+ * factorizations are released (released: for this step, or ever on this
+ * rank for the root's pencil) */
+PetscBool DRCMSSpills_Private(DRCMS c, PetscBool released);
 
 /* iface_early.c: phase 1 (modes, pencils), the CC modes at the root, phase
  * 2 (bases on the CC modes) for my components; ierr agreed by all groups */

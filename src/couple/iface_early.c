@@ -54,8 +54,8 @@ static PetscErrorCode RootSchurRestore(DRCMS c)
  * near its memory share)? */
 static PetscBool RootSpills(DRCMS c)
 {
-  if (c->rank || c->spill == DR_CMS_SPILL_NEVER) return PETSC_FALSE;
-  return (PetscBool)(c->spill == DR_CMS_SPILL_ALWAYS || c->factor_budget_mib == 0 || c->nreleased > 0);
+  if (c->rank) return PETSC_FALSE;
+  return DRCMSSpills_Private(c, (PetscBool)(c->factor_budget_mib == 0 || c->nreleased > 0));
 }
 
 /* Root, cms.spill_basis: M_G, read only by the CC solves, put aside in a

@@ -96,6 +96,11 @@ PetscErrorCode DRCMSSpillSetUp_Private(DRCMS c, const char *spill)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscBool DRCMSSpills_Private(DRCMS c, PetscBool released)
+{
+  return (PetscBool)(c->spill == DR_CMS_SPILL_ALWAYS || (c->spill == DR_CMS_SPILL_WITH_FACTOR && released));
+}
+
 PetscErrorCode DRCMSIdle_Private(DRCMS c, PetscInt i, PetscBool residuals)
 {
   PetscReal held = 0, mib, freed;
@@ -117,7 +122,7 @@ PetscErrorCode DRCMSIdle_Private(DRCMS c, PetscInt i, PetscBool residuals)
     PetscCall(DRComponentGetComm(c->comps[i], &comm));
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &release, 1, MPIU_BOOL, MPI_LOR, comm));
   }
-  if (c->spill == DR_CMS_SPILL_ALWAYS || (c->spill == DR_CMS_SPILL_WITH_FACTOR && release)) PetscCall(DRReductionRelease(c->red[i], DR_REDUCTION_HELD_BASIS_SPILL, NULL));
+  if (DRCMSSpills_Private(c, release)) PetscCall(DRReductionRelease(c->red[i], DR_REDUCTION_HELD_BASIS_SPILL, NULL));
   if (!release) PetscFunctionReturn(PETSC_SUCCESS);
   /* the residual blocks K_II^{-1} r_I too (n_I x 200 for 200 modes: as
    * large as a factorization): a correction solves its columns again */
