@@ -62,6 +62,8 @@ typedef struct {
                                     n x n cells across (section A, I, I2, J then belong to its members) */
   PetscBool lumped;              /* HRZ lumped beam mass (fe_beam.c) instead of consistent: rotation-invariant, so the
                                     nonlinear reference's mass does not depend on the deformation */
+  PetscBool chord;               /* slider-crank: theta is the crank's chord angle (pin A's displacement normal to O-A
+                                    is theta's, node 0's rotation a free DOF) instead of node 0's section rotation */
   PetscReal width, height;       /* arm3d lattice: box width (along the link frame's y) and height (z; 0: = width) [m] */
 } DRMechanismParams;
 

@@ -402,12 +402,30 @@ PetscErrorCode DRMechanismConstraintMap(DRMechanism m, const PetscReal theta[], 
   } while (0)
   if (m->dim == 2) {
     PetscInt a = m->ja, b = m->jb, s = m->jtip;
-    /* pin O: u = v = 0; the crank's rotation at O is theta (rigid column) */
+    /* pin O: u = v = 0 */
     SET0(0), SET0(1);
-    cm->col[2 * DR_CM_MAXTERM] = ndof; /* rigid column 0, renumbered below */
+    if (!m->p.chord) cm->col[2 * DR_CM_MAXTERM] = ndof; /* the crank's rotation at O is theta (rigid column 0, renumbered below) */
+    else {
+      /* theta is the chord angle of O-A: pin A's displacement along the
+       * chord normal n = (-sin, cos) is L1 theta (linearized at theta), so
+       * the deformation modes hold A on the chord and node 0's rotation is
+       * free; the dependent one of u_A, v_A is the one n weighs more */
+      PetscReal cs = PetscCosReal(theta[0]), sn = PetscSinReal(theta[0]), L1 = m->L[0];
+      PetscInt  i = a * dpn + (PetscAbsReal(cs) >= PetscAbsReal(sn) ? 1 : 0), j = a * dpn + (PetscAbsReal(cs) >= PetscAbsReal(sn) ? 0 : 1);
+      cm->nterm[i]                   = 2;
+      cm->col[i * DR_CM_MAXTERM]     = j;
+      cm->coef[i * DR_CM_MAXTERM]    = i == a * dpn + 1 ? sn / cs : cs / sn; /* v_A = tan u_A + L1/cos theta, u_A = cot v_A - L1/sin theta */
+      cm->col[i * DR_CM_MAXTERM + 1] = ndof;
+      cm->coef[i * DR_CM_MAXTERM + 1] = i == a * dpn + 1 ? L1 / cs : -L1 / sn;
+    }
     /* revolute A: the connector's first node moves with the crank's last */
-    SETCOPY(b * dpn + 0, a * dpn + 0, 0, 0);
-    SETCOPY(b * dpn + 1, a * dpn + 1, 0, 0);
+    for (PetscInt d = 0; d < 2; d++) {
+      cm->nterm[b * dpn + d] = cm->nterm[a * dpn + d];
+      for (PetscInt k = 0; k < cm->nterm[a * dpn + d]; k++) {
+        cm->col[(b * dpn + d) * DR_CM_MAXTERM + k]  = cm->col[(a * dpn + d) * DR_CM_MAXTERM + k];
+        cm->coef[(b * dpn + d) * DR_CM_MAXTERM + k] = cm->coef[(a * dpn + d) * DR_CM_MAXTERM + k];
+      }
+    }
     /* slider B on the x axis: v_B = 0 (the line is fixed; a tilted line
      * would give u, v = t s) */
     SET0(s * dpn + 1);

@@ -25,6 +25,7 @@ static const DRConfigKey gmp_keys[] = {
   {"gmp.I2", DR_CFG_REAL, "0", "arm3d: second moment for bending in the other principal plane [m^4]; 0: = I (a square section: bending pairs of a straight arm are then degenerate, which mode tracking cannot order)", "0..", "m^4", NULL},
   {"gmp.slider_mass", DR_CFG_REAL, "0.1", "slider mass of the slider-crank [kg]", "0..", "kg", NULL},
   {"gmp.lumped", DR_CFG_BOOL, "false", "lumped (HRZ) instead of consistent beam mass, in the sweep, the reduced transient and the nonlinear reference alike; a lumped mass is the same in every rotated frame, so the reference's inertia does not depend on the deformation (the case Naets' terms treat exactly)", NULL, NULL, NULL},
+  {"gmp.frame", DR_CFG_STRING, "hinge", "slider-crank: what theta is: hinge (the crank's section rotation at O; the modes hold it) or chord (the angle of the crank's chord O-A; the modes hold pin A on the chord and rotate freely at O, so theta carries no elastic rotation; the torque at O then loads the modes too, and the recorded theta is still O's rotation)", "hinge|chord", NULL, NULL},
   {"gmp.tip_mass", DR_CFG_REAL, "0.5", "point mass at the end of link 2 of arm3d [kg]", "0..", "kg", NULL},
   {"gmp.lattice", DR_CFG_INT, "0", "arm3d: 0 = each link a beam chain of nel elements; n > 0 = each link a lattice box of n x n cells across and nel bays along, so a point can have 100k+ DOFs (A, I, I2 are then the members' section)", "0..", NULL, NULL},
   {"gmp.width", DR_CFG_REAL, "0", "arm3d lattice: box width across a link, along the elbow axis [m]", "0..", "m", NULL},
@@ -113,6 +114,15 @@ static PetscErrorCode SweepMechanismFromOptions(DRGMPSweep s)
   PetscCall(DRConfigGetReal(cfg, "gmp.slider_mass", &p->slider_mass, NULL));
   PetscCall(DRConfigGetReal(cfg, "gmp.tip_mass", &p->tip_mass, NULL));
   PetscCall(DRConfigGetBool(cfg, "gmp.lumped", &p->lumped, NULL));
+  {
+    char frame[16];
+    PetscCall(DRConfigGetString(cfg, "gmp.frame", frame, sizeof(frame), NULL));
+    p->chord = (PetscBool)!strcmp(frame, "chord");
+    if (p->chord && strcmp(s->type, "slider-crank")) {
+      PetscCall(DRConfigWhereValue(cfg, "gmp.frame", where, sizeof(where)));
+      SETERRQ(s->comm, DR_ERR_INPUT, "%s: gmp.frame chord: expected the slider-crank (the %s has no crank chord)", where, s->type);
+    }
+  }
   PetscCall(DRConfigGetInt(cfg, "gmp.nel1", &k, NULL));
   if (k) p->nel1 = k;
   PetscCall(DRConfigGetInt(cfg, "gmp.nel2", &k, NULL));
@@ -261,6 +271,7 @@ static void SweepSignature(DRGMPSweep s)
 
   l += snprintf(sig + l, len - l, "%s L%.17g,%.17g nel%d,%d E%.17g G%.17g r%.17g A%.17g I%.17g,%.17g ms%.17g mt%.17g nm%d ", s->type, (double)p->L1, (double)p->L2, (int)p->nel1, (int)p->nel2, (double)p->E, (double)p->G, (double)p->rho, (double)p->A, (double)p->Ib, (double)p->Ib2, (double)p->slider_mass, (double)p->tip_mass, (int)s->opt.nmodes);
   if (p->lumped) l += snprintf(sig + l, len - l, "lumped ");
+  if (p->chord) l += snprintf(sig + l, len - l, "chord ");
   if (p->lattice) l += snprintf(sig + l, len - l, "lat%d w%.17g,%.17g ", (int)p->lattice, (double)p->width, (double)p->height);
   for (PetscInt t = 0; t < s->nt && l < len; t++) l += snprintf(sig + l, len - l, "g%d:%.17g..%.17g/%d ", (int)t, (double)s->axis[t][0], (double)s->axis[t][s->npts[t] - 1], (int)s->npts[t]);
   if (l < len) snprintf(sig + l, len - l, "f%d", (int)s->nfine);
@@ -283,8 +294,11 @@ PetscErrorCode DRGMPSweepSetUp(DRGMPSweep s)
     nf = cm.nfix;
     PetscCall(DRConstraintMapDestroy(&cm));
     PetscCall(DRConfigWhereValue(s->cfg, "gmp.nmodes", where, sizeof(where)));
-    PetscCheck(s->opt.nmodes <= nf, s->comm, DR_ERR_INPUT, "%s: gmp.nmodes %" PetscInt_FMT ": expected 1 to %" PetscInt_FMT " (the mechanism's DOFs with its joints and theta fixed)", where, s->opt.nmodes, nf);
+    PetscCheck(s->opt.nmodes + (s->p.chord ? 1 : 0) <= nf, s->comm, DR_ERR_INPUT, "%s: gmp.nmodes %" PetscInt_FMT ": expected 1 to %" PetscInt_FMT " (the mechanism's DOFs with its joints and theta fixed%s)", where, s->opt.nmodes, nf - (s->p.chord ? 1 : 0), s->p.chord ? ", less the attachment column of gmp.frame chord" : "");
   }
+  /* gmp.frame chord: one deformation column more, the last, the static
+   * response to a moment at O (rom.c, AttachmentOrtho) */
+  if (s->p.chord) s->opt.nmodes++;
   PetscCall(DRGMPRomBuilderCreate(s->mech, &s->opt, &s->builder));
   s->n     = s->nt + s->opt.nmodes;
   s->ngrid = 1;
@@ -298,7 +312,7 @@ PetscErrorCode DRGMPSweepSetUp(DRGMPSweep s)
     s->ngrid *= s->npts[t];
   }
   PetscCall(SweepFineGrid(s));
-  PetscCall(PetscPrintf(s->comm, "gmp: %s, %" PetscInt_FMT " DOFs, %" PetscInt_FMT " rigid + %" PetscInt_FMT " deformation modes; grid %" PetscInt_FMT " points", s->type, s->ndof, s->nt, s->opt.nmodes, s->ngrid));
+  PetscCall(PetscPrintf(s->comm, "gmp: %s, %" PetscInt_FMT " DOFs, %" PetscInt_FMT " rigid + %" PetscInt_FMT " deformation modes%s; grid %" PetscInt_FMT " points", s->type, s->ndof, s->nt, s->opt.nmodes - (s->p.chord ? 1 : 0), s->p.chord ? " + 1 attachment column (theta: the crank's chord angle)" : "", s->ngrid));
   for (PetscInt t = 0; t < s->nt; t++) PetscCall(PetscPrintf(s->comm, "%s theta%" PetscInt_FMT " [%g, %g] x %" PetscInt_FMT "%s", t ? "," : " (", t + 1, (double)s->axis[t][0], (double)s->axis[t][s->npts[t] - 1], s->npts[t], s->periodic[t] ? " periodic" : ""));
   PetscCall(PetscPrintf(s->comm, ")\n"));
   if (s->nfine) PetscCall(PetscPrintf(s->comm, "gmp: verification grid %" PetscInt_FMT " points (exact ROMs)\n", s->nfine));

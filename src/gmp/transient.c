@@ -53,6 +53,8 @@ typedef struct {
   DRGMPRomBuilder   builder; /* the exact ROMs (method 3), cached on PETSC_COMM_SELF */
   PetscInt          method;  /* 0..2 interpolation, 3 exact */
   PetscInt          n, ndof, tipdof[2];
+  PetscBool         chord; /* gmp.frame chord: theta is the chord angle, the torque acts on node 0's rotation */
+  PetscReal         L1;
   PetscReal         T0, fr, period, theta_lo;
   /* per-step model: M(th) ~ M0 + (th - th0) Mth (exact), or the interpolant */
   PetscReal         th0, *M0, *K0, *Mt, *Kt, *Psi0;
@@ -154,7 +156,7 @@ static PetscErrorCode Residual(PetscReal t, const PetscReal u[], const PetscReal
   PetscReal qv = 0, qu = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(Model(c, u[0], PETSC_FALSE));
+  PetscCall(Model(c, u[0], c->chord));
   if (c->na) PetscCall(DRGMPNaetsMass(c->na, u[0], c->M, c->dM)); /* one kinetic energy with the terms (transient_naets.c) */
   for (PetscInt i = 0; i < n; i++) {
     PetscReal s = 0;
@@ -165,7 +167,15 @@ static PetscErrorCode Residual(PetscReal t, const PetscReal u[], const PetscReal
     }
     f[i] = s;
   }
-  f[0] += -0.5 * qv + 0.5 * qu - Torque(c, t);
+  if (!c->chord) f[0] += -0.5 * qv + 0.5 * qu - Torque(c, t);
+  else {
+    /* the torque's virtual work tau d(phi_0) with phi_0 = theta + Psi_d[rot O] delta:
+     * generalized forces tau Psi[rot O, k] (the rigid column's entry is 1;
+     * tau dPsi_d/dtheta delta, second order in the deformation, is left out) */
+    PetscReal tau = Torque(c, t);
+    f[0] += -0.5 * qv + 0.5 * qu;
+    for (PetscInt k = 0; k < n; k++) f[k] -= tau * c->Psi[2 + k * c->ndof];
+  }
   if (c->na) PetscCall(DRGMPNaetsAddResidual(c->na, u, v, a, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -217,8 +227,17 @@ static PetscErrorCode Record(TrCtx *c, PetscReal t, const PetscReal u[], const P
     c->t = a, c->th = b, c->w = d;
   }
   c->t[c->nrec]  = t;
-  c->th[c->nrec] = th;
-  c->w[c->nrec]  = -PetscSinReal(th) * ux + PetscCosReal(th) * uy; /* normal to the crank */
+  if (!c->chord) {
+    c->th[c->nrec] = th;
+    c->w[c->nrec]  = -PetscSinReal(th) * ux + PetscCosReal(th) * uy; /* normal to the crank */
+  } else {
+    /* as the reference records them: node 0's rotation phi_0 and pin A's
+     * position normal to the root tangent at phi_0 (A at L1 (cos, sin)(theta) + u) */
+    PetscReal phi = th;
+    for (PetscInt k = c->grid[0].nt; k < c->n; k++) phi += c->Psi[2 + k * c->ndof] * u[k];
+    c->th[c->nrec] = phi;
+    c->w[c->nrec]  = c->L1 * PetscSinReal(th - phi) - PetscSinReal(phi) * ux + PetscCosReal(phi) * uy;
+  }
   if (c->method < 3 && c->ml && c->nrec % c->every == 0) PetscCall(DroppedInertia(c, u, v));
   c->nrec++;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -424,6 +443,7 @@ PetscErrorCode DRGMPTransientSetUp(DRGMPTransient tr)
     c->ngrid = ngrid, c->grid = g, c->builder = m == 3 ? builder : NULL;
     c->method = m, c->n = n, c->ndof = nd;
     c->tipdof[0] = tip, c->tipdof[1] = tip + 1;
+    c->chord = mech->p.chord, c->L1 = mech->L[0];
     c->T0 = tr->T0, c->fr = tr->fr, c->every = tr->every;
     if (m < 3 && mech->dim == 2) { /* lumped translational masses: rho A L_e / 2 per element end, the slider */
       PetscInt ne;

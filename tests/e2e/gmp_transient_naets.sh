@@ -19,7 +19,8 @@
 # Not asserted (reported by the test's table, bench/README 2g): the
 # quadratic method's deflection (closer at E, not at E/2), the eigenspace
 # method's theta (farther by 10-40 %), and E/10, where the terms make the
-# deflection markedly worse with either mass (not understood).
+# deflection markedly worse with either mass in this (the default, hinge)
+# frame; in the chord frame they do not (gmp_transient_chord).
 set -euo pipefail
 cd "$T"
 CFG=$ROOT/configs/slider_crank_gmp_nonlinear.yaml
