@@ -28,7 +28,8 @@
 #     over the ranks), and the reduced pencils' eigenvalues are the same
 #     with the sparse (SLEPc) path of the points' modes and attachment
 #     column as with the dense one;
-#  5. bad input: gmp.frame chord for the arm, an unknown frame.
+#  5. bad input: gmp.frame chord for the arm, an unknown frame, more modes
+#     than the constrained DOFs leave beside the attachment column.
 set -euo pipefail
 cd "$T"
 CFG=$ROOT/configs/slider_crank_gmp_nonlinear.yaml
@@ -49,6 +50,9 @@ grep -q "^EPSSolve" chord_sparse.log # the sparse path ran
 $ROOT/tests/expect.sh "gmp.frame chord: expected the slider-crank" $DYNRED -config $ROOT/configs/arm3d_gmp.yaml -output bad.h5 -gmp_frame chord -gmp_verify_step 0
 test ! -e bad.h5
 $ROOT/tests/expect.sh "gmp.frame" $DYNRED -config $CFG -output bad.h5 -gmp_frame sideways
+test ! -e bad.h5
+# 30 constrained DOFs with theta held (5 + 5 beam elements, joints): 29 modes + the attachment column at most
+$ROOT/tests/expect.sh "gmp.nmodes 30: expected 1 to 29" $DYNRED -config $CFG -output bad.h5 -gmp_frame chord -gmp_nmodes 30
 test ! -e bad.h5
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np
