@@ -165,37 +165,47 @@ static PetscErrorCode RomAssemble(DRGMPRomBuilder b, MPI_Comm comm, const PetscR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* gmp.frame chord: the last deformation column (sweep.c adds one to
- * gmp.nmodes) is the attachment mode z
- * (K_ff z = N^T e_O, the static deformation under a moment at O with theta
- * held), M-orthogonalized against the nm - 1 eigenmodes before it (twice)
- * and M-normalized; the eigenmodes are K- and M-orthogonal to it then.
- * Without it, the torque at O loads the modes of a crank pinned at both
- * ends, whose series for an end moment converges slowly (the quasi-static
- * deflection lacks 24 % with 7 modes, 7 % with 20). */
-static void AttachmentOrtho(PetscInt nf, const PetscReal *md, const PetscReal *X, PetscInt k, PetscReal *z, PetscReal *mz)
+/* gmp.frame chord: the last deformation column of Zm (sweep.c adds one to
+ * gmp.nmodes) holds the attachment mode z, K_ff z = N^T e_O (the static
+ * deformation under a moment at O with theta held), as the dense or the
+ * sparse path solved it; here it is M-orthogonalized against the
+ * eigenmodes before it (twice) and M-normalized, so the eigenmodes are K-
+ * and M-orthogonal to it.  Without it, the torque at O loads the modes of a
+ * crank pinned at both ends, whose series for an end moment converges
+ * slowly (the quasi-static deflection lacks 24 % with 7 modes, 7 % with
+ * 20; bench/README.md 2g). */
+static PetscErrorCode AttachmentColumn(RomWork *w, Mat Zm, PetscInt nt, PetscInt n)
 {
+  Mat       Zd;
+  Vec       col, z, mz, d, t;
+  PetscReal nz;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatDenseGetColumnVecRead(Zm, n - 1, &col));
+  PetscCall(VecDuplicate(col, &z));
+  PetscCall(VecCopy(col, z));
+  PetscCall(MatDenseRestoreColumnVecRead(Zm, n - 1, &col));
+  PetscCall(VecDuplicate(z, &mz));
+  PetscCall(MatDenseGetSubMatrix(Zm, PETSC_DECIDE, PETSC_DECIDE, nt, n - 1, &Zd)); /* the eigenmodes */
+  PetscCall(MatCreateVecs(Zd, &d, &t));
   for (int pass = 0; pass < 2; pass++) {
-    for (PetscInt i = 0; i < nf; i++) {
-      mz[i] = 0;
-      for (PetscInt j = 0; j < nf; j++) mz[i] += md[i + j * nf] * z[j];
-    }
-    for (PetscInt c = 0; c < k; c++) {
-      PetscReal d = 0;
-      for (PetscInt i = 0; i < nf; i++) d += X[c * nf + i] * mz[i];
-      for (PetscInt i = 0; i < nf; i++) z[i] -= d * X[c * nf + i];
-    }
+    PetscCall(MatMult(w->Mf, z, mz));
+    PetscCall(MatMultTranspose(Zd, mz, d));
+    PetscCall(MatMult(Zd, d, t));
+    PetscCall(VecAXPY(z, -1.0, t));
   }
-  {
-    PetscReal nz = 0;
-    for (PetscInt i = 0; i < nf; i++) {
-      mz[i] = 0;
-      for (PetscInt j = 0; j < nf; j++) mz[i] += md[i + j * nf] * z[j];
-    }
-    for (PetscInt i = 0; i < nf; i++) nz += z[i] * mz[i];
-    nz = PetscSqrtReal(nz);
-    for (PetscInt i = 0; i < nf; i++) z[i] /= nz;
-  }
+  PetscCall(MatDenseRestoreSubMatrix(Zm, &Zd));
+  PetscCall(MatMult(w->Mf, z, mz));
+  PetscCall(VecDot(z, mz, &nz));
+  PetscCall(VecScale(z, 1.0 / PetscSqrtReal(nz)));
+  PetscCall(MatDenseGetColumnVecWrite(Zm, n - 1, &col));
+  PetscCall(VecCopy(z, col));
+  PetscCall(MatDenseRestoreColumnVecWrite(Zm, n - 1, &col));
+  PetscCall(VecDestroy(&z));
+  PetscCall(VecDestroy(&mz));
+  PetscCall(VecDestroy(&d));
+  PetscCall(VecDestroy(&t));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Small constrained problems: LAPACK on rank 0 (DRDenseEigen for the
@@ -240,7 +250,7 @@ static PetscErrorCode RomModesDense(DRGMPRomBuilder b, MPI_Comm comm, RomWork *w
     PetscCall(VecScatterEnd(sc, w->ra, seq, INSERT_VALUES, SCATTER_FORWARD));
     if (rank == 0) {
       const PetscScalar *s;
-      PetscCall(PetscMalloc1(2 * nf, &Ra));
+      PetscCall(PetscMalloc1(nf, &Ra));
       PetscCall(VecGetArrayRead(seq, &s));
       PetscCall(PetscArraycpy(Ra, s, nf));
       PetscCall(VecRestoreArrayRead(seq, &s));
@@ -271,8 +281,7 @@ static PetscErrorCode RomModesDense(DRGMPRomBuilder b, MPI_Comm comm, RomWork *w
       PetscCall(PetscArraycpy(Z + t * nf, R[t], nf));
     }
     if (Ra) {
-      LAPACKpotrs_("L", &nn, &nrhs, L, &nn, Ra, &nn, &info);
-      AttachmentOrtho(nf, md, Z + nt * nf, nm - 1, Ra, Ra + nf);
+      LAPACKpotrs_("L", &nn, &nrhs, L, &nn, Ra, &nn, &info); /* the attachment column, orthogonalized by AttachmentColumn */
       PetscCall(PetscArraycpy(Z + (n - 1) * nf, Ra, nf));
     }
     PetscCall(PetscFree3(lam, X, L));
@@ -347,28 +356,10 @@ static PetscErrorCode RomModesSparse(DRGMPRomBuilder b, MPI_Comm comm, RomWork *
   PetscCall(DRModalSolve(md));
   PetscCall(DRModalGetModes(md, &nfound, &f, &lam, &modes, &resid));
   PetscCheck(nfound >= nm, comm, PETSC_ERR_NOT_CONVERGED, "GMP: SLEPc found %" PetscInt_FMT " of %" PetscInt_FMT " deformation modes", nfound, nm);
-  if (za) { /* the attachment column (AttachmentOrtho, distributed) */
-    Vec          mz;
-    PetscScalar *d;
-    PetscReal    nz;
-    PetscCall(VecDuplicate(za, &mz));
-    PetscCall(PetscMalloc1(nm, &d));
-    for (int pass = 0; pass < 2; pass++) {
-      PetscCall(MatMult(w->Mf, za, mz));
-      PetscCall(VecMDot(mz, nm - 1, modes, d));
-      for (PetscInt c = 0; c < nm - 1; c++) d[c] = -d[c];
-      PetscCall(VecMAXPY(za, nm - 1, d, modes));
-    }
-    PetscCall(MatMult(w->Mf, za, mz));
-    PetscCall(VecDot(za, mz, &nz));
-    PetscCall(VecScale(za, 1.0 / PetscSqrtReal(nz)));
-    PetscCall(PetscFree(d));
-    PetscCall(VecDestroy(&mz));
-  }
   for (PetscInt j = 0; j < nm; j++) {
     Vec c;
     PetscCall(MatDenseGetColumnVecWrite(Zm, nt + j, &c));
-    PetscCall(VecCopy(za && j == nm - 1 ? za : modes[j], c));
+    PetscCall(VecCopy(za && j == nm - 1 ? za : modes[j], c)); /* za: orthogonalized by AttachmentColumn */
     PetscCall(MatDenseRestoreColumnVecWrite(Zm, nt + j, &c));
   }
   PetscCall(VecDestroy(&za));
@@ -448,6 +439,7 @@ PetscErrorCode DRGMPRomBuilderCompute(DRGMPRomBuilder b, MPI_Comm comm, const Pe
   PetscCall(PetscLogEventBegin(DRGMP_PointEig, 0, 0, 0, 0));
   if (w.nf <= b->opt.dense_max) PetscCall(RomModesDense(b, comm, &w, Zm));
   else PetscCall(RomModesSparse(b, comm, &w, Zm));
+  if (w.ra) PetscCall(AttachmentColumn(&w, Zm, nt, n));
   PetscCall(PetscLogEventEnd(DRGMP_PointEig, 0, 0, 0, 0));
   PetscCall(RomProject(b, comm, theta, &w, Zm, xyz, rom));
   PetscCall(MatDestroy(&Zm));

@@ -297,7 +297,7 @@ PetscErrorCode DRGMPSweepSetUp(DRGMPSweep s)
     PetscCheck(s->opt.nmodes + (s->p.chord ? 1 : 0) <= nf, s->comm, DR_ERR_INPUT, "%s: gmp.nmodes %" PetscInt_FMT ": expected 1 to %" PetscInt_FMT " (the mechanism's DOFs with its joints and theta fixed%s)", where, s->opt.nmodes, nf - (s->p.chord ? 1 : 0), s->p.chord ? ", less the attachment column of gmp.frame chord" : "");
   }
   /* gmp.frame chord: one deformation column more, the last, the static
-   * response to a moment at O (rom.c, AttachmentOrtho) */
+   * response to a moment at O (rom.c, AttachmentColumn) */
   if (s->p.chord) s->opt.nmodes++;
   PetscCall(DRGMPRomBuilderCreate(s->mech, &s->opt, &s->builder));
   s->n     = s->nt + s->opt.nmodes;
