@@ -436,9 +436,13 @@ PetscErrorCode DRMechanismConstraintMap(DRMechanism m, const PetscReal theta[], 
     /* base: translations and rx, ry fixed; rz = theta_1 (rigid column 0) */
     for (int d = 0; d < 5; d++) SET0(o + d);
     cm->col[(o + 5) * DR_CM_MAXTERM] = ndof;
-    /* elbow: translations shared; rotations r_b = r_a + theta_2 a2 */
+    /* elbow: translations shared; rotations r_b = r_a - theta_2 a2: raising
+     * link 2 (d2' = -sin t2 d1 + cos t2 e_z) is the rotation -a2 x d2, so the
+     * rigid column is drho/dtheta_2 (with + a2 it was its negative: the same
+     * grid of M, K up to the sign of that row and column, but a transient
+     * integrates theta_2 against the grid's dM/dtheta_2) */
     for (int d = 0; d < 3; d++) SETCOPY(b * dpn + d, a * dpn + d, 0, 0);
-    for (int d = 0; d < 3; d++) SETCOPY(b * dpn + 3 + d, a * dpn + 3 + d, ndof + 1, a2[d]);
+    for (int d = 0; d < 3; d++) SETCOPY(b * dpn + 3 + d, a * dpn + 3 + d, ndof + 1, -a2[d]);
   }
 #undef SET0
 #undef SETCOPY

@@ -9,11 +9,11 @@
 #    K_dd, M_dd) equal the lowest eigenvalues of the numpy model with base
 #    and elbow locked: LAPACK path on 1 rank 1e-9, SLEPc + MUMPS on one
 #    3-rank group (distributed assembly) 1e-7;
-#  - the rigid modes are the rigid motions (rotation of the arm about z; of
-#    link 2 about the elbow axis) to 1e-8, and M_theta,theta equals the
-#    numpy mass matrix on those motions to 1e-8 (the rigid modes come from
-#    a solve with K_ff, cond(K_ff) * eps ~ 1e-9 for these 4 mm x 140 mm
-#    members);
+#  - the rigid modes are the rigid motions drho/dtheta (rotation of the arm
+#    about z; of link 2 about the elbow axis, raising it) to 1e-8, and
+#    M_theta,theta equals the numpy mass matrix on those motions to 1e-8
+#    (the rigid modes come from a solve with K_ff, cond(K_ff) * eps ~ 1e-9
+#    for these 4 mm x 140 mm members);
 #  - the free-mechanism eigenvalues of the ROM bound the numpy free
 #    mechanism's from above (to 3e-8: K's rigid rows are set to exactly 0),
 #    and equal them (1e-8) when every deformation mode is kept (lattice 1,
@@ -141,10 +141,10 @@ for p in range(4):
         Kr, Mr = h["/gmp/grid/K"][p], h["/gmp/grid/M"][p]
         lam = sl.eigh(Kr[2:, 2:], Mr[2:, 2:], eigvals_only=True)
         worst[key] = max(worst[key], np.abs(lam - ref).max() / ref.max())
-    # rigid modes: rotation of everything about z, of link 2 about a2
+    # rigid modes: drho/dtheta, rotation of everything about z, of link 2 about -a2 (raising it: theta2 is the elevation)
     psi = f["/gmp/grid/psi"][p]
     c1, s1 = np.cos(th[p, 0]), np.sin(th[p, 0])
-    ez, a2, xe = np.array([0, 0, 1.0]), np.array([-s1, c1, 0]), X[body[0][1] - 1]
+    ez, a2, xe = np.array([0, 0, 1.0]), -np.array([-s1, c1, 0]), X[body[0][1] - 1]
     r1 = np.zeros(len(X) * 6); r2 = np.zeros(len(X) * 6)
     for i, x in enumerate(X):
         r1[6 * i:6 * i + 3], r1[6 * i + 3:6 * i + 6] = np.cross(ez, x), ez

@@ -13,7 +13,9 @@
  *     Euler-Bernoulli 1.8751^2 sqrt(EI / (rho A L^4)) (FE error < 1e-5).
  *  6. the constraint Jacobian C(theta) annihilates the null-space basis
  *     [Nfix | Ntheta] (1e-15) and has ndof - nfix - ntheta rows, for the
- *     slider-crank, the arm and the lattice arm.
+ *     slider-crank, the arm and the lattice arm;
+ *  7. the ROM's rigid columns are drho/dtheta (translations, central
+ *     differences, 1e-8), for the slider-crank and the arm.
  * Runs on any number of ranks (the ROM is computed on PETSC_COMM_WORLD). */
 #include "drtest.h"
 #include <dynred/gmp.h>
@@ -99,6 +101,46 @@ static PetscErrorCode CheckJacobian(DRMechanism m, const PetscReal theta[], cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The ROM's rigid columns are drho/dtheta_t: the translations of Psi's
+ * column t against central differences of the configuration (the transient
+ * integrates theta against the grid's dM/dtheta, so the sign matters). */
+static PetscErrorCode CheckRigidColumns(DRMechanism m, const PetscReal theta[], const char *what)
+{
+  PetscInt        nn, dim, ndof, nt;
+  PetscReal      *xp, *xm, e = 1e-5;
+  DRGMPRomOptions o = {2, 100000, "gmp_"};
+  DRGMPRom        rom;
+  PetscMPIInt     rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(DRMechanismGetSizes(m, &dim, &nn, &ndof, &nt));
+  PetscCall(PetscMalloc2(nn * dim, &xp, nn * dim, &xm));
+  PetscCall(DRMechanismROM(m, PETSC_COMM_WORLD, theta, &o, &rom));
+  for (PetscInt t = 0; t < nt; t++) {
+    PetscReal th[DR_GMP_MAXTHETA], d = 0, ref = 0;
+    for (PetscInt k = 0; k < DR_GMP_MAXTHETA; k++) th[k] = theta[k];
+    th[t] = theta[t] + e;
+    PetscCall(DRMechanismConfigure(m, th, xp, NULL));
+    th[t] = theta[t] - e;
+    PetscCall(DRMechanismConfigure(m, th, xm, NULL));
+    if (!rank) {
+      for (PetscInt i = 0; i < nn; i++)
+        for (PetscInt k = 0; k < dim; k++) {
+          PetscReal fd = (xp[dim * i + k] - xm[dim * i + k]) / (2 * e);
+          d   = PetscMax(d, PetscAbsReal(rom.Psi[i * (ndof / nn) + k + t * rom.ndof] - fd));
+          ref = PetscMax(ref, PetscAbsReal(fd));
+        }
+      /* tol: central difference, truncation |rho'''| e^2 / 6 ~ L e^2 = 2e-10 and rounding u L / e ~ 2e-11; the
+       * static correction of the rigid column to kappa(K_ff) u ~ 1e-10: 1e-8 is looser (left); a wrong sign gives 2 */
+      DRTEST_CLOSE(d / ref, 0, 0, 1e-8, "%s: rigid column %" PetscInt_FMT " = drho/dtheta_%" PetscInt_FMT, what, t + 1, t + 1);
+    }
+  }
+  PetscCall(DRGMPRomDestroy(&rom));
+  PetscCall(PetscFree2(xp, xm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   DRMechanismParams p;
@@ -123,6 +165,7 @@ int main(int argc, char **argv)
     DRTEST_CLOSE(xyz[2 * (p.nel1 + p.nel2 + 1) + 1], 0, 0, 1e-12, "slider-crank theta %.2f: y_B on the x axis", (double)t[0]);
   }
   PetscCall(CheckJacobian(m, th, "slider-crank"));
+  PetscCall(CheckRigidColumns(m, th, "slider-crank"));
   PetscCall(DRMechanismROM(m, PETSC_COMM_WORLD, th, &o, &rom));
   PetscCall(DRMechanismConfigure(m, th, xyz, &res));
   PetscCall(FrameReference(&p, xyz, PETSC_TRUE, 7, lam));
@@ -225,6 +268,7 @@ int main(int argc, char **argv)
   {
     PetscReal t2[4] = {0.3, 0.5, 0, 0};
     PetscCall(CheckJacobian(m, t2, "arm3d"));
+    PetscCall(CheckRigidColumns(m, t2, "arm3d"));
     PetscCall(DRMechanismDestroy(&m));
     p.lattice = 2, p.width = 0.05, p.height = 0.04, p.nel1 = 4, p.nel2 = 3;
     PetscCall(DRMechanismCreate(&p, &m));
