@@ -147,6 +147,10 @@ PetscErrorCode DRGMPRomBuilderDestroy(DRGMPRomBuilder *b);
 PetscErrorCode DRMechanismROM(DRMechanism m, MPI_Comm comm, const PetscReal theta[], const DRGMPRomOptions *opt, DRGMPRom *rom);
 PetscErrorCode DRGMPRomDestroy(DRGMPRom *rom);
 PetscErrorCode DRGMPRomCopy(const DRGMPRom *src, DRGMPRom *dst);
+/* The reduced model with rigid DOF t held (a locked joint: theta_t's row
+ * and column and Psi's column t removed, its eigenpairs recomputed; the
+ * deformation modes are the same, computed with every theta fixed). */
+PetscErrorCode DRGMPRomHold(const DRGMPRom *in, PetscInt t, DRGMPRom *out);
 /* Serialise (the farm ships flat arrays) and back. */
 PetscErrorCode DRGMPRomPack(const DRGMPRom *rom, PetscInt *len, PetscReal **buf);
 PetscErrorCode DRGMPRomUnpack(PetscInt len, const PetscReal *buf, DRGMPRom *rom);
@@ -201,7 +205,9 @@ PetscErrorCode DRGMPReducedEigen(PetscInt n, PetscInt nt, const PetscReal *K, co
 /* dM/dtheta and dK/dtheta of the interpolant (for the equations of motion). */
 PetscErrorCode DRGMPInterpolateDerivative(PetscInt ngrid, const DRGMPRom grid[], PetscReal theta, DRGMPMethod method, PetscReal *dM, PetscReal *dK);
 /* The unreduced flexible slider-crank with full nonlinear kinematics
- * (src/gmp/flexref.c): planar co-rotational beams on the mechanism's mesh,
+ * (src/gmp/flexref.c; or arm3d driven at the elbow with the yaw held, the
+ * planar motion in the vertical plane through link 1, theta0 the
+ * elevation): planar co-rotational beams on the mechanism's mesh,
  * the joints eliminated exactly (linear in absolute nodal coordinates),
  * consistent mass in the current chord frame; the reference of the GMP
  * transient (gmp.transient.reference: nonlinear).  Sequential (one rank's

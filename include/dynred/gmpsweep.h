@@ -33,6 +33,8 @@ PetscErrorCode DRGMPSweepGetCheckpoint(DRGMPSweep s, const char **path);
 PetscErrorCode DRGMPSweepGetGrid(DRGMPSweep s, PetscInt *ngrid, const DRGMPRom **grid);
 PetscErrorCode DRGMPSweepGetMechanism(DRGMPSweep s, DRMechanism *m, DRGMPRomOptions *opt);
 PetscErrorCode DRGMPSweepGetPeriod(DRGMPSweep s, PetscReal *period);
+/* The grid's axes: number, points per axis, first value (theta1 fastest). */
+PetscErrorCode DRGMPSweepGetAxes(DRGMPSweep s, PetscInt *nt, PetscInt npts[], PetscReal first[]);
 /* Mean errors over the verification grid per method (DRGMPMethods[0..2]). */
 PetscErrorCode DRGMPSweepGetErrors(DRGMPSweep s, PetscReal matrix_error[3], PetscReal eig_error[3]);
 

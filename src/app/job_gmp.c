@@ -31,13 +31,15 @@ PetscErrorCode DRJobGMP(DRConfig cfg)
   PetscCall(DRGMPSweepCreate(PETSC_COMM_WORLD, &sweep));
   PetscCall(DRGMPSweepSetConfig(sweep, cfg));
   PetscCall(DRGMPSweepSetFromOptions(sweep));
-  PetscCall(DRGMPSweepSolve(sweep));
-  PetscCall(DRGMPSweepView(sweep, PETSC_VIEWER_STDOUT_WORLD));
-  PetscCall(DRGMPSweepWrite(sweep, store));
+  PetscCall(DRGMPSweepSetUp(sweep));
+  /* the transient's options against the mechanism before the sweep's work */
   PetscCall(DRGMPTransientCreate(PETSC_COMM_WORLD, &tr));
   PetscCall(DRGMPTransientSetConfig(tr, cfg));
   PetscCall(DRGMPTransientSetSweep(tr, sweep));
   PetscCall(DRGMPTransientSetFromOptions(tr));
+  PetscCall(DRGMPSweepSolve(sweep));
+  PetscCall(DRGMPSweepView(sweep, PETSC_VIEWER_STDOUT_WORLD));
+  PetscCall(DRGMPSweepWrite(sweep, store));
   PetscCall(DRGMPTransientSetUp(tr));
   PetscCall(DRGMPTransientSolve(tr));
   PetscCall(DRGMPTransientView(tr, PETSC_VIEWER_STDOUT_WORLD));

@@ -1,6 +1,7 @@
 /* The unreduced flexible slider-crank with full nonlinear kinematics: the
  * reference of the GMP transient (gmp.transient.reference: nonlinear;
- * include/dynred/gmp.h, DRGMPFlexRef).
+ * include/dynred/gmp.h, DRGMPFlexRef).  The arm3d beam chain driven at the
+ * elbow with the yaw held is the same kind of model (below).
  *
  * Formulation.  The same mesh as mechanism.c (nel1 + 1 crank nodes, nel2 + 1
  * connector nodes, the slider mass at the connector's last node), absolute
@@ -34,7 +35,21 @@
  * ROM's theta is that rotation); theta0 + phi_0 is the crank angle theta.
  * Integrator: PETSc TSALPHA2 through DRODE2 with rho_inf = 1 (as the reduced
  * transient: no numerical damping) and a fixed step; Newton with a dense
- * forward-difference Jacobian (n = 3 (nel1 + nel2 + 2) - 5 unknowns). */
+ * forward-difference Jacobian (n = 3 (nel1 + nel2 + 2) - 5 unknowns).
+ *
+ * arm3d (yaw held, elbow driven): the arm is mirror-symmetric about the
+ * vertical plane through link 1, and the elbow axis a2 is normal to it, so a
+ * torque about a2 keeps the motion in that plane, large rotations included.
+ * The reference is that planar model: (s, z) coordinates in the plane (the
+ * yaw only turns it), link 1 clamped at the base (the in-plane rotation is
+ * about a2, which the base fixes), link 2's first node sharing u, v with
+ * link 1's last (the elbow revolute), the tip mass at link 2's end, each
+ * member's in-plane E I from the spatial beam's orientation (mechanism.c:
+ * link 1's local y, link 2's local z is vertical), and the motor's torque
+ * +tau on link 2's root rotation and -tau on link 1's end rotation.  theta
+ * is the elbow's relative rotation plus theta0 (the ROM's theta2, the
+ * elevation); w is link 2's tip relative to the elbow, normal to link 2's
+ * root tangent. */
 #include "gmp_impl.h"
 #include <dynred/builtin.h>
 #include <dynred/ode.h>
@@ -42,9 +57,12 @@
 struct _p_DRGMPFlexRef {
   DRMechanism m;
   PetscInt    ndof, nfree, nnodes, nelem, *map; /* map[i]: free index of DOF i or -1 (fixed at 0) */
-  PetscInt    node_a, node_b;                   /* crank end (deflection), slider */
-  PetscReal   theta0, T0, fr, EA, EI, ms;
-  PetscReal  *X0, *L0, *b0, *Ml;                /* nodes (2 per node); per element: L0, beta0, local mass (36) */
+  PetscInt    node_a, node_b;                   /* crank end (deflection), slider (arm: link 1's end, link 2's tip) */
+  PetscBool   arm;                              /* arm3d's elbow motion in its vertical plane (node_e: link 2's first node) */
+  PetscInt    node_e;
+  PetscReal   L2;
+  PetscReal   theta0, T0, fr, EA, ms;
+  PetscReal  *X0, *L0, *b0, *EI, *Ml;           /* nodes (2 per node); per element: L0, beta0, EI, local mass (36) */
   PetscReal  *q, *v, *a, *r;                    /* full-length work */
   PetscBool   fixtheta;                         /* static solve: phi_0 held at 0 */
   PetscReal  *fext;                             /* static load (full length) */
@@ -65,15 +83,25 @@ PetscErrorCode DRGMPFlexRefCreate(DRMechanism m, PetscReal theta0, DRGMPFlexRef 
   PetscReal     th[DR_GMP_MAXTHETA] = {theta0, 0, 0, 0}, res, Ke[36];
 
   PetscFunctionBeginUser;
-  PetscCheck(m->dim == 2 && m->p.lattice == 0, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.transient.reference nonlinear: the unreduced reference exists for the planar slider-crank, not for %s", m->p.type);
+  PetscCheck(m->p.lattice == 0 && (m->dim == 2 || m->ntheta == 2), PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.transient.reference nonlinear: the unreduced reference exists for the slider-crank and the arm3d beam chains, not for %s%s", m->p.type, m->p.lattice ? " with lattice links" : "");
   PetscCall(PetscNew(&r));
-  r->m = m, r->theta0 = theta0, r->nnodes = m->nnodes, r->ndof = m->ndof, r->nelem = m->nelem;
-  r->node_a = m->ja, r->node_b = m->jtip, r->ms = m->p.slider_mass;
-  r->EA = m->p.E * m->p.A, r->EI = m->p.E * m->p.Ib;
-  PetscCall(PetscMalloc4(2 * r->nnodes, &r->X0, r->nelem, &r->L0, r->nelem, &r->b0, 36 * r->nelem, &r->Ml));
+  r->m = m, r->theta0 = theta0, r->nnodes = m->nnodes, r->ndof = 3 * m->nnodes, r->nelem = m->nelem;
+  r->arm    = m->dim == 3 ? PETSC_TRUE : PETSC_FALSE;
+  r->node_a = m->ja, r->node_b = m->jtip, r->node_e = m->jb, r->L2 = m->L[1];
+  r->ms     = r->arm ? m->p.tip_mass : m->p.slider_mass;
+  r->EA = m->p.E * m->p.A;
+  PetscCall(PetscMalloc5(2 * r->nnodes, &r->X0, r->nelem, &r->L0, r->nelem, &r->b0, r->nelem, &r->EI, 36 * r->nelem, &r->Ml));
   PetscCall(PetscMalloc5(r->ndof, &r->q, r->ndof, &r->v, r->ndof, &r->a, r->ndof, &r->r, r->ndof, &r->map));
   PetscCall(PetscCalloc1(r->ndof, &r->fext));
-  {
+  if (r->arm) {
+    /* the plane through link 1 and the vertical: (s, z) = (x, z) at yaw 0
+     * (the yaw turns the whole plane; the planar motion does not depend on it) */
+    PetscReal th[DR_GMP_MAXTHETA] = {0, theta0, 0, 0}, *xyz;
+    PetscCall(PetscMalloc1(3 * r->nnodes, &xyz));
+    PetscCall(DRMechanismConfigure(m, th, xyz, &res));
+    for (PetscInt i = 0; i < r->nnodes; i++) r->X0[2 * i] = xyz[3 * i], r->X0[2 * i + 1] = xyz[3 * i + 2];
+    PetscCall(PetscFree(xyz));
+  } else {
     /* rho(theta0) by Newton from the canonical start (theta = 0), not from
      * whatever configuration this rank computed last: the same bits on
      * every rank and number of ranks */
@@ -83,8 +111,13 @@ PetscErrorCode DRGMPFlexRefCreate(DRMechanism m, PetscReal theta0, DRGMPFlexRef 
     PetscCall(DRMechanismConfigure(m, th, r->X0, &res));
     PetscCall(PetscArraycpy(m->pose, save, 6));
   }
-  sec.E = m->p.E, sec.G = m->p.G, sec.rho = m->p.rho, sec.A = m->p.A, sec.Iy = m->p.Ib, sec.Iz = m->p.Ib, sec.J = 2 * m->p.Ib;
+  sec.E = m->p.E, sec.G = m->p.G, sec.rho = m->p.rho, sec.A = m->p.A, sec.Iy = sec.Iz = m->p.Ib, sec.J = 2 * m->p.Ib;
   for (PetscInt e = 0; e < r->nelem; e++) {
+    /* the arm bends in its vertical plane (about the elbow axis a2): the
+     * spatial beam's Iz where the member's orientation vector is the
+     * vertical (link 1: local y vertical), its Iy (I2 when given) where it
+     * is a2 (link 2: local z vertical); mechanism.c, fe_beam.c */
+    r->EI[e] = m->p.E * (r->arm && m->evref[e] == 1 && m->p.Ib2 > 0 ? m->p.Ib2 : m->p.Ib);
     const PetscReal *x1 = &r->X0[2 * m->conn[2 * e]], *x2 = &r->X0[2 * m->conn[2 * e + 1]];
     PetscReal        dx = x2[0] - x1[0], dy = x2[1] - x1[1], o[2] = {0, 0}, xl[2];
     r->L0[e] = PetscSqrtReal(dx * dx + dy * dy);
@@ -92,10 +125,16 @@ PetscErrorCode DRGMPFlexRefCreate(DRMechanism m, PetscReal theta0, DRGMPFlexRef 
     xl[0] = r->L0[e], xl[1] = 0;
     PetscCall(DRBeam2DMatrices(o, xl, &sec, m->p.lumped, Ke, &r->Ml[36 * e])); /* the local (beta = 0) mass, consistent or lumped as mechanism.c's */
   }
-  /* the joints: pin O, revolute A (translations shared), slider B (v = 0) */
+  /* the joints: pin O, revolute A (translations shared), slider B (v = 0);
+   * arm: the base clamped (its yaw held; the in-plane rotation is about a2,
+   * which the base fixes), the elbow revolute about a2 */
   for (PetscInt i = 0; i < r->ndof; i++) r->map[i] = 0;
-  r->map[0] = r->map[1] = -1;
-  r->map[3 * r->node_b + 1] = -1;
+  if (r->arm) {
+    for (int d = 0; d < 3; d++) r->map[3 * m->jbase + d] = -1;
+  } else {
+    r->map[0] = r->map[1] = -1;
+    r->map[3 * r->node_b + 1] = -1;
+  }
   r->map[3 * m->jb] = -2, r->map[3 * m->jb + 1] = -2; /* copies, numbered below */
   for (PetscInt i = 0; i < r->ndof; i++)
     if (r->map[i] == 0) r->map[i] = r->nfree++;
@@ -111,7 +150,7 @@ PetscErrorCode DRGMPFlexRefDestroy(DRGMPFlexRef *ref)
 
   PetscFunctionBeginUser;
   if (!r) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFree4(r->X0, r->L0, r->b0, r->Ml));
+  PetscCall(PetscFree5(r->X0, r->L0, r->b0, r->EI, r->Ml));
   PetscCall(PetscFree5(r->q, r->v, r->a, r->r, r->map));
   PetscCall(PetscFree(r->fext));
   if (r->t) PetscCall(PetscFree7(r->t, r->th, r->w, r->xb, r->en, r->work, r->thd));
@@ -188,7 +227,7 @@ static void FullResidual(DRGMPFlexRef r, const PetscReal q[], const PetscReal v[
   PetscReal *f = r->r, T = 0, V = 0;
   for (PetscInt i = 0; i < r->ndof; i++) f[i] = -r->fext[i];
   for (PetscInt e = 0; e < r->nelem; e++) {
-    PetscReal c, s, l, beta, th[2], g[6], ul, N, M1, M2, k = r->EI / r->L0[e];
+    PetscReal c, s, l, beta, th[2], g[6], ul, N, M1, M2, k = r->EI[e] / r->L0[e];
     PetscInt  idx[6];
     ElemKin(r, e, q, &c, &s, &l, &beta, th, g, idx);
     {
@@ -248,7 +287,10 @@ static PetscErrorCode DynResidual(PetscReal t, const PetscReal z[], const PetscR
   Expand(r, zv, r->v);
   Expand(r, za, r->a);
   FullResidual(r, r->q, r->v, r->a, NULL, NULL);
-  r->r[2] -= Torque(r, t);
+  if (r->arm) { /* the elbow motor: tau on link 2, -tau on link 1 */
+    r->r[3 * r->node_e + 2] -= Torque(r, t);
+    r->r[3 * r->node_a + 2] += Torque(r, t);
+  } else r->r[2] -= Torque(r, t);
   Gather(r, F);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -272,18 +314,30 @@ static PetscErrorCode Record(PetscInt step, PetscReal t, const PetscReal z[], co
     if (r->t) PetscCall(PetscFree7(r->t, r->th, r->w, r->xb, r->en, r->work, r->thd));
     r->t = p[0], r->th = p[1], r->w = p[2], r->xb = p[3], r->en = p[4], r->work = p[5], r->thd = p[6];
   }
-  th  = r->theta0 + r->q[2];
   tau = Torque(r, t);
-  xa  = r->X0[2 * a] + r->q[3 * a], ya = r->X0[2 * a + 1] + r->q[3 * a + 1];
-  r->t[n]   = t;
-  r->th[n]  = th;
-  r->thd[n] = r->v[2];
-  r->w[n]   = -PetscSinReal(th) * xa + PetscCosReal(th) * ya; /* normal to the crank's root tangent, as transient.c */
-  r->xb[n]  = r->X0[2 * b] + r->q[3 * b];
-  r->en[n]  = T + V;
+  r->t[n] = t;
+  if (r->arm) {
+    /* theta: the elbow's relative rotation (the ROM's theta_2, elevation);
+     * w: link 2's tip relative to the elbow, normal to link 2's root
+     * tangent (absolute angle alpha), as transient.c records it */
+    PetscInt  e = r->node_e;
+    PetscReal alpha = r->theta0 + r->q[3 * e + 2];
+    PetscReal rx = r->X0[2 * b] + r->q[3 * b] - r->X0[2 * e] - r->q[3 * e], rz = r->X0[2 * b + 1] + r->q[3 * b + 1] - r->X0[2 * e + 1] - r->q[3 * e + 1];
+    th        = r->theta0 + r->q[3 * e + 2] - r->q[3 * a + 2];
+    r->thd[n] = r->v[3 * e + 2] - r->v[3 * a + 2];
+    r->w[n]   = -PetscSinReal(alpha) * rx + PetscCosReal(alpha) * rz;
+  } else {
+    th        = r->theta0 + r->q[2];
+    xa        = r->X0[2 * a] + r->q[3 * a], ya = r->X0[2 * a + 1] + r->q[3 * a + 1];
+    r->thd[n] = r->v[2];
+    r->w[n]   = -PetscSinReal(th) * xa + PetscCosReal(th) * ya; /* normal to the crank's root tangent, as transient.c */
+  }
+  r->th[n] = th;
+  r->xb[n] = r->X0[2 * b] + r->q[3 * b];
+  r->en[n] = T + V;
   /* work of the torque, trapezoidal in time (second order like the integrator) */
-  r->work[n] = n ? r->work[n - 1] + 0.5 * (t - r->t[n - 1]) * (tau * r->v[2] + r->taup * r->thdp) : 0;
-  r->taup = tau, r->thdp = r->v[2];
+  r->work[n] = n ? r->work[n - 1] + 0.5 * (t - r->t[n - 1]) * (tau * r->thd[n] + r->taup * r->thdp) : 0;
+  r->taup = tau, r->thdp = r->thd[n];
   r->nrec++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -376,6 +430,7 @@ PetscErrorCode DRGMPFlexRefStatic(DRGMPFlexRef r, const PetscReal fext[], PetscR
   const PetscScalar  *z;
 
   PetscFunctionBeginUser;
+  PetscCheck(!r->arm, PETSC_COMM_SELF, PETSC_ERR_SUP, "nonlinear reference: the static solve holds the slider-crank's theta; not built for the arm");
   PetscCall(PetscArraycpy(r->fext, fext, r->ndof));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, r->nfree, &Z));
   PetscCall(VecDuplicate(Z, &F));

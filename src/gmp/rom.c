@@ -557,3 +557,47 @@ PetscErrorCode DRGMPRomCopy(const DRGMPRom *src, DRGMPRom *dst)
   PetscCall(PetscFree(b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode DRGMPRomHold(const DRGMPRom *in, PetscInt t, DRGMPRom *out)
+{
+  PetscInt  n = in->n - 1, nd = in->ndof, k = 0;
+  PetscBool ok;
+
+  PetscFunctionBeginUser;
+  PetscCheck(t >= 0 && t < in->nt && in->nt > 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "GMP: rigid DOF %" PetscInt_FMT " of %" PetscInt_FMT " cannot be held (one must stay free)", t + 1, in->nt);
+  PetscCall(PetscMemzero(out, sizeof(*out)));
+  out->nt = in->nt - 1, out->nm = in->nm, out->n = n, out->ndof = nd, out->nnodes = in->nnodes, out->dim = in->dim;
+  out->rigid_energy = in->rigid_energy;
+  for (PetscInt j = 0; j < DR_GMP_MAXTHETA; j++)
+    if (j != t) out->theta[k++] = in->theta[j];
+  PetscCall(PetscMalloc1(n * n, &out->M));
+  PetscCall(PetscMalloc1(n * n, &out->K));
+  PetscCall(PetscMalloc2(n, &out->lambda, n * n, &out->Phi));
+  for (PetscInt j = 0, jj = 0; j < in->n; j++) {
+    if (j == t) continue;
+    for (PetscInt i = 0, ii = 0; i < in->n; i++) {
+      if (i == t) continue;
+      out->M[ii + jj * n] = in->M[i + j * in->n];
+      out->K[ii + jj * n] = in->K[i + j * in->n];
+      ii++;
+    }
+    jj++;
+  }
+  if (in->Psi) {
+    PetscCall(PetscMalloc1(nd * n, &out->Psi));
+    PetscCall(PetscMalloc1(nd * n, &out->MPsi));
+    for (PetscInt j = 0, jj = 0; j < in->n; j++) {
+      if (j == t) continue;
+      PetscCall(PetscArraycpy(&out->Psi[jj * nd], &in->Psi[j * nd], nd));
+      PetscCall(PetscArraycpy(&out->MPsi[jj * nd], &in->MPsi[j * nd], nd));
+      jj++;
+    }
+  }
+  if (in->xyz) {
+    PetscCall(PetscMalloc1(in->nnodes * in->dim, &out->xyz));
+    PetscCall(PetscArraycpy(out->xyz, in->xyz, in->nnodes * in->dim));
+  }
+  PetscCall(DRGMPRomEigen(out, &ok));
+  PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "GMP: the reduced model with rigid DOF %" PetscInt_FMT " held has no positive definite mass", t + 1);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

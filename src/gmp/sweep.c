@@ -185,7 +185,7 @@ PetscErrorCode DRGMPSweepSetFromOptions(DRGMPSweep s)
 }
 
 /* One rigid DOF's grid values from gmp.thetaK.* */
-static PetscErrorCode GridAxis(DRConfig cfg, PetscInt k, PetscInt *n, PetscReal **v, PetscBool *periodic, PetscBool *uniform)
+static PetscErrorCode GridAxis(DRConfig cfg, PetscInt k, PetscBool hold_ok, PetscInt *n, PetscReal **v, PetscBool *periodic, PetscBool *uniform)
 {
   char      key[64], where[PETSC_MAX_PATH_LEN + 64];
   PetscReal a, b, h, buf[4096];
@@ -199,7 +199,10 @@ static PetscErrorCode GridAxis(DRConfig cfg, PetscInt k, PetscInt *n, PetscReal 
   PetscCall(DRConfigGetRealArray(cfg, key, buf, &nv, &set));
   if (set && nv > 0) {
     PetscCall(DRConfigWhereValue(cfg, key, where, sizeof(where)));
-    PetscCheck(nv >= 2, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s has %" PetscInt_FMT " value(s): expected at least 2", where, key, nv);
+    /* one value: that DOF held there, with another axis to sweep (the
+     * arm3d transient's yaw); interpolating along an axis needs 3 values
+     * (checked where it is used) */
+    PetscCheck(nv >= 2 || (nv == 1 && hold_ok), PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s has %" PetscInt_FMT " value(s): expected at least 2%s", where, key, nv, hold_ok ? " (or one, to hold it)" : "");
     for (PetscInt i = 1; i < nv; i++) PetscCheck(buf[i] > buf[i - 1], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s is not increasing at entry %" PetscInt_FMT ": expected ascending values", where, key, i);
     *n = nv;
     PetscCall(PetscMalloc1(nv, v));
@@ -303,7 +306,7 @@ PetscErrorCode DRGMPSweepSetUp(DRGMPSweep s)
   s->n     = s->nt + s->opt.nmodes;
   s->ngrid = 1;
   for (PetscInt t = 0; t < s->nt; t++) {
-    PetscCall(GridAxis(s->cfg, t, &s->npts[t], &s->axis[t], &s->periodic[t], &s->uniform[t]));
+    PetscCall(GridAxis(s->cfg, t, s->nt > 1 && t == 0 ? PETSC_TRUE : PETSC_FALSE, &s->npts[t], &s->axis[t], &s->periodic[t], &s->uniform[t]));
     if ((PetscReal)s->ngrid * s->npts[t] >= DR_GMP_MAXPOINTS) {
       char where[PETSC_MAX_PATH_LEN + 32];
       PetscCall(DRConfigWhereValue(s->cfg, "gmp.theta2.step", where, sizeof(where)));
@@ -546,6 +549,17 @@ PetscErrorCode DRGMPSweepGetPeriod(DRGMPSweep s, PetscReal *period)
 {
   PetscFunctionBeginUser;
   *period = s->periodic[0] ? s->axis[0][s->npts[0] - 1] - s->axis[0][0] : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPSweepGetAxes(DRGMPSweep s, PetscInt *nt, PetscInt npts[], PetscReal first[])
+{
+  PetscFunctionBeginUser;
+  if (nt) *nt = s->nt;
+  for (PetscInt t = 0; t < s->nt; t++) {
+    if (npts) npts[t] = s->npts[t];
+    if (first) first[t] = s->axis[t][0];
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -17,6 +17,13 @@
  * co-rotational beams and exact joints (flexref.c), so the comparison
  * includes the reduction (modal truncation, K linearized about rho(theta),
  * the dropped delta dPsi/dtheta inertia terms).
+ * arm3d: the elbow is driven (theta = theta2, the elevation) with the yaw
+ * held at the grid's one theta1 value: a locked base, so the reduced
+ * equations are those of the grid's ROMs without theta1's row and column
+ * (DRGMPRomHold: the constrained Lagrangian), and the motor's torque does
+ * work on theta2 alone (the deformation modes keep the elbow's relative
+ * rotation at 0).  The recorded deflection is link 2's tip relative to the
+ * elbow, normal to link 2's root tangent.
  * Integrator: PETSc TSALPHA2 (generalized-alpha for second-order systems)
  * with spectral radius 1 (no numerical damping), fixed step.
  * Torque: tau = T0 sin(2 pi f t) for t < 1/(4 f) (the sinusoidal ramp),
@@ -27,16 +34,16 @@
 #include <string.h>
 
 static const DRConfigKey tr_keys[] = {
-  {"gmp.transient.enabled", DR_CFG_BOOL, "false", "run the transient check after the sweep (1-D grids)", NULL, NULL, NULL},
+  {"gmp.transient.enabled", DR_CFG_BOOL, "false", "run the transient check after the sweep (1-D grids; arm3d: one gmp.theta1 value, the yaw held, the elbow driven)", NULL, NULL, NULL},
   {"gmp.transient.t_end", DR_CFG_REAL, "0.5", "simulated time [s]", "0..", "s", NULL},
   {"gmp.transient.h", DR_CFG_REAL, "5e-5", "fixed time step [s]", "0..", "s", NULL},
-  {"gmp.transient.torque", DR_CFG_REAL, "0.5", "torque amplitude on theta [N m]", NULL, "N m", NULL},
+  {"gmp.transient.torque", DR_CFG_REAL, "0.5", "torque amplitude on theta [N m] (arm3d: the elbow motor's)", NULL, "N m", NULL},
   {"gmp.transient.ramp_hz", DR_CFG_REAL, "50", "sinusoidal ramp: tau = T0 sin(2 pi f t) up to t = 1/(4 f)", "0..", "Hz", NULL},
-  {"gmp.transient.theta0", DR_CFG_REAL, "0", "initial crank angle [rad] (at rest, undeformed)", NULL, "rad", NULL},
+  {"gmp.transient.theta0", DR_CFG_REAL, "0", "initial crank angle (arm3d: elevation theta2) [rad] (at rest, undeformed)", NULL, "rad", NULL},
   {"gmp.transient.window", DR_CFG_REAL, "0.25", "fraction of the simulation (at its end) over which the phase error is measured", "0..1", NULL, NULL},
   {"gmp.transient.save_every", DR_CFG_INT, "10", "store every k-th step in /gmp/transient", "1..", NULL, NULL},
   {"gmp.transient.naets", DR_CFG_BOOL, "false", "add Naets' delta dPsi/dtheta inertia terms to the reduced equations of the interpolation methods (src/gmp/transient_naets.c; needs reference nonlinear)", NULL, NULL, NULL},
-  {"gmp.transient.reference", DR_CFG_STRING, "exact-rom", "the reference of the methods: exact-rom (the exact ROM recomputed every step: isolates the interpolation) | nonlinear (the unreduced co-rotational FE mechanism: DRGMPFlexRef, slider-crank)", "exact-rom|nonlinear", NULL, NULL},
+  {"gmp.transient.reference", DR_CFG_STRING, "exact-rom", "the reference of the methods: exact-rom (the exact ROM recomputed every step: isolates the interpolation) | nonlinear (the unreduced co-rotational FE mechanism: DRGMPFlexRef, slider-crank or arm3d)", "exact-rom|nonlinear", NULL, NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -55,6 +62,11 @@ typedef struct {
   PetscInt          n, ndof, tipdof[2];
   PetscBool         chord; /* gmp.frame chord: theta is the chord angle, the torque acts on node 0's rotation */
   PetscReal         L1;
+  /* arm3d: the elbow driven (theta = theta_2, the elevation), the yaw held
+   * at the grid's one theta_1 (DRGMPRomHold drops its row and column) */
+  PetscBool         arm;
+  PetscReal         yaw, L2, d1[3], a2[3];
+  PetscInt          dpn, ja, jb, jtip;
   PetscReal         T0, fr, period, theta_lo;
   /* per-step model: M(th) ~ M0 + (th - th0) Mth (exact), or the interpolant */
   PetscReal         th0, *M0, *K0, *Mt, *Kt, *Psi0;
@@ -92,7 +104,13 @@ static PetscErrorCode ExactAt(TrCtx *c, PetscReal th, DRGMPRom *r)
   PetscReal thv[DR_GMP_MAXTHETA] = {th, 0, 0, 0}, md[64], mn;
 
   PetscFunctionBeginUser;
-  PetscCall(DRGMPRomBuilderCompute(c->builder, PETSC_COMM_SELF, thv, r));
+  if (c->arm) {
+    DRGMPRom r2;
+    thv[0] = c->yaw, thv[1] = th;
+    PetscCall(DRGMPRomBuilderCompute(c->builder, PETSC_COMM_SELF, thv, &r2));
+    PetscCall(DRGMPRomHold(&r2, 0, r));
+    PetscCall(DRGMPRomDestroy(&r2));
+  } else PetscCall(DRGMPRomBuilderCompute(c->builder, PETSC_COMM_SELF, thv, r));
   PetscCall(DRGMPTrack(&c->ex, r, md, &mn));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -227,7 +245,23 @@ static PetscErrorCode Record(TrCtx *c, PetscReal t, const PetscReal u[], const P
     c->t = a, c->th = b, c->w = d;
   }
   c->t[c->nrec]  = t;
-  if (!c->chord) {
+  if (c->arm) {
+    /* as the reference records them (flexref.c): the elbow's relative
+     * rotation theta, and link 2's tip relative to the elbow normal to link
+     * 2's root tangent at alpha = theta + the modes' in-plane rotation of
+     * link 1's end (a rotation about -a2 raises link 2) */
+    PetscReal alpha = th, rs = 0, rz = 0;
+    for (PetscInt k = c->grid[0].nt; k < c->n; k++) {
+      const PetscReal *P = &c->Psi[k * c->ndof];
+      PetscReal        rot = 0, ds = 0;
+      for (int d = 0; d < 3; d++) rot -= P[c->jb * c->dpn + 3 + d] * c->a2[d], ds += (P[c->jtip * c->dpn + d] - P[c->jb * c->dpn + d]) * c->d1[d];
+      alpha += rot * u[k];
+      rs += ds * u[k];
+      rz += (P[c->jtip * c->dpn + 2] - P[c->jb * c->dpn + 2]) * u[k];
+    }
+    c->th[c->nrec] = th;
+    c->w[c->nrec]  = c->L2 * PetscSinReal(th - alpha) - PetscSinReal(alpha) * rs + PetscCosReal(alpha) * rz;
+  } else if (!c->chord) {
     c->th[c->nrec] = th;
     c->w[c->nrec]  = -PetscSinReal(th) * ux + PetscCosReal(th) * uy; /* normal to the crank */
   } else {
@@ -345,6 +379,8 @@ struct _p_DRGMPTransient {
   PetscBool  nonlinear; /* reference: the unreduced nonlinear mechanism instead of the exact ROM */
   PetscBool  naets;     /* Naets' terms in the methods' equations */
   DRMechanism mech;
+  DRGMPRom  *hgrid; /* arm3d: the grid with the yaw held (rank 0) */
+  PetscInt   nh;
 };
 
 PetscErrorCode DRGMPTransientCreate(MPI_Comm comm, DRGMPTransient *tr)
@@ -369,6 +405,33 @@ PetscErrorCode DRGMPTransientSetSweep(DRGMPTransient tr, DRGMPSweep s)
 {
   PetscFunctionBeginUser;
   tr->sweep = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The mechanism and grid the transient can drive (after the sweep's set-up,
+ * before its solve: a bad combination fails before the grid is computed).
+ * arm3d: the elbow is driven, the yaw held at the grid's one theta1. */
+static PetscErrorCode CheckMechanism(DRGMPTransient tr)
+{
+  DRMechanism     mech;
+  DRGMPRomOptions opt;
+  PetscInt        nt, npts[DR_GMP_MAXTHETA];
+  char            w[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  PetscCall(DRGMPSweepGetMechanism(tr->sweep, &mech, &opt));
+  if (!mech) PetscFunctionReturn(PETSC_SUCCESS); /* the sweep is not set up yet: DRGMPTransientSetUp checks */
+  PetscCall(DRMechanismGetSizes(mech, NULL, NULL, NULL, &nt));
+  PetscCheck(nt == 1 || (nt == 2 && mech->dim == 3), tr->comm, DR_ERR_INPUT, "gmp.transient: the transient check drives one rigid DOF (this mechanism has %" PetscInt_FMT ")", nt);
+  if (nt == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(mech->p.lattice == 0, tr->comm, DR_ERR_INPUT, "gmp.transient: arm3d with lattice links: the transient check exists for the beam-chain arm (gmp.lattice 0)");
+  PetscCall(DRGMPSweepGetAxes(tr->sweep, NULL, npts, NULL));
+  PetscCall(DRConfigWhereValue(tr->cfg, "gmp.theta1.values", w, sizeof(w)));
+  PetscCheck(npts[0] == 1, tr->comm, DR_ERR_INPUT, "%s: gmp.theta1 has %" PetscInt_FMT " values: the arm3d transient drives the elbow (theta2) with the yaw held, expected one gmp.theta1 value (gmp.theta1.values: [yaw])", w, npts[0]);
+  PetscCall(DRConfigWhereValue(tr->cfg, "gmp.theta2.step", w, sizeof(w)));
+  PetscCheck(npts[1] >= 3, tr->comm, DR_ERR_INPUT, "%s: gmp.theta2 has %" PetscInt_FMT " values: the arm3d transient interpolates along theta2, expected at least 3", w, npts[1]);
+  PetscCall(DRConfigWhereValue(tr->cfg, "gmp.transient.naets", w, sizeof(w)));
+  PetscCheck(!tr->naets, tr->comm, DR_ERR_INPUT, "%s: gmp.transient.naets: Naets' terms are derived for the planar slider-crank (transient_naets.c); run the arm3d transient without them", w);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -406,6 +469,7 @@ PetscErrorCode DRGMPTransientSetFromOptions(DRGMPTransient tr)
   PetscCheck(tr->tend > 0 && tr->h > 0 && tr->h < tr->tend, tr->comm, DR_ERR_INPUT, "gmp.transient: t_end %g, h %g: expected 0 < h < t_end", (double)tr->tend, (double)tr->h);
   PetscCheck(tr->window > 0 && tr->window <= 1, tr->comm, DR_ERR_INPUT, "gmp.transient.window %g: expected a fraction in (0, 1]", (double)tr->window);
   PetscCheck(tr->every >= 1, tr->comm, DR_ERR_INPUT, "gmp.transient.save_every %" PetscInt_FMT ": expected >= 1", tr->every);
+  if (tr->sweep) PetscCall(CheckMechanism(tr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -417,7 +481,7 @@ PetscErrorCode DRGMPTransientSetUp(DRGMPTransient tr)
   DRGMPRomOptions opt;
   const DRGMPRom *g;
   PetscInt        nt, ngrid, tip;
-  PetscReal       period;
+  PetscReal       period, first[DR_GMP_MAXTHETA] = {0, 0, 0, 0};
   PetscMPIInt     rank;
   DRGMPRomBuilder builder;
 
@@ -429,10 +493,19 @@ PetscErrorCode DRGMPTransientSetUp(DRGMPTransient tr)
   PetscCall(DRGMPSweepGetPeriod(tr->sweep, &period));
   PetscCall(DRMechanismGetSizes(mech, NULL, NULL, NULL, &nt));
   tr->mech = mech;
-  PetscCheck(!tr->nonlinear || !strcmp(mech->p.type, "slider-crank"), tr->comm, DR_ERR_INPUT, "gmp.transient.reference nonlinear: the unreduced reference exists for the slider-crank, not for %s", mech->p.type);
-  PetscCheck(nt == 1, tr->comm, DR_ERR_INPUT, "gmp.transient: the transient check drives one rigid DOF (this mechanism has %" PetscInt_FMT ")", nt);
+  PetscCall(CheckMechanism(tr));
+  PetscCall(DRGMPSweepGetAxes(tr->sweep, NULL, NULL, first));
   PetscCallMPI(MPI_Comm_rank(tr->comm, &rank));
   if (rank) PetscFunctionReturn(PETSC_SUCCESS);
+  if (nt == 2) {
+    PetscCall(PetscCalloc1(ngrid, &tr->hgrid));
+    tr->nh = ngrid;
+    for (PetscInt i = 0; i < ngrid; i++) {
+      PetscCall(DRGMPRomHold(&g[i], 0, &tr->hgrid[i]));
+      if (i) PetscCall(DRGMPTrackEigen(&tr->hgrid[i - 1], &tr->hgrid[i])); /* the deformation modes were tracked by the sweep */
+    }
+    g = tr->hgrid;
+  }
   PetscCheck(period > 0 || (tr->theta0 >= g[0].theta[0] && tr->theta0 <= g[ngrid - 1].theta[0]), PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.transient.theta0 %g outside the grid", (double)tr->theta0);
   PetscCall(DRMechanismFindLabel(mech, DRLabelMake(mech->nel[0] + 1, 1), &tip));
   PetscCall(DRGMPRomBuilderCreate(mech, &opt, &builder));
@@ -444,6 +517,14 @@ PetscErrorCode DRGMPTransientSetUp(DRGMPTransient tr)
     c->method = m, c->n = n, c->ndof = nd;
     c->tipdof[0] = tip, c->tipdof[1] = tip + 1;
     c->chord = mech->p.chord, c->L1 = mech->L[0];
+    if (nt == 2) {
+      PetscReal th2[DR_GMP_MAXTHETA] = {first[0], 0, 0, 0}, d2[3];
+      c->arm = PETSC_TRUE, c->L2 = mech->L[1], c->dpn = mech->dpn;
+      c->ja = mech->ja, c->jb = mech->jb, c->jtip = mech->jtip;
+      c->yaw = first[0];
+      PetscCall(DRArmFrames(th2, c->d1, d2, c->a2));
+      c->tipdof[0] = c->jtip * c->dpn, c->tipdof[1] = c->jtip * c->dpn + 1;
+    }
     c->T0 = tr->T0, c->fr = tr->fr, c->every = tr->every;
     if (m < 3 && mech->dim == 2) { /* lumped translational masses: rho A L_e / 2 per element end, the slider */
       PetscInt ne;
@@ -576,7 +657,7 @@ PetscErrorCode DRGMPTransientView(DRGMPTransient tr, PetscViewer viewer)
   PetscCheck(tr->solved, tr->comm, PETSC_ERR_ORDER, "DRGMPTransientView: call DRGMPTransientSolve first");
   /* the numbers live on rank 0, which prints */
   PetscCall(PetscViewerASCIIPrintf(viewer, "gmp: transient check, %g s with h = %g s (%" PetscInt_FMT " steps), generalized-alpha rho_inf = 1; torque %g N m with a %g Hz sinusoidal ramp\n", (double)tr->tend, (double)tr->h, (PetscInt)PetscCeilReal(tr->tend / tr->h - 1e-9), (double)tr->T0, (double)tr->fr));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "gmp: reference (%s): theta(t_end) = %.6f rad; crank-end deflection dominated by %.2f Hz in the last %.0f%%\n", tr->nonlinear ? "unreduced nonlinear FE mechanism" : "exact ROM every step", (double)tr->thend, (double)tr->fdom, (double)(100 * tr->window)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "gmp: reference (%s): theta(t_end) = %.6f rad; %s deflection dominated by %.2f Hz in the last %.0f%%\n", tr->nonlinear ? "unreduced nonlinear FE mechanism" : "exact ROM every step", (double)tr->thend, tr->c[3].arm ? "link 2's tip" : "crank-end", (double)tr->fdom, (double)(100 * tr->window)));
   if (tr->naets) PetscCall(PetscViewerASCIIPrintf(viewer, "gmp: the methods' equations include Naets' delta dPsi/dtheta inertia terms\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %-17s %-17s %-13s %-12s %-10s\n", "method", "max |theta err|", "phase lag [deg]", "correlation", "|w err|_2", "wall [s]"));
   for (int m = 0; m < 3; m++) PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %9.3e (rel)   %8.2f          %7.4f       %9.3e    %.2f\n", DRGMPMethods[m], (double)tr->thetaerr[m], (double)tr->phaseerr[m], (double)tr->corr[m], (double)tr->werr[m], (double)tr->wall[m]));
@@ -634,7 +715,7 @@ PetscErrorCode DRGMPTransientWrite(DRGMPTransient tr, DRStore store)
   }
   PetscCallMPI(MPI_Bcast(&tr->fdom, 1, MPIU_REAL, 0, tr->comm));
   PetscCall(DRStoreAttrReal(store, "/gmp/transient", "dominant_frequency_hz", tr->fdom));
-  PetscCall(DRStoreAttrString(store, "/gmp/transient", "description", "theta(t) and the flexible deflection of the crank end normal to the crank, per interpolation method and for the reference (exact: the exact ROM recomputed every step; theta_error_rel = max |theta - theta_exact| / max |theta_exact - theta0|; over the last `window` of the simulation: correlation = correlation coefficient of the (mean-removed) deflection with the reference's, phase_error_deg = |lag| that best aligns them (searched within half a period of the reference's dominant frequency), as a phase at that frequency; nonlinear: the unreduced co-rotational FE mechanism, gmp.transient.reference = nonlinear); dropped_inertia_ratio = max over the run of |delta dPsi_d/dtheta theta'| / max of |Psi eta'| (lumped translational mass norms): the size of the velocity field whose inertia terms (Naets et al.) the reduced equations leave out"));
+  PetscCall(DRStoreAttrString(store, "/gmp/transient", "description", "theta(t) and the flexible deflection of the crank end normal to the crank (arm3d: theta2, and link 2's tip relative to the elbow normal to link 2's root), per interpolation method and for the reference (exact: the exact ROM recomputed every step; theta_error_rel = max |theta - theta_exact| / max |theta_exact - theta0|; over the last `window` of the simulation: correlation = correlation coefficient of the (mean-removed) deflection with the reference's, phase_error_deg = |lag| that best aligns them (searched within half a period of the reference's dominant frequency), as a phase at that frequency; nonlinear: the unreduced co-rotational FE mechanism, gmp.transient.reference = nonlinear); dropped_inertia_ratio = max over the run of |delta dPsi_d/dtheta theta'| / max of |Psi eta'| (lumped translational mass norms): the size of the velocity field whose inertia terms (Naets et al.) the reduced equations leave out"));
   PetscCall(DRStoreAttrString(store, "/gmp/transient", "reference", tr->nonlinear ? "nonlinear" : "exact"));
   PetscCall(DRStoreAttrInt(store, "/gmp/transient", "naets", tr->naets ? 1 : 0));
   PetscCall(DRStoreAttrString(store, "/gmp/transient", "deflection_error_rel", "per method: ||w - w_ref||_2 / ||w_ref||_2 over the whole run (w: the crank-end deflection normal to the crank)"));
@@ -662,6 +743,8 @@ PetscErrorCode DRGMPTransientDestroy(DRGMPTransient *ptr)
     PetscCall(DRGMPRomDestroy(&c->ex));
     PetscCall(DRGMPRomBuilderDestroy(&c->builder));
   }
+  for (PetscInt i = 0; i < tr->nh; i++) PetscCall(DRGMPRomDestroy(&tr->hgrid[i]));
+  PetscCall(PetscFree(tr->hgrid));
   if (tr->owncfg) PetscCall(DRConfigDestroy(&tr->cfg));
   PetscCall(PetscFree(*ptr));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The arm3d transient (issue 18 item 2, the arm): configs/arm3d_gmp_transient.yaml,
+# the yaw held at one theta1 value and the elbow driven by a torque, each
+# interpolation method's reduced GMP transient against the unreduced arm
+# (src/gmp/flexref.c: co-rotational beams with the full nonlinear
+# kinematics, planar in the vertical plane through link 1, which the
+# mirror-symmetric arm keeps; the reference's own tests: test_gmp_flexref,
+# arm rigid limit, energy balance, step refinement).  The reduced models are
+# those of the spatial arm (6 DOF per node, every mode kept, the yaw's row
+# and column dropped: DRGMPRomHold).  Asserts:
+#  1. linear range (torque 0.01 N m, 0.1 s): the reduced transient converges
+#     to the reference as modes are added (6, 12, 24 modes): the theta error
+#     and the deflection error of every method fall by more than 2x per
+#     doubling (the dropped modes' share of the response falls as their
+#     frequencies rise), and with 24 modes every correlation is > 0.999;
+#  2. large motion (torque 8 N m, link 2 rises 0.69 rad through the grid):
+#     every method follows the reference's theta within 1 % of the travel,
+#     its mean deflection over the last 25 % within 5 %, correlation > 0.9
+#     with 6 modes, and 12 modes bring every method's deflection closer;
+#  3. against the exact ROM recomputed every step (gmp.transient.reference
+#     exact-rom: the interpolation alone) the quadratic method is the
+#     closest in theta (seed 004's ordering);
+#  4. the transient is the same on 1 and 3 ranks over its first 0.1 s (the grid points are
+#     spread over the ranks; rank 0 integrates);
+#  5. bad input: two theta1 values with the transient (the yaw must be held),
+#     Naets' terms for the arm, one theta1 value for the slider-crank.
+set -euo pipefail
+cd "$T"
+CFG=$ROOT/configs/arm3d_gmp_transient.yaml
+for nm in 6 12 24; do
+  $DYNRED -config $CFG -output lin$nm.h5 -gmp_nmodes $nm -gmp_transient_torque 0.01 -gmp_transient_t_end 0.1 > lin$nm.log
+done
+$DYNRED -config $CFG -output big6.h5 > big6.log
+cat big6.log
+$DYNRED -config $CFG -output big12.h5 -gmp_nmodes 12 > big12.log
+$DYNRED -config $CFG -output exact.h5 -gmp_transient_reference exact-rom -gmp_transient_t_end 0.25 > exact.log
+$MPIEXEC -n 3 $DYNRED -config $CFG -output np3.h5 -gmp_transient_t_end 0.1 > np3.log
+$ROOT/tests/expect.sh "gmp_theta1_values: gmp.theta1 has 2 values: .*expected one gmp.theta1 value" $DYNRED -config $CFG -output bad.h5 -gmp_theta1_values 0.3,0.5
+test ! -e bad.h5
+$ROOT/tests/expect.sh "gmp_transient_naets: gmp.transient.naets: Naets' terms are derived for the planar slider-crank" $DYNRED -config $CFG -output bad.h5 -gmp_transient_naets true
+test ! -e bad.h5
+$ROOT/tests/expect.sh "gmp.theta1.values has 1 value\(s\): expected at least 2" $DYNRED -config $ROOT/configs/slider_crank_gmp_nonlinear.yaml -output bad.h5 -gmp_theta1_values 0.3
+test ! -e bad.h5
+/usr/bin/python3 - <<'PY'
+import h5py, numpy as np
+M = ("linear", "quadratic", "eigenspace")
+def att(f, m, a): return f[f"/gmp/transient/{m}"].attrs[a]
+lin = {n: h5py.File(f"lin{n}.h5", "r") for n in (6, 12, 24)}
+for m in M:
+    te = [att(lin[n], m, "theta_error_rel") for n in (6, 12, 24)]
+    we = [att(lin[n], m, "deflection_error_rel") for n in (6, 12, 24)]
+    print(m, "linear range, 6/12/24 modes: theta", te, "deflection", we)
+    for k in range(2):
+        # tol: modal truncation: the dropped modes' static share falls like (omega_dominant / omega_dropped)^2, more than
+        # 4x per doubling of the modes for beams (omega_k ~ k^2); 2x asserted
+        assert te[k + 1] < te[k] / 2 and we[k + 1] < we[k] / 2, (m, te, we)
+    # tol: correlation 1 - O(err^2) with the deflection error falling below 1e-2 by the rate above
+    assert att(lin[24], m, "correlation") > 0.999, m
+big = {n: h5py.File(f"big{n}.h5", "r") for n in (6, 12)}
+ref = big[6]["/gmp/transient/nonlinear/theta"][:]
+assert abs(ref[-1] - ref[0]) > 0.5, ref[-1]  # the motion crosses most of the 0..1 rad grid
+wr = big[6]["/gmp/transient/nonlinear/deflection"][:]
+i0 = int(0.75 * len(wr))
+for m in M:
+    # tol: 1 % of the travel: the reduction's theta error (rigid-flexible coupling through 6 modes) is O(w / L2) ~ 1e-3
+    assert att(big[6], m, "theta_error_rel") < 1e-2, m
+    w = big[6][f"/gmp/transient/{m}/deflection"][:]
+    # tol: 5 %: the quasi-static deflection under the constant torque is the rigid acceleration's inertia load on the
+    # modes, carried by the lowest in-plane modes; 6 modes miss the higher ones' static share (a few %, item 1)
+    assert abs(w[i0:].mean() - wr[i0:].mean()) < 0.05 * abs(wr[i0:].mean()), (m, w[i0:].mean(), wr[i0:].mean())
+    # tol: 0.9: the oscillation about it (10 Hz) in phase within a few degrees (item 1's truncation)
+    assert att(big[6], m, "correlation") > 0.9, m
+    assert att(big[12], m, "deflection_error_rel") < att(big[6], m, "deflection_error_rel"), m
+    print(m, "large motion: theta error", att(big[6], m, "theta_error_rel"), "deflection error 6 -> 12 modes",
+          att(big[6], m, "deflection_error_rel"), att(big[12], m, "deflection_error_rel"), "correlation", att(big[6], m, "correlation"))
+ex = h5py.File("exact.h5", "r")
+te = {m: att(ex, m, "theta_error_rel") for m in M}
+print("against the exact ROM:", te)
+assert te["quadratic"] < te["linear"] and te["quadratic"] < te["eigenspace"], te
+n3 = h5py.File("np3.h5", "r")
+for m in M + ("nonlinear",):
+    for q in ("theta", "deflection"):
+        b = n3[f"/gmp/transient/{m}/{q}"][:]
+        a = big[6][f"/gmp/transient/{m}/{q}"][:len(b)]  # the same steps: the 0.4 s run's first 0.1 s
+        # tol: the grid on 1 vs 3 ranks differs by kappa(M_ff) u ~ 1e-10 relative (gmp_arm3d); the integration
+        # propagates it over 4000 steps without amplification (undamped, stable): 1e-8 of the signal
+        assert np.abs(a - b).max() <= 1e-8 * np.abs(a).max(), (m, q, np.abs(a - b).max())
+print("ok")
+PY
