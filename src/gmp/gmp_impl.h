@@ -39,6 +39,9 @@ typedef struct {
 } DRMechanismKind;
 typedef PetscErrorCode (*DRMechanismKindFn)(DRMechanismKind *kind);
 PetscErrorCode DRMechanismRegister(const char name[], DRMechanismKindFn fn);
+/* The unconstrained mass at theta, dense ndof x ndof on one process (xyz:
+ * work of dim * nnodes, rho(theta) on return): Naets' terms. */
+PetscErrorCode DRMechanismMassDense(DRMechanism m, const PetscReal theta[], PetscReal xyz[], PetscReal Mf[]);
 PetscErrorCode DRMechanismKindSliderCrank(DRMechanismKind *kind);
 PetscErrorCode DRMechanismKindArm3d(DRMechanismKind *kind);
 PetscErrorCode DRMechanismKindFind(MPI_Comm comm, const char *type, const char *where, DRMechanismKind *kind);
@@ -65,6 +68,8 @@ PetscErrorCode DRMechanismAssembleReuse(DRMechanism m, MPI_Comm comm, const Pets
  * central-difference step; AddResidual adds them to the residual f. */
 typedef struct _p_DRGMPNaets *DRGMPNaets;
 PetscErrorCode DRGMPNaetsCreate(DRMechanism m, PetscInt n, PetscInt nt, PetscReal eps, DRGMPNaets *na);
+/* arm3d's elbow transient: the driven DOF td, the others held at theta[] */
+PetscErrorCode DRGMPNaetsSetHeld(DRGMPNaets na, PetscInt td, const PetscReal theta[]);
 PetscErrorCode DRGMPNaetsUpdate(DRGMPNaets na, PetscReal theta0, PetscErrorCode (*psi)(void *ctx, PetscReal theta, PetscReal *Psi), void *ctx);
 PetscErrorCode DRGMPNaetsAddResidual(DRGMPNaets na, const PetscReal u[], const PetscReal v[], const PetscReal a[], PetscReal f[]);
 PetscErrorCode DRGMPNaetsDestroy(DRGMPNaets *na);

@@ -535,6 +535,51 @@ PetscErrorCode DRMechanismAssemble(DRMechanism m, MPI_Comm comm, const PetscReal
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The beam section of every member, and the matrices of element e at the
+ * node coordinates xyz (fr: the arm's body frames, NULL for planar ones). */
+static void MechanismSection(DRMechanism m, DRBeamSection *sec)
+{
+  sec->E = m->p.E, sec->G = m->p.G, sec->rho = m->p.rho, sec->A = m->p.A, sec->Iy = m->p.Ib2 > 0 ? m->p.Ib2 : m->p.Ib, sec->Iz = m->p.Ib, sec->J = m->p.J > 0 ? m->p.J : 2 * m->p.Ib;
+}
+
+static PetscErrorCode ElementMatrices(DRMechanism m, const DRBeamSection *sec, PetscInt e, const PetscReal xyz[], PetscReal fr[2][3][3], PetscReal Ke[], PetscReal Me[])
+{
+  PetscInt n1 = m->conn[2 * e], n2 = m->conn[2 * e + 1];
+
+  PetscFunctionBeginUser;
+  if (m->dim == 2) PetscCall(DRBeam2DMatrices(&xyz[2 * n1], &xyz[2 * n2], sec, m->p.lumped, Ke, Me));
+  else PetscCall(DRBeam3DMatrices(&xyz[3 * n1], &xyz[3 * n2], fr[m->ebody[e]][(int)m->evref[e]], sec, m->p.lumped, Ke, Me));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The unconstrained mass at theta as a dense ndof x ndof array (one
+ * process): the same members and point mass as DRMechanismAssemble.  xyz:
+ * work of dim * nnodes, holds rho(theta) on return. */
+PetscErrorCode DRMechanismMassDense(DRMechanism m, const PetscReal theta[], PetscReal xyz[], PetscReal Mf[])
+{
+  PetscInt      nd = m->ndof, dpn = m->dpn, ne = 2 * dpn;
+  DRBeamSection sec;
+  PetscReal     Me[144], fr[2][3][3], o[2][3], res;
+
+  PetscFunctionBeginUser;
+  MechanismSection(m, &sec);
+  PetscCall(DRMechanismConfigure(m, theta, xyz, &res));
+  if (m->dim == 3) PetscCall(ArmBodyFrames(m, theta, fr, o));
+  PetscCall(PetscArrayzero(Mf, nd * nd));
+  for (PetscInt e = 0; e < m->nelem; e++) {
+    PetscInt n1 = m->conn[2 * e], n2 = m->conn[2 * e + 1], idx[12];
+    PetscCall(ElementMatrices(m, &sec, e, xyz, fr, NULL, Me));
+    for (PetscInt d = 0; d < dpn; d++) idx[d] = n1 * dpn + d, idx[dpn + d] = n2 * dpn + d;
+    for (PetscInt i = 0; i < ne; i++)
+      for (PetscInt j = 0; j < ne; j++) Mf[idx[i] + idx[j] * nd] += Me[i * ne + j];
+  }
+  {
+    PetscReal mass = m->dim == 2 ? m->p.slider_mass : m->p.tip_mass;
+    for (PetscInt d = 0; d < m->dim; d++) Mf[(m->jtip * dpn + d) * (nd + 1)] += mass;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* reuse: K, M, Nfix come from an earlier call on the same comm (same
  * nonzero patterns: the topology and the constraint map's structure do not
  * depend on theta); only their values are set. */
@@ -546,7 +591,7 @@ PetscErrorCode DRMechanismAssembleReuse(DRMechanism m, MPI_Comm comm, const Pets
   PetscReal       Ke[144], Me[144], fr[2][3][3], o[2][3];
 
   PetscFunctionBeginUser;
-  sec.E = m->p.E, sec.G = m->p.G, sec.rho = m->p.rho, sec.A = m->p.A, sec.Iy = m->p.Ib2 > 0 ? m->p.Ib2 : m->p.Ib, sec.Iz = m->p.Ib, sec.J = m->p.J > 0 ? m->p.J : 2 * m->p.Ib;
+  MechanismSection(m, &sec);
   if (reuse) {
     PetscCall(MatZeroEntries(*K));
     PetscCall(MatZeroEntries(*M));
@@ -579,8 +624,7 @@ PetscErrorCode DRMechanismAssembleReuse(DRMechanism m, MPI_Comm comm, const Pets
   for (PetscInt e = 0; e < m->nelem; e++) {
     PetscInt n1 = m->conn[2 * e], n2 = m->conn[2 * e + 1], idx[12];
     if (n1 * dpn < rs || n1 * dpn >= re) continue; /* the rank owning the element's first node assembles it */
-    if (m->dim == 2) PetscCall(DRBeam2DMatrices(&xyz[2 * n1], &xyz[2 * n2], &sec, m->p.lumped, Ke, Me));
-    else PetscCall(DRBeam3DMatrices(&xyz[3 * n1], &xyz[3 * n2], fr[m->ebody[e]][(int)m->evref[e]], &sec, m->p.lumped, Ke, Me));
+    PetscCall(ElementMatrices(m, &sec, e, xyz, fr, Ke, Me));
     for (PetscInt d = 0; d < dpn; d++) idx[d] = n1 * dpn + d, idx[dpn + d] = n2 * dpn + d;
     PetscCall(MatSetValues(*K, ne, idx, ne, idx, Ke, ADD_VALUES));
     PetscCall(MatSetValues(*M, ne, idx, ne, idx, Me, ADD_VALUES));

@@ -430,8 +430,6 @@ static PetscErrorCode CheckMechanism(DRGMPTransient tr)
   PetscCheck(npts[0] == 1, tr->comm, DR_ERR_INPUT, "%s: gmp.theta1 has %" PetscInt_FMT " values: the arm3d transient drives the elbow (theta2) with the yaw held, expected one gmp.theta1 value (gmp.theta1.values: [yaw])", w, npts[0]);
   PetscCall(DRConfigWhereValue(tr->cfg, "gmp.theta2.step", w, sizeof(w)));
   PetscCheck(npts[1] >= 3, tr->comm, DR_ERR_INPUT, "%s: gmp.theta2 has %" PetscInt_FMT " values: the arm3d transient interpolates along theta2, expected at least 3", w, npts[1]);
-  PetscCall(DRConfigWhereValue(tr->cfg, "gmp.transient.naets", w, sizeof(w)));
-  PetscCheck(!tr->naets, tr->comm, DR_ERR_INPUT, "%s: gmp.transient.naets: Naets' terms are derived for the planar slider-crank (transient_naets.c); run the arm3d transient without them", w);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -526,23 +524,33 @@ PetscErrorCode DRGMPTransientSetUp(DRGMPTransient tr)
       c->tipdof[0] = c->jtip * c->dpn, c->tipdof[1] = c->jtip * c->dpn + 1;
     }
     c->T0 = tr->T0, c->fr = tr->fr, c->every = tr->every;
-    if (m < 3 && mech->dim == 2) { /* lumped translational masses: rho A L_e / 2 per element end, the slider */
-      PetscInt ne;
+    if (m < 3) { /* lumped translational masses: rho A L_e / 2 per element end, the slider or the tip mass */
+      PetscInt        ne, dim = mech->dim, dpn = mech->dpn;
       const PetscInt *conn;
+      PetscReal       pm = dim == 2 ? mech->p.slider_mass : mech->p.tip_mass;
       PetscCall(PetscCalloc1(nd, &c->ml));
       PetscCall(DRMechanismGetElements(mech, &ne, &conn));
       for (PetscInt e = 0; e < ne; e++) {
-        const PetscReal *x1 = &g[0].xyz[2 * conn[2 * e]], *x2 = &g[0].xyz[2 * conn[2 * e + 1]];
-        PetscReal        me = 0.5 * mech->p.rho * mech->p.A * PetscSqrtReal((x2[0] - x1[0]) * (x2[0] - x1[0]) + (x2[1] - x1[1]) * (x2[1] - x1[1]));
-        for (int s = 0; s < 2; s++) c->ml[3 * conn[2 * e + s]] += me, c->ml[3 * conn[2 * e + s] + 1] += me;
+        const PetscReal *x1 = &g[0].xyz[dim * conn[2 * e]], *x2 = &g[0].xyz[dim * conn[2 * e + 1]];
+        PetscReal        l2 = 0, me;
+        for (PetscInt d = 0; d < dim; d++) l2 += (x2[d] - x1[d]) * (x2[d] - x1[d]);
+        me = 0.5 * mech->p.rho * mech->p.A * PetscSqrtReal(l2);
+        for (int s = 0; s < 2; s++)
+          for (PetscInt d = 0; d < dim; d++) c->ml[dpn * conn[2 * e + s] + d] += me;
       }
-      c->ml[3 * mech->jtip] += mech->p.slider_mass, c->ml[3 * mech->jtip + 1] += mech->p.slider_mass;
+      for (PetscInt d = 0; d < dim; d++) c->ml[dpn * mech->jtip + d] += pm;
     }
     c->period = period, c->theta_lo = g[0].theta[0];
     PetscCall(PetscMalloc4(n * n, &c->M, n * n, &c->K, n * n, &c->dM, n * n, &c->dK));
     PetscCall(PetscMalloc5(n * n, &c->M0, n * n, &c->K0, n * n, &c->Mt, n * n, &c->Kt, nd * n, &c->Psi0));
     PetscCall(PetscMalloc1(nd * n, &c->Psi));
-    if (m < 3 && tr->naets) PetscCall(DRGMPNaetsCreate(mech, n, nt, 0.25 * (g[1].theta[0] - g[0].theta[0]), &c->na));
+    if (m < 3 && tr->naets) {
+      PetscCall(DRGMPNaetsCreate(mech, n, g[0].nt, 0.25 * (g[1].theta[0] - g[0].theta[0]), &c->na));
+      if (c->arm) {
+        PetscReal thb[DR_GMP_MAXTHETA] = {c->yaw, 0, 0, 0};
+        PetscCall(DRGMPNaetsSetHeld(c->na, 1, thb));
+      }
+    }
     if (m == 3 && !tr->nonlinear) {
       PetscReal tw = tr->theta0;
       PetscInt  i;

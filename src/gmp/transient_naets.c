@@ -1,7 +1,10 @@
 /* Naets' inertia terms of the GMP reduced equations (issue 18 item 2;
  * gmp.transient.naets: true; used by transient.c).
  *
- * Derivation (slider-crank, one rigid DOF theta, eta = [theta | delta]).
+ * Derivation (slider-crank, one rigid DOF theta, eta = [theta | delta];
+ * the same for any mechanism with one driven rigid DOF and the others held:
+ * arm3d's elbow with the yaw held, DRGMPNaetsSetHeld, Mf the spatial arm's
+ * mass from DRMechanismMassDense).
  * The reduced kinematics of GMP put the nodal positions at
  *   x(theta, delta) = rho(theta) + Psi_d(theta) delta,
  * rho the rigid configuration, Psi_d the deformation modes computed there
@@ -63,6 +66,8 @@ struct _p_DRGMPNaets {
   PetscReal  *b, *C, *E, *bt, *Ct, *Et;    /* at th0: nm, nm x nm (column-major), and d/dtheta */
   PetscReal  *Psi[5], *Mf, *P, *W, *MW, *xyz; /* work */
   PetscReal  *Mr[3], *Mrt;                  /* Psi^T Mf Psi at th0 - e, th0, th0 + e; its d/dtheta at th0 */
+  PetscInt    td;                           /* the driven rigid DOF; the others held at thb */
+  PetscReal   thb[DR_GMP_MAXTHETA];
 };
 
 PetscErrorCode DRGMPNaetsCreate(DRMechanism m, PetscInt n, PetscInt nt, PetscReal eps, DRGMPNaets *out)
@@ -71,14 +76,14 @@ PetscErrorCode DRGMPNaetsCreate(DRMechanism m, PetscInt n, PetscInt nt, PetscRea
   PetscInt   nm = n - nt, nd = m->ndof;
 
   PetscFunctionBeginUser;
-  PetscCheck(m->dim == 2 && nt == 1, PETSC_COMM_SELF, PETSC_ERR_SUP, "gmp.transient.naets: planar mechanisms with one rigid DOF (the slider-crank)");
+  PetscCheck(nt == 1, PETSC_COMM_SELF, PETSC_ERR_SUP, "gmp.transient.naets: one driven rigid DOF (the others held: DRGMPNaetsSetHeld)");
   PetscCall(PetscNew(&na));
   na->m = m, na->n = n, na->nt = nt, na->nm = nm, na->nd = nd, na->eps = eps;
   PetscCall(PetscMalloc6(nm, &na->b, nm * nm, &na->C, nm * nm, &na->E, nm, &na->bt, nm * nm, &na->Ct, nm * nm, &na->Et));
   for (int k = 0; k < 5; k++) PetscCall(PetscMalloc1(nd * n, &na->Psi[k]));
   for (int k = 0; k < 3; k++) PetscCall(PetscMalloc1(n * n, &na->Mr[k]));
   PetscCall(PetscMalloc1(n * n, &na->Mrt));
-  PetscCall(PetscMalloc5(nd * nd, &na->Mf, nd * n, &na->P, nd * nm, &na->W, nd * nm, &na->MW, 2 * m->nnodes, &na->xyz));
+  PetscCall(PetscMalloc5(nd * nd, &na->Mf, nd * n, &na->P, nd * nm, &na->W, nd * nm, &na->MW, m->dim * m->nnodes, &na->xyz));
   *out = na;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -96,27 +101,24 @@ PetscErrorCode DRGMPNaetsDestroy(DRGMPNaets *na)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Dense full mass (nd x nd, symmetric) at the rigid configuration theta:
- * the consistent beam masses of mechanism.c and the slider mass. */
+PetscErrorCode DRGMPNaetsSetHeld(DRGMPNaets na, PetscInt td, const PetscReal theta[])
+{
+  PetscFunctionBeginUser;
+  na->td = td;
+  for (PetscInt t = 0; t < DR_GMP_MAXTHETA; t++) na->thb[t] = theta[t];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Dense full mass (nd x nd, symmetric) at the rigid configuration with the
+ * driven DOF at theta: the beam masses and point mass of mechanism.c. */
 static PetscErrorCode FullMass(DRGMPNaets na, PetscReal theta)
 {
-  DRMechanism   m = na->m;
-  PetscInt      nd = na->nd, dpn = m->dpn;
-  PetscReal     Ke[36], Me[36], res;
-  DRBeamSection sec;
+  PetscReal th[DR_GMP_MAXTHETA];
 
   PetscFunctionBeginUser;
-  sec.E = m->p.E, sec.G = m->p.G, sec.rho = m->p.rho, sec.A = m->p.A, sec.Iy = m->p.Ib, sec.Iz = m->p.Ib, sec.J = 2 * m->p.Ib;
-  PetscCall(DRMechanismConfigure(m, &theta, na->xyz, &res));
-  PetscCall(PetscArrayzero(na->Mf, nd * nd));
-  for (PetscInt e = 0; e < m->nelem; e++) {
-    PetscInt n1 = m->conn[2 * e], n2 = m->conn[2 * e + 1], idx[6];
-    PetscCall(DRBeam2DMatrices(&na->xyz[2 * n1], &na->xyz[2 * n2], &sec, m->p.lumped, Ke, Me));
-    for (PetscInt d = 0; d < dpn; d++) idx[d] = n1 * dpn + d, idx[dpn + d] = n2 * dpn + d;
-    for (int i = 0; i < 6; i++)
-      for (int j = 0; j < 6; j++) na->Mf[idx[i] + idx[j] * nd] += Me[i * 6 + j];
-  }
-  for (PetscInt d = 0; d < 2; d++) na->Mf[(m->jtip * dpn + d) * (nd + 1)] += m->p.slider_mass;
+  for (PetscInt t = 0; t < DR_GMP_MAXTHETA; t++) th[t] = na->thb[t];
+  th[na->td] = theta;
+  PetscCall(DRMechanismMassDense(na->m, th, na->xyz, na->Mf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

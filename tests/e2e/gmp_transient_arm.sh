@@ -15,15 +15,19 @@
 #     frequencies rise), and with 24 modes every correlation is > 0.999;
 #  2. large motion (torque 8 N m, link 2 rises 0.69 rad through the grid):
 #     every method follows the reference's theta within 1 % of the travel,
-#     its mean deflection over the last 25 % within 5 %, correlation > 0.9
-#     with 6 modes, and 12 modes bring every method's deflection closer;
+#     its mean deflection over the last 25 % within 5 % with 6 modes; with
+#     12 modes the deflection is closer and correlates > 0.95;
 #  3. against the exact ROM recomputed every step (gmp.transient.reference
 #     exact-rom: the interpolation alone) the quadratic method is the
 #     closest in theta (seed 004's ordering);
+#  3b. Naets' terms (E/2, 6 modes) bring every method's theta closer to the
+#     reference (below 3/4 of the error without them; bench/README 2g: they
+#     do not bring the deflection closer, as in the slider-crank's hinge
+#     frame);
 #  4. the transient is the same on 1 and 3 ranks over its first 0.1 s (the grid points are
 #     spread over the ranks; rank 0 integrates);
 #  5. bad input: two theta1 values with the transient (the yaw must be held),
-#     Naets' terms for the arm, one theta1 value for the slider-crank.
+#     one theta1 value for the slider-crank.
 set -euo pipefail
 cd "$T"
 CFG=$ROOT/configs/arm3d_gmp_transient.yaml
@@ -33,11 +37,12 @@ done
 $DYNRED -config $CFG -output big6.h5 > big6.log
 cat big6.log
 $DYNRED -config $CFG -output big12.h5 -gmp_nmodes 12 > big12.log
+for nv in false true; do
+  $DYNRED -config $CFG -output half_$nv.h5 -gmp_E 105e9 -gmp_transient_naets $nv > half_$nv.log
+done
 $DYNRED -config $CFG -output exact.h5 -gmp_transient_reference exact-rom -gmp_transient_t_end 0.25 > exact.log
 $MPIEXEC -n 3 $DYNRED -config $CFG -output np3.h5 -gmp_transient_t_end 0.1 > np3.log
 $ROOT/tests/expect.sh "gmp_theta1_values: gmp.theta1 has 2 values: .*expected one gmp.theta1 value" $DYNRED -config $CFG -output bad.h5 -gmp_theta1_values 0.3,0.5
-test ! -e bad.h5
-$ROOT/tests/expect.sh "gmp_transient_naets: gmp.transient.naets: Naets' terms are derived for the planar slider-crank" $DYNRED -config $CFG -output bad.h5 -gmp_transient_naets true
 test ! -e bad.h5
 $ROOT/tests/expect.sh "gmp.theta1.values has 1 value\(s\): expected at least 2" $DYNRED -config $ROOT/configs/slider_crank_gmp_nonlinear.yaml -output bad.h5 -gmp_theta1_values 0.3
 test ! -e bad.h5
@@ -68,15 +73,23 @@ for m in M:
     # tol: 5 %: the quasi-static deflection under the constant torque is the rigid acceleration's inertia load on the
     # modes, carried by the lowest in-plane modes; 6 modes miss the higher ones' static share (a few %, item 1)
     assert abs(w[i0:].mean() - wr[i0:].mean()) < 0.05 * abs(wr[i0:].mean()), (m, w[i0:].mean(), wr[i0:].mean())
-    # tol: 0.9: the oscillation about it (10 Hz) in phase within a few degrees (item 1's truncation)
-    assert att(big[6], m, "correlation") > 0.9, m
+    # tol: 0.95 with 12 modes: the deflection's truncation error is a few % (item 1), and the theta error's floor,
+    # O(w / L2) ~ 2e-3, shifts the 8 Hz oscillation by well under a degree: the correlation is 1 - O(err^2)
+    assert att(big[12], m, "correlation") > 0.95, m
     assert att(big[12], m, "deflection_error_rel") < att(big[6], m, "deflection_error_rel"), m
     print(m, "large motion: theta error", att(big[6], m, "theta_error_rel"), "deflection error 6 -> 12 modes",
-          att(big[6], m, "deflection_error_rel"), att(big[12], m, "deflection_error_rel"), "correlation", att(big[6], m, "correlation"))
+          att(big[6], m, "deflection_error_rel"), att(big[12], m, "deflection_error_rel"), "correlation", att(big[12], m, "correlation"))
 ex = h5py.File("exact.h5", "r")
 te = {m: att(ex, m, "theta_error_rel") for m in M}
 print("against the exact ROM:", te)
 assert te["quadratic"] < te["linear"] and te["quadratic"] < te["eigenspace"], te
+hf = {nv: h5py.File(f"half_{nv}.h5", "r") for nv in ("false", "true")}
+for m in M:
+    a, b = att(hf["false"], m, "theta_error_rel"), att(hf["true"], m, "theta_error_rel")
+    print(m, "E/2 theta error without -> with Naets' terms", a, b)
+    # tol: 3/4: the terms restore inertia forces of the size of the dropped-inertia ratio (1e-2 here), which the
+    # theta error (O(w / L2)) follows; a factor 4/3 separates it from step and interpolation effects (< 1e-4, item 3)
+    assert b < 0.75 * a, (m, a, b)
 n3 = h5py.File("np3.h5", "r")
 for m in M + ("nonlinear",):
     for q in ("theta", "deflection"):
