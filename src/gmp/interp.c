@@ -65,7 +65,12 @@ static PetscErrorCode Stencil(PetscInt nt, const PetscInt npts[], const DRGMPRom
   for (PetscInt t = 0; t < nt; t++) {
     PetscInt  np = npts[t], i;
     PetscReal t0 = grid[0].theta[t], tl = grid[(np - 1) * stride].theta[t], h, th = theta[t];
-    PetscCheck(np >= 2, PETSC_COMM_SELF, DR_ERR_INPUT, "GMP interpolation needs at least 2 grid points along theta%" PetscInt_FMT " (got %" PetscInt_FMT ")", t + 1, np);
+    PetscCheck(np >= 1, PETSC_COMM_SELF, DR_ERR_INPUT, "GMP interpolation: no grid points along theta%" PetscInt_FMT, t + 1);
+    if (np == 1) { /* a held DOF (one grid value): the grid's value only, weight 1 */
+      PetscCheck(PetscAbsReal(th - t0) <= 1e-12 * PetscMax(1, PetscAbsReal(t0)), PETSC_COMM_SELF, DR_ERR_INPUT, "GMP interpolation at theta%" PetscInt_FMT " = %g: the grid holds theta%" PetscInt_FMT " at %g only", t + 1, (double)th, t + 1, (double)t0);
+      k1[t] = 1, i1[t][0] = 0, w1[t][0] = 1;
+      continue; /* stride *= 1 */
+    }
     h = (tl - t0) / (np - 1);
     PetscCheck(th >= t0 - 1e-9 * PetscAbsReal(h) && th <= tl + 1e-9 * PetscAbsReal(h), PETSC_COMM_SELF, DR_ERR_INPUT, "GMP interpolation at theta%" PetscInt_FMT " = %g: outside the grid [%g, %g]", t + 1, (double)th, (double)t0, (double)tl);
     i = (PetscInt)PetscFloorReal((th - t0) / h);

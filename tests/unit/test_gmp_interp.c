@@ -11,7 +11,9 @@
  *  - eigenspace eigenvalues = bilinear interpolation of lambda (1e-12);
  *  - against the exact ROM at the centre of the middle cell, the linear
  *    (bilinear) matrix error falls by 4 (3.5 to 4.5) when the steps halve,
- *    the quadratic one by 8 or more (second and third order). */
+ *    the quadratic one by 8 or more (second and third order);
+ *  - a held theta1 (a 1 x 3 grid: one theta1 value) interpolates as the
+ *    3 x 3 grid on that column (1e-12) and refuses another theta1. */
 #include "drtest.h"
 #include <dynred/gmp.h>
 
@@ -208,6 +210,30 @@ int main(int argc, char **argv)
           }
           /* tol: as in 1-D: a dense eigensolve of the interpolant, kappa(M) u */
           DRTEST_CLOSE(e, 0, 0, 1e-12, "2-D eigenspace interpolation: eigenvalues = bilinear interpolation of the grid eigenvalues (7 points)");
+        }
+        {
+          /* a held theta1 (one grid value, the arm3d transient's yaw): the
+           * 1 x 3 grid of the middle column interpolates as the 3 x 3 grid
+           * does on that column, and refuses another theta1 */
+          DRGMPRom       col[3] = {a[1], a[4], a[7]}, ip, iq;
+          const PetscInt np1[2] = {1, 3};
+          PetscReal      e = 0, th[2] = {a[1].theta[0], a[1].theta[1] + 0.37 * h};
+          PetscErrorCode ierr;
+          for (int mth = 0; mth < 3; mth++) {
+            PetscCall(DRGMPInterpolateGrid(2, np1, col, th, (DRGMPMethod)mth, PETSC_TRUE, &ip));
+            PetscCall(DRGMPInterpolateGrid(2, np, a, th, (DRGMPMethod)mth, PETSC_TRUE, &iq));
+            e = PetscMax(e, PetscMax(FrobRel(n * n, ip.M, iq.M), PetscMax(FrobRel(n * n, ip.K, iq.K), FrobRel(nd * n, ip.Psi, iq.Psi))));
+            PetscCall(DRGMPRomDestroy(&ip));
+            PetscCall(DRGMPRomDestroy(&iq));
+          }
+          /* tol: the 3 x 3 grid's theta1 weights on the column are 1 and 0 up to one rounding of theta (u), the
+           * eigenspace back-transform kappa(Phi) u ~ 1e-13 */
+          DRTEST_CLOSE(e, 0, 0, 1e-12, "2-D interpolation with theta1 held (a 1 x 3 grid) = the 3 x 3 grid's on that column");
+          th[0] += 0.1 * h;
+          PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+          ierr = DRGMPInterpolateGrid(2, np1, col, th, DR_GMP_LINEAR, PETSC_FALSE, &ip);
+          PetscCall(PetscPopErrorHandler());
+          DRTEST_TRUE(ierr == DR_ERR_INPUT, "2-D interpolation with theta1 held: another theta1 is an input error");
         }
       }
       PetscCall(DRGMPTrack(&a[0], &ex, md, &mn));
