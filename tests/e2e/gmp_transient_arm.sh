@@ -31,16 +31,18 @@
 set -euo pipefail
 cd "$T"
 CFG=$ROOT/configs/arm3d_gmp_transient.yaml
-for nm in 6 12 24; do
-  $DYNRED -config $CFG -output lin$nm.h5 -gmp_nmodes $nm -gmp_transient_torque 0.01 -gmp_transient_t_end 0.1 > lin$nm.log
-done
-$DYNRED -config $CFG -output big6.h5 > big6.log
+# the one-rank runs side by side (tests/par.sh: two at a time on 2 cores)
+R="$DYNRED -config $CFG"
+$ROOT/tests/par.sh \
+  "$R -output big6.h5 > big6.log" \
+  "$R -output big12.h5 -gmp_nmodes 12 > big12.log" \
+  "$R -output half_false.h5 -gmp_E 105e9 -gmp_transient_naets false > half_false.log" \
+  "$R -output half_true.h5 -gmp_E 105e9 -gmp_transient_naets true > half_true.log" \
+  "$R -output exact.h5 -gmp_transient_reference exact-rom -gmp_transient_t_end 0.25 > exact.log" \
+  "$R -output lin6.h5 -gmp_nmodes 6 -gmp_transient_torque 0.01 -gmp_transient_t_end 0.1 > lin6.log" \
+  "$R -output lin12.h5 -gmp_nmodes 12 -gmp_transient_torque 0.01 -gmp_transient_t_end 0.1 > lin12.log" \
+  "$R -output lin24.h5 -gmp_nmodes 24 -gmp_transient_torque 0.01 -gmp_transient_t_end 0.1 > lin24.log"
 cat big6.log
-$DYNRED -config $CFG -output big12.h5 -gmp_nmodes 12 > big12.log
-for nv in false true; do
-  $DYNRED -config $CFG -output half_$nv.h5 -gmp_E 105e9 -gmp_transient_naets $nv > half_$nv.log
-done
-$DYNRED -config $CFG -output exact.h5 -gmp_transient_reference exact-rom -gmp_transient_t_end 0.25 > exact.log
 $MPIEXEC -n 3 $DYNRED -config $CFG -output np3.h5 -gmp_transient_t_end 0.1 > np3.log
 $ROOT/tests/expect.sh "gmp_theta1_values: gmp.theta1 has 2 values: .*expected one gmp.theta1 value" $DYNRED -config $CFG -output bad.h5 -gmp_theta1_values 0.3,0.5
 test ! -e bad.h5

@@ -29,9 +29,9 @@
 set -euo pipefail
 cd "$T"
 CFG=$ROOT/configs/slider_crank_gmp_nonlinear.yaml
-$DYNRED -config $CFG -output a.h5 -gmp_verify_step 0 > a.log
+$ROOT/tests/par.sh "$DYNRED -config $CFG -output a.h5 -gmp_verify_step 0 > a.log" \
+  "$DYNRED -config $CFG -output b.h5 -gmp_verify_step 0 -gmp_theta1_step 0.05 > b.log"
 cat a.log
-$DYNRED -config $CFG -output b.h5 -gmp_verify_step 0 -gmp_theta1_step 0.05 > b.log
 tail -7 b.log
 for n in 1 2 3; do
   $MPIEXEC -n $n $DYNRED -config $CFG -output r$n.h5 -gmp_verify_step 0 -gmp_transient_t_end 0.05 > r$n.log

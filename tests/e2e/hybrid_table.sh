@@ -51,12 +51,13 @@ PY
 job tb table tb.txt
 job tv table tv.txt
 job ta table ta.txt;  job la A
-$DYNRED -config tb.yaml > tb.log; cat tb.log
-$DYNRED -config tb.yaml -output tb_h2.h5 -hybrid_h 5e-4 > tb_h2.log
-$DYNRED -config tv.yaml > tv.log
-$DYNRED -config tv.yaml -output tv_h2.h5 -hybrid_h 5e-4 > tv_h2.log
-$DYNRED -config ta.yaml > ta.log
-$DYNRED -config la.yaml > la.log
+# the one-rank runs side by side (tests/par.sh: two at a time on 2 cores)
+$ROOT/tests/par.sh "$DYNRED -config tb.yaml > tb.log" \
+  "$DYNRED -config tb.yaml -output tb_h2.h5 -hybrid_h 5e-4 > tb_h2.log" \
+  "$DYNRED -config tv.yaml > tv.log" \
+  "$DYNRED -config tv.yaml -output tv_h2.h5 -hybrid_h 5e-4 > tv_h2.log" \
+  "$DYNRED -config ta.yaml > ta.log" "$DYNRED -config la.yaml > la.log"
+cat tb.log
 $MPIEXEC -n 3 $DYNRED -config tv.yaml -output tv_np3.h5 > tv_np3.log
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np

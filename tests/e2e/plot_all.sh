@@ -23,18 +23,18 @@ P="/usr/bin/python3 $ROOT/scripts/dynred_plot.py"
 D=$ROOT/tests/data
 export MPLBACKEND=Agg; unset DISPLAY
 cp $D/fuzz/a_K.mtx .
-$DYNRED -config $D/fuzz/modal_plate.yaml -output modal.h5 > modal.log
+printf 'job: sysred\noutput: bt.h5\nsysred:\n  source: sys.h5\n  group: /stable\n  method: bt\n  order: 6\n  frf: {n: 200}\n' > bt.yaml
+cp $D/pmor/ring.yaml .
+# the one-rank runs side by side (tests/par.sh: two at a time on 2 cores)
+$ROOT/tests/par.sh \
+  "$DYNRED -config $D/fuzz/modal_plate.yaml -output modal.h5 > modal.log" \
+  "$DYNRED -config $D/fuzz/gmp.yaml -gmp_verify_step 0.1 -output gmp.h5 > gmp.log" \
+  "$DYNRED -config $D/fuzz/ga.yaml -output ga.h5 > ga.log" \
+  "$DYNRED -config $D/fuzz/cms_mtx.yaml -output chain.h5 > chain.log; $DYNRED -config $D/fuzz/ss.yaml -ss_source $T/chain.h5 -output ss.h5 > ss.log" \
+  "/usr/bin/python3 $D/sysred/randsys.py sys.h5; $DYNRED -config bt.yaml > bt.log" \
+  "/usr/bin/python3 $D/pmor/ring_gen.py . > /dev/null; $DYNRED -config ring.yaml -output pmor.h5 > pmor.log"
 $MPIEXEC -n 2 $DYNRED -config $D/cms/beam.yaml -model_cut_parts 4 -ranks_per_group 1 \
   -cms_component_modes 4 -output cms.h5 > cms.log
-$DYNRED -config $D/fuzz/gmp.yaml -gmp_verify_step 0.1 -output gmp.h5 > gmp.log
-$DYNRED -config $D/fuzz/ga.yaml -output ga.h5 > ga.log
-$DYNRED -config $D/fuzz/cms_mtx.yaml -output chain.h5 > chain.log
-$DYNRED -config $D/fuzz/ss.yaml -ss_source $T/chain.h5 -output ss.h5 > ss.log
-/usr/bin/python3 $D/sysred/randsys.py sys.h5
-printf 'job: sysred\noutput: bt.h5\nsysred:\n  source: sys.h5\n  group: /stable\n  method: bt\n  order: 6\n  frf: {n: 200}\n' > bt.yaml
-$DYNRED -config bt.yaml > bt.log
-cp $D/pmor/ring.yaml . && /usr/bin/python3 $D/pmor/ring_gen.py . > /dev/null
-$DYNRED -config ring.yaml -output pmor.h5 > pmor.log
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np
 # the CMS writer's schedule (the Gantt branch): every component has its first pass
@@ -58,9 +58,11 @@ shutil.copy("cms.h5", "gantt.h5")
 PY
 
 mkdir figs
-for r in modal cms gmp ga ss bt pmor; do $P $r.h5 --out figs > $r.plot.log; done
-$P gantt.h5 --what components > gantt.plot.log          # next to the result
-/usr/bin/python3 $ROOT/scripts/ga_plot.py ga.h5 front.png > ga_plot.log
+plots=()
+for r in modal cms gmp ga ss bt pmor; do plots+=("$P $r.h5 --out figs > $r.plot.log"); done
+$ROOT/tests/par.sh "${plots[@]}" \
+  "$P gantt.h5 --what components > gantt.plot.log" \
+  "/usr/bin/python3 $ROOT/scripts/ga_plot.py ga.h5 front.png > ga_plot.log"
 
 /usr/bin/python3 - <<'PY'
 import os, struct, glob
@@ -92,7 +94,11 @@ def check_png(fn):
     rgb = img[..., :3].reshape(-1, 3)
     assert rgb.std(axis=0).max() > 0.05, f"{fn}: nearly one colour (std {rgb.std(axis=0)})"
     # data is drawn in colour: more than the black/white/grey of bare axes
-    q = np.unique((rgb * 15).round().astype(int), axis=0)
+    # (the distinct levels of the 16-level quantized RGB, one integer code
+    # each: np.unique(axis=0) on every pixel took 15 s for the 23 figures)
+    q = (rgb * 15).round().astype(int)
+    u = np.unique(q[:, 0] * 256 + q[:, 1] * 16 + q[:, 2])
+    q = np.stack([u // 256, u // 16 % 16, u % 16], axis=1)
     colours = [c for c in q if c.max() - c.min() > 3]
     assert len(colours) >= 2, f"{fn}: no coloured data ({len(q)} distinct levels)"
     return w, h, len(b)
