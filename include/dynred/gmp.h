@@ -63,7 +63,9 @@ typedef struct {
   PetscBool lumped;              /* HRZ lumped beam mass (fe_beam.c) instead of consistent: rotation-invariant, so the
                                     nonlinear reference's mass does not depend on the deformation */
   PetscBool chord;               /* slider-crank: theta is the crank's chord angle (pin A's displacement normal to O-A
-                                    is theta's, node 0's rotation a free DOF) instead of node 0's section rotation */
+                                    is theta's, node 0's rotation a free DOF) instead of node 0's section rotation;
+                                    arm3d: theta_2 is the elevation of link 2's chord (the tip's displacement normal to
+                                    it, relative to the elbow, is theta_2's, the elbow's relative rotation free) */
   PetscReal width, height;       /* arm3d lattice: box width (along the link frame's y) and height (z; 0: = width) [m] */
 } DRMechanismParams;
 

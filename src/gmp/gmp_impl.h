@@ -24,7 +24,7 @@ struct _p_DRMechanism {
 /* q = N z, row i = sum_k coef[i][k] z[col[i][k]]; columns 0..nfix-1 are
  * independent DOFs (defdof[c] the DOF defining column c, in DOF order), the
  * rigid columns nfix..nfree-1 the theta's. */
-#define DR_CM_MAXTERM 4
+#define DR_CM_MAXTERM 6 /* the arm's chord row: 2 tip + 3 elbow translations + theta */
 typedef struct {
   PetscInt  *nterm, *col, *defdof, nfix, nfree;
   PetscReal *coef;

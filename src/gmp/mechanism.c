@@ -442,7 +442,46 @@ PetscErrorCode DRMechanismConstraintMap(DRMechanism m, const PetscReal theta[], 
      * grid of M, K up to the sign of that row and column, but a transient
      * integrates theta_2 against the grid's dM/dtheta_2) */
     for (int d = 0; d < 3; d++) SETCOPY(b * dpn + d, a * dpn + d, 0, 0);
-    for (int d = 0; d < 3; d++) SETCOPY(b * dpn + 3 + d, a * dpn + 3 + d, ndof + 1, -a2[d]);
+    if (!m->p.chord)
+      for (int d = 0; d < 3; d++) SETCOPY(b * dpn + 3 + d, a * dpn + 3 + d, ndof + 1, -a2[d]);
+    else {
+      /* gmp.frame chord: theta_2 is the elevation of link 2's chord
+       * (elbow -> tip).  (1) The elbow's relative rotation psi about -a2 is
+       * free: r_b = r_a - psi a2, with r_b[p] (p: the largest |a2[p]|) its
+       * own column, psi = -(r_b[p] - r_a[p]) / a2[p].  (2) Raising the chord
+       * by dtheta_2 moves the tip by L2 dtheta_2 e2 relative to the elbow,
+       * e2 = d d2/d theta_2 = (-sin t2 cos t1, -sin t2 sin t1, cos t2): the
+       * deformation modes hold e2 . (u_tip - u_elbow) = 0 and the rigid
+       * column gives L2; the tip's dependent translation is its largest
+       * |e2[q]|.  Which components depend changes with theta, so rom.c
+       * does not reuse the pattern of N for this frame. */
+      PetscReal e2[3], c1 = PetscCosReal(theta[0]), s1 = PetscSinReal(theta[0]), c2 = PetscCosReal(theta[1]), s2 = PetscSinReal(theta[1]);
+      PetscInt  p = 0, q = 0, tp = m->jtip * dpn;
+      e2[0] = -s2 * c1, e2[1] = -s2 * s1, e2[2] = c2;
+      for (int d = 1; d < 3; d++) {
+        if (PetscAbsReal(a2[d]) > PetscAbsReal(a2[p])) p = d;
+        if (PetscAbsReal(e2[d]) > PetscAbsReal(e2[q])) q = d;
+      }
+      for (int d = 0; d < 3; d++) {
+        PetscInt i = b * dpn + 3 + d, k = 0;
+        if (d == p) continue; /* r_b[p]: its own column */
+        cm->col[i * DR_CM_MAXTERM + k] = a * dpn + 3 + d, cm->coef[i * DR_CM_MAXTERM + k++] = 1;
+        if (a2[d] != 0) {
+          cm->col[i * DR_CM_MAXTERM + k] = b * dpn + 3 + p, cm->coef[i * DR_CM_MAXTERM + k++] = a2[d] / a2[p];
+          cm->col[i * DR_CM_MAXTERM + k] = a * dpn + 3 + p, cm->coef[i * DR_CM_MAXTERM + k++] = -a2[d] / a2[p];
+        }
+        cm->nterm[i] = k;
+      }
+      {
+        PetscInt i = tp + q, k = 0;
+        for (int d = 0; d < 3; d++) {
+          if (d != q && e2[d] != 0) cm->col[i * DR_CM_MAXTERM + k] = tp + d, cm->coef[i * DR_CM_MAXTERM + k++] = -e2[d] / e2[q];
+          if (e2[d] != 0) cm->col[i * DR_CM_MAXTERM + k] = a * dpn + d, cm->coef[i * DR_CM_MAXTERM + k++] = e2[d] / e2[q]; /* u_elbow = u_a */
+        }
+        cm->col[i * DR_CM_MAXTERM + k] = ndof + 1, cm->coef[i * DR_CM_MAXTERM + k++] = m->L[1] / e2[q];
+        cm->nterm[i] = k;
+      }
+    }
   }
 #undef SET0
 #undef SETCOPY

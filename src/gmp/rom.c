@@ -131,8 +131,11 @@ static PetscErrorCode RomAssemble(DRGMPRomBuilder b, MPI_Comm comm, const PetscR
   m->pose[0] = m->pose[1] = 0, m->pose[3] = m->L[0], m->pose[4] = 0, m->pose[5] = 0;
   PetscCall(DRMechanismConfigure(m, theta, xyz, &res));
   if (b->cK) PetscCallMPI(MPI_Comm_compare(b->ccomm, comm, &cmp));
+  /* the arm's chord frame picks its dependent DOFs by theta (mechanism.c):
+   * the pattern of N changes over a grid, so nothing is reused */
+  if (m->p.chord && m->dim == 3) cmp = MPI_UNEQUAL;
   w->cached = (PetscBool)(cmp == MPI_IDENT);
-  w->keep   = (PetscBool)!b->cK;
+  w->keep   = (PetscBool)(!b->cK && !(m->p.chord && m->dim == 3));
   if (w->cached) w->K = b->cK, w->M = b->cM, w->N = b->cN, w->Kf = b->cKf, w->Mf = b->cMf;
   PetscCall(DRMechanismAssembleReuse(m, comm, theta, xyz, w->cached, &w->K, &w->M, &w->N, w->Nt));
   PetscCall(MatPtAP(w->K, w->N, w->cached ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, 2.0, &w->Kf));
@@ -149,12 +152,28 @@ static PetscErrorCode RomAssemble(DRGMPRomBuilder b, MPI_Comm comm, const PetscR
     PetscCall(VecScale(w->rhs[t], -1.0));
     PetscCall(VecDestroy(&Kn));
   }
-  if (m->p.chord) { /* node 0's rotation (DOF 2) is a free DOF of the chord frame */
-    Vec e;
-    PetscCheck(b->opt.nmodes >= 2, comm, DR_ERR_INPUT, "gmp.nmodes %" PetscInt_FMT " with gmp.frame chord: expected at least 2 (the last deformation column is the static response to a moment at O)", b->opt.nmodes);
+  if (m->p.chord) {
+    /* the driven joint's rotation is free in the chord frame: its moment,
+     * on node 0's rotation (DOF 2, slider-crank), or the elbow motor's pair
+     * about -a2, + on link 2's root, - on link 1's end (arm; its work is
+     * the elbow's relative rotation) */
+    Vec         e;
+    PetscInt    rs, re;
+    PetscReal   d1[3], d2[3], a2[3];
+    PetscCheck(b->opt.nmodes >= 2, comm, DR_ERR_INPUT, "gmp.nmodes %" PetscInt_FMT " with gmp.frame chord: expected at least 2 (the last deformation column is the static response to the driven joint's moment)", b->opt.nmodes);
     PetscCall(MatCreateVecs(w->K, NULL, &e));
     PetscCall(VecZeroEntries(e));
-    PetscCall(VecSetValue(e, 2, 1.0, INSERT_VALUES));
+    PetscCall(VecGetOwnershipRange(e, &rs, &re));
+    if (m->dim == 2) {
+      if (2 >= rs && 2 < re) PetscCall(VecSetValue(e, 2, 1.0, INSERT_VALUES));
+    } else {
+      PetscCall(DRArmFrames(theta, d1, d2, a2));
+      for (PetscInt d = 0; d < 3; d++) {
+        PetscInt ib = m->jb * m->dpn + 3 + d, ia = m->ja * m->dpn + 3 + d;
+        if (ib >= rs && ib < re) PetscCall(VecSetValue(e, ib, -a2[d], INSERT_VALUES));
+        if (ia >= rs && ia < re) PetscCall(VecSetValue(e, ia, a2[d], INSERT_VALUES));
+      }
+    }
     PetscCall(VecAssemblyBegin(e));
     PetscCall(VecAssemblyEnd(e));
     PetscCall(MatCreateVecs(w->N, &w->ra, NULL));

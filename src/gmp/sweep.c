@@ -25,7 +25,7 @@ static const DRConfigKey gmp_keys[] = {
   {"gmp.I2", DR_CFG_REAL, "0", "arm3d: second moment for bending in the other principal plane [m^4]; 0: = I (a square section: bending pairs of a straight arm are then degenerate, which mode tracking cannot order)", "0..", "m^4", NULL},
   {"gmp.slider_mass", DR_CFG_REAL, "0.1", "slider mass of the slider-crank [kg]", "0..", "kg", NULL},
   {"gmp.lumped", DR_CFG_BOOL, "false", "lumped (HRZ) instead of consistent beam mass, in the sweep, the reduced transient and the nonlinear reference alike; a lumped mass is the same in every rotated frame, so the reference's inertia does not depend on the deformation (the case Naets' terms treat exactly)", NULL, NULL, NULL},
-  {"gmp.frame", DR_CFG_STRING, "hinge", "slider-crank: what theta is: hinge (the crank's section rotation at O; the modes hold it) or chord (the angle of the crank's chord O-A; the modes hold pin A on the chord and rotate freely at O, so theta carries no elastic rotation; the torque at O then loads the modes too, one deformation column is added to gmp.nmodes, the static response to a moment at O, and the recorded theta is still O's rotation; bench/README.md 2g)", "hinge|chord", NULL, NULL},
+  {"gmp.frame", DR_CFG_STRING, "hinge", "what the driven angle is: hinge (slider-crank: the crank's section rotation at O; arm3d: the elbow's relative rotation; the modes hold it) or chord (the angle of the driven link's chord, the crank's O-A or link 2's elbow-tip elevation; the modes hold that chord and rotate freely at the driven joint, so theta carries no elastic rotation; the torque then loads the modes too, one deformation column is added to gmp.nmodes, the static response to the joint's moment, and the recorded theta is still the joint's rotation; bench/README.md 2g)", "hinge|chord", NULL, NULL},
   {"gmp.tip_mass", DR_CFG_REAL, "0.5", "point mass at the end of link 2 of arm3d [kg]", "0..", "kg", NULL},
   {"gmp.lattice", DR_CFG_INT, "0", "arm3d: 0 = each link a beam chain of nel elements; n > 0 = each link a lattice box of n x n cells across and nel bays along, so a point can have 100k+ DOFs (A, I, I2 are then the members' section)", "0..", NULL, NULL},
   {"gmp.width", DR_CFG_REAL, "0", "arm3d lattice: box width across a link, along the elbow axis [m]", "0..", "m", NULL},
@@ -118,10 +118,6 @@ static PetscErrorCode SweepMechanismFromOptions(DRGMPSweep s)
     char frame[16];
     PetscCall(DRConfigGetString(cfg, "gmp.frame", frame, sizeof(frame), NULL));
     p->chord = (PetscBool)!strcmp(frame, "chord");
-    if (p->chord && strcmp(s->type, "slider-crank")) {
-      PetscCall(DRConfigWhereValue(cfg, "gmp.frame", where, sizeof(where)));
-      SETERRQ(s->comm, DR_ERR_INPUT, "%s: gmp.frame chord: expected the slider-crank (the %s has no crank chord)", where, s->type);
-    }
   }
   PetscCall(DRConfigGetInt(cfg, "gmp.nel1", &k, NULL));
   if (k) p->nel1 = k;
@@ -146,6 +142,10 @@ static PetscErrorCode SweepMechanismFromOptions(DRGMPSweep s)
     sc[2] = p->rho * p->A * Lm + p->slider_mass + p->tip_mass;
     PetscCall(DRConfigWhereValue(cfg, "gmp.A", where, sizeof(where)));
     PetscCheck(PetscIsNormalReal(sc[0]) && PetscIsNormalReal(sc[1]) && PetscIsNormalReal(sc[2]) && sc[0] <= 1e150 && sc[1] <= 1e150 && sc[2] <= 1e150, s->comm, DR_ERR_INPUT, "%s: gmp.E = %g, gmp.rho = %g, gmp.A = %g: axial stiffness %g N/m, bending stiffness %g N/m, mass %g kg, expected positive normal numbers up to 1e150 (the element matrices would overflow)", where, (double)p->E, (double)p->rho, (double)p->A, (double)sc[0], (double)sc[1], (double)sc[2]);
+  }
+  if (p->chord && p->lattice) {
+    PetscCall(DRConfigWhereValue(cfg, "gmp.frame", where, sizeof(where)));
+    SETERRQ(s->comm, DR_ERR_INPUT, "%s: gmp.frame chord: expected the slider-crank or arm3d with beam links (gmp.lattice = %" PetscInt_FMT ": a lattice link has no single chord)", where, p->lattice);
   }
   PetscCall(DRConfigWhere(cfg, "gmp.lattice", where, sizeof(where)));
   PetscCheck(p->lattice == 0 || !strcmp(s->type, "arm3d"), s->comm, DR_ERR_INPUT, "%s: gmp.lattice = %" PetscInt_FMT ": lattice links exist for arm3d only, not for %s", where, p->lattice, s->type);
@@ -315,7 +315,7 @@ PetscErrorCode DRGMPSweepSetUp(DRGMPSweep s)
     s->ngrid *= s->npts[t];
   }
   PetscCall(SweepFineGrid(s));
-  PetscCall(PetscPrintf(s->comm, "gmp: %s, %" PetscInt_FMT " DOFs, %" PetscInt_FMT " rigid + %" PetscInt_FMT " deformation modes%s; grid %" PetscInt_FMT " points", s->type, s->ndof, s->nt, s->opt.nmodes - (s->p.chord ? 1 : 0), s->p.chord ? " + 1 attachment column (theta: the crank's chord angle)" : "", s->ngrid));
+  PetscCall(PetscPrintf(s->comm, "gmp: %s, %" PetscInt_FMT " DOFs, %" PetscInt_FMT " rigid + %" PetscInt_FMT " deformation modes%s; grid %" PetscInt_FMT " points", s->type, s->ndof, s->nt, s->opt.nmodes - (s->p.chord ? 1 : 0), s->p.chord ? (s->nt == 1 ? " + 1 attachment column (theta: the crank's chord angle)" : " + 1 attachment column (theta2: link 2's chord elevation)") : "", s->ngrid));
   for (PetscInt t = 0; t < s->nt; t++) PetscCall(PetscPrintf(s->comm, "%s theta%" PetscInt_FMT " [%g, %g] x %" PetscInt_FMT "%s", t ? "," : " (", t + 1, (double)s->axis[t][0], (double)s->axis[t][s->npts[t] - 1], s->npts[t], s->periodic[t] ? " periodic" : ""));
   PetscCall(PetscPrintf(s->comm, ")\n"));
   if (s->nfine) PetscCall(PetscPrintf(s->comm, "gmp: verification grid %" PetscInt_FMT " points (exact ROMs)\n", s->nfine));

@@ -197,7 +197,7 @@ PetscErrorCode DRGMPSweepWriteTrack_Private(DRGMPSweep s, DRStore store)
   PetscCall(DRStoreAttrString(store, "/gmp", "mechanism", s->type));
   PetscCall(DRStoreAttrInt(store, "/gmp", "n_rigid", s->nt));
   PetscCall(DRStoreAttrInt(store, "/gmp", "n_deformation", s->opt.nmodes));
-  PetscCall(DRStoreAttrString(store, "/gmp", "frame", s->p.chord ? "chord: theta is the crank's chord angle; the last deformation column is the static response to a moment at O (gmp.frame)" : s->nt == 1 && !strcmp(s->type, "slider-crank") ? "hinge: theta is the crank's section rotation at O (gmp.frame)" : "the joint rotations"));
+  PetscCall(DRStoreAttrString(store, "/gmp", "frame", s->p.chord ? (s->nt == 1 ? "chord: theta is the crank's chord angle; the last deformation column is the static response to a moment at O (gmp.frame)" : "chord: theta2 is the elevation of link 2's chord (elbow to tip); the last deformation column is the static response to the elbow motor's moment pair (gmp.frame)") : s->nt == 1 && !strcmp(s->type, "slider-crank") ? "hinge: theta is the crank's section rotation at O (gmp.frame)" : "the joint rotations"));
   PetscCall(DRStoreAttrReal(store, "/gmp", "second_moment_m4", s->p.Ib));
   PetscCall(DRStoreAttrReal(store, "/gmp", "slider_mass_kg", s->p.slider_mass));
   PetscCall(DRStoreAttrString(store, "/gmp", "beam", s->p.lumped ? "2-node Euler-Bernoulli beams (no shear deformation), lumped (HRZ) mass" : "2-node Euler-Bernoulli beams (no shear deformation), consistent mass"));

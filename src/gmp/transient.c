@@ -137,6 +137,18 @@ static PetscErrorCode ExactStep(TrCtx *c, PetscReal thpred)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The driven joint's rotation per unit of column k of c->Psi: node 0's
+ * rotation (slider-crank), or the elbow's relative rotation about -a2
+ * (arm; 0 for the hinge frame's deformation modes, 1 for the rigid column). */
+static PetscReal DrivenRotation(const TrCtx *c, PetscInt k)
+{
+  const PetscReal *P = &c->Psi[k * c->ndof];
+  PetscReal        r = 0;
+  if (!c->arm) return P[2];
+  for (int d = 0; d < 3; d++) r -= c->a2[d] * (P[c->jb * c->dpn + 3 + d] - P[c->ja * c->dpn + 3 + d]);
+  return r;
+}
+
 static PetscErrorCode Residual(PetscReal t, const PetscReal u[], const PetscReal v[], const PetscReal a[], PetscReal f[], void *ctx)
 {
   TrCtx    *c = (TrCtx *)ctx;
@@ -157,12 +169,13 @@ static PetscErrorCode Residual(PetscReal t, const PetscReal u[], const PetscReal
   }
   if (!c->chord) f[0] += -0.5 * qv + 0.5 * qu - Torque(c, t);
   else {
-    /* the torque's virtual work tau d(phi_0) with phi_0 = theta + Psi_d[rot O] delta:
-     * generalized forces tau Psi[rot O, k] (the rigid column's entry is 1;
+    /* the torque's virtual work tau d(phi) with phi = theta + Psi_d[joint] delta
+     * (phi: node 0's rotation, or the elbow's relative rotation):
+     * generalized forces tau Psi[joint, k] (the rigid column's entry is 1;
      * tau dPsi_d/dtheta delta, second order in the deformation, is left out) */
     PetscReal tau = Torque(c, t);
     f[0] += -0.5 * qv + 0.5 * qu;
-    for (PetscInt k = 0; k < n; k++) f[k] -= tau * c->Psi[2 + k * c->ndof];
+    for (PetscInt k = 0; k < n; k++) f[k] -= tau * DrivenRotation(c, k);
   }
   if (c->na) PetscCall(DRGMPNaetsAddResidual(c->na, u, v, a, f));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -220,7 +233,8 @@ static PetscErrorCode Record(TrCtx *c, PetscReal t, const PetscReal u[], const P
      * rotation theta, and link 2's tip relative to the elbow normal to link
      * 2's root tangent at alpha = theta + the modes' in-plane rotation of
      * link 1's end (a rotation about -a2 raises link 2) */
-    PetscReal alpha = th, rs = 0, rz = 0;
+    PetscReal alpha = th, rs = 0, rz = 0, rel = th;
+    for (PetscInt k = c->grid[0].nt; k < c->n; k++) rel += DrivenRotation(c, k) * u[k]; /* the chord frame's modes turn the elbow */
     for (PetscInt k = c->grid[0].nt; k < c->n; k++) {
       const PetscReal *P = &c->Psi[k * c->ndof];
       PetscReal        rot = 0, ds = 0;
@@ -229,7 +243,7 @@ static PetscErrorCode Record(TrCtx *c, PetscReal t, const PetscReal u[], const P
       rs += ds * u[k];
       rz += (P[c->jtip * c->dpn + 2] - P[c->jb * c->dpn + 2]) * u[k];
     }
-    c->th[c->nrec] = th;
+    c->th[c->nrec] = rel;
     c->w[c->nrec]  = c->L2 * PetscSinReal(th - alpha) - PetscSinReal(alpha) * rs + PetscCosReal(alpha) * rz;
   } else if (!c->chord) {
     c->th[c->nrec] = th;
@@ -306,9 +320,20 @@ static PetscErrorCode Simulate(TrCtx *c, PetscReal theta0, PetscReal tend, Petsc
     PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC));
   }
   PetscCall(DRODE2SetUp(ode));
+  PetscCall(TSSetErrorIfStepFails(ts, PETSC_FALSE)); /* a failed step: one clear line below, not a traceback */
   if (c->method == 3) PetscCall(ExactStep(c, theta0));
   else if (c->na) PetscCall(DRGMPNaetsUpdate(c->na, theta0, PsiAt, c));
   PetscCall(DRODE2Solve(ode, q, v, NULL));
+  {
+    TSConvergedReason reason;
+    PetscReal         t;
+    const char       *name[4] = {"linear", "quadratic", "eigenspace", "exact-ROM"};
+    PetscCall(TSGetConvergedReason(ts, &reason));
+    PetscCall(TSGetTime(ts, &t));
+    if (reason < 0) PetscCall(DRODE2Destroy(&ode));
+    if (reason < 0) PetscCall(PetscFree2(q, v));
+    PetscCheck(reason >= 0, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.transient: the %s method's reduced equations diverged at t = %g s (theta = %g rad; %s); a gmp.nmodes that cuts through a crossing of the grid's modes (the sweep's log: intervals flagged as veering) does this: one mode more or fewer, or a finer grid, avoids it", name[c->method], (double)t, (double)c->th[c->nrec ? c->nrec - 1 : 0], TSConvergedReasons[reason]);
+  }
   PetscCall(DRODE2Destroy(&ode));
   PetscCall(PetscFree2(q, v));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -11,7 +11,7 @@ typedef struct {
   DRGMPRomBuilder   builder; /* the exact ROMs (method 3), cached on PETSC_COMM_SELF */
   PetscInt          method;  /* 0..2 interpolation, 3 exact */
   PetscInt          n, ndof, tipdof[2];
-  PetscBool         chord; /* gmp.frame chord: theta is the chord angle, the torque acts on node 0's rotation */
+  PetscBool         chord; /* gmp.frame chord: theta is the chord angle, the torque acts on the driven joint's rotation (DrivenRotation) */
   PetscReal         L1;
   /* arm3d: the elbow driven (theta = theta_2, the elevation), the yaw held
    * at the grid's one theta_1 (DRGMPRomHold drops its row and column) */

@@ -28,7 +28,7 @@
 #     over the ranks), and the reduced pencils' eigenvalues are the same
 #     with the sparse (SLEPc) path of the points' modes and attachment
 #     column as with the dense one;
-#  5. bad input: gmp.frame chord for the arm, an unknown frame, more modes
+#  5. bad input: gmp.frame chord for the lattice arm, an unknown frame, more modes
 #     than the constrained DOFs leave beside the attachment column.
 set -euo pipefail
 cd "$T"
@@ -47,7 +47,7 @@ $ROOT/tests/par.sh \
 grep -q "7 deformation modes + 1 attachment column" chord_false.log
 $MPIEXEC -n 3 $DYNRED -config $CFG -output chord_np3.h5 $A -gmp_frame chord -gmp_transient_enabled false > chord_np3.log
 grep -q "^EPSSolve" chord_sparse.log # the sparse path ran
-$ROOT/tests/expect.sh "gmp.frame chord: expected the slider-crank" $DYNRED -config $ROOT/configs/arm3d_gmp.yaml -output bad.h5 -gmp_frame chord -gmp_verify_step 0
+$ROOT/tests/expect.sh "gmp.frame chord: expected the slider-crank or arm3d with beam links" $DYNRED -config $ROOT/configs/arm3d_gmp.yaml -output bad.h5 -gmp_frame chord -gmp_verify_step 0 -gmp_lattice 2 -gmp_width 0.05
 test ! -e bad.h5
 $ROOT/tests/expect.sh "gmp.frame" $DYNRED -config $CFG -output bad.h5 -gmp_frame sideways
 test ! -e bad.h5
