@@ -73,17 +73,19 @@ test ! -e bad.h5
 import h5py, numpy as np
 M = ("linear", "quadratic", "eigenspace")
 def att(f, m, a): return f[f"/gmp/transient/{m}"].attrs[a]
-lin = {n: h5py.File(f"lin{n}.h5", "r") for n in (6, 12, 24)}
-for m in M:
-    te = [att(lin[n], m, "theta_error_rel") for n in (6, 12, 24)]
-    we = [att(lin[n], m, "deflection_error_rel") for n in (6, 12, 24)]
-    print(m, "linear range, 6/12/24 modes: theta", te, "deflection", we)
-    for k in range(2):
-        # tol: modal truncation: the dropped modes' static share falls like (omega_dominant / omega_dropped)^2, more than
-        # 4x per doubling of the modes for beams (omega_k ~ k^2); 2x asserted
-        assert te[k + 1] < te[k] / 2 and we[k + 1] < we[k] / 2, (m, te, we)
-    # tol: correlation 1 - O(err^2) with the deflection error falling below 1e-2 by the rate above
-    assert att(lin[24], m, "correlation") > 0.999, m
+# 1 and 6 (the chord frame: 6, 12, 24 modes + the attachment column; the same arm, the same reference)
+for frame, pre in (("hinge", "lin"), ("chord", "linc")):
+    lin = {n: h5py.File(f"{pre}{n}.h5", "r") for n in (6, 12, 24)}
+    for m in M:
+        te = [att(lin[n], m, "theta_error_rel") for n in (6, 12, 24)]
+        we = [att(lin[n], m, "deflection_error_rel") for n in (6, 12, 24)]
+        print(m, frame, "frame, linear range, 6/12/24 modes: theta", te, "deflection", we)
+        for k in range(2):
+            # tol: modal truncation: the dropped modes' static share falls like (omega_dominant / omega_dropped)^2,
+            # more than 4x per doubling of the modes for beams (omega_k ~ k^2); 2x asserted
+            assert te[k + 1] < te[k] / 2 and we[k + 1] < we[k] / 2, (frame, m, te, we)
+        # tol: correlation 1 - O(err^2) with the deflection error falling below 1e-2 by the rate above
+        assert att(lin[24], m, "correlation") > 0.999, (frame, m)
 big = {n: h5py.File(f"big{n}.h5", "r") for n in (6, 12)}
 ref = big[6]["/gmp/transient/nonlinear/theta"][:]
 assert abs(ref[-1] - ref[0]) > 0.5, ref[-1]  # the motion crosses most of the 0..1 rad grid
@@ -122,15 +124,6 @@ for m in M + ("nonlinear",):
         # propagates it over 4000 steps without amplification (undamped, stable): 1e-8 of the signal
         assert np.abs(a - b).max() <= 1e-8 * np.abs(a).max(), (m, q, np.abs(a - b).max())
 # 6. the chord frame (gmp.frame chord: theta_2 the elevation of link 2's chord, 6 modes + the attachment column)
-linc = {n: h5py.File(f"linc{n}.h5", "r") for n in (6, 12, 24)}
-for m in M:
-    te = [att(linc[n], m, "theta_error_rel") for n in (6, 12, 24)]
-    we = [att(linc[n], m, "deflection_error_rel") for n in (6, 12, 24)]
-    print(m, "chord frame, linear range, 6/12/24 modes + 1: theta", te, "deflection", we)
-    for k in range(2):
-        # tol: as in item 1 (modal truncation, > 4x per doubling for beams; 2x asserted): the chord frame
-        # describes the same arm, so it converges to the same reference
-        assert te[k + 1] < te[k] / 2 and we[k + 1] < we[k] / 2, (m, te, we)
 ch = {"E": h5py.File("chord.h5", "r"), "E/2": h5py.File("chord_half.h5", "r")}
 hi = {"E": big[12], "E/2": hf["false"]}
 for m in M:
