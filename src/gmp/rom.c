@@ -130,12 +130,12 @@ static PetscErrorCode RomAssemble(DRGMPRomBuilder b, MPI_Comm comm, const PetscR
    * configurations this rank saw before (rank independence) */
   m->pose[0] = m->pose[1] = 0, m->pose[3] = m->L[0], m->pose[4] = 0, m->pose[5] = 0;
   PetscCall(DRMechanismConfigure(m, theta, xyz, &res));
+  /* the arm's chord frame picks its dependent DOFs by theta (constraint.c):
+   * the pattern of N changes over a grid, so nothing is kept or reused */
+  PetscBool fixed = (PetscBool)!(m->p.chord && m->dim == 3);
   if (b->cK) PetscCallMPI(MPI_Comm_compare(b->ccomm, comm, &cmp));
-  /* the arm's chord frame picks its dependent DOFs by theta (mechanism.c):
-   * the pattern of N changes over a grid, so nothing is reused */
-  if (m->p.chord && m->dim == 3) cmp = MPI_UNEQUAL;
-  w->cached = (PetscBool)(cmp == MPI_IDENT);
-  w->keep   = (PetscBool)(!b->cK && !(m->p.chord && m->dim == 3));
+  w->cached = (PetscBool)(fixed && cmp == MPI_IDENT);
+  w->keep   = (PetscBool)(fixed && !b->cK);
   if (w->cached) w->K = b->cK, w->M = b->cM, w->N = b->cN, w->Kf = b->cKf, w->Mf = b->cMf;
   PetscCall(DRMechanismAssembleReuse(m, comm, theta, xyz, w->cached, &w->K, &w->M, &w->N, w->Nt));
   PetscCall(MatPtAP(w->K, w->N, w->cached ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, 2.0, &w->Kf));

@@ -234,10 +234,10 @@ static PetscErrorCode Record(TrCtx *c, PetscReal t, const PetscReal u[], const P
      * 2's root tangent at alpha = theta + the modes' in-plane rotation of
      * link 1's end (a rotation about -a2 raises link 2) */
     PetscReal alpha = th, rs = 0, rz = 0, rel = th;
-    for (PetscInt k = c->grid[0].nt; k < c->n; k++) rel += DrivenRotation(c, k) * u[k]; /* the chord frame's modes turn the elbow */
     for (PetscInt k = c->grid[0].nt; k < c->n; k++) {
       const PetscReal *P = &c->Psi[k * c->ndof];
       PetscReal        rot = 0, ds = 0;
+      rel += DrivenRotation(c, k) * u[k]; /* the chord frame's modes turn the elbow */
       for (int d = 0; d < 3; d++) rot -= P[c->jb * c->dpn + 3 + d] * c->a2[d], ds += (P[c->jtip * c->dpn + d] - P[c->jb * c->dpn + d]) * c->d1[d];
       alpha += rot * u[k];
       rs += ds * u[k];
@@ -294,10 +294,12 @@ static PetscErrorCode Monitor(PetscInt step, PetscReal t, const PetscReal u[], c
 
 static PetscErrorCode Simulate(TrCtx *c, PetscReal theta0, PetscReal tend, PetscReal h)
 {
-  DRODE2     ode;
-  TS         ts;
-  SNES       snes;
-  PetscReal *q, *v;
+  DRODE2            ode;
+  TS                ts;
+  SNES              snes;
+  PetscReal        *q, *v, t;
+  TSConvergedReason reason;
+  const char       *name[4] = {"linear", "quadratic", "eigenspace", "exact-ROM"};
 
   PetscFunctionBeginUser;
   PetscCall(PetscCalloc2(c->n, &q, c->n, &v));
@@ -324,18 +326,11 @@ static PetscErrorCode Simulate(TrCtx *c, PetscReal theta0, PetscReal tend, Petsc
   if (c->method == 3) PetscCall(ExactStep(c, theta0));
   else if (c->na) PetscCall(DRGMPNaetsUpdate(c->na, theta0, PsiAt, c));
   PetscCall(DRODE2Solve(ode, q, v, NULL));
-  {
-    TSConvergedReason reason;
-    PetscReal         t;
-    const char       *name[4] = {"linear", "quadratic", "eigenspace", "exact-ROM"};
-    PetscCall(TSGetConvergedReason(ts, &reason));
-    PetscCall(TSGetTime(ts, &t));
-    if (reason < 0) PetscCall(DRODE2Destroy(&ode));
-    if (reason < 0) PetscCall(PetscFree2(q, v));
-    PetscCheck(reason >= 0, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.transient: the %s method's reduced equations diverged at t = %g s (theta = %g rad; %s); a gmp.nmodes that cuts through a crossing of the grid's modes (the sweep's log: intervals flagged as veering) does this: one mode more or fewer, or a finer grid, avoids it", name[c->method], (double)t, (double)c->th[c->nrec ? c->nrec - 1 : 0], TSConvergedReasons[reason]);
-  }
+  PetscCall(TSGetConvergedReason(ts, &reason));
+  PetscCall(TSGetTime(ts, &t));
   PetscCall(DRODE2Destroy(&ode));
   PetscCall(PetscFree2(q, v));
+  PetscCheck(reason >= 0, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.transient: the %s method's reduced equations diverged at t = %g s (theta = %g rad; %s); a gmp.nmodes that cuts through a crossing of the grid's modes (the sweep's log: intervals flagged as veering) does this: one mode more or fewer, or a finer grid, avoids it", name[c->method], (double)t, (double)c->th[c->nrec ? c->nrec - 1 : 0], TSConvergedReasons[reason]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
