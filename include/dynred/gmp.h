@@ -228,4 +228,21 @@ PetscErrorCode DRGMPFlexRefSolve(DRGMPFlexRef r, PetscReal T0, PetscReal ramp_hz
  * transient's), slider position x_B, energy T + V, work of the torque. */
 PetscErrorCode DRGMPFlexRefGetHistory(DRGMPFlexRef r, PetscInt *n, const PetscReal **t, const PetscReal **theta, const PetscReal **w, const PetscReal **xslider, const PetscReal **energy, const PetscReal **work);
 PetscErrorCode DRGMPFlexRefDestroy(DRGMPFlexRef *r);
+/* arm3d with the yaw and the elbow driven (src/gmp/flexref3.c): the
+ * unreduced spatial arm, co-rotational beams with finite 3-D rotations on
+ * the mechanism's mesh, the base a revolute about z (yaw_free; else
+ * clamped) and the elbow a revolute about a2, both eliminated exactly;
+ * from rest in rho(theta0) (theta0 = yaw, elevation).  Solve: the yaw
+ * motor's torque T0[0] and the elbow's T0[1], each with the ramp of
+ * DRGMPFlexRefSolve.  History: time, yaw, the elbow's relative rotation
+ * plus theta0[1] (as DRGMPFlexRef's theta), link 2's tip relative to the
+ * elbow along link 2's root normal in the arm's plane (its w), the tip
+ * relative to the base along the plane's normal (out of the plane), the
+ * energy T + V and the motors' work. */
+typedef struct _p_DRGMPFlexRef3 *DRGMPFlexRef3;
+PetscErrorCode DRGMPFlexRef3Create(DRMechanism m, const PetscReal theta0[2], PetscBool yaw_free, DRGMPFlexRef3 *r);
+PetscErrorCode DRGMPFlexRef3GetSizes(DRGMPFlexRef3 r, PetscInt *nfree);
+PetscErrorCode DRGMPFlexRef3Solve(DRGMPFlexRef3 r, const PetscReal T0[2], PetscReal ramp_hz, PetscReal h, PetscReal tend);
+PetscErrorCode DRGMPFlexRef3GetHistory(DRGMPFlexRef3 r, PetscInt *n, const PetscReal **t, const PetscReal **yaw, const PetscReal **theta, const PetscReal **w, const PetscReal **wlat, const PetscReal **energy, const PetscReal **work);
+PetscErrorCode DRGMPFlexRef3Destroy(DRGMPFlexRef3 *r);
 #endif

@@ -2,6 +2,7 @@
 #ifndef DYNRED_GMP_IMPL_H
 #define DYNRED_GMP_IMPL_H
 #include <dynred/gmp.h>
+#include <dynred/builtin.h>
 
 struct _p_DRMechanism {
   DRMechanismParams p;
@@ -58,20 +59,26 @@ PetscErrorCode DRGMPInterpolationEigenspace(PetscInt nt, const PetscInt npts[], 
 /* ||a - ref||_F / ||ref||_F over len entries (interp.c). */
 PetscReal DRGMPFrobRel_Private(PetscInt len, const PetscReal *a, const PetscReal *ref);
 
+/* The arm's link frames (axis, a2, axis x a2; fr[b][c][d]) and origins at
+ * theta, and every member's beam section (mechanism.c). */
+PetscErrorCode DRArmBodyFrames(DRMechanism m, const PetscReal theta[], PetscReal fr[2][3][3], PetscReal o[2][3]);
+void           DRMechanismSection(DRMechanism m, DRBeamSection *sec);
 PetscErrorCode DRArmFrames(const PetscReal theta[], PetscReal d1[3], PetscReal d2[3], PetscReal a2[3]);
 PetscErrorCode DRMechanismConstraintMap(DRMechanism m, const PetscReal theta[], DRConstraintMap *cm);
 PetscErrorCode DRConstraintMapDestroy(DRConstraintMap *cm);
 PetscErrorCode DRMechanismAssembleReuse(DRMechanism m, MPI_Comm comm, const PetscReal theta[], const PetscReal xyz[], PetscBool reuse, Mat *K, Mat *M, Mat *Nfix, Vec Ntheta[]);
 /* Naets' delta dPsi/dtheta inertia terms of the reduced transient
- * (transient_naets.c; one rigid DOF, planar): coefficients per step at
- * theta0 from Psi(theta) given by psi (ndof x n, column-major), eps the
- * central-difference step; AddResidual adds them to the residual f. */
+ * (transient_naets.c; nt = 1 or 2 driven rigid DOFs): coefficients per step
+ * at theta0 (nt) from Psi(theta) given by psi (ndof x n, column-major),
+ * eps[t] the central-difference step along theta_t; AddResidual adds them
+ * to the residual f; Mass gives the consistent reduced mass and its
+ * derivatives dM[t]. */
 typedef struct _p_DRGMPNaets *DRGMPNaets;
-PetscErrorCode DRGMPNaetsCreate(DRMechanism m, PetscInt n, PetscInt nt, PetscReal eps, DRGMPNaets *na);
-/* arm3d's elbow transient: the driven DOF td, the others held at theta[] */
-PetscErrorCode DRGMPNaetsSetHeld(DRGMPNaets na, PetscInt td, const PetscReal theta[]);
-PetscErrorCode DRGMPNaetsUpdate(DRGMPNaets na, PetscReal theta0, PetscErrorCode (*psi)(void *ctx, PetscReal theta, PetscReal *Psi), void *ctx);
+PetscErrorCode DRGMPNaetsCreate(DRMechanism m, PetscInt n, PetscInt nt, const PetscReal eps[], DRGMPNaets *na);
+/* the driven DOFs' indices td[t] in the mechanism's theta, the others held at theta[] (default: td[t] = t) */
+PetscErrorCode DRGMPNaetsSetHeld(DRGMPNaets na, const PetscInt td[], const PetscReal theta[]);
+PetscErrorCode DRGMPNaetsUpdate(DRGMPNaets na, const PetscReal theta0[], PetscErrorCode (*psi)(void *ctx, const PetscReal theta[], PetscReal *Psi), void *ctx);
 PetscErrorCode DRGMPNaetsAddResidual(DRGMPNaets na, const PetscReal u[], const PetscReal v[], const PetscReal a[], PetscReal f[]);
 PetscErrorCode DRGMPNaetsDestroy(DRGMPNaets *na);
-PetscErrorCode DRGMPNaetsMass(DRGMPNaets na, PetscReal theta, PetscReal M[], PetscReal dM[]);
+PetscErrorCode DRGMPNaetsMass(DRGMPNaets na, const PetscReal theta[], PetscReal M[], PetscReal *dM[]);
 #endif

@@ -296,7 +296,7 @@ static void SCResidual(DRMechanism m, PetscReal theta, const PetscReal q[6], Pet
 }
 
 /* Link frames (axis, a2, axis x a2) and origins of the arm at theta. */
-static PetscErrorCode ArmBodyFrames(DRMechanism m, const PetscReal theta[], PetscReal fr[2][3][3], PetscReal o[2][3])
+PetscErrorCode DRArmBodyFrames(DRMechanism m, const PetscReal theta[], PetscReal fr[2][3][3], PetscReal o[2][3])
 {
   PetscReal d1[3], d2[3], a2[3];
   PetscFunctionBeginUser;
@@ -346,7 +346,7 @@ PetscErrorCode DRMechanismConfigure(DRMechanism m, const PetscReal theta[], Pets
       }
   } else {
     PetscReal fr[2][3][3], o[2][3];
-    PetscCall(ArmBodyFrames(m, theta, fr, o));
+    PetscCall(DRArmBodyFrames(m, theta, fr, o));
     for (PetscInt b = 0; b < 2; b++)
       for (PetscInt i = m->first[b]; i < m->first[b + 1]; i++)
         for (int d = 0; d < 3; d++) xyz[3 * i + d] = o[b][d] + m->xloc[3 * i] * fr[b][0][d] + m->xloc[3 * i + 1] * fr[b][1][d] + m->xloc[3 * i + 2] * fr[b][2][d];
@@ -367,7 +367,7 @@ PetscErrorCode DRMechanismAssemble(DRMechanism m, MPI_Comm comm, const PetscReal
 
 /* The beam section of every member, and the matrices of element e at the
  * node coordinates xyz (fr: the arm's body frames, NULL for planar ones). */
-static void MechanismSection(DRMechanism m, DRBeamSection *sec)
+void DRMechanismSection(DRMechanism m, DRBeamSection *sec)
 {
   sec->E = m->p.E, sec->G = m->p.G, sec->rho = m->p.rho, sec->A = m->p.A, sec->Iy = m->p.Ib2 > 0 ? m->p.Ib2 : m->p.Ib, sec->Iz = m->p.Ib, sec->J = m->p.J > 0 ? m->p.J : 2 * m->p.Ib;
 }
@@ -392,9 +392,9 @@ PetscErrorCode DRMechanismMassDense(DRMechanism m, const PetscReal theta[], Pets
   PetscReal     Me[144], fr[2][3][3], o[2][3], res;
 
   PetscFunctionBeginUser;
-  MechanismSection(m, &sec);
+  DRMechanismSection(m, &sec);
   PetscCall(DRMechanismConfigure(m, theta, xyz, &res));
-  if (m->dim == 3) PetscCall(ArmBodyFrames(m, theta, fr, o));
+  if (m->dim == 3) PetscCall(DRArmBodyFrames(m, theta, fr, o));
   PetscCall(PetscArrayzero(Mf, nd * nd));
   for (PetscInt e = 0; e < m->nelem; e++) {
     PetscInt n1 = m->conn[2 * e], n2 = m->conn[2 * e + 1], idx[12];
@@ -422,7 +422,7 @@ PetscErrorCode DRMechanismAssembleReuse(DRMechanism m, MPI_Comm comm, const Pets
   PetscReal       Ke[144], Me[144], fr[2][3][3], o[2][3];
 
   PetscFunctionBeginUser;
-  MechanismSection(m, &sec);
+  DRMechanismSection(m, &sec);
   if (reuse) {
     PetscCall(MatZeroEntries(*K));
     PetscCall(MatZeroEntries(*M));
@@ -451,7 +451,7 @@ PetscErrorCode DRMechanismAssembleReuse(DRMechanism m, MPI_Comm comm, const Pets
     PetscCall(PetscFree2(dnz, onz));
   }
   PetscCall(MatGetOwnershipRange(*K, &rs, &re));
-  if (m->dim == 3) PetscCall(ArmBodyFrames(m, theta, fr, o));
+  if (m->dim == 3) PetscCall(DRArmBodyFrames(m, theta, fr, o));
   for (PetscInt e = 0; e < m->nelem; e++) {
     PetscInt n1 = m->conn[2 * e], n2 = m->conn[2 * e + 1], idx[12];
     if (n1 * dpn < rs || n1 * dpn >= re) continue; /* the rank owning the element's first node assembles it */

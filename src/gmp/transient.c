@@ -24,6 +24,18 @@
  * work on theta2 alone (the deformation modes keep the elbow's relative
  * rotation at 0).  The recorded deflection is link 2's tip relative to the
  * elbow, normal to link 2's root tangent.
+ * arm3d with the yaw driven too (gmp.theta1 swept, reference nonlinear):
+ * eta = [theta1, theta2 | delta] on the 2-D grid (DRGMPInterpolateGrid),
+ * the same Lagrangian with both rigid coordinates,
+ *   M eta'' + sum_t theta_t' M_t eta' - 1/2 (eta'^T M_t eta') e_t
+ *           + K eta + 1/2 (eta^T K_t eta) e_t = tau_1 e_1 + tau_2 e_2,
+ * M_t, K_t by central differences of the interpolant along each axis; the
+ * base motor's torque does work on theta1 alone (the deformation modes
+ * clamp the base, constraint.c), the elbow's as with the yaw held.  The
+ * reference is the unreduced spatial arm (flexref3.c); the yaw and the
+ * tip's deflection out of the arm's plane are recorded too.  Naets' terms
+ * (gmp.transient.naets) take both rigid DOFs (transient_naets.c); the
+ * exact-ROM reference is built for one driven DOF.
  * Integrator: PETSc TSALPHA2 (generalized-alpha for second-order systems)
  * with spectral radius 1 (no numerical damping), fixed step.
  * Torque: tau = T0 sin(2 pi f t) for t < 1/(4 f) (the sinusoidal ramp),
@@ -32,12 +44,14 @@
 #include <dynred/ode.h>
 
 static const DRConfigKey tr_keys[] = {
-  {"gmp.transient.enabled", DR_CFG_BOOL, "false", "run the transient check after the sweep (1-D grids; arm3d: one gmp.theta1 value, the yaw held, the elbow driven)", NULL, NULL, NULL},
+  {"gmp.transient.enabled", DR_CFG_BOOL, "false", "run the transient check after the sweep (1-D grids; arm3d: one gmp.theta1 value, the yaw held, the elbow driven; or gmp.theta1 swept, the yaw driven too, against the unreduced spatial arm)", NULL, NULL, NULL},
   {"gmp.transient.t_end", DR_CFG_REAL, "0.5", "simulated time [s]", "0..", "s", NULL},
   {"gmp.transient.h", DR_CFG_REAL, "5e-5", "fixed time step [s]", "0..", "s", NULL},
   {"gmp.transient.torque", DR_CFG_REAL, "0.5", "torque amplitude on theta [N m] (arm3d: the elbow motor's)", NULL, "N m", NULL},
   {"gmp.transient.ramp_hz", DR_CFG_REAL, "50", "sinusoidal ramp: tau = T0 sin(2 pi f t) up to t = 1/(4 f)", "0..", "Hz", NULL},
   {"gmp.transient.theta0", DR_CFG_REAL, "0", "initial crank angle (arm3d: elevation theta2) [rad] (at rest, undeformed)", NULL, "rad", NULL},
+  {"gmp.transient.yaw0", DR_CFG_REAL, "0", "arm3d with the yaw driven (gmp.theta1 swept): the initial yaw theta1 [rad]", NULL, "rad", NULL},
+  {"gmp.transient.torque_yaw", DR_CFG_REAL, "0", "arm3d with the yaw driven: the base motor's torque amplitude [N m] (the same ramp as the elbow's)", NULL, "N m", NULL},
   {"gmp.transient.window", DR_CFG_REAL, "0.25", "fraction of the simulation (at its end) over which the phase error is measured", "0..1", NULL, NULL},
   {"gmp.transient.save_every", DR_CFG_INT, "10", "store every k-th step in /gmp/transient", "1..", NULL, NULL},
   {"gmp.transient.naets", DR_CFG_BOOL, "false", "add Naets' delta dPsi/dtheta inertia terms to the reduced equations of the interpolation methods (src/gmp/transient_naets.c; needs reference nonlinear)", NULL, NULL, NULL},
@@ -63,9 +77,15 @@ static PetscReal Wrap(TrCtx *c, PetscReal th)
   return th;
 }
 
+/* the ramp: sin(2 pi f t) up to t = 1/(4 f), then 1 */
+static PetscReal Ramp(TrCtx *c, PetscReal t)
+{
+  return t < 1.0 / (4 * c->fr) ? PetscSinReal(2 * PETSC_PI * c->fr * t) : 1;
+}
+
 static PetscReal Torque(TrCtx *c, PetscReal t)
 {
-  return t < 1.0 / (4 * c->fr) ? c->T0 * PetscSinReal(2 * PETSC_PI * c->fr * t) : c->T0;
+  return c->T0 * Ramp(c, t);
 }
 
 /* exact ROM at theta aligned with the previous one */
@@ -109,6 +129,37 @@ static PetscErrorCode Model(TrCtx *c, PetscReal theta, PetscBool psi)
     }
     PetscCall(PetscArraycpy(c->Psi, c->Psi0, c->ndof * n));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The yaw driven: the model at (theta1, theta2) = u[0], u[1] on the 2-D
+ * grid, M_t, K_t by central differences of the interpolant (d = 1e-6 rad:
+ * truncation O(d^2) inside a cell, rounding eps / d ~ 1e-10 of M, K; on a
+ * grid line the mean of the two cells' slopes), and the arm's frames at
+ * the current yaw. */
+static PetscErrorCode Model2(TrCtx *c, const PetscReal u[], PetscBool psi)
+{
+  PetscInt  n = c->n;
+  PetscReal th[DR_GMP_MAXTHETA] = {u[0], u[1], 0, 0}, d = 1e-6, d2[3];
+  DRGMPRom  ip;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRGMPInterpolateGrid(2, c->npts, c->grid, th, (DRGMPMethod)c->method, psi, &ip));
+  PetscCall(PetscArraycpy(c->M, ip.M, n * n));
+  PetscCall(PetscArraycpy(c->K, ip.K, n * n));
+  if (psi && ip.Psi) PetscCall(PetscArraycpy(c->Psi, ip.Psi, c->ndof * n));
+  PetscCall(DRGMPRomDestroy(&ip));
+  for (int t = 0; t < 2; t++) {
+    PetscReal tp[DR_GMP_MAXTHETA] = {u[0], u[1], 0, 0}, tm[DR_GMP_MAXTHETA] = {u[0], u[1], 0, 0}, *dM = t ? c->dM2 : c->dM, *dK = t ? c->dK2 : c->dK;
+    DRGMPRom  rp, rm;
+    tp[t] += d, tm[t] -= d;
+    PetscCall(DRGMPInterpolateGrid(2, c->npts, c->grid, tp, (DRGMPMethod)c->method, PETSC_FALSE, &rp));
+    PetscCall(DRGMPInterpolateGrid(2, c->npts, c->grid, tm, (DRGMPMethod)c->method, PETSC_FALSE, &rm));
+    for (PetscInt k = 0; k < n * n; k++) dM[k] = (rp.M[k] - rm.M[k]) / (2 * d), dK[k] = (rp.K[k] - rm.K[k]) / (2 * d);
+    PetscCall(DRGMPRomDestroy(&rp));
+    PetscCall(DRGMPRomDestroy(&rm));
+  }
+  PetscCall(DRArmFrames(th, c->d1, d2, c->a2));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -156,8 +207,35 @@ static PetscErrorCode Residual(PetscReal t, const PetscReal u[], const PetscReal
   PetscReal qv = 0, qu = 0;
 
   PetscFunctionBeginUser;
+  if (c->ntd == 2) {
+    PetscReal qv2 = 0, qu2 = 0, tau = Torque(c, t);
+    PetscCall(Model2(c, u, c->chord));
+    if (c->na) {
+      PetscReal *dMs[2] = {c->dM, c->dM2};
+      PetscCall(DRGMPNaetsMass(c->na, u, c->M, dMs));
+    }
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal s = 0;
+      for (PetscInt j = 0; j < n; j++) {
+        s += c->M[i + j * n] * a[j] + (v[0] * c->dM[i + j * n] + v[1] * c->dM2[i + j * n]) * v[j] + c->K[i + j * n] * u[j];
+        qv += v[i] * c->dM[i + j * n] * v[j], qv2 += v[i] * c->dM2[i + j * n] * v[j];
+        qu += u[i] * c->dK[i + j * n] * u[j], qu2 += u[i] * c->dK2[i + j * n] * u[j];
+      }
+      f[i] = s;
+    }
+    f[0] += -0.5 * qv + 0.5 * qu - c->Ty * Ramp(c, t);
+    f[1] += -0.5 * qv2 + 0.5 * qu2;
+    if (!c->chord) f[1] -= tau;
+    else
+      for (PetscInt k = 0; k < n; k++) f[k] -= tau * DrivenRotation(c, k);
+    if (c->na) PetscCall(DRGMPNaetsAddResidual(c->na, u, v, a, f));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(Model(c, u[0], c->chord));
-  if (c->na) PetscCall(DRGMPNaetsMass(c->na, u[0], c->M, c->dM)); /* one kinetic energy with the terms (transient_naets.c) */
+  if (c->na) { /* one kinetic energy with the terms (transient_naets.c) */
+    PetscReal *dMs[1] = {c->dM};
+    PetscCall(DRGMPNaetsMass(c->na, u, c->M, dMs));
+  }
   for (PetscInt i = 0; i < n; i++) {
     PetscReal s = 0;
     for (PetscInt j = 0; j < n; j++) {
@@ -211,21 +289,24 @@ static PetscErrorCode Record(TrCtx *c, PetscReal t, const PetscReal u[], const P
   PetscReal ux = 0, uy = 0, th;
 
   PetscFunctionBeginUser;
-  th = u[0];
-  PetscCall(Model(c, th, PETSC_TRUE));
+  th = c->ntd == 2 ? u[1] : u[0];
+  if (c->ntd == 2) PetscCall(Model2(c, u, PETSC_TRUE));
+  else PetscCall(Model(c, th, PETSC_TRUE));
   for (PetscInt k = c->grid[0].nt; k < c->n; k++) {
     ux += c->Psi[c->tipdof[0] + k * c->ndof] * u[k];
     uy += c->Psi[c->tipdof[1] + k * c->ndof] * u[k];
   }
   if (c->nrec == c->caprec) {
-    PetscReal *a, *b, *d;
+    PetscReal *a, *b, *d, *e, *g;
     c->caprec = 2 * c->caprec + 1024;
-    PetscCall(PetscMalloc3(c->caprec, &a, c->caprec, &b, c->caprec, &d));
+    PetscCall(PetscCalloc5(c->caprec, &a, c->caprec, &b, c->caprec, &d, c->caprec, &e, c->caprec, &g));
     PetscCall(PetscArraycpy(a, c->t, c->nrec));
     PetscCall(PetscArraycpy(b, c->th, c->nrec));
     PetscCall(PetscArraycpy(d, c->w, c->nrec));
-    PetscCall(PetscFree3(c->t, c->th, c->w));
-    c->t = a, c->th = b, c->w = d;
+    PetscCall(PetscArraycpy(e, c->th1, c->nrec));
+    PetscCall(PetscArraycpy(g, c->wl, c->nrec));
+    PetscCall(PetscFree5(c->t, c->th, c->w, c->th1, c->wl));
+    c->t = a, c->th = b, c->w = d, c->th1 = e, c->wl = g;
   }
   c->t[c->nrec]  = t;
   if (c->arm) {
@@ -245,6 +326,12 @@ static PetscErrorCode Record(TrCtx *c, PetscReal t, const PetscReal u[], const P
     }
     c->th[c->nrec] = rel;
     c->w[c->nrec]  = c->L2 * PetscSinReal(th - alpha) - PetscSinReal(alpha) * rs + PetscCosReal(alpha) * rz;
+    if (c->ntd == 2) { /* the yaw, and the tip out of the arm's plane (along a2 at the current yaw), as flexref3.c */
+      PetscReal wl = 0;
+      for (PetscInt k = c->grid[0].nt; k < c->n; k++)
+        for (int d = 0; d < 3; d++) wl += c->Psi[c->jtip * c->dpn + d + k * c->ndof] * c->a2[d] * u[k];
+      c->th1[c->nrec] = u[0], c->wl[c->nrec] = wl;
+    }
   } else if (!c->chord) {
     c->th[c->nrec] = th;
     c->w[c->nrec]  = -PetscSinReal(th) * ux + PetscCosReal(th) * uy; /* normal to the crank */
@@ -261,14 +348,17 @@ static PetscErrorCode Record(TrCtx *c, PetscReal t, const PetscReal u[], const P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Psi of the interpolant at theta (for Naets' terms) */
-static PetscErrorCode PsiAt(void *ctx, PetscReal th, PetscReal *Psi)
+/* Psi of the interpolant at theta (the driven DOFs; for Naets' terms) */
+static PetscErrorCode PsiAt(void *ctx, const PetscReal th[], PetscReal *Psi)
 {
   TrCtx   *c = (TrCtx *)ctx;
   DRGMPRom ip;
 
   PetscFunctionBeginUser;
-  PetscCall(DRGMPInterpolatePart(c->ngrid, c->grid, Wrap(c, th), (DRGMPMethod)c->method, PETSC_TRUE, &ip));
+  if (c->ntd == 2) {
+    PetscReal tv[DR_GMP_MAXTHETA] = {th[0], th[1], 0, 0};
+    PetscCall(DRGMPInterpolateGrid(2, c->npts, c->grid, tv, (DRGMPMethod)c->method, PETSC_TRUE, &ip));
+  } else PetscCall(DRGMPInterpolatePart(c->ngrid, c->grid, Wrap(c, th[0]), (DRGMPMethod)c->method, PETSC_TRUE, &ip));
   PetscCheck(ip.Psi, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "gmp.transient.naets: the grid holds no mode shapes");
   PetscCall(PetscArraycpy(Psi, ip.Psi, c->ndof * c->n));
   PetscCall(DRGMPRomDestroy(&ip));
@@ -281,7 +371,10 @@ static PetscErrorCode PreStep(PetscReal t, PetscReal h, const PetscReal u[], con
 
   PetscFunctionBeginUser;
   if (c->method == 3) PetscCall(ExactStep(c, u[0] + 0.5 * h * v[0]));
-  else if (c->na) PetscCall(DRGMPNaetsUpdate(c->na, u[0] + 0.5 * h * v[0], PsiAt, c));
+  else if (c->na) {
+    PetscReal th[2] = {u[0] + 0.5 * h * v[0], c->ntd == 2 ? u[1] + 0.5 * h * v[1] : 0};
+    PetscCall(DRGMPNaetsUpdate(c->na, th, PsiAt, c));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -303,7 +396,8 @@ static PetscErrorCode Simulate(TrCtx *c, PetscReal theta0, PetscReal tend, Petsc
 
   PetscFunctionBeginUser;
   PetscCall(PetscCalloc2(c->n, &q, c->n, &v));
-  q[0] = theta0;
+  if (c->ntd == 2) q[0] = c->yaw, q[1] = theta0; /* the yaw driven: eta = [yaw, theta2 | delta] */
+  else q[0] = theta0;
   PetscCall(DRODE2Create(PETSC_COMM_SELF, &ode));
   PetscCall(DRODE2SetSizes(ode, c->n));
   PetscCall(DRODE2SetOptionsPrefix(ode, "gmp_transient_"));
@@ -324,7 +418,7 @@ static PetscErrorCode Simulate(TrCtx *c, PetscReal theta0, PetscReal tend, Petsc
   PetscCall(DRODE2SetUp(ode));
   PetscCall(TSSetErrorIfStepFails(ts, PETSC_FALSE)); /* a failed step: one clear line below, not a traceback */
   if (c->method == 3) PetscCall(ExactStep(c, theta0));
-  else if (c->na) PetscCall(DRGMPNaetsUpdate(c->na, theta0, PsiAt, c));
+  else if (c->na) PetscCall(DRGMPNaetsUpdate(c->na, q, PsiAt, c));
   PetscCall(DRODE2Solve(ode, q, v, NULL));
   PetscCall(TSGetConvergedReason(ts, &reason));
   PetscCall(TSGetTime(ts, &t));
@@ -375,13 +469,24 @@ static PetscErrorCode CheckMechanism(DRGMPTransient tr)
   if (!mech) PetscFunctionReturn(PETSC_SUCCESS); /* the sweep is not set up yet: DRGMPTransientSetUp checks */
   PetscCall(DRMechanismGetSizes(mech, NULL, NULL, NULL, &nt));
   PetscCheck(nt == 1 || (nt == 2 && mech->dim == 3), tr->comm, DR_ERR_INPUT, "gmp.transient: the transient check drives one rigid DOF (this mechanism has %" PetscInt_FMT ")", nt);
-  if (nt == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  if (nt == 1) {
+    PetscCall(DRConfigWhereValue(tr->cfg, "gmp.transient.torque_yaw", w, sizeof(w)));
+    PetscCheck(tr->Ty == 0, tr->comm, DR_ERR_INPUT, "%s: gmp.transient.torque_yaw %g: this mechanism has no yaw (arm3d with gmp.theta1 swept has), expected 0", w, (double)tr->Ty);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCheck(mech->p.lattice == 0, tr->comm, DR_ERR_INPUT, "gmp.transient: arm3d with lattice links: the transient check exists for the beam-chain arm (gmp.lattice 0)");
   PetscCall(DRGMPSweepGetAxes(tr->sweep, NULL, npts, NULL));
   PetscCall(DRConfigWhereValue(tr->cfg, "gmp.theta1.values", w, sizeof(w)));
-  PetscCheck(npts[0] == 1, tr->comm, DR_ERR_INPUT, "%s: gmp.theta1 has %" PetscInt_FMT " values: the arm3d transient drives the elbow (theta2) with the yaw held, expected one gmp.theta1 value (gmp.theta1.values: [yaw])", w, npts[0]);
+  PetscCheck(npts[0] == 1 || npts[0] >= 3, tr->comm, DR_ERR_INPUT, "%s: gmp.theta1 has %" PetscInt_FMT " values: the arm3d transient holds the yaw (one gmp.theta1 value) or drives it (at least 3, to interpolate along it)", w, npts[0]);
   PetscCall(DRConfigWhereValue(tr->cfg, "gmp.theta2.step", w, sizeof(w)));
   PetscCheck(npts[1] >= 3, tr->comm, DR_ERR_INPUT, "%s: gmp.theta2 has %" PetscInt_FMT " values: the arm3d transient interpolates along theta2, expected at least 3", w, npts[1]);
+  tr->yawdrive = npts[0] >= 3 ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(DRConfigWhereValue(tr->cfg, "gmp.transient.torque_yaw", w, sizeof(w)));
+  PetscCheck(tr->yawdrive || tr->Ty == 0, tr->comm, DR_ERR_INPUT, "%s: gmp.transient.torque_yaw %g with the yaw held (one gmp.theta1 value): expected 0, or gmp.theta1 swept to drive the yaw", w, (double)tr->Ty);
+  if (tr->yawdrive) {
+    PetscCall(DRConfigWhereValue(tr->cfg, "gmp.transient.reference", w, sizeof(w)));
+    PetscCheck(tr->nonlinear, tr->comm, DR_ERR_INPUT, "%s: the arm3d transient with the yaw driven (gmp.theta1 swept) is checked against the unreduced spatial arm: expected gmp.transient.reference nonlinear (the exact-ROM reference is built for one driven DOF)", w);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -414,6 +519,8 @@ PetscErrorCode DRGMPTransientSetFromOptions(DRGMPTransient tr)
     SETERRQ(tr->comm, DR_ERR_INPUT, "%s: gmp.transient.naets needs gmp.transient.reference nonlinear (the exact-ROM reference integrates the equations without the terms)", w);
   }
   PetscCall(DRConfigGetReal(cfg, "gmp.transient.torque", &tr->T0, NULL));
+  PetscCall(DRConfigGetReal(cfg, "gmp.transient.torque_yaw", &tr->Ty, NULL));
+  PetscCall(DRConfigGetReal(cfg, "gmp.transient.yaw0", &tr->yaw0, NULL));
   PetscCall(DRConfigGetReal(cfg, "gmp.transient.ramp_hz", &tr->fr, NULL));
   PetscCheck(tr->fr > 0, tr->comm, DR_ERR_INPUT, "gmp.transient.ramp_hz %g: expected a positive frequency", (double)tr->fr);
   PetscCheck(tr->tend > 0 && tr->h > 0 && tr->h < tr->tend, tr->comm, DR_ERR_INPUT, "gmp.transient: t_end %g, h %g: expected 0 < h < t_end", (double)tr->tend, (double)tr->h);
@@ -430,7 +537,7 @@ PetscErrorCode DRGMPTransientSetUp(DRGMPTransient tr)
   DRMechanism     mech;
   DRGMPRomOptions opt;
   const DRGMPRom *g;
-  PetscInt        nt, ngrid, tip;
+  PetscInt        nt, ngrid, tip, npts[DR_GMP_MAXTHETA] = {0, 0, 0, 0};
   PetscReal       period, first[DR_GMP_MAXTHETA] = {0, 0, 0, 0};
   PetscMPIInt     rank;
   DRGMPRomBuilder builder;
@@ -447,7 +554,7 @@ PetscErrorCode DRGMPTransientSetUp(DRGMPTransient tr)
   PetscCall(DRGMPSweepGetAxes(tr->sweep, NULL, NULL, first));
   PetscCallMPI(MPI_Comm_rank(tr->comm, &rank));
   if (rank) PetscFunctionReturn(PETSC_SUCCESS);
-  if (nt == 2) {
+  if (nt == 2 && !tr->yawdrive) {
     PetscCall(PetscCalloc1(ngrid, &tr->hgrid));
     tr->nh = ngrid;
     for (PetscInt i = 0; i < ngrid; i++) {
@@ -456,7 +563,17 @@ PetscErrorCode DRGMPTransientSetUp(DRGMPTransient tr)
     }
     g = tr->hgrid;
   }
-  PetscCheck(period > 0 || (tr->theta0 >= g[0].theta[0] && tr->theta0 <= g[ngrid - 1].theta[0]), PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.transient.theta0 %g outside the grid", (double)tr->theta0);
+  if (tr->yawdrive) {
+    PetscInt n1;
+    char     w[PETSC_MAX_PATH_LEN + 32];
+    PetscCall(DRGMPSweepGetAxes(tr->sweep, NULL, npts, NULL));
+    n1 = npts[0];
+    /* the interpolant's derivatives take central differences: both starts strictly inside the grid */
+    PetscCall(DRConfigWhereValue(tr->cfg, "gmp.transient.yaw0", w, sizeof(w)));
+    PetscCheck(tr->yaw0 > g[0].theta[0] && tr->yaw0 < g[n1 - 1].theta[0], PETSC_COMM_SELF, DR_ERR_INPUT, "%s: gmp.transient.yaw0 %g: expected inside the gmp.theta1 grid (%g, %g)", w, (double)tr->yaw0, (double)g[0].theta[0], (double)g[n1 - 1].theta[0]);
+    PetscCall(DRConfigWhereValue(tr->cfg, "gmp.transient.theta0", w, sizeof(w)));
+    PetscCheck(tr->theta0 > g[0].theta[1] && tr->theta0 < g[ngrid - 1].theta[1], PETSC_COMM_SELF, DR_ERR_INPUT, "%s: gmp.transient.theta0 %g: expected inside the gmp.theta2 grid (%g, %g)", w, (double)tr->theta0, (double)g[0].theta[1], (double)g[ngrid - 1].theta[1]);
+  } else PetscCheck(period > 0 || (tr->theta0 >= g[0].theta[0] && tr->theta0 <= g[ngrid - 1].theta[0]), PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.transient.theta0 %g outside the grid", (double)tr->theta0);
   PetscCall(DRMechanismFindLabel(mech, DRLabelMake(mech->nel[0] + 1, 1), &tip));
   PetscCall(DRGMPRomBuilderCreate(mech, &opt, &builder));
   if (tr->nonlinear) PetscCall(DRGMPRomBuilderDestroy(&builder)); /* no exact ROMs needed */
@@ -472,11 +589,16 @@ PetscErrorCode DRGMPTransientSetUp(DRGMPTransient tr)
       c->arm = PETSC_TRUE, c->L2 = mech->L[1], c->dpn = mech->dpn;
       c->ja = mech->ja, c->jb = mech->jb, c->jtip = mech->jtip;
       c->yaw = first[0];
+      if (tr->yawdrive) {
+        c->ntd = 2, c->npts[0] = npts[0], c->npts[1] = npts[1], c->yaw = th2[0] = tr->yaw0, c->Ty = tr->Ty;
+        PetscCall(PetscMalloc2(n * n, &c->dM2, n * n, &c->dK2));
+      } else c->ntd = 1;
       PetscCall(DRArmFrames(th2, c->d1, d2, c->a2));
       c->tipdof[0] = c->jtip * c->dpn, c->tipdof[1] = c->jtip * c->dpn + 1;
     }
     c->T0 = tr->T0, c->fr = tr->fr, c->every = tr->every;
-    if (m < 3) { /* lumped translational masses: rho A L_e / 2 per element end, the slider or the tip mass */
+    if (!tr->yawdrive) c->ntd = 1;
+    if (m < 3 && c->ntd == 1) { /* lumped translational masses: rho A L_e / 2 per element end, the slider or the tip mass */
       PetscInt        ne, dim = mech->dim, dpn = mech->dpn;
       const PetscInt *conn;
       PetscReal       pm = dim == 2 ? mech->p.slider_mass : mech->p.tip_mass;
@@ -497,10 +619,13 @@ PetscErrorCode DRGMPTransientSetUp(DRGMPTransient tr)
     PetscCall(PetscMalloc5(n * n, &c->M0, n * n, &c->K0, n * n, &c->Mt, n * n, &c->Kt, nd * n, &c->Psi0));
     PetscCall(PetscMalloc1(nd * n, &c->Psi));
     if (m < 3 && tr->naets) {
-      PetscCall(DRGMPNaetsCreate(mech, n, g[0].nt, 0.25 * (g[1].theta[0] - g[0].theta[0]), &c->na));
-      if (c->arm) {
+      /* the central-difference steps: a quarter of each driven axis' grid step */
+      PetscReal eps[2] = {0.25 * (g[1].theta[0] - g[0].theta[0]), c->ntd == 2 ? 0.25 * (g[npts[0]].theta[1] - g[0].theta[1]) : 0};
+      PetscCall(DRGMPNaetsCreate(mech, n, c->ntd, eps, &c->na));
+      if (c->arm && c->ntd == 1) {
         PetscReal thb[DR_GMP_MAXTHETA] = {c->yaw, 0, 0, 0};
-        PetscCall(DRGMPNaetsSetHeld(c->na, 1, thb));
+        PetscInt  td[1]                = {1};
+        PetscCall(DRGMPNaetsSetHeld(c->na, td, thb));
       }
     }
     if (m == 3 && !tr->nonlinear) {
@@ -529,11 +654,29 @@ static PetscErrorCode SimulateNonlinear(DRGMPTransient tr)
   const PetscReal *t, *th, *w;
 
   PetscFunctionBeginUser;
+  if (tr->yawdrive) { /* the spatial arm, both motors (flexref3.c) */
+    DRGMPFlexRef3    r3;
+    const PetscReal  th0[2] = {tr->yaw0, tr->theta0}, T0[2] = {tr->Ty, tr->T0};
+    const PetscReal *yaw, *wl;
+    PetscCall(DRGMPFlexRef3Create(tr->mech, th0, PETSC_TRUE, &r3));
+    PetscCall(DRGMPFlexRef3Solve(r3, T0, tr->fr, tr->h, tr->tend));
+    PetscCall(DRGMPFlexRef3GetHistory(r3, &n, &t, &yaw, &th, &w, &wl, NULL, NULL));
+    if (c->t) PetscCall(PetscFree5(c->t, c->th, c->w, c->th1, c->wl));
+    PetscCall(PetscMalloc5(n, &c->t, n, &c->th, n, &c->w, n, &c->th1, n, &c->wl));
+    PetscCall(PetscArraycpy(c->t, t, n));
+    PetscCall(PetscArraycpy(c->th, th, n));
+    PetscCall(PetscArraycpy(c->w, w, n));
+    PetscCall(PetscArraycpy(c->th1, yaw, n));
+    PetscCall(PetscArraycpy(c->wl, wl, n));
+    c->nrec = c->caprec = n;
+    PetscCall(DRGMPFlexRef3Destroy(&r3));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(DRGMPFlexRefCreate(tr->mech, tr->theta0, &ref));
   PetscCall(DRGMPFlexRefSolve(ref, tr->T0, tr->fr, tr->h, tr->tend));
   PetscCall(DRGMPFlexRefGetHistory(ref, &n, &t, &th, &w, NULL, NULL, NULL));
-  if (c->t) PetscCall(PetscFree3(c->t, c->th, c->w));
-  PetscCall(PetscMalloc3(n, &c->t, n, &c->th, n, &c->w));
+  if (c->t) PetscCall(PetscFree5(c->t, c->th, c->w, c->th1, c->wl));
+  PetscCall(PetscCalloc5(n, &c->t, n, &c->th, n, &c->w, n, &c->th1, n, &c->wl));
   PetscCall(PetscArraycpy(c->t, t, n));
   PetscCall(PetscArraycpy(c->th, th, n));
   PetscCall(PetscArraycpy(c->w, w, n));
@@ -580,7 +723,8 @@ PetscErrorCode DRGMPTransientDestroy(DRGMPTransient *ptr)
       PetscCall(PetscFree5(c->M0, c->K0, c->Mt, c->Kt, c->Psi0));
       PetscCall(PetscFree(c->Psi));
     }
-    if (c->t) PetscCall(PetscFree3(c->t, c->th, c->w));
+    if (c->dM2) PetscCall(PetscFree2(c->dM2, c->dK2));
+    if (c->t) PetscCall(PetscFree5(c->t, c->th, c->w, c->th1, c->wl));
     PetscCall(PetscFree(c->ml));
     PetscCall(DRGMPNaetsDestroy(&c->na));
     PetscCall(DRGMPRomDestroy(&c->ex));

@@ -1,6 +1,10 @@
 /* Naets' inertia terms of the GMP reduced equations (issue 18 item 2;
  * gmp.transient.naets: true; used by transient.c).
  *
+ * The derivation below is written for one driven rigid DOF; the code
+ * implements its general form for nt driven DOFs (arm3d with the yaw and
+ * the elbow driven: nt = 2), at the end of this comment.
+ *
  * Derivation (slider-crank, one rigid DOF theta, eta = [theta | delta];
  * the same for any mechanism with one driven rigid DOF and the others held:
  * arm3d's elbow with the yaw held, DRGMPNaetsSetHeld, Mf the spatial arm's
@@ -55,35 +59,62 @@
  * linear and eigenspace methods 2-3x closer to the unreduced reference with
  * the consistent M, no closer with the interpolated one.  The stiffness
  * stays the method's interpolated K: Psi^T K_f Psi of an interpolated Psi
- * is not strain-free in the rigid column. */
+ * is not strain-free in the rigid column.
+ *
+ * General form (nt driven DOFs theta_t, eta = [theta | delta]): the
+ * velocity of the ansatz is x' = J eta', J = [rho_t + W_t delta | Psi_d],
+ * W_t = dPsi_d/dtheta_t, so T = 1/2 eta'^T (M + H(eta)) eta' with
+ *   H_ts = B_ts.delta + B_st.delta + delta^T E_ts delta,  H_t,j = H_j,t = (C_t delta)_j,
+ *   B_ts = W_s^T Mf rho_t,  C_t = Psi_d^T Mf W_t,  E_ts = W_t^T Mf W_s
+ * (for nt = 1: b = B_00, C = C_0, E = E_00, H = G - M above), and the
+ * terms added to the residual are Lagrange's of H:
+ *   H eta'' + (dH/deta . eta') eta' - 1/2 [eta'^T dH/deta_i eta']_i,
+ * which for nt = 1 are the rows written above.  H is a polynomial in eta
+ * (linear in theta within the step, quadratic in delta): its derivatives
+ * are taken by the complex step (imaginary part of H(eta + i h d) / h),
+ * exact to rounding.  Per step the coefficients and their derivatives
+ * along each theta_u come from Psi on the stencil theta0 + (a_0 e_0, ...,
+ * a_nt-1 e_nt-1), |a| <= 2 (W_t by central differences at theta0 and
+ * theta0 +- e_u), Mf at theta0 and theta0 +- e_u; e_u is a quarter of
+ * axis u's grid step. */
 #include "gmp_impl.h"
 #include <dynred/builtin.h>
+#include <complex.h>
+
+typedef double _Complex cx;
+#define NA_MAXT 2  /* driven rigid DOFs */
+#define NA_MAXM 32 /* deformation modes */
+#define NA_H    1e-30
 
 struct _p_DRGMPNaets {
   DRMechanism m;
   PetscInt    n, nt, nm, nd;
-  PetscReal   eps, th0;
-  PetscReal  *b, *C, *E, *bt, *Ct, *Et;    /* at th0: nm, nm x nm (column-major), and d/dtheta */
-  PetscReal  *Psi[5], *Mf, *P, *W, *MW, *xyz; /* work */
-  PetscReal  *Mr[3], *Mrt;                  /* Psi^T Mf Psi at th0 - e, th0, th0 + e; its d/dtheta at th0 */
-  PetscInt    td;                           /* the driven rigid DOF; the others held at thb */
+  PetscReal   eps[NA_MAXT], th0[NA_MAXT];
+  PetscInt    td[NA_MAXT];              /* the driven DOFs' indices in the mechanism's theta; the others held at thb */
   PetscReal   thb[DR_GMP_MAXTHETA];
+  /* slot 0: the value at th0, slot 1 + u: d/dtheta_u; B[t][s] nm, C[t] nm x nm, E[t][s] nm x nm, Mr n x n (column-major) */
+  PetscReal  *B, *C, *E, *Mr;
+  PetscInt    lB, lC, lE, lM;           /* lengths of one slot */
+  PetscReal  *Psi[25];                  /* the stencil's Psi (offsets a in [-2, 2]^nt), computed once per step */
+  PetscBool   have[25];
+  PetscReal  *Mf, *P, *W, *MW, *xyz, *tmp; /* work; tmp: two coefficient sets (the +- points) */
 };
 
-PetscErrorCode DRGMPNaetsCreate(DRMechanism m, PetscInt n, PetscInt nt, PetscReal eps, DRGMPNaets *out)
+PetscErrorCode DRGMPNaetsCreate(DRMechanism m, PetscInt n, PetscInt nt, const PetscReal eps[], DRGMPNaets *out)
 {
   DRGMPNaets na;
   PetscInt   nm = n - nt, nd = m->ndof;
 
   PetscFunctionBeginUser;
-  PetscCheck(nt == 1, PETSC_COMM_SELF, PETSC_ERR_SUP, "gmp.transient.naets: one driven rigid DOF (the others held: DRGMPNaetsSetHeld)");
+  PetscCheck(nt >= 1 && nt <= NA_MAXT, PETSC_COMM_SELF, PETSC_ERR_SUP, "gmp.transient.naets: 1 or 2 driven rigid DOFs, not %" PetscInt_FMT, nt);
+  PetscCheck(nm <= NA_MAXM, PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.transient.naets: at most %d deformation modes (gmp.nmodes %" PetscInt_FMT ")", NA_MAXM, nm);
   PetscCall(PetscNew(&na));
-  na->m = m, na->n = n, na->nt = nt, na->nm = nm, na->nd = nd, na->eps = eps;
-  PetscCall(PetscMalloc6(nm, &na->b, nm * nm, &na->C, nm * nm, &na->E, nm, &na->bt, nm * nm, &na->Ct, nm * nm, &na->Et));
-  for (int k = 0; k < 5; k++) PetscCall(PetscMalloc1(nd * n, &na->Psi[k]));
-  for (int k = 0; k < 3; k++) PetscCall(PetscMalloc1(n * n, &na->Mr[k]));
-  PetscCall(PetscMalloc1(n * n, &na->Mrt));
-  PetscCall(PetscMalloc5(nd * nd, &na->Mf, nd * n, &na->P, nd * nm, &na->W, nd * nm, &na->MW, m->dim * m->nnodes, &na->xyz));
+  na->m = m, na->n = n, na->nt = nt, na->nm = nm, na->nd = nd;
+  for (PetscInt t = 0; t < nt; t++) na->eps[t] = eps[t], na->td[t] = t;
+  na->lB = nt * nt * nm, na->lC = nt * nm * nm, na->lE = nt * nt * nm * nm, na->lM = n * n;
+  PetscCall(PetscMalloc4((1 + nt) * na->lB, &na->B, (1 + nt) * na->lC, &na->C, (1 + nt) * na->lE, &na->E, (1 + nt) * na->lM, &na->Mr));
+  for (int k = 0; k < 25; k++) PetscCall(PetscMalloc1(nd * n, &na->Psi[k]));
+  PetscCall(PetscMalloc6(nd * nd, &na->Mf, nd * n, &na->P, nt * nd * nm, &na->W, nt * nd * nm, &na->MW, m->dim * m->nnodes, &na->xyz, 2 * (na->lB + na->lC + na->lE + na->lM), &na->tmp));
   *out = na;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -92,43 +123,59 @@ PetscErrorCode DRGMPNaetsDestroy(DRGMPNaets *na)
 {
   PetscFunctionBeginUser;
   if (!*na) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFree6((*na)->b, (*na)->C, (*na)->E, (*na)->bt, (*na)->Ct, (*na)->Et));
-  for (int k = 0; k < 5; k++) PetscCall(PetscFree((*na)->Psi[k]));
-  for (int k = 0; k < 3; k++) PetscCall(PetscFree((*na)->Mr[k]));
-  PetscCall(PetscFree((*na)->Mrt));
-  PetscCall(PetscFree5((*na)->Mf, (*na)->P, (*na)->W, (*na)->MW, (*na)->xyz));
+  PetscCall(PetscFree4((*na)->B, (*na)->C, (*na)->E, (*na)->Mr));
+  for (int k = 0; k < 25; k++) PetscCall(PetscFree((*na)->Psi[k]));
+  PetscCall(PetscFree6((*na)->Mf, (*na)->P, (*na)->W, (*na)->MW, (*na)->xyz, (*na)->tmp));
   PetscCall(PetscFree(*na));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRGMPNaetsSetHeld(DRGMPNaets na, PetscInt td, const PetscReal theta[])
+PetscErrorCode DRGMPNaetsSetHeld(DRGMPNaets na, const PetscInt td[], const PetscReal theta[])
 {
   PetscFunctionBeginUser;
-  na->td = td;
+  for (PetscInt t = 0; t < na->nt; t++) na->td[t] = td[t];
   for (PetscInt t = 0; t < DR_GMP_MAXTHETA; t++) na->thb[t] = theta[t];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Dense full mass (nd x nd, symmetric) at the rigid configuration with the
- * driven DOF at theta: the beam masses and point mass of mechanism.c. */
-static PetscErrorCode FullMass(DRGMPNaets na, PetscReal theta)
+/* the stencil point theta0 + sum_t a_t e_t: its Psi (computed on first use) */
+static PetscErrorCode StencilPsi(DRGMPNaets na, const PetscInt a[], PetscErrorCode (*psi)(void *, const PetscReal *, PetscReal *), void *ctx, PetscReal **P)
 {
-  PetscReal th[DR_GMP_MAXTHETA];
+  PetscInt k = (a[0] + 2) + (na->nt > 1 ? 5 * (a[1] + 2) : 0);
 
   PetscFunctionBeginUser;
-  for (PetscInt t = 0; t < DR_GMP_MAXTHETA; t++) th[t] = na->thb[t];
-  th[na->td] = theta;
-  PetscCall(DRMechanismMassDense(na->m, th, na->xyz, na->Mf));
+  if (!na->have[k]) {
+    PetscReal th[NA_MAXT];
+    for (PetscInt t = 0; t < na->nt; t++) th[t] = na->th0[t] + a[t] * na->eps[t];
+    PetscCall(psi(ctx, th, na->Psi[k]));
+    na->have[k] = PETSC_TRUE;
+  }
+  *P = na->Psi[k];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* b, C, E at one theta from Psi(theta) (Pc) and W. */
-static PetscErrorCode Coefs(DRGMPNaets na, PetscReal theta, const PetscReal *Pc, PetscReal *b, PetscReal *C, PetscReal *E, PetscReal *Mr)
+/* The coefficients at the stencil point a (|a| <= 1): Mf there, Psi, W_t by
+ * central differences; into B, C, E, Mr (one slot each). */
+static PetscErrorCode Coefs(DRGMPNaets na, const PetscInt a[], PetscErrorCode (*psi)(void *, const PetscReal *, PetscReal *), void *ctx, PetscReal *B, PetscReal *C, PetscReal *E, PetscReal *Mr)
 {
-  PetscInt nd = na->nd, n = na->n, nt = na->nt, nm = na->nm;
+  PetscInt   nd = na->nd, n = na->n, nt = na->nt, nm = na->nm;
+  PetscReal  th[DR_GMP_MAXTHETA], *Pc;
 
   PetscFunctionBeginUser;
-  PetscCall(FullMass(na, theta));
+  for (PetscInt t = 0; t < DR_GMP_MAXTHETA; t++) th[t] = na->thb[t];
+  for (PetscInt t = 0; t < nt; t++) th[na->td[t]] = na->th0[t] + a[t] * na->eps[t];
+  PetscCall(DRMechanismMassDense(na->m, th, na->xyz, na->Mf));
+  PetscCall(StencilPsi(na, a, psi, ctx, &Pc));
+  for (PetscInt t = 0; t < nt; t++) {
+    PetscInt   ap[NA_MAXT], am[NA_MAXT];
+    PetscReal *Pp, *Pm, *W = &na->W[t * nd * nm];
+    for (PetscInt u = 0; u < nt; u++) ap[u] = am[u] = a[u];
+    ap[t]++, am[t]--;
+    PetscCall(StencilPsi(na, ap, psi, ctx, &Pp));
+    PetscCall(StencilPsi(na, am, psi, ctx, &Pm));
+    for (PetscInt k = 0; k < nm; k++)
+      for (PetscInt i = 0; i < nd; i++) W[i + k * nd] = (Pp[i + (nt + k) * nd] - Pm[i + (nt + k) * nd]) / (2 * na->eps[t]);
+  }
   for (PetscInt k = 0; k < n; k++) /* P = Mf Psi */
     for (PetscInt i = 0; i < nd; i++) {
       PetscReal s = 0;
@@ -141,84 +188,136 @@ static PetscErrorCode Coefs(DRGMPNaets na, PetscReal theta, const PetscReal *Pc,
       for (PetscInt i = 0; i < nd; i++) s += Pc[i + j * nd] * na->P[i + k * nd];
       Mr[j + k * n] = s;
     }
-  for (PetscInt k = 0; k < nm; k++)
-    for (PetscInt i = 0; i < nd; i++) {
-      PetscReal s = 0;
-      for (PetscInt j = 0; j < nd; j++) s += na->Mf[i + j * nd] * na->W[j + k * nd];
-      na->MW[i + k * nd] = s;
+  for (PetscInt t = 0; t < nt; t++)
+    for (PetscInt k = 0; k < nm; k++)
+      for (PetscInt i = 0; i < nd; i++) {
+        PetscReal s = 0;
+        for (PetscInt j = 0; j < nd; j++) s += na->Mf[i + j * nd] * na->W[j + (t * nm + k) * nd];
+        na->MW[i + (t * nm + k) * nd] = s;
+      }
+  for (PetscInt t = 0; t < nt; t++)
+    for (PetscInt s = 0; s < nt; s++) {
+      const PetscReal *Ws = &na->W[s * nd * nm], *Wt = &na->W[t * nd * nm], *MWs = &na->MW[s * nd * nm];
+      for (PetscInt k = 0; k < nm; k++) { /* B_ts = W_s^T Mf rho_t */
+        PetscReal b = 0;
+        for (PetscInt i = 0; i < nd; i++) b += Ws[i + k * nd] * na->P[i + t * nd];
+        B[(t * nt + s) * nm + k] = b;
+      }
+      for (PetscInt k = 0; k < nm; k++) /* E_ts = W_t^T Mf W_s */
+        for (PetscInt j = 0; j < nm; j++) {
+          PetscReal e = 0;
+          for (PetscInt i = 0; i < nd; i++) e += Wt[i + j * nd] * MWs[i + k * nd];
+          E[(t * nt + s) * nm * nm + j + k * nm] = e;
+        }
     }
-  for (PetscInt k = 0; k < nm; k++) {
-    PetscReal s = 0;
-    for (PetscInt i = 0; i < nd; i++) s += na->W[i + k * nd] * na->P[i];
-    b[k] = s;
-    for (PetscInt j = 0; j < nm; j++) {
-      PetscReal c = 0, e = 0;
-      for (PetscInt i = 0; i < nd; i++) c += na->P[i + (nt + j) * nd] * na->W[i + k * nd], e += na->W[i + j * nd] * na->MW[i + k * nd];
-      C[j + k * nm] = c; /* C = Psi_d^T Mf W */
-      E[j + k * nm] = e;
-    }
+  for (PetscInt t = 0; t < nt; t++) { /* C_t = Psi_d^T Mf W_t */
+    const PetscReal *Wt = &na->W[t * nd * nm];
+    for (PetscInt k = 0; k < nm; k++)
+      for (PetscInt j = 0; j < nm; j++) {
+        PetscReal c = 0;
+        for (PetscInt i = 0; i < nd; i++) c += na->P[i + (nt + j) * nd] * Wt[i + k * nd];
+        C[t * nm * nm + j + k * nm] = c;
+      }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRGMPNaetsUpdate(DRGMPNaets na, PetscReal th0, PetscErrorCode (*psi)(void *, PetscReal, PetscReal *), void *ctx)
+PetscErrorCode DRGMPNaetsUpdate(DRGMPNaets na, const PetscReal th0[], PetscErrorCode (*psi)(void *, const PetscReal *, PetscReal *), void *ctx)
 {
-  PetscInt  nd = na->nd, nt = na->nt, nm = na->nm, nc = nm * nm;
-  PetscReal e = na->eps, b[2][64], C[2][1024], E[2][1024];
+  PetscInt   nt = na->nt, a[NA_MAXT] = {0, 0};
+  PetscReal *tB = na->tmp, *tC = tB + 2 * na->lB, *tE = tC + 2 * na->lC, *tM = tE + 2 * na->lE;
 
   PetscFunctionBeginUser;
-  PetscCheck(nm <= 32, PETSC_COMM_SELF, PETSC_ERR_SUP, "gmp.transient.naets: at most 32 deformation modes");
-  na->th0 = th0;
-  for (int k = 0; k < 5; k++) PetscCall(psi(ctx, th0 + (k - 2) * e, na->Psi[k]));
-  for (int s = 0; s < 3; s++) { /* theta0 - e, theta0, theta0 + e */
-    for (PetscInt k = 0; k < nm; k++)
-      for (PetscInt i = 0; i < nd; i++) na->W[i + k * nd] = (na->Psi[s + 2][i + (nt + k) * nd] - na->Psi[s][i + (nt + k) * nd]) / (2 * e);
-    if (s == 1) PetscCall(Coefs(na, th0, na->Psi[2], na->b, na->C, na->E, na->Mr[1]));
-    else PetscCall(Coefs(na, th0 + (s - 1) * e, na->Psi[s + 1], b[s / 2], C[s / 2], E[s / 2], na->Mr[s]));
+  for (PetscInt t = 0; t < nt; t++) na->th0[t] = th0[t];
+  for (int k = 0; k < 25; k++) na->have[k] = PETSC_FALSE;
+  PetscCall(Coefs(na, a, psi, ctx, na->B, na->C, na->E, na->Mr));
+  for (PetscInt u = 0; u < nt; u++) {
+    PetscReal e = na->eps[u];
+    for (int sg = 0; sg < 2; sg++) { /* theta0 - e_u, theta0 + e_u */
+      a[u] = sg ? 1 : -1;
+      PetscCall(Coefs(na, a, psi, ctx, tB + sg * na->lB, tC + sg * na->lC, tE + sg * na->lE, tM + sg * na->lM));
+      a[u] = 0;
+    }
+    for (PetscInt k = 0; k < na->lB; k++) na->B[(1 + u) * na->lB + k] = (tB[na->lB + k] - tB[k]) / (2 * e);
+    for (PetscInt k = 0; k < na->lC; k++) na->C[(1 + u) * na->lC + k] = (tC[na->lC + k] - tC[k]) / (2 * e);
+    for (PetscInt k = 0; k < na->lE; k++) na->E[(1 + u) * na->lE + k] = (tE[na->lE + k] - tE[k]) / (2 * e);
+    for (PetscInt k = 0; k < na->lM; k++) na->Mr[(1 + u) * na->lM + k] = (tM[na->lM + k] - tM[k]) / (2 * e);
   }
-  for (PetscInt k = 0; k < na->n * na->n; k++) na->Mrt[k] = (na->Mr[2][k] - na->Mr[0][k]) / (2 * e);
-  for (PetscInt k = 0; k < nm; k++) na->bt[k] = (b[1][k] - b[0][k]) / (2 * e);
-  for (PetscInt k = 0; k < nc; k++) na->Ct[k] = (C[1][k] - C[0][k]) / (2 * e), na->Et[k] = (E[1][k] - E[0][k]) / (2 * e);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* f += the terms (eta = u, eta' = v, eta'' = a), coefficients linear in
- * theta about th0. */
+/* H(eta) (n x n, column-major) at a complex eta: the coefficients linear
+ * in theta about th0 */
+static void HEval(DRGMPNaets na, const cx *eta, cx *H)
+{
+  PetscInt  n = na->n, nt = na->nt, nm = na->nm;
+  const cx *d = eta + nt;
+  cx        dt[NA_MAXT];
+
+  for (PetscInt t = 0; t < nt; t++) dt[t] = eta[t] - na->th0[t];
+  for (PetscInt k = 0; k < n * n; k++) H[k] = 0;
+#define COEF(X, l, k) (X[k] + (nt > 0 ? dt[0] * X[(l) + (k)] : 0) + (nt > 1 ? dt[1] * X[2 * (l) + (k)] : 0))
+  for (PetscInt t = 0; t < nt; t++)
+    for (PetscInt s = 0; s < nt; s++) {
+      cx h = 0;
+      for (PetscInt k = 0; k < nm; k++) h += (COEF(na->B, na->lB, (t * nt + s) * nm + k) + COEF(na->B, na->lB, (s * nt + t) * nm + k)) * d[k];
+      for (PetscInt k = 0; k < nm; k++) {
+        cx Ed = 0;
+        for (PetscInt j = 0; j < nm; j++) Ed += d[j] * COEF(na->E, na->lE, (t * nt + s) * nm * nm + j + k * nm);
+        h += Ed * d[k];
+      }
+      H[t + s * n] = h;
+    }
+  for (PetscInt t = 0; t < nt; t++)
+    for (PetscInt j = 0; j < nm; j++) {
+      cx c = 0;
+      for (PetscInt k = 0; k < nm; k++) c += COEF(na->C, na->lC, t * nm * nm + j + k * nm) * d[k];
+      H[t + (nt + j) * n] = H[(nt + j) + t * n] = c;
+    }
+#undef COEF
+}
+
+/* f += H eta'' + (dH/deta . eta') eta' - 1/2 [eta'^T dH/deta_i eta']_i
+ * (eta = u, eta' = v, eta'' = a) */
 PetscErrorCode DRGMPNaetsAddResidual(DRGMPNaets na, const PetscReal u[], const PetscReal v[], const PetscReal a[], PetscReal f[])
 {
-  PetscInt         nm = na->nm, nt = na->nt;
-  PetscReal        dt = u[0] - na->th0, tp = v[0], tpp = a[0], b[32], bt[32], bd = 0, bv = 0, btd = 0, dEd = 0, dEtd = 0, vEd = 0, vCv = 0, aCd = 0;
-  PetscReal        Cd[32], Ctd[32], Ed[32], Ctv[32], CTv[32];
-  const PetscReal *d = u + nt, *dv = v + nt, *da = a + nt;
+  PetscInt  n = na->n;
+  cx        eta[NA_MAXT + NA_MAXM] = {0}, H[(NA_MAXT + NA_MAXM) * (NA_MAXT + NA_MAXM)];
+  PetscReal h = NA_H;
 
   PetscFunctionBeginUser;
-  for (PetscInt k = 0; k < nm; k++) b[k] = na->b[k] + dt * na->bt[k], bt[k] = na->bt[k];
-  for (PetscInt j = 0; j < nm; j++) {
-    Cd[j] = Ctd[j] = Ed[j] = Ctv[j] = CTv[j] = 0;
-    for (PetscInt k = 0; k < nm; k++) {
-      PetscReal C = na->C[j + k * nm] + dt * na->Ct[j + k * nm], CT = na->C[k + j * nm] + dt * na->Ct[k + j * nm];
-      PetscReal E = na->E[j + k * nm] + dt * na->Et[j + k * nm];
-      Cd[j] += C * d[k], Ctd[j] += na->Ct[j + k * nm] * d[k], Ed[j] += E * d[k];
-      Ctv[j] += C * dv[k], CTv[j] += CT * dv[k];
-      dEtd += d[j] * na->Et[j + k * nm] * d[k];
-    }
+  for (PetscInt i = 0; i < n; i++) eta[i] = u[i];
+  HEval(na, eta, H);
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = 0; j < n; j++) f[i] += creal(H[i + j * n]) * a[j];
+  for (PetscInt i = 0; i < n; i++) eta[i] = u[i] + I * h * v[i];
+  HEval(na, eta, H);
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = 0; j < n; j++) f[i] += cimag(H[i + j * n]) / h * v[j];
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal q = 0;
+    for (PetscInt k = 0; k < n; k++) eta[k] = u[k];
+    eta[i] += I * h;
+    HEval(na, eta, H);
+    for (PetscInt k = 0; k < n; k++)
+      for (PetscInt j = 0; j < n; j++) q += v[k] * cimag(H[k + j * n]) * v[j];
+    f[i] -= 0.5 * q / h;
   }
-  for (PetscInt j = 0; j < nm; j++) {
-    bd += b[j] * d[j], bv += b[j] * dv[j], btd += bt[j] * d[j];
-    dEd += d[j] * Ed[j], vEd += dv[j] * Ed[j], vCv += dv[j] * Ctv[j], aCd += da[j] * Cd[j];
-  }
-  f[0] += (2 * bd + dEd) * tpp + aCd + tp * tp * (btd + 0.5 * dEtd) + 2 * tp * (bv + vEd) + vCv;
-  for (PetscInt j = 0; j < nm; j++) f[nt + j] += tpp * Cd[j] + tp * tp * (Ctd[j] - b[j] - Ed[j]) + tp * (Ctv[j] - CTv[j]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The reduced mass M = Psi^T Mf Psi of the Psi and Mf the terms are made
- * of, linear in theta about th0, and dM/dtheta (see the derivation above:
- * with the terms on it replaces the method's interpolated M). */
-PetscErrorCode DRGMPNaetsMass(DRGMPNaets na, PetscReal theta, PetscReal M[], PetscReal dM[])
+ * of, linear in theta about th0, and dM/dtheta_u (dM[u]; see the derivation
+ * above: with the terms on it replaces the method's interpolated M). */
+PetscErrorCode DRGMPNaetsMass(DRGMPNaets na, const PetscReal theta[], PetscReal M[], PetscReal *dM[])
 {
+  PetscInt l = na->lM;
+
   PetscFunctionBeginUser;
-  for (PetscInt k = 0; k < na->n * na->n; k++) M[k] = na->Mr[1][k] + (theta - na->th0) * na->Mrt[k], dM[k] = na->Mrt[k];
+  for (PetscInt k = 0; k < l; k++) {
+    PetscReal s = na->Mr[k];
+    for (PetscInt u = 0; u < na->nt; u++) s += (theta[u] - na->th0[u]) * na->Mr[(1 + u) * l + k], dM[u][k] = na->Mr[(1 + u) * l + k];
+    M[k] = s;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-

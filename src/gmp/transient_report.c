@@ -65,6 +65,22 @@ PetscErrorCode DRGMPTransientErrors_Private(DRGMPTransient tr)
     }
     tr->phaseerr[m] = PetscAbsReal(dp) * 180 / PETSC_PI;
   }
+  if (tr->yawdrive) {
+    /* the yaw: max error over its travel; the tip out of the arm's plane:
+     * relative L2 error over the run, correlation over the window */
+    PetscReal ymax = 0;
+    for (PetscInt i = 0; i < nr; i++) ymax = PetscMax(ymax, PetscAbsReal(c[3].th1[i] - tr->yaw0));
+    for (int m = 0; m < 3; m++) {
+      PetscReal e = 0, s = 0, r = 0;
+      for (PetscInt i = 0; i < nr; i++) {
+        e = PetscMax(e, PetscAbsReal(c[m].th1[i] - c[3].th1[i]));
+        s += (c[m].wl[i] - c[3].wl[i]) * (c[m].wl[i] - c[3].wl[i]), r += c[3].wl[i] * c[3].wl[i];
+      }
+      tr->yawerr[m] = e / PetscMax(ymax, 1e-300);
+      tr->wlerr[m]  = PetscSqrtReal(s / PetscMax(r, 1e-300));
+      tr->wlcorr[m] = Corr(i0, nr, c[m].wl, c[3].wl, 0);
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -81,6 +97,11 @@ PetscErrorCode DRGMPTransientView(DRGMPTransient tr, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %-17s %-17s %-13s %-12s %-10s\n", "method", "max |theta err|", "phase lag [deg]", "correlation", "|w err|_2", "wall [s]"));
   for (int m = 0; m < 3; m++) PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %9.3e (rel)   %8.2f          %7.4f       %9.3e    %.2f\n", DRGMPMethods[m], (double)tr->thetaerr[m], (double)tr->phaseerr[m], (double)tr->corr[m], (double)tr->werr[m], (double)tr->wall[m]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %-17s %-17s %-13s %-12s %.2f\n", tr->nonlinear ? "nonlinear" : "exact ROM", "(reference)", "", "", "", (double)tr->wall[3]));
+  if (tr->yawdrive) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "gmp: the yaw driven too (base motor %g N m, same ramp), from yaw %g rad: reference yaw(t_end) = %.6f rad\n", (double)tr->Ty, (double)tr->yaw0, (double)(tr->c[3].th1 ? tr->c[3].th1[tr->c[3].nrec - 1] : 0))); /* th1 lives on rank 0, which prints */
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %-17s %-22s %-13s\n", "method", "max |yaw err|", "|out-of-plane err|_2", "correlation"));
+    for (int m = 0; m < 3; m++) PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %9.3e (rel)   %9.3e              %7.4f\n", DRGMPMethods[m], (double)tr->yawerr[m], (double)tr->wlerr[m], (double)tr->wlcorr[m]));
+  }
   if (tr->c[0].ml) PetscCall(PetscViewerASCIIPrintf(viewer, "gmp: dropped inertia terms (velocity delta dPsi_d/dtheta theta' against Psi eta', lumped-mass norms, maxima): %.3e (linear), %.3e (quadratic), %.3e (eigenspace)\n", (double)tr->c[0].vdrop / tr->c[0].vkept, (double)tr->c[1].vdrop / tr->c[1].vkept, (double)tr->c[2].vdrop / tr->c[2].vkept));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -115,6 +136,16 @@ PetscErrorCode DRGMPTransientWrite(DRGMPTransient tr, DRStore store)
       for (PetscInt i = 0; i < ns; i++) buf[i] = c[m].w[i * every];
     PetscCall(PetscSNPrintf(ds, sizeof(ds), "/gmp/transient/%s/deflection", name));
     PetscCall(DRStoreWriteReal(store, ds, 1, dims, buf, "m"));
+    if (tr->yawdrive) {
+      if (rank == 0)
+        for (PetscInt i = 0; i < ns; i++) buf[i] = c[m].th1[i * every];
+      PetscCall(PetscSNPrintf(ds, sizeof(ds), "/gmp/transient/%s/yaw", name));
+      PetscCall(DRStoreWriteReal(store, ds, 1, dims, buf, "rad"));
+      if (rank == 0)
+        for (PetscInt i = 0; i < ns; i++) buf[i] = c[m].wl[i * every];
+      PetscCall(PetscSNPrintf(ds, sizeof(ds), "/gmp/transient/%s/deflection_out_of_plane", name));
+      PetscCall(DRStoreWriteReal(store, ds, 1, dims, buf, "m"));
+    }
     if (m < 3) {
       PetscCallMPI(MPI_Bcast(&tr->thetaerr[m], 1, MPIU_REAL, 0, tr->comm));
       PetscCallMPI(MPI_Bcast(&tr->phaseerr[m], 1, MPIU_REAL, 0, tr->comm));
@@ -130,6 +161,13 @@ PetscErrorCode DRGMPTransientWrite(DRGMPTransient tr, DRStore store)
         PetscCallMPI(MPI_Bcast(&ratio, 1, MPIU_REAL, 0, tr->comm));
         PetscCall(DRStoreAttrReal(store, ds, "dropped_inertia_ratio", ratio));
       }
+      if (tr->yawdrive) {
+        PetscReal v[3] = {tr->yawerr[m], tr->wlerr[m], tr->wlcorr[m]};
+        PetscCallMPI(MPI_Bcast(v, 3, MPIU_REAL, 0, tr->comm));
+        PetscCall(DRStoreAttrReal(store, ds, "yaw_error_rel", v[0]));
+        PetscCall(DRStoreAttrReal(store, ds, "out_of_plane_error_rel", v[1]));
+        PetscCall(DRStoreAttrReal(store, ds, "out_of_plane_correlation", v[2]));
+      }
     }
   }
   PetscCallMPI(MPI_Bcast(&tr->fdom, 1, MPIU_REAL, 0, tr->comm));
@@ -137,6 +175,11 @@ PetscErrorCode DRGMPTransientWrite(DRGMPTransient tr, DRStore store)
   PetscCall(DRStoreAttrString(store, "/gmp/transient", "description", "theta(t) and the flexible deflection of the crank end normal to the crank (arm3d: theta2, and link 2's tip relative to the elbow normal to link 2's root), per interpolation method and for the reference (exact: the exact ROM recomputed every step; theta_error_rel = max |theta - theta_exact| / max |theta_exact - theta0|; over the last `window` of the simulation: correlation = correlation coefficient of the (mean-removed) deflection with the reference's, phase_error_deg = |lag| that best aligns them (searched within half a period of the reference's dominant frequency), as a phase at that frequency; nonlinear: the unreduced co-rotational FE mechanism, gmp.transient.reference = nonlinear); dropped_inertia_ratio = max over the run of |delta dPsi_d/dtheta theta'| / max of |Psi eta'| (lumped translational mass norms): the size of the velocity field whose inertia terms (Naets et al.) the reduced equations leave out"));
   PetscCall(DRStoreAttrString(store, "/gmp/transient", "reference", tr->nonlinear ? "nonlinear" : "exact"));
   PetscCall(DRStoreAttrInt(store, "/gmp/transient", "naets", tr->naets ? 1 : 0));
+  PetscCall(DRStoreAttrInt(store, "/gmp/transient", "yaw_driven", tr->yawdrive ? 1 : 0));
+  if (tr->yawdrive) {
+    PetscCall(DRStoreAttrReal(store, "/gmp/transient", "torque_yaw", tr->Ty));
+    PetscCall(DRStoreAttrString(store, "/gmp/transient", "yaw_description", "arm3d with the yaw driven: <method>/yaw the base's yaw theta1(t); <method>/deflection_out_of_plane link 2's tip relative to the base along the arm plane's normal a2 at the current yaw; yaw_error_rel = max |yaw - yaw_ref| / max |yaw_ref - yaw0|; out_of_plane_error_rel = ||wl - wl_ref||_2 / ||wl_ref||_2 over the run, out_of_plane_correlation over the last window; reference: the unreduced spatial arm (co-rotational beams, finite rotations)"));
+  }
   PetscCall(DRStoreAttrString(store, "/gmp/transient", "deflection_error_rel", "per method: ||w - w_ref||_2 / ||w_ref||_2 over the whole run (w: the crank-end deflection normal to the crank)"));
   PetscCall(PetscFree(buf));
   PetscCall(PetscLogEventEnd(DRGMP_Transient, 0, 0, 0, 0));

@@ -18,6 +18,11 @@ typedef struct {
   PetscBool         arm;
   PetscReal         yaw, L2, d1[3], a2[3];
   PetscInt          dpn, ja, jb, jtip;
+  /* arm3d with the yaw driven too (gmp.theta1 swept): eta = [yaw, theta2 |
+   * delta] on the 2-D grid (npts), dM2, dK2 the derivatives along theta2
+   * (dM, dK along the yaw), Ty the base motor's torque amplitude */
+  PetscInt          ntd, npts[2];
+  PetscReal         Ty, *dM2, *dK2;
   PetscReal         T0, fr, period, theta_lo;
   /* per-step model: M(th) ~ M0 + (th - th0) Mth (exact), or the interpolant */
   PetscReal         th0, *M0, *K0, *Mt, *Kt, *Psi0;
@@ -25,7 +30,7 @@ typedef struct {
   PetscReal        *M, *K, *dM, *dK, *Psi; /* work: the model at the current theta */
   /* recorded history */
   PetscInt          nrec, caprec;
-  PetscReal        *t, *th, *w;
+  PetscReal        *t, *th, *w, *th1, *wl; /* th1, wl: the yaw and the tip out of the arm's plane (yaw driven) */
   /* size of the inertia terms the equations drop (methods 0..2): the
    * velocity field delta dPsi_d/dtheta theta' against the kept Psi eta',
    * lumped-mass norms (ml: per DOF), maxima over the run */
@@ -45,6 +50,8 @@ struct _p_DRGMPTransient {
   PetscReal  corr[3], thetaerr[3], phaseerr[3], werr[3], fdom, wall[4], thend;
   PetscBool  nonlinear; /* reference: the unreduced nonlinear mechanism instead of the exact ROM */
   PetscBool  naets;     /* Naets' terms in the methods' equations */
+  PetscBool  yawdrive;  /* arm3d: the yaw driven too (the reference: the spatial arm, flexref3.c) */
+  PetscReal  yaw0, Ty, yawerr[3], wlerr[3], wlcorr[3];
   DRMechanism mech;
   DRGMPRom  *hgrid; /* arm3d: the grid with the yaw held (rank 0) */
   PetscInt   nh;
