@@ -133,14 +133,16 @@ static PetscErrorCode Model(TrCtx *c, PetscReal theta, PetscBool psi)
 }
 
 /* The yaw driven: the model at (theta1, theta2) = u[0], u[1] on the 2-D
- * grid, M_t, K_t by central differences of the interpolant (d = 1e-6 rad:
- * truncation O(d^2) inside a cell, rounding eps / d ~ 1e-10 of M, K; on a
- * grid line the mean of the two cells' slopes), and the arm's frames at
- * the current yaw. */
+ * grid, M_t, K_t by central differences of the interpolant, d = 1e-4 rad:
+ * exact inside a cell for the linear and quadratic methods (polynomials of
+ * degree <= 2 per axis), O(d^2) ~ 1e-8 for the eigenspace method; rounding
+ * eps / d ~ 1e-12 of M, K (d = 1e-6 left a residual noise of 1e-8 N m that
+ * stalled Newton at E/10 with 12 modes); within d of a grid line the mean
+ * of the two cells' slopes.  And the arm's frames at the current yaw. */
 static PetscErrorCode Model2(TrCtx *c, const PetscReal u[], PetscBool psi)
 {
   PetscInt  n = c->n;
-  PetscReal th[DR_GMP_MAXTHETA] = {u[0], u[1], 0, 0}, d = 1e-6, d2[3];
+  PetscReal th[DR_GMP_MAXTHETA] = {u[0], u[1], 0, 0}, d = 1e-4, d2[3];
   DRGMPRom  ip;
 
   PetscFunctionBeginUser;

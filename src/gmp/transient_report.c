@@ -76,7 +76,7 @@ PetscErrorCode DRGMPTransientErrors_Private(DRGMPTransient tr)
         e = PetscMax(e, PetscAbsReal(c[m].th1[i] - c[3].th1[i]));
         s += (c[m].wl[i] - c[3].wl[i]) * (c[m].wl[i] - c[3].wl[i]), r += c[3].wl[i] * c[3].wl[i];
       }
-      tr->yawerr[m] = e / PetscMax(ymax, 1e-300);
+      tr->yawerr[m] = tr->Ty != 0 ? e / PetscMax(ymax, 1e-300) : e; /* no base torque: no yaw travel, the absolute error [rad] */
       tr->wlerr[m]  = PetscSqrtReal(s / PetscMax(r, 1e-300));
       tr->wlcorr[m] = Corr(i0, nr, c[m].wl, c[3].wl, 0);
     }
@@ -100,7 +100,7 @@ PetscErrorCode DRGMPTransientView(DRGMPTransient tr, PetscViewer viewer)
   if (tr->yawdrive) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "gmp: the yaw driven too (base motor %g N m, same ramp), from yaw %g rad: reference yaw(t_end) = %.6f rad\n", (double)tr->Ty, (double)tr->yaw0, (double)(tr->c[3].th1 ? tr->c[3].th1[tr->c[3].nrec - 1] : 0))); /* th1 lives on rank 0, which prints */
     PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %-17s %-22s %-13s\n", "method", "max |yaw err|", "|out-of-plane err|_2", "correlation"));
-    for (int m = 0; m < 3; m++) PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %9.3e (rel)   %9.3e              %7.4f\n", DRGMPMethods[m], (double)tr->yawerr[m], (double)tr->wlerr[m], (double)tr->wlcorr[m]));
+    for (int m = 0; m < 3; m++) PetscCall(PetscViewerASCIIPrintf(viewer, "  %-11s %9.3e (%s)   %9.3e              %7.4f\n", DRGMPMethods[m], (double)tr->yawerr[m], tr->Ty != 0 ? "rel" : "rad", (double)tr->wlerr[m], (double)tr->wlcorr[m]));
   }
   if (tr->c[0].ml) PetscCall(PetscViewerASCIIPrintf(viewer, "gmp: dropped inertia terms (velocity delta dPsi_d/dtheta theta' against Psi eta', lumped-mass norms, maxima): %.3e (linear), %.3e (quadratic), %.3e (eigenspace)\n", (double)tr->c[0].vdrop / tr->c[0].vkept, (double)tr->c[1].vdrop / tr->c[1].vkept, (double)tr->c[2].vdrop / tr->c[2].vkept));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -178,7 +178,7 @@ PetscErrorCode DRGMPTransientWrite(DRGMPTransient tr, DRStore store)
   PetscCall(DRStoreAttrInt(store, "/gmp/transient", "yaw_driven", tr->yawdrive ? 1 : 0));
   if (tr->yawdrive) {
     PetscCall(DRStoreAttrReal(store, "/gmp/transient", "torque_yaw", tr->Ty));
-    PetscCall(DRStoreAttrString(store, "/gmp/transient", "yaw_description", "arm3d with the yaw driven: <method>/yaw the base's yaw theta1(t); <method>/deflection_out_of_plane link 2's tip relative to the base along the arm plane's normal a2 at the current yaw; yaw_error_rel = max |yaw - yaw_ref| / max |yaw_ref - yaw0|; out_of_plane_error_rel = ||wl - wl_ref||_2 / ||wl_ref||_2 over the run, out_of_plane_correlation over the last window; reference: the unreduced spatial arm (co-rotational beams, finite rotations)"));
+    PetscCall(DRStoreAttrString(store, "/gmp/transient", "yaw_description", "arm3d with the yaw driven: <method>/yaw the base's yaw theta1(t); <method>/deflection_out_of_plane link 2's tip relative to the base along the arm plane's normal a2 at the current yaw; yaw_error_rel = max |yaw - yaw_ref| / max |yaw_ref - yaw0| (in rad without a base torque); out_of_plane_error_rel = ||wl - wl_ref||_2 / ||wl_ref||_2 over the run, out_of_plane_correlation over the last window; reference: the unreduced spatial arm (co-rotational beams, finite rotations)"));
   }
   PetscCall(DRStoreAttrString(store, "/gmp/transient", "deflection_error_rel", "per method: ||w - w_ref||_2 / ||w_ref||_2 over the whole run (w: the crank-end deflection normal to the crank)"));
   PetscCall(PetscFree(buf));
