@@ -342,7 +342,13 @@ static PetscErrorCode Record(PetscInt step, PetscReal t, const PetscReal z[], co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DRGMPFlexRefSolve(DRGMPFlexRef r, PetscReal T0, PetscReal ramp_hz, PetscReal h, PetscReal tend)
+/* The unreduced references' integration (this file and flexref3.c): from
+ * rest (z = z' = 0), PETSc TSALPHA2 through DRODE2 with rho_inf = 1 (as the
+ * reduced transient: no numerical damping), fixed step h to tend, Newton
+ * with a basic line search and the tolerances atol, rtol; jac NULL: dense
+ * forward differences; lag > 1: the Jacobian kept over lag Newton
+ * iterations, across steps.  Options under prefix. */
+PetscErrorCode DRGMPFlexRefIntegrate_Private(PetscInt nfree, const char prefix[], DRODE2Residual res, DRODE2Jacobian jac, DRODE2Monitor mon, void *ctx, PetscReal h, PetscReal tend, PetscReal atol, PetscReal rtol, PetscInt lag)
 {
   DRODE2         ode;
   TS             ts;
@@ -351,35 +357,47 @@ PetscErrorCode DRGMPFlexRefSolve(DRGMPFlexRef r, PetscReal T0, PetscReal ramp_hz
   PetscReal     *z, *zv;
 
   PetscFunctionBeginUser;
-  PetscCheck(ramp_hz > 0 && h > 0 && tend > h, PETSC_COMM_SELF, DR_ERR_INPUT, "nonlinear reference: ramp %g Hz, h %g, t_end %g: expected positive, h < t_end", (double)ramp_hz, (double)h, (double)tend);
-  PetscCall(PetscLogEventBegin(DRGMP_FlexRef, 0, 0, 0, 0));
-  r->T0 = T0, r->fr = ramp_hz, r->nrec = 0;
-  PetscCall(PetscArrayzero(r->fext, r->ndof));
-  PetscCall(PetscCalloc2(r->nfree, &z, r->nfree, &zv));
+  PetscCall(PetscCalloc2(nfree, &z, nfree, &zv));
   PetscCall(DRODE2Create(PETSC_COMM_SELF, &ode));
-  PetscCall(DRODE2SetSizes(ode, r->nfree));
-  PetscCall(DRODE2SetOptionsPrefix(ode, "gmp_flexref_"));
-  PetscCall(DRODE2SetResidual(ode, DynResidual, r));
-  PetscCall(DRODE2SetJacobian(ode, NULL, NULL, NULL)); /* dense forward differences (n ~ 30) */
-  PetscCall(DRODE2SetMonitor(ode, Record, r));
+  PetscCall(DRODE2SetSizes(ode, nfree));
+  PetscCall(DRODE2SetOptionsPrefix(ode, prefix));
+  PetscCall(DRODE2SetResidual(ode, res, ctx));
+  PetscCall(DRODE2SetJacobian(ode, NULL, jac, jac ? ctx : NULL));
+  PetscCall(DRODE2SetMonitor(ode, mon, ctx));
   PetscCall(DRODE2SetRadius(ode, 1.0));
   PetscCall(DRODE2SetTimeSpan(ode, 0.0, h, (PetscInt)PetscCeilReal(tend / h - 1e-9), tend));
   PetscCall(DRODE2GetTS(ode, &ts));
   PetscCall(TSGetSNES(ts, &snes));
-  /* forces are O(1) N: an absolute residual of 1e-8 N is far below what
-   * the histories resolve; for stiff beams (the rigid-limit checks) the
-   * rounding floor of the axial forces, ~eps EA |du / L0|, is above that
-   * and eps EA is the tolerance.  Relative: 1e-7 of the step's first
-   * residual (fine meshes have a rounding floor of the inertia forces near
-   * 1e-8 of it); the position error it leaves, residual / (M / (beta h^2)),
-   * is below the rounding of the positions. */
-  PetscCall(SNESSetTolerances(snes, PetscMax(1e-8, PETSC_MACHINE_EPSILON * r->EA), 1e-7, 1e-14, 50, 10000));
+  PetscCall(SNESSetTolerances(snes, atol, rtol, 1e-14, 50, 10000));
+  if (lag > 1) {
+    PetscCall(SNESSetLagJacobian(snes, lag));
+    PetscCall(SNESSetLagJacobianPersists(snes, PETSC_TRUE));
+  }
   PetscCall(SNESGetLineSearch(snes, &ls));
   PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC));
   PetscCall(DRODE2SetUp(ode));
   PetscCall(DRODE2Solve(ode, z, zv, NULL));
   PetscCall(DRODE2Destroy(&ode));
   PetscCall(PetscFree2(z, zv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPFlexRefSolve(DRGMPFlexRef r, PetscReal T0, PetscReal ramp_hz, PetscReal h, PetscReal tend)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(ramp_hz > 0 && h > 0 && tend > h, PETSC_COMM_SELF, DR_ERR_INPUT, "nonlinear reference: ramp %g Hz, h %g, t_end %g: expected positive, h < t_end", (double)ramp_hz, (double)h, (double)tend);
+  PetscCall(PetscLogEventBegin(DRGMP_FlexRef, 0, 0, 0, 0));
+  r->T0 = T0, r->fr = ramp_hz, r->nrec = 0;
+  PetscCall(PetscArrayzero(r->fext, r->ndof));
+  /* forces are O(1) N: an absolute residual of 1e-8 N is far below what
+   * the histories resolve; for stiff beams (the rigid-limit checks) the
+   * rounding floor of the axial forces, ~eps EA |du / L0|, is above that
+   * and eps EA is the tolerance.  Relative: 1e-7 of the step's first
+   * residual (fine meshes have a rounding floor of the inertia forces near
+   * 1e-8 of it); the position error it leaves, residual / (M / (beta h^2)),
+   * is below the rounding of the positions.  The Jacobian: dense forward
+   * differences (n ~ 30). */
+  PetscCall(DRGMPFlexRefIntegrate_Private(r->nfree, "gmp_flexref_", DynResidual, NULL, Record, r, h, tend, PetscMax(1e-8, PETSC_MACHINE_EPSILON * r->EA), 1e-7, 1));
   PetscCall(PetscLogEventEnd(DRGMP_FlexRef, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

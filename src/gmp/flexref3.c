@@ -495,45 +495,20 @@ static PetscErrorCode Record(PetscInt step, PetscReal t, const PetscReal z[], co
 
 PetscErrorCode DRGMPFlexRef3Solve(DRGMPFlexRef3 r, const PetscReal T0[2], PetscReal ramp_hz, PetscReal h, PetscReal tend)
 {
-  DRODE2         ode;
-  TS             ts;
-  SNES           snes;
-  SNESLineSearch ls;
-  PetscReal     *z, *zv;
-
   PetscFunctionBeginUser;
   PetscCheck(ramp_hz > 0 && h > 0 && tend > h, PETSC_COMM_SELF, DR_ERR_INPUT, "spatial nonlinear reference: ramp %g Hz, h %g, t_end %g: expected positive, h < t_end", (double)ramp_hz, (double)h, (double)tend);
   PetscCall(PetscLogEventBegin(DRGMP_FlexRef, 0, 0, 0, 0));
   r->T0[0] = r->ig >= 0 ? T0[0] : 0, r->T0[1] = T0[1], r->fr = ramp_hz, r->nrec = 0;
-  PetscCall(PetscCalloc2(r->nfree, &z, r->nfree, &zv));
-  PetscCall(DRODE2Create(PETSC_COMM_SELF, &ode));
-  PetscCall(DRODE2SetSizes(ode, r->nfree));
-  PetscCall(DRODE2SetOptionsPrefix(ode, "gmp_flexref3_"));
-  PetscCall(DRODE2SetResidual(ode, DynResidual, r));
-  PetscCall(DRODE2SetJacobian(ode, NULL, Jacobian, r));
-  PetscCall(DRODE2SetMonitor(ode, Record, r));
-  PetscCall(DRODE2SetRadius(ode, 1.0));
-  PetscCall(DRODE2SetTimeSpan(ode, 0.0, h, (PetscInt)PetscCeilReal(tend / h - 1e-9), tend));
-  PetscCall(DRODE2GetTS(ode, &ts));
-  PetscCall(TSGetSNES(ts, &snes));
   /* as flexref.c: an absolute residual of 1e-8 N (N m) is far below what
    * the histories resolve, eps EA the rounding floor of the axial forces.
    * Relative 1e-10 of the step's first residual, not flexref.c's 1e-7:
-   * with the lagged Jacobian Newton converges linearly and stops just
-   * below the tolerance (full Newton overshoots it quadratically); at 1e-7
-   * the energy defect stalls at ~4e-6 of the work under step refinement
-   * (test_gmp_flexref3), at 1e-10 it falls at order 2. */
-  PetscCall(SNESSetTolerances(snes, PetscMax(1e-8, PETSC_MACHINE_EPSILON * r->m->p.E * r->m->p.A), 1e-10, 1e-14, 50, 10000));
-  /* the Jacobian (mass-dominated at these steps) is kept over 10 Newton
-   * iterations, across steps; the residual alone decides convergence */
-  PetscCall(SNESSetLagJacobian(snes, 10));
-  PetscCall(SNESSetLagJacobianPersists(snes, PETSC_TRUE));
-  PetscCall(SNESGetLineSearch(snes, &ls));
-  PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC));
-  PetscCall(DRODE2SetUp(ode));
-  PetscCall(DRODE2Solve(ode, z, zv, NULL));
-  PetscCall(DRODE2Destroy(&ode));
-  PetscCall(PetscFree2(z, zv));
+   * with the lagged Jacobian (kept over 10 Newton iterations, across
+   * steps: mass-dominated at these steps, it changes slowly) Newton
+   * converges linearly and stops just below the tolerance (full Newton
+   * overshoots it quadratically); at 1e-7 the energy defect stalls at
+   * ~4e-6 of the work under step refinement (test_gmp_flexref3), at 1e-10
+   * it falls at order 2. */
+  PetscCall(DRGMPFlexRefIntegrate_Private(r->nfree, "gmp_flexref3_", DynResidual, Jacobian, Record, r, h, tend, PetscMax(1e-8, PETSC_MACHINE_EPSILON * r->m->p.E * r->m->p.A), 1e-10, 10));
   PetscCall(PetscLogEventEnd(DRGMP_FlexRef, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -3,6 +3,7 @@
 #define DYNRED_GMP_IMPL_H
 #include <dynred/gmp.h>
 #include <dynred/builtin.h>
+#include <dynred/ode.h>
 
 struct _p_DRMechanism {
   DRMechanismParams p;
@@ -59,6 +60,10 @@ PetscErrorCode DRGMPInterpolationEigenspace(PetscInt nt, const PetscInt npts[], 
 /* ||a - ref||_F / ||ref||_F over len entries (interp.c). */
 PetscReal DRGMPFrobRel_Private(PetscInt len, const PetscReal *a, const PetscReal *ref);
 
+/* The unreduced references' integration from rest (flexref.c, flexref3.c):
+ * TSALPHA2, rho_inf 1, fixed step; jac NULL: forward differences; lag > 1:
+ * the Jacobian lagged across steps. */
+PetscErrorCode DRGMPFlexRefIntegrate_Private(PetscInt nfree, const char prefix[], DRODE2Residual res, DRODE2Jacobian jac, DRODE2Monitor mon, void *ctx, PetscReal h, PetscReal tend, PetscReal atol, PetscReal rtol, PetscInt lag);
 /* The arm's link frames (axis, a2, axis x a2; fr[b][c][d]) and origins at
  * theta, and every member's beam section (mechanism.c). */
 PetscErrorCode DRArmBodyFrames(DRMechanism m, const PetscReal theta[], PetscReal fr[2][3][3], PetscReal o[2][3]);

@@ -21,8 +21,9 @@
 #     method's elevation error falls below 1/3, its in-plane deflection error
 #     below 1/2 and its out-of-plane deflection error below 1/3 of those
 #     without, and the quadratic method's yaw error below 1/3;
-#  3. the transient is the same on 1 and 3 ranks (the grid points are spread
-#     over the ranks; rank 0 integrates);
+#  3. the transient (with Naets' terms) is the same on 1 and 3 ranks over
+#     its first 0.1 s (the grid points are spread over the ranks; rank 0
+#     integrates);
 #  4. bad input: the yaw driven with the exact-ROM reference, a yaw torque
 #     with the yaw held, a yaw0 outside the grid, two theta1 values.
 set -euo pipefail
@@ -38,7 +39,7 @@ $ROOT/tests/par.sh \
   "$R -output lin12.h5 -gmp_nmodes 12 $LIN > lin12.log" \
   "$R -output lin24.h5 -gmp_nmodes 24 $LIN > lin24.log"
 cat big_true.log
-$MPIEXEC -n 3 $R -output np3.h5 -gmp_transient_t_end 0.3 -gmp_transient_naets true > np3.log
+$MPIEXEC -n 3 $R -output np3.h5 -gmp_transient_t_end 0.1 -gmp_transient_naets true > np3.log
 $ROOT/tests/expect.sh "gmp.transient.reference.*the yaw driven.*expected gmp.transient.reference nonlinear" $R -output bad.h5 -gmp_transient_reference exact-rom
 test ! -e bad.h5
 $ROOT/tests/expect.sh "gmp.transient.torque_yaw 5.* with the yaw held .one gmp.theta1 value.: expected 0" $DYNRED -config $ROOT/configs/arm3d_gmp_transient.yaml -output bad.h5 -gmp_transient_torque_yaw 5
@@ -85,9 +86,10 @@ assert att(b1, "quadratic", "yaw_error_rel") < att(b0, "quadratic", "yaw_error_r
 n3 = h5py.File("np3.h5", "r")
 for m in M + ("nonlinear",):
     for q in ("theta", "deflection", "yaw", "deflection_out_of_plane"):
-        a, b = b1[f"/gmp/transient/{m}/{q}"][:], n3[f"/gmp/transient/{m}/{q}"][:]
+        b = n3[f"/gmp/transient/{m}/{q}"][:]
+        a = b1[f"/gmp/transient/{m}/{q}"][:len(b)]  # the same steps: the 0.3 s run's first 0.1 s
         # tol: the grid on 1 vs 3 ranks differs by kappa(M_ff) u ~ 1e-10 relative (gmp_arm3d); the integration
-        # propagates it over 1500 steps without amplification (undamped, stable): 1e-8 of the signal
+        # propagates it over 500 steps without amplification (undamped, stable): 1e-8 of the signal
         assert np.abs(a - b).max() <= 1e-8 * np.abs(a).max(), (m, q, np.abs(a - b).max())
 print("ok")
 PY
