@@ -30,7 +30,7 @@ set -euo pipefail
 cd "$T"
 CFG=$ROOT/configs/arm3d_gmp_transient_yaw.yaml
 R="$DYNRED -config $CFG -gmp_nel1 6 -gmp_nel2 5 -gmp_transient_h 2e-4"
-LIN="-gmp_transient_torque 0.01 -gmp_transient_torque_yaw 0.0625 -gmp_transient_t_end 0.1"
+LIN="-gmp_transient_torque 0.01 -gmp_transient_torque_yaw 0.0625 -gmp_transient_t_end 0.1 -gmp_transient_naets false"
 # the one-rank runs side by side (tests/par.sh: two at a time on 2 cores)
 $ROOT/tests/par.sh \
   "$R -output big_false.h5 -gmp_transient_t_end 0.3 -gmp_transient_naets false > big_false.log" \
@@ -40,7 +40,7 @@ $ROOT/tests/par.sh \
   "$R -output lin24.h5 -gmp_nmodes 24 $LIN > lin24.log"
 cat big_true.log
 $MPIEXEC -n 3 $R -output np3.h5 -gmp_transient_t_end 0.1 -gmp_transient_naets true > np3.log
-$ROOT/tests/expect.sh "gmp.transient.reference.*the yaw driven.*expected gmp.transient.reference nonlinear" $R -output bad.h5 -gmp_transient_reference exact-rom
+$ROOT/tests/expect.sh "gmp.transient.reference.*the yaw driven.*expected gmp.transient.reference nonlinear" $R -output bad.h5 -gmp_transient_reference exact-rom -gmp_transient_naets false
 test ! -e bad.h5
 $ROOT/tests/expect.sh "gmp.transient.torque_yaw 5.* with the yaw held .one gmp.theta1 value.: expected 0" $DYNRED -config $ROOT/configs/arm3d_gmp_transient.yaml -output bad.h5 -gmp_transient_torque_yaw 5
 test ! -e bad.h5
