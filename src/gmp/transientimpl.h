@@ -1,5 +1,6 @@
-/* The GMP transient's private state (transient.c integrates,
- * transient_report.c measures and writes). */
+/* The GMP transient's private state (transient_setup.c reads the options
+ * and sets up, transient.c integrates, transient_report.c measures and
+ * writes). */
 #ifndef DYNRED_GMP_TRANSIENTIMPL_H
 #define DYNRED_GMP_TRANSIENTIMPL_H
 #include "gmp_impl.h"
