@@ -78,5 +78,9 @@ PetscErrorCode DRConfigWhere(DRConfig cfg, const char *key, char *buf, size_t le
 /* Where the value in effect came from: "command line -OPT" when the option
  * is given, else DRConfigWhere's "FILE:LINE" (for checks after the getters). */
 PetscErrorCode DRConfigWhereValue(DRConfig cfg, const char *key, char *buf, size_t len);
+/* The base a path key's value is relative to (DRPathResolve): the job
+ * file when the file gave it, NULL (the working directory) when the command
+ * line did. */
+PetscErrorCode DRConfigPathBase(DRConfig cfg, const char *key, const char **base);
 
 #endif

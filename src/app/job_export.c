@@ -260,7 +260,7 @@ PetscErrorCode DRExportSetUp(DRConfig cfg, const char *source, DRExport *x)
     PetscCheck(!set, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: export.source = '%s' in a job that exports its own output %s, expected it unset", where, raw, source);
     PetscCall(PetscStrncpy(se->source, source, sizeof(se->source)));
   } else {
-    PetscCall(DRConfigGetOrigin(cfg, &origin));
+    PetscCall(DRConfigPathBase(cfg, "export.source", &origin));
     PetscCheck(raw[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: export.source is not set, expected a dynred result file", where);
     PetscCall(DRPathResolve(origin, raw, se->source, sizeof(se->source)));
   }

@@ -307,6 +307,18 @@ PetscErrorCode DRConfigWhereValue(DRConfig cfg, const char *key, char *buf, size
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRConfigPathBase(DRConfig cfg, const char *key, const char **base)
+{
+  char      opt[320];
+  PetscBool set;
+
+  PetscFunctionBeginUser;
+  DRCfgOptionName(key, opt, sizeof(opt));
+  PetscCall(PetscOptionsHasName(NULL, NULL, opt, &set));
+  *base = set ? NULL : cfg->origin;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Ranges are checked on the values a user gave (file or command line), not
  * on schema defaults. */
 /* One getter's state: the schema entry, the value before the command line

@@ -78,7 +78,7 @@ static PetscErrorCode CheckKeyFile(DRConfig cfg, const char *key, const char *ex
   if (msg[0]) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DRConfigGetString(cfg, key, raw, sizeof(raw), NULL));
   if (!raw[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(DRConfigGetOrigin(cfg, &origin));
+  PetscCall(DRConfigPathBase(cfg, key, &origin));
   PetscCall(DRPathResolve(origin, raw, path, sizeof(path)));
   PetscCall(DRConfigWhereValue(cfg, key, where, sizeof(where)));
   snprintf(full, sizeof(full), "%s%s", path, ext ? ext : "");

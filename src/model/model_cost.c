@@ -15,23 +15,22 @@ PetscErrorCode DRModelComponentsListed(DRConfig cfg, PetscBool *listed)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Size of the file that holds component k's stiffness, relative paths
- * resolved against the job file's directory. */
+/* Size of the file that holds component k's stiffness (its path resolved
+ * as the reader resolves it: DRConfigPathBase). */
 static PetscErrorCode FileCost(DRConfig cfg, PetscInt k, PetscReal *cost)
 {
-  const char *origin, *slash;
+  const char *origin;
   struct stat st;
-  char        key[80], fmt[32], path[PETSC_MAX_PATH_LEN], full[2 * PETSC_MAX_PATH_LEN];
+  char        key[80], fmt[32], path[PETSC_MAX_PATH_LEN], rel[PETSC_MAX_PATH_LEN], full[PETSC_MAX_PATH_LEN + 8];
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "].format", k));
   PetscCall(DRConfigGetString(cfg, key, fmt, sizeof(fmt), NULL));
   PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "].%s", k, strcmp(fmt, "mtx") ? "path" : "K"));
   PetscCall(DRConfigGetString(cfg, key, path, sizeof(path), NULL));
-  PetscCall(DRConfigGetOrigin(cfg, &origin));
-  slash = strrchr(origin, '/');
-  if (path[0] != '/' && slash) PetscCall(PetscSNPrintf(full, sizeof(full), "%.*s/%s%s", (int)(slash - origin), origin, path, strcmp(fmt, "calculix") ? "" : ".sti"));
-  else PetscCall(PetscSNPrintf(full, sizeof(full), "%s%s", path, strcmp(fmt, "calculix") ? "" : ".sti"));
+  PetscCall(DRConfigPathBase(cfg, key, &origin));
+  PetscCall(DRPathResolve(origin, path, rel, sizeof(rel)));
+  PetscCall(PetscSNPrintf(full, sizeof(full), "%s%s", rel, strcmp(fmt, "calculix") ? "" : ".sti"));
   if (!stat(full, &st)) *cost = (PetscReal)st.st_size;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

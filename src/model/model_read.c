@@ -32,7 +32,7 @@ static PetscErrorCode GetPath(DRConfig cfg, PetscInt k, const char *field, char 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "].%s", k, field));
   PetscCall(DRConfigGetString(cfg, key, raw, sizeof(raw), NULL));
-  PetscCall(DRConfigGetOrigin(cfg, &origin));
+  PetscCall(DRConfigPathBase(cfg, key, &origin));
   PetscCall(DRPathResolve(origin, raw, path, len));
   if (where) {
     PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "].format", k));

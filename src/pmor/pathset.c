@@ -175,7 +175,7 @@ PetscErrorCode DRPMORPathFromSet(DRPMOR pm, const char *name, PetscReal *v, Pets
   } else {
     const char *origin;
     char        file[PETSC_MAX_PATH_LEN];
-    PetscCall(DRConfigGetOrigin(pm->cfg, &origin));
+    PetscCall(DRConfigPathBase(pm->cfg, "pmor.path_set", &origin));
     PetscCall(DRPathResolve(origin, name, file, sizeof(file)));
     PetscCall(ReadIds(pm, file, where, name, &n, ids, cap));
   }

@@ -108,7 +108,7 @@ PetscErrorCode DRHybridJobSetFromOptions(DRHybridJob job)
     char        file[PETSC_MAX_PATH_LEN];
     const char *origin;
     PetscCall(DRConfigGetString(cfg, "hybrid.source", file, sizeof(file), NULL));
-    PetscCall(DRConfigGetOrigin(cfg, &origin));
+    PetscCall(DRConfigPathBase(cfg, "hybrid.source", &origin));
     if (file[0]) PetscCall(DRPathResolve(origin, file, job->source, sizeof(job->source)));
   }
   PetscCall(DRConfigGetString(cfg, "hybrid.models", groups, sizeof(groups), NULL));
@@ -122,7 +122,7 @@ PetscErrorCode DRHybridJobSetFromOptions(DRHybridJob job)
     PetscCall(DRConfigGetString(cfg, "hybrid.element.table", file, sizeof(file), NULL));
     PetscCall(Where(job, "hybrid.element.table", w, sizeof(w)));
     PetscCheck(file[0], job->comm, DR_ERR_INPUT, "%s: hybrid.element.law is table but hybrid.element.table is empty, expected the table file (x N or x v N per line)", w);
-    PetscCall(DRConfigGetOrigin(cfg, &origin));
+    PetscCall(DRConfigPathBase(cfg, "hybrid.element.table", &origin));
     PetscCall(DRPathResolve(origin, file, job->table_file, sizeof(job->table_file)));
     PetscCall(DRHybridTableRead(job->comm, job->table_file, &job->table));
     {

@@ -70,7 +70,7 @@ PetscErrorCode DRSSSignalFromConfig(DRConfig cfg, const char *prefix, PetscInt n
     const char *origin;
     PetscCall(DRConfigGetString(cfg, K("file"), file, sizeof(file), NULL));
     PetscCheck(file[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: signal 'file' needs %s.file", where, prefix);
-    PetscCall(DRConfigGetOrigin(cfg, &origin));
+    PetscCall(DRConfigPathBase(cfg, K("file"), &origin));
     PetscCall(DRPathResolve(origin, file, path, sizeof(path)));
     PetscCall(DRSignalLoadTable(sig, path));
   } else SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: unknown %s.signal '%s'; expected step, ramp, sine, trapezoid, file or zero", where, prefix, type);
@@ -132,7 +132,7 @@ PetscErrorCode DRSSSetFromOptions(DRSS ss)
   PetscCall(DRConfigGetString(cfg, "ss.source", file, sizeof(file), NULL));
   PetscCall(DRConfigWhere(cfg, "ss.source", where, sizeof(where)));
   PetscCheck(file[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: ss.source is missing: expected the result file of a reduced model", where);
-  PetscCall(DRConfigGetOrigin(cfg, &origin));
+  PetscCall(DRConfigPathBase(cfg, "ss.source", &origin));
   PetscCall(DRPathResolve(origin, file, ss->path, sizeof(ss->path)));
   PetscCall(DRConfigGetString(cfg, "ss.group", ss->group, sizeof(ss->group), NULL));
   PetscCall(GetLabels(cfg, "ss.inputs", &ss->opt_nin, &ss->opt_in));

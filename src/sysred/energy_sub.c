@@ -246,7 +246,7 @@ PetscErrorCode DREnergySubSetUp(DRConfig cfg, const DRSecondOrder *so, const cha
   if (file[0]) {
     hid_t    f;
     PetscInt n;
-    PetscCall(DRConfigGetOrigin(cfg, &origin));
+    PetscCall(DRConfigPathBase(cfg, "sysred.energy.cms", &origin));
     PetscCall(DRPathResolve(origin, file, sb->cms, sizeof(sb->cms)));
     PetscCall(DRH5FileOpen(MPI_COMM_NULL, sspath, DR_H5_READ, &f));
     PetscCheck(f >= 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: cannot open, expected the dynred ss result (sysred.source)", sspath);

@@ -150,13 +150,13 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(DR_SYSRED_Read, 0, 0, 0, 0));
-  PetscCall(DRConfigGetOrigin(cfg, &origin));
   PetscCall(DRConfigGetString(cfg, "sysred.source", file, sizeof(file), NULL));
   for (int k = 0; k < 4; k++) {
     PetscCall(DRConfigGetString(cfg, keys[k], path, sizeof(path), NULL));
     if (!path[0]) continue;
     PetscCall(DRConfigWhere(cfg, keys[k], w, sizeof(w)));
     PetscCheck(nf == k, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s without %s, expected Matrix Market files A, B, C and optionally D", w, keys[k], keys[nf]);
+    PetscCall(DRConfigPathBase(cfg, keys[k], &origin));
     PetscCall(DRPathResolve(origin, path, mtx[k], sizeof(mtx[k])));
     files[nf++] = mtx[k];
   }
@@ -167,6 +167,7 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
     PetscCheck(file[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: sysred.method %s reads a second-order model from sysred.source (group with M, D, K, B, C), expected sysred.source, not sysred.mtx", w, s->method);
     PetscCall(DRConfigGetString(cfg, "sysred.group", group, sizeof(group), NULL));
     if (!strcmp(group, "/ss")) PetscCall(PetscStrncpy(group, "/ss/second_order", sizeof(group)));
+    PetscCall(DRConfigPathBase(cfg, "sysred.source", &origin));
     PetscCall(DRPathResolve(origin, file, path, sizeof(path)));
     PetscCall(DRSysRedReadSO(path, group, &s->so));
     PetscCall(PetscStrncpy(s->srcpath, path, sizeof(s->srcpath)));
@@ -179,6 +180,7 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
     }
   } else if (file[0]) {
     PetscCall(DRConfigGetString(cfg, "sysred.group", group, sizeof(group), NULL));
+    PetscCall(DRConfigPathBase(cfg, "sysred.source", &origin));
     PetscCall(DRPathResolve(origin, file, path, sizeof(path)));
     PetscCall(DRSysRedReadH5(path, group, &s->full));
     PetscCall(PetscStrncpy(s->srcpath, path, sizeof(s->srcpath)));
@@ -193,6 +195,7 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
     PetscCall(DRConfigGetString(cfg, "sysred.pod.dataset", dset, sizeof(dset), NULL));
     PetscCall(DRConfigWhere(cfg, "sysred.pod.snapshots", w, sizeof(w)));
     PetscCheck(file[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: sysred.pod.snapshots is missing, expected the HDF5 file of the snapshots for method pod", w);
+    PetscCall(DRConfigPathBase(cfg, "sysred.pod.snapshots", &origin));
     PetscCall(DRPathResolve(origin, file, path, sizeof(path)));
     PetscCall(PetscFree(s->X));
     PetscCall(DRSysRedReadSnapshots(path, dset, s->full.n, &s->nsnap, &s->X));
