@@ -3,6 +3,7 @@
  * mechanism and grid it can drive, the four integrations' contexts, and
  * their destruction. */
 #include "transientimpl.h"
+#include <dynred/preflight.h>
 
 static const DRConfigKey tr_keys[] = {
   {"gmp.transient.enabled", DR_CFG_BOOL, "false", "run the transient check after the sweep (1-D grids; arm3d: one gmp.theta1 value, the yaw held, the elbow driven; or gmp.theta1 swept, the yaw driven too, against the unreduced spatial arm)", NULL, NULL, NULL},
@@ -128,30 +129,16 @@ PetscErrorCode DRGMPTransientSetFromOptions(DRGMPTransient tr)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Rank 0: the four integrations' contexts (the reference starts aligned
- * with the grid point at theta0). */
-PetscErrorCode DRGMPTransientSetUp(DRGMPTransient tr)
+/* Rank 0's part of DRGMPTransientSetUp: the start's checks against the
+ * grid (which rank 0 holds) and the four integrations' contexts (the
+ * reference starts aligned with the grid point at theta0). */
+static PetscErrorCode SetUpRoot(DRGMPTransient tr, DRMechanism mech, DRGMPRomOptions *optp, const DRGMPRom *g, PetscInt ngrid, PetscInt nt, PetscReal period, const PetscReal *first)
 {
-  DRMechanism     mech;
-  DRGMPRomOptions opt;
-  const DRGMPRom *g;
-  PetscInt        nt, ngrid, tip, npts[DR_GMP_MAXTHETA] = {0, 0, 0, 0};
-  PetscReal       period, first[DR_GMP_MAXTHETA] = {0, 0, 0, 0};
-  PetscMPIInt     rank;
+  DRGMPRomOptions opt = *optp;
+  PetscInt        tip, npts[DR_GMP_MAXTHETA] = {0, 0, 0, 0};
   DRGMPRomBuilder builder;
 
   PetscFunctionBeginUser;
-  if (!tr->on) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(tr->sweep, tr->comm, PETSC_ERR_ORDER, "DRGMPTransientSetUp: call DRGMPTransientSetSweep first");
-  PetscCall(DRGMPSweepGetMechanism(tr->sweep, &mech, &opt));
-  PetscCall(DRGMPSweepGetGrid(tr->sweep, &ngrid, &g));
-  PetscCall(DRGMPSweepGetPeriod(tr->sweep, &period));
-  PetscCall(DRMechanismGetSizes(mech, NULL, NULL, NULL, &nt));
-  tr->mech = mech;
-  PetscCall(CheckMechanism(tr));
-  PetscCall(DRGMPSweepGetAxes(tr->sweep, NULL, NULL, first));
-  PetscCallMPI(MPI_Comm_rank(tr->comm, &rank));
-  if (rank) PetscFunctionReturn(PETSC_SUCCESS);
   if (nt == 2 && !tr->yawdrive) {
     PetscCall(PetscCalloc1(ngrid, &tr->hgrid));
     tr->nh = ngrid;
@@ -239,6 +226,35 @@ PetscErrorCode DRGMPTransientSetUp(DRGMPTransient tr)
       PetscCall(DRGMPRomCopy(&g[i], &c->ex));
     }
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Collective on tr->comm.  Rank 0 sets up (SetUpRoot); its result, a bad
+ * start among them, reaches every rank (DRRootAgree), so a bad
+ * gmp.transient.theta0 / yaw0 on several ranks is one error line and a
+ * clean exit, not the other ranks waiting in the next collective until the
+ * -error_wait abort. */
+PetscErrorCode DRGMPTransientSetUp(DRGMPTransient tr)
+{
+  DRMechanism     mech;
+  DRGMPRomOptions opt;
+  const DRGMPRom *g;
+  PetscInt        nt, ngrid;
+  PetscReal       period, first[DR_GMP_MAXTHETA] = {0, 0, 0, 0};
+  PetscMPIInt     rank;
+
+  PetscFunctionBeginUser;
+  if (!tr->on) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(tr->sweep, tr->comm, PETSC_ERR_ORDER, "DRGMPTransientSetUp: call DRGMPTransientSetSweep first");
+  PetscCall(DRGMPSweepGetMechanism(tr->sweep, &mech, &opt));
+  PetscCall(DRGMPSweepGetGrid(tr->sweep, &ngrid, &g));
+  PetscCall(DRGMPSweepGetPeriod(tr->sweep, &period));
+  PetscCall(DRMechanismGetSizes(mech, NULL, NULL, NULL, &nt));
+  tr->mech = mech;
+  PetscCall(CheckMechanism(tr));
+  PetscCall(DRGMPSweepGetAxes(tr->sweep, NULL, NULL, first));
+  PetscCallMPI(MPI_Comm_rank(tr->comm, &rank));
+  PetscCall(DRRootAgree(tr->comm, rank ? PETSC_SUCCESS : SetUpRoot(tr, mech, &opt, g, ngrid, nt, period, first)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

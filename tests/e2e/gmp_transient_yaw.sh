@@ -25,7 +25,8 @@
 #     its first 0.1 s (the grid points are spread over the ranks; rank 0
 #     integrates);
 #  4. bad input: the yaw driven with the exact-ROM reference, a yaw torque
-#     with the yaw held, a yaw0 outside the grid, two theta1 values.
+#     with the yaw held, a yaw0 outside the grid (and a theta0 outside it on 3
+#     ranks: one error line, no abort, no temporary), two theta1 values.
 set -euo pipefail
 cd "$T"
 CFG=$ROOT/configs/arm3d_gmp_transient_yaw.yaml
@@ -46,6 +47,11 @@ $ROOT/tests/expect.sh "gmp.transient.torque_yaw 5.* with the yaw held .one gmp.t
 test ! -e bad.h5
 $ROOT/tests/expect.sh "gmp.transient.yaw0 0.9: expected inside the gmp.theta1 grid" $R -output bad.h5 -gmp_transient_yaw0 0.9
 test ! -e bad.h5
+# the same on 3 ranks (the grid is rank 0's, its check reaches every rank):
+# one error line and a clean exit, not the -error_wait abort, no temporary left
+if $MPIEXEC -n 3 $R -output bad3.h5 -gmp_transient_theta0 9 > bad3.log 2>&1; then echo "FAIL: exit 0"; exit 1; fi
+grep "gmp.transient.theta0 9.*: expected inside the gmp.theta2 grid" bad3.log
+if grep -q "not every rank" bad3.log || ls bad3.h5 bad3.h5.tmp* 2>/dev/null; then cat bad3.log; echo "FAIL: the 3-rank bad start aborted or left output"; exit 1; fi
 $ROOT/tests/expect.sh "gmp.theta1 has 2 values: the arm3d transient holds the yaw" $R -output bad.h5 -gmp_theta1_start 0 -gmp_theta1_stop 0.1
 test ! -e bad.h5
 /usr/bin/python3 - <<'PY'
