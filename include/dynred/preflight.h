@@ -47,6 +47,13 @@ PetscErrorCode DRErrorAgreeSetUp(void);
 void           DRErrorAgreeOrAbort(void);
 void           DRErrorAgreeFree(void);
 
+/* Temporary outputs in flight (DRStoreCreate's OUTPUT.tmp.PID): registered
+ * while open, forgotten once closed or removed; DRErrorAgreeOrAbort removes
+ * the ones still registered before it aborts the job, so an abort leaves
+ * nothing half-written either. */
+void DRTempRegister(const char *path);
+void DRTempForget(const char *path);
+
 /* Test hook: when option `opt` (e.g. -cms_fail_component) names `name`, fail
  * collectively on comm with PETSC_ERR_CONV_FAILED as a solver breakdown would
  * (tests/e2e/rank_failure.sh); does nothing otherwise. */

@@ -3,6 +3,7 @@
 #include <dynred/preflight.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static PetscBool      defer_on = PETSC_FALSE;
 static char           defer_msg[2048];
@@ -111,6 +112,24 @@ void DRErrorAgreeFree(void)
   if (agree_comm != MPI_COMM_NULL) (void)MPI_Comm_free(&agree_comm);
 }
 
+#define DR_NTEMP 8
+static char temps[DR_NTEMP][PETSC_MAX_PATH_LEN];
+
+void DRTempRegister(const char *path)
+{
+  for (int i = 0; i < DR_NTEMP; i++)
+    if (!temps[i][0]) {
+      snprintf(temps[i], sizeof(temps[i]), "%s", path);
+      return;
+    }
+}
+
+void DRTempForget(const char *path)
+{
+  for (int i = 0; i < DR_NTEMP; i++)
+    if (!strcmp(temps[i], path)) temps[i][0] = 0;
+}
+
 /* No PetscCall: the error path.  A non-blocking barrier of the failing
  * ranks, polled for -error_wait seconds (default 30): every rank arrives
  * when the failure was collective (the usual case: input checks, deferred
@@ -138,6 +157,8 @@ void DRErrorAgreeOrAbort(void)
   }
   fprintf(stderr, "dynred: error: rank %d of %d stopped on the error above, but not every rank did within %g s (-error_wait): aborting the job so that the others do not wait in a collective forever\n", rank, size, (double)wait);
   fflush(NULL);
+  for (int i = 0; i < DR_NTEMP; i++) /* the aborting rank's temporary outputs (shared paths: any rank may remove them) */
+    if (temps[i][0]) (void)unlink(temps[i]);
   MPI_Abort(MPI_COMM_WORLD, 1);
 }
 

@@ -1,6 +1,7 @@
 /* HDF5 result store (parallel HDF5), written atomically, with XDMF. */
 #include <dynred/store.h>
 #include <dynred/h5.h>
+#include <dynred/preflight.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -65,8 +66,15 @@ PetscErrorCode DRStoreCreate(MPI_Comm comm, const char *path, DRStore *s)
   snprintf(st->tmp, sizeof(st->tmp), "%s.tmp.%ld", path, pid);
   PetscCall(DRH5FileOpen(comm, st->tmp, DR_H5_CREATE, &st->file));
   PetscCheck(st->file >= 0, comm, DR_ERR_INPUT, "%s: cannot create output file (does the directory exist and is it writable?)", st->tmp);
+  DRTempRegister(st->tmp);
   *s = st;
   PetscCall(PetscLogEventEnd(DR_EVENT_Write, 0, 0, 0, 0));
+  {
+    /* test hook (tests/e2e/rank_failure.sh): one rank fails alone with its output open */
+    PetscInt fr = -1;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-test_fail_rank_output", &fr, NULL));
+    PetscCheck(fr != st->rank, PETSC_COMM_SELF, DR_ERR_INPUT, "rank %d failed alone with %s open (test hook -test_fail_rank_output)", st->rank, st->tmp);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -344,6 +352,7 @@ PetscErrorCode DRStoreClose(DRStore *sp, PetscBool commit)
     if (!(commit && ok) || renamed) unlink(s->tmp);
     else if (s->nnodes) PetscCall(WriteXDMF(s));
   }
+  DRTempForget(s->tmp);
   PetscCallMPI(MPI_Bcast(&renamed, 1, MPI_INT, 0, s->comm));
   PetscCheck(!renamed, s->comm, DR_ERR_INPUT, "%s: cannot rename the finished output %s to it (%s), expected a writable file path", s->path, s->tmp, strerror(renamed));
   for (PetscInt k = 0; k < s->nshapes; k++) {

@@ -29,7 +29,9 @@
 #      -test_fail_rank R, raised before the job starts, while the other
 #      ranks go on into its first collective): the failing rank waits
 #      -error_wait seconds for the others, then aborts the job (MPI_Abort)
-#      with a line saying so, instead of leaving them blocked.
+#      with a line saying so, instead of leaving them blocked.  The same
+#      with the output open (hook -test_fail_rank_output R): the abort also
+#      removes the temporary output file.
 set -euo pipefail
 cd "$T"
 /usr/bin/python3 - <<'PY'
@@ -159,6 +161,17 @@ for r in 0 2; do
   grep -q "^dynred: error: rank $r of 3 stopped on the error above, but not every rank did within 3 s (-error_wait): aborting the job" alone$r.err
   test ! -e alone.h5
 done
+# (e') one rank alone with the output open (hook -test_fail_rank_output; a GMP
+# job, which opens its output before any collective work): the
+# abort removes the temporary OUTPUT.tmp.PID too, nothing half-written stays
+rc=0
+(timeout 120 $MPIEXEC -n 3 $DYNRED -config $ROOT/configs/arm3d_gmp_transient_yaw.yaml -gmp_transient_enabled 0 -output open.h5 -test_fail_rank_output 1 -error_wait 3 > open.log 2> open.err) || rc=$?
+cat open.err
+[ $rc -ne 124 ] && [ $rc -ne 0 ] || { echo "open: expected an abort, got exit $rc"; exit 1; }
+grep -q "^dynred: error: rank 1 failed alone with open.h5.tmp.[0-9]* open (test hook -test_fail_rank_output)" open.err
+grep -q "^dynred: error: rank 1 of 3 stopped on the error above, but not every rank did within 3 s" open.err
+left=$(ls -d open.h5 open.h5.tmp.* 2>/dev/null || true)
+[ -z "$left" ] || { echo "open: the aborted job left $left"; exit 1; }
 echo "ok: a failure on one rank alone ends the job"
 # the good chain without the hook runs (the failures above are the data's)
 $MPIEXEC -n 3 $DYNRED -config good/job.yaml -output good.h5 > good.log
