@@ -37,7 +37,7 @@ test ! -e x.h5
 # a misspelled command-line key is named after the run (it had no effect)
 $DYNRED $C -gmp_lattice 1 -gmp_nel1 2 -gmp_nel2 2 -gmp_widht 0.05 -output y.h5 > y.log 2> y.err
 grep -q "warning: option -gmp_widht was not used" y.err
-! grep -q "was not used" d.err
+if grep -q "was not used" d.err; then echo "FAIL: unexpected match: grep -q 'was not used' d.err"; exit 1; fi
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np, scipy.linalg as sl
 

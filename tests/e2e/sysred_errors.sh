@@ -48,4 +48,4 @@ $E 'range.mtx:4: found .3 1 2.0., expected .row col value. \(1-based\) of a 2 x 
 $E 'cplx.mtx:1: found .*expected .%%MatrixMarket matrix coordinate\|array real' $DYNRED -config mtx.yaml -sysred_mtx_A cplx.mtx
 $E 'short.mtx:3: 1 entries, expected 2' $DYNRED -config mtx.yaml -sysred_mtx_A stable_A.mtx
 $E 'mtx.yaml:4: both sysred.source and sysred.mtx are given' $DYNRED -config mtx.yaml -sysred_source sys.h5
-test ! -e out.h5 && ! ls out.h5.tmp* 2>/dev/null
+[ ! -e out.h5 ] && [ -z "$(ls -d out.h5.tmp* 2>/dev/null)" ] || { echo "FAIL: out.h5 or out.h5.tmp* was left"; exit 1; }
