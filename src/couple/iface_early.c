@@ -228,18 +228,27 @@ PetscErrorCode DRCMSRootSchurFactor_Private(DRCMS c)
 #define DR_CMS_CC_CACHE 6.25 /* (2.5)^2: eigenvalues up to 2.5x the cut frequency */
 /* the dense CC problem: LAPACK on the root, or with cms.dense_parallel
  * ScaLAPACK on every rank (arguments read on the root) */
-static PetscErrorCode CCSolve(DRCMS c, PetscInt nb, PetscReal *S, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nf, PetscReal *lam, PetscReal *X)
+static PetscErrorCode CCSolveRoot(DRCMS c, PetscInt nb, PetscReal *S, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nf, PetscReal *lam, PetscReal *X)
 {
   PetscFunctionBeginUser;
-  if (c->dense_par) PetscCall(DRDenseEigenPar(c->comm, nb, S, M, nwant, lmax, nf, lam, X));
-  else if (!c->rank && RootSpills(c)) { /* S's storage as the solver's work, S read back */
+  if (RootSpills(c)) { /* S's storage as the solver's work, S read back */
     if (c->s_fd < 0) {
       PetscCall(DRScratchOpen(c->scratch_dir, "cms: the interface's Schur complement S", &c->s_fd));
       PetscCall(DRScratchWrite(c->s_fd, S, sizeof(PetscReal) * (size_t)nb * (size_t)nb, "cms: the interface's Schur complement S"));
       PetscCall(PetscInfo(NULL, "cms: the interface's Schur complement S (%.1f MiB) kept in a scratch file: the CC solve works in its storage\n", sizeof(PetscReal) * (double)nb * nb / 1048576.0));
     }
     PetscCall(DRDenseEigenWork(nb, S, M, nwant, lmax, nf, lam, X, RootStiffnessReload, c));
-  } else if (!c->rank) PetscCall(DRDenseEigen(nb, S, M, nwant, lmax, nf, lam, X));
+  } else PetscCall(DRDenseEigen(nb, S, M, nwant, lmax, nf, lam, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+/* the root's failure (an indefinite interface pencil, a scratch file that
+ * cannot be written) reaches every rank: one line and a clean exit, not the
+ * others waiting in the next broadcast while the root waits in a barrier */
+static PetscErrorCode CCSolve(DRCMS c, PetscInt nb, PetscReal *S, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nf, PetscReal *lam, PetscReal *X)
+{
+  PetscFunctionBeginUser;
+  if (c->dense_par) PetscCall(DRDenseEigenPar(c->comm, nb, S, M, nwant, lmax, nf, lam, X));
+  else PetscCall(DRCMSRootAgrees_Private(c, c->rank ? PETSC_SUCCESS : CCSolveRoot(c, nb, S, M, nwant, lmax, nf, lam, X)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)

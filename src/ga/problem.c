@@ -62,21 +62,26 @@ static PetscErrorCode FullEigenvalues(DRGA g, DRComponent c, PetscReal lmax)
     PetscCall(MatCreateRedundantMatrix(M, g->size, PETSC_COMM_SELF, MAT_INITIAL_MATRIX, &Mr));
     PetscCall(MatConvert(Kr, MATSEQDENSE, MAT_INITIAL_MATRIX, &Kd));
     PetscCall(MatConvert(Mr, MATSEQDENSE, MAT_INITIAL_MATRIX, &Md));
+    PetscErrorCode ierr = PETSC_SUCCESS;
     PetscCall(PetscMalloc1(n, &lam));
     if (g->rank == 0) {
       const PetscScalar *k, *m;
       PetscCall(MatDenseGetArrayRead(Kd, &k));
       PetscCall(MatDenseGetArrayRead(Md, &m));
-      PetscCall(DRDenseEigen(n, k, m, n, 0, &nf, lam, NULL));
-      PetscCall(PetscMalloc2(n * n, &g->Kfull, n * n, &g->Mfull));
-      for (PetscInt j = 0; j < n; j++)
-        for (PetscInt i = 0; i < n; i++) {
-          g->Kfull[i + j * n] = k[i + j * n];
-          g->Mfull[i + j * n] = m[i + j * n];
-        }
+      ierr = DRDenseEigen(n, k, m, n, 0, &nf, lam, NULL); /* an indefinite K: agreed below */
+      if (!ierr) {
+        PetscCall(PetscMalloc2(n * n, &g->Kfull, n * n, &g->Mfull));
+        for (PetscInt j = 0; j < n; j++)
+          for (PetscInt i = 0; i < n; i++) {
+            g->Kfull[i + j * n] = k[i + j * n];
+            g->Mfull[i + j * n] = m[i + j * n];
+          }
+      }
       PetscCall(MatDenseRestoreArrayRead(Kd, &k));
       PetscCall(MatDenseRestoreArrayRead(Md, &m));
     }
+    /* rank 0's failure reaches every rank: one line, not the others waiting in the broadcast */
+    PetscCall(DRRootAgree(g->comm, ierr));
     PetscCallMPI(MPI_Bcast(&nf, 1, MPIU_INT, 0, g->comm));
     PetscCallMPI(MPI_Bcast(lam, (PetscMPIInt)nf, MPIU_REAL, 0, g->comm));
     g->nfull = nf;

@@ -11,7 +11,8 @@
 #      reduced on separate rank groups and only b's group fails: the job
 #      must end (not hang) with the same message;
 #  (d) an unknown reduction method;
-#  (e) cms.cutoff_factor below 1.
+#  (e) cms.cutoff_factor below 1;
+#  (f) an interface pencil that is not semidefinite, on 1, 2 and 3 ranks.
 # Data: tests/data/cms/chain_gen.py errors; jobs: tests/data/cms/*.yaml.
 set -euo pipefail
 cd "$T"
@@ -45,3 +46,19 @@ echo "ok on 1 rank"
 # (c) on 2 ranks: part b on group 1 alone
 $E "$pat" nohang $MPIEXEC -n 2 $DYNRED -config floating/job.yaml
 echo "ok on 2 ranks"
+# (f) an interface pencil that is not semidefinite (the fuzz corpus' two
+# chains, part b's boundary stiffness K(5.1, 5.1) = -50000: K_II stays
+# definite, the boundary Schur complement does not), with the interface
+# reduced before the projection (cms.fmax): the root's CC solve fails; on 2
+# and 3 ranks that is one line on every rank and an exit, where the other
+# ranks used to wait in a broadcast while the root waited in a barrier
+mkdir -p indef && cp $ROOT/tests/data/fuzz/{a_K.mtx,a_M.mtx,b_K.mtx,b_M.mtx,a.dof,b.dof} indef/
+sed -i 's/^1 1 13000$/1 1 -50000/' indef/b_K.mtx
+grep -q "^1 1 -50000$" indef/b_K.mtx
+printf 'job: cms\noutput: indef.h5\ncomponents:\n  - {name: a, format: mtx, K: a_K.mtx, M: a_M.mtx, dofs: a.dof}\n  - {name: b, format: mtx, K: b_K.mtx, M: b_M.mtx, dofs: b.dof}\ncms: {fmax: 100}\n' > indef/job.yaml
+for n in 1 2 3; do
+  $E "reduced stiffness matrix is not positive semidefinite.*expected a semidefinite K" nohang $MPIEXEC -n $n $DYNRED -config indef/job.yaml
+  left=$(ls -d indef/indef.h5 indef/indef.h5.tmp.* indef.h5 indef.h5.tmp.* 2>/dev/null || true)
+  [ -z "$left" ] || { echo "output left behind: $left"; exit 1; }
+done
+echo "ok: an indefinite interface pencil on 1, 2, 3 ranks"

@@ -26,7 +26,8 @@
 #     integrates);
 #  4. bad input: the yaw driven with the exact-ROM reference, a yaw torque
 #     with the yaw held, a yaw0 outside the grid (and a theta0 outside it on 3
-#     ranks: one error line, no abort, no temporary), two theta1 values.
+#     ranks: one error line, no abort, no temporary), two theta1 values,
+#     the hinge arm's elevation driven off its grid on 3 ranks (the same).
 set -euo pipefail
 cd "$T"
 CFG=$ROOT/configs/arm3d_gmp_transient_yaw.yaml
@@ -53,6 +54,12 @@ if $MPIEXEC -n 3 $R -output bad3.h5 -gmp_transient_theta0 9 > bad3.log 2>&1; the
 grep "gmp.transient.theta0 9.*: expected inside the gmp.theta2 grid" bad3.log
 left=$(ls -d bad3.h5 bad3.h5.tmp.* 2>/dev/null || true)
 if grep -q "not every rank" bad3.log || [ -n "$left" ]; then cat bad3.log; echo "FAIL: the 3-rank bad start aborted or left $left"; exit 1; fi
+# the elevation driven off a non-periodic grid on 3 ranks (rank 0
+# integrates; its failure reaches every rank): one line, no abort, no output
+if $MPIEXEC -n 3 $DYNRED -config $ROOT/configs/arm3d_gmp_transient.yaml -gmp_theta2_stop 0.4 -output off3.h5 > off3.log 2>&1; then echo "FAIL: exit 0"; exit 1; fi
+grep "dynred: error: GMP interpolation at theta.*outside the grid" off3.log
+left=$(ls -d off3.h5 off3.h5.tmp.* 2>/dev/null || true)
+if grep -q "not every rank" off3.log || [ -n "$left" ]; then cat off3.log; echo "FAIL: off the grid on 3 ranks aborted or left $left"; exit 1; fi
 $ROOT/tests/expect.sh "gmp.theta1 has 2 values: the arm3d transient holds the yaw" $R -output bad.h5 -gmp_theta1_start 0 -gmp_theta1_stop 0.1
 test ! -e bad.h5
 /usr/bin/python3 - <<'PY'
