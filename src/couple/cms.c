@@ -585,7 +585,7 @@ PetscErrorCode DRCMSSolve(DRCMS c)
   ierr = ReduceAndCouple(c, &Q);
   /* a job rejected for its input (an indefinite reduced system, say) leaves
    * nothing behind; other failures keep what was stored for the rerun (the
-   * errors here are collective: the root's are agreed on, DRCMSRootAgrees) */
+   * errors here are collective: the root's are agreed on, DRRootAgree) */
   if (ierr == DR_ERR_INPUT) DRCMSCheckpointAbandon_Private(c);
   if (ierr) PetscCall(PetscFree(Q));
   if (ierr) PetscFunctionReturn(ierr);

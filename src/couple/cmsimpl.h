@@ -16,6 +16,7 @@
 #ifndef DYNRED_CMSIMPL_H
 #define DYNRED_CMSIMPL_H
 
+#include <dynred/preflight.h>
 #include <dynred/cms.h>
 #include <dynred/model.h>
 #include <dynred/reduce.h>
@@ -258,9 +259,8 @@ PetscErrorCode DRCMSRefine_Private(DRCMS c, PetscBool redo[], PetscBool *again);
 PetscErrorCode DRCMSMark_Private(DRCMS c, PetscInt k, PetscBool start);
 /* assemble.c: free what Gather and the coupled solve made (before a refinement) */
 PetscErrorCode DRCMSResetCoupled_Private(DRCMS c);
-/* cms.c: collective agreement on an error of one group / of the root */
+/* cms.c: collective agreement on an error of one group (of the root alone: DRRootAgree) */
 PetscErrorCode DRCMSAllGroupsAgree_Private(MPI_Comm comm, PetscErrorCode ierr);
-PetscErrorCode DRCMSRootAgrees_Private(DRCMS c, PetscErrorCode ierr);
 /* size of component k (rank 0 of its group knows it), collective */
 PetscErrorCode DRCMSComponentSize_Private(DRCMS c, PetscInt k, PetscInt *n);
 

@@ -248,7 +248,7 @@ static PetscErrorCode CCSolve(DRCMS c, PetscInt nb, PetscReal *S, const PetscRea
 {
   PetscFunctionBeginUser;
   if (c->dense_par) PetscCall(DRDenseEigenPar(c->comm, nb, S, M, nwant, lmax, nf, lam, X));
-  else PetscCall(DRCMSRootAgrees_Private(c, c->rank ? PETSC_SUCCESS : CCSolveRoot(c, nb, S, M, nwant, lmax, nf, lam, X)));
+  else PetscCall(DRRootAgree(c->comm, c->rank ? PETSC_SUCCESS : CCSolveRoot(c, nb, S, M, nwant, lmax, nf, lam, X)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 static PetscErrorCode RootCCModes(DRCMS c, PetscInt count)

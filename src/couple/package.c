@@ -51,17 +51,3 @@ PetscErrorCode DRCMSAllGroupsAgree_Private(MPI_Comm comm, PetscErrorCode ierr)
   if (MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm)) return PETSC_ERR_MPI;
   return (PetscErrorCode)any;
 }
-
-/* Work done by the root alone must not leave the other ranks waiting when
- * it fails: its error code is broadcast and every rank returns it (the root
- * has printed the message). */
-PetscErrorCode DRCMSRootAgrees_Private(DRCMS c, PetscErrorCode ierr)
-{
-  int e = (int)ierr;
-
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Bcast(&e, 1, MPI_INT, 0, c->comm));
-  if (e) PetscFunctionReturn((PetscErrorCode)e);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-

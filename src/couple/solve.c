@@ -277,7 +277,7 @@ static PetscErrorCode SolveSystem(DRCMS c, PetscInt N, const PetscReal *Kr, cons
   if (dense) {
     PetscErrorCode ierr = PETSC_SUCCESS;
     if (!c->rank) ierr = RootDenseSolve(c, N, Kr, Mr, Qout);
-    PetscCall(DRCMSRootAgrees_Private(c, ierr));
+    PetscCall(DRRootAgree(c->comm, ierr));
     PetscCallMPI(MPI_Bcast(&c->next, 1, MPIU_INT, 0, c->comm));
     if (c->rank) {
       PetscCall(PetscFree(c->lamext));
@@ -336,7 +336,7 @@ PetscErrorCode DRCMSCoupledSolve_Private(DRCMS c, PetscReal **Qout)
     PetscErrorCode ierr = PETSC_SUCCESS;
     PetscCall(PetscLogEventBegin(DRCMS_IfaceReduce, 0, 0, 0, 0));
     if (!c->rank) ierr = InterfaceReduce(c, &K2, &M2);
-    PetscCall(DRCMSRootAgrees_Private(c, ierr));
+    PetscCall(DRRootAgree(c->comm, ierr));
     PetscCallMPI(MPI_Bcast(&c->ncc, 1, MPIU_INT, 0, c->comm));
     c->ncoupled = c->ncc + c->nred - c->nbglob;
     PetscCall(DRProgress(c->comm, "cms: interface reduction: %" PetscInt_FMT " boundary coordinates -> %" PetscInt_FMT " CC modes; coupled system %" PetscInt_FMT " -> %" PetscInt_FMT " coordinates", c->nbglob, c->ncc, c->nred, c->ncoupled));

@@ -426,7 +426,7 @@ PetscErrorCode DRCMSSubstructure_Private(DRCMS c)
   PetscCall(PetscMalloc1(s->nnodes + 1, &s->code));
   PetscCall(PetscCalloc2(PetscMax(DR_SUB_MAX_PARTS, c->partition) + 1, &nc, PetscMax(DR_SUB_MAX_PARTS, c->partition) + 1, &cost));
   ierr = c->rank ? PETSC_SUCCESS : RootPartition(c, s, info, nc, cost, msg, sizeof(msg));
-  PetscCall(DRCMSRootAgrees_Private(c, ierr));
+  PetscCall(DRRootAgree(c->comm, ierr));
   PetscCallMPI(MPI_Bcast(info, 3, MPIU_INT, 0, c->comm));
   if (msg[0]) PetscCall(DRProgress(c->comm, "%s", msg));
   PetscCheck(!info[1] || info[2] > 1, c->comm, DR_ERR_INPUT, "%s: cms.partition = %" PetscInt_FMT " leaves %" PetscInt_FMT " of the %" PetscInt_FMT " subdomains without an interior node (every node on the separator); the model is too small to split, expected off", where, c->partition, info[1], c->partition);
