@@ -189,6 +189,8 @@ PetscErrorCode DRModalSetFromOptions(DRModal m)
   PetscCall(EPSSetPurify(m->eps, m->purify));
   PetscCall(EPSMonitorSet(m->eps, Monitor, m, NULL));
   PetscCall(EPSSetFromOptions(m->eps));
+  /* -PREFIX_eps_tol holds for the block path too (block.c's test) */
+  PetscCall(EPSGetTolerances(m->eps, &m->tol, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
