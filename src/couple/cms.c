@@ -25,7 +25,7 @@ static const DRConfigKey cms_keys[] = {
   {"cms.interface_modes", DR_CFG_INT, "0", "interface reduction: keep the lowest N characteristic constraint (CC) modes of the assembled boundary (0: off)", "0..", NULL, NULL},
   {"cms.interface_cutoff_factor", DR_CFG_REAL, "0", "interface reduction: keep the CC modes below interface_cutoff_factor * fmax (0: off, else >= 1; needs fmax)", "0..", NULL, NULL},
   {"cms.interface_auto", DR_CFG_BOOL, "true", "with cms.tol_pct, cms.fmax and every component craig-bampton, and neither interface_modes nor interface_cutoff_factor given: reduce the interface before the projection, starting from the CC modes below 2 x cutoff_factor x fmax, and let the error estimate's boundary term add CC modes in the refinement rounds; false: no interface reduction unless asked for", NULL, NULL, NULL},
-  {"cms.dense_parallel", DR_CFG_BOOL, "false", "the root's dense interface eigenproblem (the CC modes of cms.interface_early, on the physical boundary or a cms.partition separator) solved by ScaLAPACK on every rank instead of LAPACK on the root while the others wait; meant for many ranks and large separators; on 2 ranks of a 2-core machine the dense part took 20 s instead of 25-31 s and the root 330 MiB more (bench/README.md 2p)", NULL, NULL, NULL},
+  {"cms.dense_parallel", DR_CFG_STRING, "auto", "the root's dense interface eigenproblem (the CC modes of cms.interface_early, on the physical boundary or a cms.partition separator) solved by ScaLAPACK on every rank (true) instead of LAPACK on the root while the others wait (false); auto: ScaLAPACK on a job of several ranks unless the root keeps its interface pencil on disk (cms.spill_basis: memory is short there, and the parallel solve holds about 1.5 more pencils on the root), and for pencils of at least 256 DOFs (below, LAPACK on the root either way).  On 2 ranks of a 2-core machine: the 200k-DOF plate's 5400-DOF separator 20 s instead of 25-31 s with 330 MiB more on the root (bench/README.md 2p), the CalculiX bar's 1287 boundary DOFs 0.55 s instead of 1.15 s", "auto|true|false", NULL, NULL},
   {"cms.interface_early", DR_CFG_BOOL, "true", "interface reduction (cms.interface_modes or interface_cutoff_factor) before the component projection: the CC modes come from the components' boundary Schur complements (MUMPS) and each component projects on them only (ncc block solves instead of one per boundary DOF); false: after assembling the full Craig-Bampton boundary (same subspace, the reference path)", NULL, NULL, NULL},
   {"cms.partition", DR_CFG_STRING, "auto", "automatic substructuring of a model of ONE component into N subdomains + a separator (deterministic recursive bisection of the node graph): auto (when a cost model predicts a gain; models of several components stay as they are), off, or N >= 2", NULL, NULL, NULL},
   {"cms.checkpoint", DR_CFG_STRING, "", "component checkpoint directory: each finished superelement stored by a content hash of its matrices, labels and reduction options, so a killed job rerun with the same command reduces only the unfinished components; kept after the run for cms.reuse (default: OUTPUT.ckpt; none: off)", NULL, NULL, NULL},
@@ -232,7 +232,12 @@ PetscErrorCode DRCMSSetFromOptions(DRCMS c)
   PetscCall(DRConfigGetInt(cfg, "cms.interface_modes", &c->iface_modes, NULL));
   PetscCall(DRConfigGetReal(cfg, "cms.interface_cutoff_factor", &c->iface_factor, NULL));
   PetscCall(DRConfigGetBool(cfg, "cms.interface_early", &c->iface_early_opt, NULL));
-  PetscCall(DRConfigGetBool(cfg, "cms.dense_parallel", &c->dense_par, NULL));
+  {
+    char par[16] = "auto";
+    PetscCall(DRConfigGetString(cfg, "cms.dense_parallel", par, sizeof(par), NULL));
+    c->dense_par_auto = (PetscBool)(strcmp(par, "auto") == 0);
+    c->dense_par      = (PetscBool)(strcmp(par, "true") == 0);
+  }
   PetscCall(DRConfigGetString(cfg, "cms.partition", partition, sizeof(partition), NULL));
   {
     char keep[32] = "auto";

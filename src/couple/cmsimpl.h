@@ -136,7 +136,8 @@ struct _p_DRCMS {
    * Sfull: the assembled S on it (root; the estimate's boundary term), lcc:
    * the lowest CC eigenvalue left out (inf: none) */
   PetscBool  iface_early_opt; /* cms.interface_early */
-  PetscBool  dense_par;       /* cms.dense_parallel: the CC problem on every rank (ScaLAPACK) */
+  PetscBool  dense_par;       /* cms.dense_parallel true: the CC problem on every rank (ScaLAPACK) */
+  PetscBool  dense_par_auto;  /* cms.dense_parallel auto: so on several ranks unless the root spills (iface_early.c) */
   PetscBool  iface_early;     /* in use (every component craig-bampton) */
   PetscBool  iface_auto;      /* the CC count chosen by cms.tol_pct (no explicit interface_modes / interface_cutoff_factor) */
   PetscBool  iface_redo;      /* Refine: more CC modes in the next round */

@@ -222,12 +222,14 @@ PetscErrorCode DRCMSRootSchurFactor_Private(DRCMS c)
  * spectrum at once costs more than the partial solves: dsygvx for 250 / 700
  * of 2250 vectors 4 / 6 s, all of them 10 s and more.)  Collective on
  * c->comm: the root decides what to solve and holds the pencil and the
- * results; with cms.dense_parallel every rank takes part in the dense
- * solve (CCSolve, DRDenseEigenPar: ScaLAPACK on all the ranks, which would
- * otherwise wait for the root). */
+ * results; with cms.dense_parallel (auto: on several ranks, unless the
+ * root spills) every rank takes part in the dense solve (CCSolve,
+ * DRDenseEigenPar: ScaLAPACK on all the ranks, which would otherwise wait
+ * for the root). */
 #define DR_CMS_CC_CACHE 6.25 /* (2.5)^2: eigenvalues up to 2.5x the cut frequency */
 /* the dense CC problem: LAPACK on the root, or with cms.dense_parallel
- * ScaLAPACK on every rank (arguments read on the root) */
+ * (true, or auto on several ranks) ScaLAPACK on every rank (arguments read
+ * on the root) */
 static PetscErrorCode CCSolveRoot(DRCMS c, PetscInt nb, PetscReal *S, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nf, PetscReal *lam, PetscReal *X)
 {
   PetscFunctionBeginUser;
@@ -246,8 +248,14 @@ static PetscErrorCode CCSolveRoot(DRCMS c, PetscInt nb, PetscReal *S, const Pets
  * others waiting in the next broadcast while the root waits in a barrier */
 static PetscErrorCode CCSolve(DRCMS c, PetscInt nb, PetscReal *S, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nf, PetscReal *lam, PetscReal *X)
 {
+  PetscBool par = c->dense_par;
+
   PetscFunctionBeginUser;
-  if (c->dense_par) PetscCall(DRDenseEigenPar(c->comm, nb, S, M, nwant, lmax, nf, lam, X));
+  if (c->dense_par_auto) { /* the root decides: it knows whether it spills */
+    par = (PetscBool)(c->size > 1 && !RootSpills(c));
+    PetscCallMPI(MPI_Bcast(&par, 1, MPIU_BOOL, 0, c->comm));
+  }
+  if (par) PetscCall(DRDenseEigenPar(c->comm, nb, S, M, nwant, lmax, nf, lam, X)); /* LAPACK on the root below DR_DENSE_PAR_MIN */
   else PetscCall(DRRootAgree(c->comm, c->rank ? PETSC_SUCCESS : CCSolveRoot(c, nb, S, M, nwant, lmax, nf, lam, X)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -39,6 +39,11 @@
 #     too.
 #  6. Bad values: one line naming the key, exit != 0 (keep_factors,
 #     spill_basis, a scratch_dir that cannot take a file).
+# The plate's jobs solve the root's CC problem by LAPACK on the root
+# (cms.dense_parallel false): its default, auto, takes ScaLAPACK unless the
+# root spills its pencil, which keep_factors false and spill_basis true make
+# it do -- another dense path, the same results to round-off only, where
+# items 1, 3 and 5 compare bits.
 set -euo pipefail
 cd "$T"
 cat > plate.yaml <<'EOF'
@@ -47,7 +52,7 @@ output: plate.h5
 model:
   builtin: plate
   plate: {lx: 1.0, ly: 0.5, lz: 0.02, nx: 30, ny: 15, nz: 2, clamp: x0}
-cms: {fmax: 6000, partition: 8}
+cms: {fmax: 6000, partition: 8, dense_parallel: false}
 verify: false
 EOF
 run() { # name np [options]; the job file: $CFG (default plate.yaml)
