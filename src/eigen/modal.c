@@ -342,6 +342,7 @@ static PetscErrorCode CountBelow(DRModal m, PetscReal lmax, PetscInt *count, Pet
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%scount_", m->prefix));
   PetscCall(MatSetOptionsPrefix(F, prefix));
   PetscCall(MatMumpsSetIcntl(F, 13, 1));
+  PetscCall(MatMumpsSetIcntl(F, 31, 1)); /* the inertia only: MUMPS discards the factors as it goes (less memory; no solve follows) */
   PetscCall(MatSetFromOptions(F));
   PetscCall(MatFactorInfoInitialize(&info));
   PetscCall(MatCholeskyFactorSymbolic(F, A, NULL, &info));
