@@ -40,7 +40,7 @@ static PetscErrorCode CheckpointWrite(DRGA g)
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", g->ckpt));
   PetscCall(DRH5FileOpen(MPI_COMM_NULL, tmp, DR_H5_CREATE, &f));
-  PetscCheck(f >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: cannot create the GA checkpoint as HDF5", tmp);
+  PetscCheck(f >= 0, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: cannot create the GA checkpoint (HDF5) for ga.checkpoint = %s, expected a writable file", tmp, g->ckpt);
   PetscCall(DRH5AttrWriteString(f, ".", "signature", g->signature));
   PetscCall(DRH5AttrWriteInt(f, ".", "generation", H5T_NATIVE_LLONG, g->gen));
   PetscCall(DRH5AttrWriteInt(f, ".", "evaluations", H5T_NATIVE_LLONG, g->nevals));

@@ -237,9 +237,17 @@ PetscErrorCode DRGASetFromOptions(DRGA g)
 #undef GETI
 #undef GETR
   PetscCall(DRConfigGetBool(cfg, "ga.rotations", &g->rotations, NULL));
-  PetscCall(DRConfigGetString(cfg, "ga.checkpoint", g->ckpt, sizeof(g->ckpt), NULL));
+  {
+    PetscBool setk = PETSC_FALSE, setc = PETSC_FALSE;
+    PetscCall(DRConfigGetString(cfg, "ga.checkpoint", g->ckpt, sizeof(g->ckpt), &setk));
+    PetscCall(DRConfigGetString(cfg, "ga.csv", g->csv, sizeof(g->csv), &setc));
+    /* written by rank 0 during and after the run: a place that cannot take
+     * them is refused now, in one line, not after the evaluations (the
+     * defaults beside `output` are checked with it) */
+    if (setk && g->ckpt[0]) PetscCall(DRPreflightOutput(cfg, "ga.checkpoint"));
+    if (setc && g->csv[0]) PetscCall(DRPreflightOutput(cfg, "ga.csv"));
+  }
   if (!g->ckpt[0]) PetscCall(PetscSNPrintf(g->ckpt, sizeof(g->ckpt), "%s.ckpt.h5", g->output));
-  PetscCall(DRConfigGetString(cfg, "ga.csv", g->csv, sizeof(g->csv), NULL));
   if (!g->csv[0]) {
     size_t l = strlen(g->output);
     if (l > 3 && !strcmp(g->output + l - 3, ".h5")) PetscCall(PetscSNPrintf(g->csv, sizeof(g->csv), "%.*s.csv", (int)(l - 3), g->output));
@@ -322,8 +330,9 @@ static PetscErrorCode Start(DRGA g, Pool *w, PetscBool *found)
     PetscCall(PetscMalloc4(2 * N * nw, &w->R, 2 * N, &w->Rr, 2 * N, &w->Re, 2 * N, &w->Rf));
     DRRngSeed(&g->rng, (uint64_t)g->seed);
     g->rref = (PetscReal)(g->nforced + g->nvar + 1);
-    PetscCall(DRGACheckpointRead(g, found, msg, sizeof(msg)));
   }
+  /* an unreadable checkpoint fails on rank 0: every rank ends with it */
+  PetscCall(DRRootAgree(g->comm, g->rank ? PETSC_SUCCESS : DRGACheckpointRead(g, found, msg, sizeof(msg))));
   {
     int bad = msg[0] != 0;
     PetscCallMPI(MPI_Bcast(&bad, 1, MPI_INT, 0, g->comm));
@@ -388,6 +397,24 @@ static PetscErrorCode Stalled(DRGA g, PetscBool *stop)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* rank 0, after a generation's evaluations: selection, stall test,
+ * progress, checkpoint */
+static PetscErrorCode RootGeneration(DRGA g, Pool *w, PetscInt cached_before, PetscBool *stop, char *msg, size_t len)
+{
+  PetscInt N = g->pop;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRGASelect(g, 2 * N, w->R, w->Rr, w->Re, w->Rf));
+  g->hv[g->gen] = DRNSGAHypervolume(N, g->Pr, g->Pe, g->Pfeas, g->Pfront, g->rref, g->eref);
+  PetscCall(Stalled(g, stop));
+  if (g->gen % g->progress_every == 0 || *stop) {
+    PetscCall(FrontLine(g, msg, len));
+    PetscCall(DRProgress(PETSC_COMM_SELF, "ga: generation %" PetscInt_FMT ": %" PetscInt_FMT " new evaluations (%" PetscInt_FMT " total); %s; hypervolume %.6g", g->gen, g->nevals - cached_before, g->nevals, msg, (double)g->hv[g->gen]));
+  }
+  if ((g->ckpt_every && g->gen % g->ckpt_every == 0) || g->gen == g->stop_after) PetscCall(DRGACheckpointWrite(g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Collective: one generation (g->gen + 1): offspring, their objectives,
  * selection, stall test, progress, checkpoint. */
 static PetscErrorCode Generation(DRGA g, Pool *w, PetscBool *stop)
@@ -404,16 +431,9 @@ static PetscErrorCode Generation(DRGA g, Pool *w, PetscBool *stop)
     cached_before = g->nevals;
   }
   PetscCall(DRGAEvaluate(g, N, w->R + N * nw, w->Rr + N, w->Re + N, w->Rf + N));
-  if (g->rank == 0) {
-    PetscCall(DRGASelect(g, 2 * N, w->R, w->Rr, w->Re, w->Rf));
-    g->hv[g->gen] = DRNSGAHypervolume(N, g->Pr, g->Pe, g->Pfeas, g->Pfront, g->rref, g->eref);
-    PetscCall(Stalled(g, stop));
-    if (g->gen % g->progress_every == 0 || *stop) {
-      PetscCall(FrontLine(g, msg, sizeof(msg)));
-      PetscCall(DRProgress(PETSC_COMM_SELF, "ga: generation %" PetscInt_FMT ": %" PetscInt_FMT " new evaluations (%" PetscInt_FMT " total); %s; hypervolume %.6g", g->gen, g->nevals - cached_before, g->nevals, msg, (double)g->hv[g->gen]));
-    }
-    if ((g->ckpt_every && g->gen % g->ckpt_every == 0) || g->gen == g->stop_after) PetscCall(DRGACheckpointWrite(g));
-  }
+  /* a checkpoint that cannot be written (disk full) fails on rank 0:
+   * every rank ends with it, not in the next broadcast */
+  PetscCall(DRRootAgree(g->comm, g->rank ? PETSC_SUCCESS : RootGeneration(g, w, cached_before, stop, msg, sizeof(msg))));
   PetscCallMPI(MPI_Bcast(stop, 1, MPIU_BOOL, 0, g->comm));
   PetscCall(PetscLogEventEnd(DR_GA_Generation, 0, 0, 0, 0));
   PetscCheck(g->gen != g->stop_after, g->comm, DR_ERR_INPUT, "%s: stopped after generation %" PetscInt_FMT " as asked (ga.stop_after_generation); the checkpoint %s continues the run", g->origin, g->gen, g->ckpt);

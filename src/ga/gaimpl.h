@@ -21,6 +21,7 @@
 #include <dynred/condense.h>
 #include <dynred/farm.h>
 #include <dynred/model.h>
+#include <dynred/preflight.h>
 #include <stdint.h>
 
 /* cache values: e, feasible (1/0), omega_max^2 of the reduced model, IDC outer steps */

@@ -6,6 +6,7 @@
 #include "gaimpl.h"
 #include <string.h>
 #include <errno.h>
+#include <unistd.h>
 
 /* /ga/solutions/NNN: K_R, M_R, labels, frequencies and the attributes of solution k */
 static PetscErrorCode WriteSolution(DRGA g, DRStore s, PetscInt k, PetscReal dtc, PetscReal dts)
@@ -117,21 +118,39 @@ static PetscErrorCode WritePareto(DRGA g, DRStore s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* rank 0: the front as CSV: r, e, dt_critical_s, dt_suggested_s, masters */
-static PetscErrorCode WriteCSV(DRGA g)
+/* rank 0: the front as CSV: r, e, dt_critical_s, dt_suggested_s, masters;
+ * written to CSV.tmp and renamed (nothing half-written is left) */
+static PetscErrorCode WriteCSVRoot(DRGA g)
 {
   FILE *csv;
+  char  tmp[PETSC_MAX_PATH_LEN + 8];
+  int   bad;
 
   PetscFunctionBeginUser;
-  if (g->rank || !g->csv[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  csv = fopen(g->csv, "w");
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", g->csv));
+  csv = fopen(tmp, "w");
   PetscCheck(csv, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: cannot write the CSV front (%s)", g->csv, strerror(errno));
   fprintf(csv, "r,e,dt_critical_s,dt_suggested_s,masters\n");
   for (PetscInt k = 0; k < g->nfront; k++) {
     PetscReal dtc = DtCritical(g, k);
     fprintf(csv, "%" PetscInt_FMT ",%.12g,%.6g,%.6g,%s\n", g->fr[k], (double)g->fres[k][0], (double)dtc, (double)(g->dt_safety * dtc), g->ftxt[k]);
   }
-  fclose(csv);
+  bad = ferror(csv);
+  bad = fclose(csv) || bad;
+  if (bad || rename(tmp, g->csv)) {
+    int e = errno;
+    (void)unlink(tmp);
+    SETERRQ(PETSC_COMM_SELF, DR_ERR_INPUT, "%s: cannot write the CSV front (%s)", g->csv, strerror(e));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Collective: the CSV by rank 0, its failure every rank's */
+static PetscErrorCode WriteCSV(DRGA g)
+{
+  PetscFunctionBeginUser;
+  if (!g->csv[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DRRootAgree(g->comm, g->rank ? PETSC_SUCCESS : WriteCSVRoot(g)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
