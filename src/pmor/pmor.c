@@ -124,7 +124,9 @@ PetscErrorCode DRPMORSetUp(DRPMOR pm)
     const char *src;
     size_t      l = 0, len = sizeof(pm->sig);
     PetscCall(DRComponentGetSource(pm->model, &src));
-    l += (size_t)snprintf(pm->sig, len, "pmor %s n%d d%d k%d%s tool %.17g %.17g:", src, (int)pm->ndof, (int)pm->dir, (int)pm->k, pm->each ? " each" : "", (double)pm->tool_m, (double)pm->tool_k);
+    /* pmor.nmodes and pmor.tol shape and set the stored bases too: a rerun
+     * with others starts afresh instead of mixing supports */
+    l += (size_t)snprintf(pm->sig, len, "pmor %s n%d d%d k%d%s tool %.17g %.17g m%d tol %.17g:", src, (int)pm->ndof, (int)pm->dir, (int)pm->k, pm->each ? " each" : "", (double)pm->tool_m, (double)pm->tool_k, (int)pm->nmodes, (double)pm->tol);
     for (PetscInt i = 0; i < pm->k && l + 16 < len; i++) l += (size_t)snprintf(pm->sig + l, len - l, " %d", (int)pm->path_rows[pm->sup[i]]);
   }
   PetscCall(PetscPrintf(pm->comm, "pmor: path of %" PetscInt_FMT " nodes (%s%s, direction %" PetscInt_FMT "), %" PetscInt_FMT " supports, %s weights, %s coordinates\n", pm->npath, pm->parameter, pm->closed ? ", closed" : "", pm->dir, pm->k, pm->weights, pm->method));

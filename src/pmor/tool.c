@@ -16,6 +16,7 @@
  * (alpha m + beta k) (Rayleigh damping of M(p), K(p)), Sherman-Morrison gives
  * exactly H(p, w) = h0 / (1 + c h0), h0 = b^T A(w)^-1 b. */
 #include "pmorimpl.h"
+#include <dynred/preflight.h>
 
 typedef struct {
   DRPMOR      pm;
@@ -136,6 +137,24 @@ static PetscErrorCode EachTask(MPI_Comm group, PetscInt task, void *ctx, PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* rank 0: every support's result holds m modes and its static shape */
+static PetscErrorCode SameModeCounts(DRPMOR pm, DRFarm farm, PetscInt *m)
+{
+  PetscInt N = pm->ndof;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < pm->k; i++) {
+    PetscInt         len, mi;
+    const PetscReal *r;
+    PetscCall(DRFarmGetResult(farm, i, &len, &r));
+    mi = (PetscInt)r[0];
+    if (i == 0) *m = mi;
+    /* the farm's results are addressed by task, so this check is the same on any number of ranks */
+    PetscCheck(mi == *m && len == 1 + *m + (*m + 1) * N, PETSC_COMM_SELF, DR_ERR_INPUT, "pmor: support %" PetscInt_FMT " has %" PetscInt_FMT " eigenmodes, support 0 has %" PetscInt_FMT ", expected the same number everywhere (pmor.nmodes)", i, mi, *m);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the bases of all supports as world vectors W[i n + a] (rank 0 holds the
  * farm's results) */
 static PetscErrorCode Bases(DRPMOR pm, DRFarm farm, Vec proto, Vec **W)
@@ -145,17 +164,8 @@ static PetscErrorCode Bases(DRPMOR pm, DRFarm farm, Vec proto, Vec **W)
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(pm->comm, &rank));
-  if (rank == 0) {
-    for (PetscInt i = 0; i < pm->k; i++) {
-      PetscInt         len, mi;
-      const PetscReal *r;
-      PetscCall(DRFarmGetResult(farm, i, &len, &r));
-      mi = (PetscInt)r[0];
-      if (i == 0) m = mi;
-      /* the farm's results are addressed by task, so this check is the same on any number of ranks */
-      PetscCheck(mi == m && len == 1 + m + (m + 1) * N, PETSC_COMM_SELF, DR_ERR_INPUT, "pmor: support %" PetscInt_FMT " has %" PetscInt_FMT " eigenmodes, support 0 has %" PetscInt_FMT ", expected the same number everywhere (pmor.nmodes)", i, mi, m);
-    }
-  }
+  /* rank 0 holds the results: its verdict reaches every rank */
+  PetscCall(DRRootAgree(pm->comm, rank ? PETSC_SUCCESS : SameModeCounts(pm, farm, &m)));
   PetscCallMPI(MPI_Bcast(&m, 1, MPIU_INT, 0, pm->comm));
   pm->m = m, pm->n = m + 1, pm->nw = pm->k * pm->n;
   PetscCall(PetscMalloc1(pm->k * m, &pm->sfreq));

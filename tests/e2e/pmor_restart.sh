@@ -12,11 +12,23 @@ cp "$ROOT/tests/data/pmor/ring.yaml" .
 C="-config ring.yaml -ranks_per_group 1"
 $MPIEXEC -n 2 $DYNRED $C -output ref.h5 > ref.log
 if $MPIEXEC -n 2 $DYNRED $C -output out.h5 -farm_stop_after 5 > kill.log 2>&1; then echo "interrupted run exited 0"; exit 1; fi
-test ! -e out.h5 && test -e out.h5.supports.h5
+test ! -e out.h5
+test -e out.h5.supports.h5
+# the same command with another pmor.nmodes would mix 12-mode and 10-mode
+# supports: its checkpoint is refused in one line on 3 ranks (the count is
+# in the signature; it used to reach a rank-0 check that left the others
+# waiting for the -error_wait abort), and the checkpoint is kept
+if $MPIEXEC -n 3 $DYNRED $C -output out.h5 -pmor_nmodes 10 > nm.log 2>&1; then echo "a checkpoint of 12-mode supports accepted for pmor.nmodes 10"; exit 1; fi
+grep -q "out.h5.supports.h5: checkpoint of a different sweep" nm.log
+test "$(grep -c 'dynred: error' nm.log)" = 1
+if grep -q "not every rank" nm.log; then cat nm.log; echo "FAIL: the refused checkpoint ended in the -error_wait abort"; exit 1; fi
+test -e out.h5.supports.h5
+test ! -e out.h5
 $MPIEXEC -n 2 $DYNRED $C -output out.h5 > restart.log
 cat restart.log
 grep -Eq "static modes: 7 computed, 5 restored" restart.log
-test -e out.h5 && test ! -e out.h5.supports.h5
+test -e out.h5
+test ! -e out.h5.supports.h5
 # the restored static modes are the stored bits of the same solves; the
 # rest is the same computation on the same ranks: identical, except that
 # the farm's dynamic scheduling may send a support to the other group
@@ -44,5 +56,6 @@ echo "checkpoint left: $ck"
 $MPIEXEC -n 2 $DYNRED $C $TOOL -output tool.h5 > trestart.log
 cat trestart.log
 grep -Eq "supports: 7 computed, 5 restored" trestart.log
-test -e tool.h5 && test ! -e "$ck"
+test -e tool.h5
+test ! -e "$ck"
 /usr/bin/python3 $ROOT/tests/e2e/h5check.py group tref.h5 tool.h5 /pmor 1e-12 error 1e-12
