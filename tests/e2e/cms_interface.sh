@@ -111,5 +111,7 @@ E=$ROOT/tests/expect.sh
 $E "cms\.interface_cutoff_factor = 4 with cms\.fmax = 0, expected cms\.fmax > 0" $DYNRED -config $J -cms_fmax 0 -cms_nmodes 5 -output bad1.h5
 $E "cms\.interface_cutoff_factor = 4 and cms\.interface_modes = 30, expected only one of them" $DYNRED -config $J -cms_interface_modes 30 -output bad2.h5
 $E "cms\.interface_modes = -1, expected >= 0" $DYNRED -config $J -cms_interface_cutoff_factor 0 -cms_interface_modes -1 -output bad3.h5
-[ ! -e bad1.h5 ] && [ ! -e bad2.h5 ] && [ ! -e bad3.h5 ]
+[ ! -e bad1.h5 ]
+[ ! -e bad2.h5 ]
+[ ! -e bad3.h5 ]
 echo "ok"

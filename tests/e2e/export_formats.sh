@@ -265,5 +265,6 @@ bad "bad.yaml:5: unknown key 'export.outptu'" "{outptu: b.dmig}"
 bad "export.output is not set, expected the file to write" "{format: dmig}"
 bad "bad.yaml:5: export.m_name = 'M-1', expected a Nastran name" "{output: b.dmig, m_name: M-1}"
 bad "bad.yaml:5: export.output bad.h5, map bad.h5.map.csv and the exported result bad.h5, expected three different files" "{output: bad.h5}"
-test ! -e b.dmig && test ! -e b.op4
+test ! -e b.dmig
+test ! -e b.op4
 echo ok

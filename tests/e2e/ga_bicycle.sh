@@ -19,7 +19,8 @@ for ev in DRGASetUp DRGASolve DRGAGeneration DRGAEvalBatch DRGAFitness DRGASelec
   grep -q "^$ev " np1.log || { echo "-log_view shows no event $ev"; exit 1; }
 done
 grep -q "ga: 73 DOFs, 6 forced masters (6.2 13.2 15.1 15.2 16.1 16.2), 41 candidate DOFs (genes); b = 5" np1.log
-test -f np1.csv && test ! -f np1.h5.ckpt.h5
+test -f np1.csv
+test ! -f np1.h5.ckpt.h5
 $CHK front np1.h5 --ndof 73 --ncand 41 --b 5 --nforced 6 --method idc
 timeout 300 $MPIEXEC -n 2 $DYNRED ga -config $C -output np2.h5 $OPTS > np2.log
 timeout 300 $MPIEXEC -n 3 $DYNRED ga -config $C -output np3.h5 $OPTS > np3.log
@@ -28,7 +29,8 @@ $CHK same np1.h5 np2.h5 np3.h5
 # killed run: exits 1 after writing the checkpoint of generation 15 ...
 if timeout 300 $MPIEXEC -n 2 $DYNRED ga -config $C -output rs.h5 $OPTS -ga_stop_after_generation 15 > rs1.log 2>&1; then echo "stopped run exited 0"; exit 1; fi
 grep -q "stopped after generation 15" rs1.log
-test -f rs.h5.ckpt.h5 && test ! -f rs.h5
+test -f rs.h5.ckpt.h5
+test ! -f rs.h5
 # ... and the same command continues it (on 1 rank: the rank count may change)
 $DYNRED ga -config $C -output rs.h5 $OPTS > rs2.log
 grep -q "continuing from rs.h5.ckpt.h5 after generation 15" rs2.log

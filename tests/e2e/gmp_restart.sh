@@ -9,12 +9,14 @@ cd "$T"
 C="-config $ROOT/configs/slider_crank_gmp.yaml -gmp_transient_enabled 0 -gmp_verify_step 0.02"
 $MPIEXEC -n 2 $DYNRED $C -output ref.h5 > ref.log
 if $MPIEXEC -n 3 $DYNRED $C -output out.h5 -farm_stop_after 150 > kill.log 2>&1; then echo "interrupted run exited 0"; exit 1; fi
-test ! -e out.h5 && test -e out.h5.sweep.h5
+test ! -e out.h5
+test -e out.h5.sweep.h5
 $MPIEXEC -n 2 $DYNRED $C -output out.h5 > restart.log
 cat restart.log
 grep -q "150 of 379 restored" restart.log
 grep -q "229 computed, 150 restored" restart.log
-test -e out.h5 && test ! -e out.h5.sweep.h5
+test -e out.h5
+test ! -e out.h5.sweep.h5
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np
 a, b = h5py.File("ref.h5", "r"), h5py.File("out.h5", "r")

@@ -18,12 +18,16 @@ C="-config ring.yaml -pmor_frf_n 20"
 $MPIEXEC -n 1 $DYNRED $C -output ref.h5 > ref.log
 if $MPIEXEC -n 1 $DYNRED $C -output out.h5 -farm_stop_after 13 > kill.log 2>&1; then echo "interrupted run exited 0"; exit 1; fi
 grep "farm_stop_after" kill.log
-test ! -e out.h5 && test -e out.h5.supports.h5 && test -e out.h5.frf.h5
+test ! -e out.h5
+test -e out.h5.supports.h5
+test -e out.h5.frf.h5
 $MPIEXEC -n 1 $DYNRED $C -output out.h5 > restart.log
 grep -E "static modes|full FRF" restart.log
 grep -Eq "static modes: 0 computed, 12 restored" restart.log
 grep -Eq "full FRF: 7 frequencies computed, 13 restored" restart.log
-test -e out.h5 && test ! -e out.h5.supports.h5 && test ! -e out.h5.frf.h5
+test -e out.h5
+test ! -e out.h5.supports.h5
+test ! -e out.h5.frf.h5
 /usr/bin/python3 $ROOT/tests/e2e/h5check.py group ref.h5 out.h5 /pmor 0
 $MPIEXEC -n 1 $DYNRED $C -output other.h5 -farm_stop_after 15 > /dev/null 2>&1 || true
 test -e other.h5.frf.h5
