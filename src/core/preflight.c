@@ -45,6 +45,13 @@ PetscErrorCode DRPreflightOutput(DRConfig cfg, const char *key)
       if (stat(dir, &st)) snprintf(msg, sizeof(msg), "%s: %s = '%s': directory '%s' does not exist (%s), expected an existing writable directory", where, key, out, dir, strerror(errno));
       else if (!S_ISDIR(st.st_mode)) snprintf(msg, sizeof(msg), "%s: %s = '%s': '%s' is not a directory, expected an existing writable directory", where, key, out, dir);
       else if (access(dir, W_OK | X_OK)) snprintf(msg, sizeof(msg), "%s: %s = '%s': directory '%s' is not writable (%s), expected an existing writable directory", where, key, out, dir, strerror(errno));
+      else {
+        /* the ParaView index written beside an HDF5 result (store.c: NAME.h5 -> NAME.xdmf) */
+        char   xdmf[PETSC_MAX_PATH_LEN + 8];
+        size_t l = strlen(out);
+        snprintf(xdmf, sizeof(xdmf), "%.*s.xdmf", (int)(l > 3 && !strcmp(out + l - 3, ".h5") ? l - 3 : l), out);
+        if (!stat(xdmf, &st) && S_ISDIR(st.st_mode)) snprintf(msg, sizeof(msg), "%s: %s = '%s': its ParaView index '%s' is a directory, expected a file name or nothing there", where, key, out, xdmf);
+      }
     }
   }
   PetscCall(RootMessage(cfg->comm, msg, sizeof(msg)));

@@ -311,7 +311,7 @@ static PetscErrorCode WriteXDMF(DRStore s)
   snprintf(xpath, sizeof(xpath), "%.*s.xdmf", (int)(strlen(s->path) - (strlen(s->path) > 3 && !strcmp(s->path + strlen(s->path) - 3, ".h5") ? 3 : 0)), s->path);
   snprintf(xtmp, sizeof(xtmp), "%s.tmp", xpath);
   f = fopen(xtmp, "w");
-  PetscCheck(f, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: cannot write", xtmp);
+  PetscCheck(f, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: cannot write the ParaView index of %s (%s), expected a writable file path", xtmp, s->path, strerror(errno));
   fprintf(f, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"2.0\">\n <Domain>\n  <Grid Name=\"model\" GridType=\"Uniform\">\n");
   if (nv && s->ncells) {
     fprintf(f, "   <Topology TopologyType=\"%s\" NumberOfElements=\"%ld\"%s>\n", DRCellName(s->celltype), (long)s->ncells, s->celltype == DR_CELL_LINE2 ? " NodesPerElement=\"2\"" : "");
@@ -327,8 +327,11 @@ static PetscErrorCode WriteXDMF(DRStore s)
       fprintf(f, "   </Attribute>\n");
     }
   fprintf(f, "  </Grid>\n </Domain>\n</Xdmf>\n");
-  PetscCheck(!fclose(f), PETSC_COMM_SELF, DR_ERR_INPUT, "%s: write failed", xtmp);
-  PetscCheck(!rename(xtmp, xpath), PETSC_COMM_SELF, DR_ERR_INPUT, "%s: cannot rename to %s", xtmp, xpath);
+  if (fclose(f) || rename(xtmp, xpath)) { /* nothing half-written left */
+    int e = errno;
+    (void)unlink(xtmp);
+    SETERRQ(PETSC_COMM_SELF, DR_ERR_INPUT, "%s: cannot write the ParaView index of %s (%s), expected a writable file path", xpath, s->path, strerror(e));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -336,6 +339,8 @@ PetscErrorCode DRStoreClose(DRStore *sp, PetscBool commit)
 {
   DRStore s = *sp;
   int     ok, renamed = 0;
+
+  PetscErrorCode xerr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
   if (!s) PetscFunctionReturn(PETSC_SUCCESS);
@@ -350,7 +355,7 @@ PetscErrorCode DRStoreClose(DRStore *sp, PetscBool commit)
      * half-written is left) and every rank raises the error below */
     if (commit && ok) renamed = rename(s->tmp, s->path) ? (errno ? errno : EIO) : 0;
     if (!(commit && ok) || renamed) unlink(s->tmp);
-    else if (s->nnodes) PetscCall(WriteXDMF(s));
+    else if (s->nnodes) xerr = WriteXDMF(s); /* its failure (one line, rank 0) reaches every rank below */
   }
   DRTempForget(s->tmp);
   PetscCallMPI(MPI_Bcast(&renamed, 1, MPI_INT, 0, s->comm));
@@ -361,6 +366,10 @@ PetscErrorCode DRStoreClose(DRStore *sp, PetscBool commit)
   }
   PetscCall(PetscFree(s->shapes));
   PetscCheck(ok || !commit, s->comm, PETSC_ERR_FILE_WRITE, "%s: closing the HDF5 file failed", s->tmp);
-  PetscCall(PetscFree(*sp));
+  {
+    MPI_Comm comm = s->comm;
+    PetscCall(PetscFree(*sp));
+    PetscCall(DRRootAgree(comm, xerr));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

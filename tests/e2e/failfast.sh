@@ -183,4 +183,21 @@ PY
 ff ranks_cms_idle "command line -ranks_per_group: 3 rank groups of 1 rank\(s\) for 2 component\(s\) leave 1 group\(s\) idle; expected at most 2 groups: ranks_per_group >= 2" 3 -config $T/chain/two.yaml -ranks_per_group 1
 ff ranks_cms_divide "ranks_per_group = 2 does not divide the 3 ranks" 3 -config $T/chain/three.yaml -ranks_per_group 2
 ff ranks_gmp_divide "farm group size 2 does not divide the 3 ranks" 3 -config $C/slider_crank_gmp.yaml -ranks_per_group 2
+# --- the ParaView index written beside an HDF5 result (NAME.xdmf): a
+# directory there is refused before the run; an index that cannot be
+# written at the end (its temporary name taken by a directory) ends every
+# rank with one line on 3 ranks, not the -error_wait abort ("not every
+# rank"); the HDF5 result is complete by then and stays
+mkdir -p xdmf/out.xdmf
+if (cd xdmf && timeout 300 $MPIEXEC -n 2 $DYNRED -config $J/small_plate.yaml -output out.h5 > ../xdmf.log 2>&1); then echo "xdmf: exit 0 with out.xdmf a directory"; exit 1; fi
+grep -q "^dynred: error: command line -output: output = 'out.h5': its ParaView index 'out.xdmf' is a directory, expected a file name or nothing there" xdmf.log || { cat xdmf.log; echo "xdmf: message"; exit 1; }
+test "$(ls -A xdmf)" = out.xdmf
+rm -rf xdmf && mkdir -p xdmf/out.xdmf.tmp
+if (cd xdmf && timeout 300 $MPIEXEC -n 3 $DYNRED -config $J/small_plate.yaml -output out.h5 > ../xdmf3.log 2>&1); then echo "xdmf3: exit 0 with out.xdmf.tmp a directory"; exit 1; fi
+grep -q "^dynred: error: out.xdmf.tmp: cannot write the ParaView index of out.h5 (Is a directory), expected a writable file path" xdmf3.log || { cat xdmf3.log; echo "xdmf3: message"; exit 1; }
+test "$(grep -c '^dynred: error' xdmf3.log)" = 1
+if grep -q "not every rank" xdmf3.log; then cat xdmf3.log; echo "xdmf3: the index's failure on rank 0 ended in the -error_wait abort"; exit 1; fi
+test -e xdmf/out.h5
+test ! -e xdmf/out.xdmf
+echo "ok xdmf: a directory at the index refused before the run; its late failure one line on 3 ranks"
 echo "all fail-fast cases ok"
