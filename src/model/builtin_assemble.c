@@ -95,13 +95,27 @@ PetscErrorCode DRBuiltinAssembleElements(DRComponent c, PetscInt nelem, DRElemen
   PetscCall(MatSetOption(c->K, MAT_NO_OFF_PROC_ENTRIES, PETSC_TRUE));
   PetscCall(MatSetOption(c->M, MAT_NO_OFF_PROC_ENTRIES, PETSC_TRUE));
 
-  for (PetscInt e = 0; e < nelem; e++) {
-    const PetscReal *Ke = NULL, *Me = NULL;
-    PetscCall(fn(ctx, e, PETSC_FALSE, &nd, rows, &Ke, &Me));
-    if (!Touches(nd, rows, rs, re)) continue;
-    PetscCall(fn(ctx, e, PETSC_TRUE, &nd, rows, &Ke, &Me));
-    PetscCall(AddElement(c->K, nd, rows, Ke, rs, re, work));
-    if (Me) PetscCall(AddElement(c->M, nd, rows, Me, rs, re, work));
+  {
+    /* an element's matrices are formed on the ranks that own its rows only:
+     * its failure (end nodes that coincide) is agreed before the collective
+     * assembly below, so the other ranks do not wait in it (the builder's
+     * caller, model.c, gives every rank the failing one's message) */
+    PetscErrorCode ierr = PETSC_SUCCESS;
+    int            mine, any;
+    for (PetscInt e = 0; e < nelem && !ierr; e++) {
+      const PetscReal *Ke = NULL, *Me = NULL;
+      ierr = fn(ctx, e, PETSC_FALSE, &nd, rows, &Ke, &Me);
+      if (ierr || !Touches(nd, rows, rs, re)) continue;
+      ierr = fn(ctx, e, PETSC_TRUE, &nd, rows, &Ke, &Me);
+      if (!ierr) ierr = AddElement(c->K, nd, rows, Ke, rs, re, work);
+      if (!ierr && Me) ierr = AddElement(c->M, nd, rows, Me, rs, re, work);
+    }
+    mine = (int)ierr;
+    PetscCallMPI(MPIU_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, c->comm));
+    if (any) {
+      PetscCall(PetscFree(work));
+      return ierr ? ierr : (PetscErrorCode)any; /* no message of its own on a rank that did not fail */
+    }
   }
   for (int which = 0; which < 2; which++) {
     Mat A = which ? c->M : c->K;

@@ -33,6 +33,20 @@ Y
 cp $ROOT/tests/data/cms/chain.yaml chain/three.yaml
 sed 's/{name: b,/{name: a,/' chain/three.yaml > chain/dupname.yaml   # two components named a
 mkdir -p missing && cp chain/*.mtx chain/*.dof chain/three.yaml missing/ && rm missing/c_K.mtx
+# a planar frame whose member 6 joins two nodes at the same place (6 and 7):
+# its elements are formed on the rank that owns their rows only
+cat > coin.yaml <<'Y'
+job: modal
+model:
+  builtin: frame2d
+  frame2d:
+    nodes: [1, 0, 0,  2, 1, 0,  3, 2, 0,  4, 3, 0,  5, 4, 0,  6, 5, 0,  7, 5, 0,  8, 6, 0]
+    members: [1, 2,  2, 3,  3, 4,  4, 5,  5, 6,  6, 7,  7, 8]
+    sections: [1e-3, 1e-7]
+    nel: 4
+    fixed: [1, 1,  1, 2,  1, 6]
+modal: {nmodes: 4}
+Y
 # the last component's M spoiled three ways (the fuzz run's message defects:
 # the message named K's file, or SLEPc/PETSc traces came out of the solve)
 /usr/bin/python3 - <<'PY'
@@ -179,6 +193,10 @@ low = 3 * (0.05 / 1e-8 + 1) * 2 * 2 * 8 / MiB
 assert need("mem_ss") >= low, (need("mem_ss"), low)
 print(f"ok ss estimate {need('mem_ss'):.3g} MiB >= histories {low:.3g} MiB")
 PY
+# --- a builder's check that fails on the ranks owning the element only
+# (it used to leave the others in the assembly: the 30 s -error_wait abort)
+ff frame_coincide_np1 "coin\.yaml:[0-9]+: model\.builtin = frame2d: planar beam: end nodes coincide at \(5\., 0\.\), expected a positive length" 1 -config $T/coin.yaml
+ff frame_coincide_np3 "coin\.yaml:[0-9]+: model\.builtin = frame2d: planar beam: end nodes coincide at \(5\., 0\.\), expected a positive length" 3 -config $T/coin.yaml
 # --- rank counts
 ff ranks_cms_idle "command line -ranks_per_group: 3 rank groups of 1 rank\(s\) for 2 component\(s\) leave 1 group\(s\) idle; expected at most 2 groups: ranks_per_group >= 2" 3 -config $T/chain/two.yaml -ranks_per_group 1
 ff ranks_cms_divide "ranks_per_group = 2 does not divide the 3 ranks" 3 -config $T/chain/three.yaml -ranks_per_group 2
