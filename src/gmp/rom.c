@@ -1,4 +1,5 @@
 /* The GMP reduced model at one configuration (include/dynred/gmp.h). */
+#include <dynred/preflight.h>
 #include "gmp_impl.h"
 #include <dynred/modal.h>
 #include <dynred/eigen.h>
@@ -227,6 +228,40 @@ static PetscErrorCode AttachmentColumn(RomWork *w, Mat Zm, PetscInt nt, PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* rank 0: the deformation modes of the dense pencil and the rigid ones
+ * (Cholesky of K_ff) into Z (nf x n, column-major) */
+static PetscErrorCode RootModes(PetscInt nf, PetscInt nt, PetscInt nm, PetscInt n, const PetscReal *kd, const PetscReal *md, PetscReal *R[], PetscReal *Ra, PetscReal *Z)
+{
+  PetscInt     nfound;
+  PetscReal   *lam, *X, *L;
+  PetscBLASInt nn, nrhs = 1, info;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc3(nf, &lam, nf * nf, &X, nf * nf, &L));
+  PetscCall(DRDenseEigen(nf, kd, md, nm, 0, &nfound, lam, X));
+  PetscCheck(nfound == nm, PETSC_COMM_SELF, PETSC_ERR_LIB, "GMP: LAPACK found %" PetscInt_FMT " of %" PetscInt_FMT " deformation modes", nfound, nm);
+  for (PetscInt j = 0; j < nm; j++) {
+    PetscReal s = DRModeSign(nf, X + j * nf);
+    for (PetscInt i = 0; i < nf; i++) Z[(nt + j) * nf + i] = s * X[j * nf + i];
+  }
+  /* rigid modes: K_ff z = -N^T K n_theta (Cholesky; K_ff is definite
+   * with theta fixed, else the mechanism has a free motion) */
+  PetscCall(PetscArraycpy(L, kd, nf * nf));
+  PetscCall(PetscBLASIntCast(nf, &nn));
+  LAPACKpotrf_("L", &nn, L, &nn, &info);
+  PetscCheck(info == 0, PETSC_COMM_SELF, DR_ERR_INPUT, "GMP: the stiffness with theta fixed is singular (LAPACK dpotrf info %d): the joints leave a free motion besides theta", (int)info);
+  for (PetscInt t = 0; t < nt; t++) {
+    LAPACKpotrs_("L", &nn, &nrhs, L, &nn, R[t], &nn, &info);
+    PetscCall(PetscArraycpy(Z + t * nf, R[t], nf));
+  }
+  if (Ra) {
+    LAPACKpotrs_("L", &nn, &nrhs, L, &nn, Ra, &nn, &info); /* the attachment column, orthogonalized by AttachmentColumn */
+    PetscCall(PetscArraycpy(Z + (n - 1) * nf, Ra, nf));
+  }
+  PetscCall(PetscFree3(lam, X, L));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Small constrained problems: LAPACK on rank 0 (DRDenseEigen for the
  * deformation modes, Cholesky of K_ff for the rigid ones), Z broadcast. */
 static PetscErrorCode RomModesDense(DRGMPRomBuilder b, MPI_Comm comm, RomWork *w, Mat Zm)
@@ -278,33 +313,10 @@ static PetscErrorCode RomModesDense(DRGMPRomBuilder b, MPI_Comm comm, RomWork *w
     PetscCall(VecDestroy(&seq));
   }
   PetscCall(PetscMalloc1(nf * n, &Z));
-  if (rank == 0) {
-    PetscInt     nfound;
-    PetscReal   *lam, *X, *L;
-    PetscBLASInt nn, nrhs = 1, info;
-    PetscCall(PetscMalloc3(nf, &lam, nf * nf, &X, nf * nf, &L));
-    PetscCall(DRDenseEigen(nf, kd, md, nm, 0, &nfound, lam, X));
-    PetscCheck(nfound == nm, PETSC_COMM_SELF, PETSC_ERR_LIB, "GMP: LAPACK found %" PetscInt_FMT " of %" PetscInt_FMT " deformation modes", nfound, nm);
-    for (PetscInt j = 0; j < nm; j++) {
-      PetscReal s = DRModeSign(nf, X + j * nf);
-      for (PetscInt i = 0; i < nf; i++) Z[(nt + j) * nf + i] = s * X[j * nf + i];
-    }
-    /* rigid modes: K_ff z = -N^T K n_theta (Cholesky; K_ff is definite
-     * with theta fixed, else the mechanism has a free motion) */
-    PetscCall(PetscArraycpy(L, kd, nf * nf));
-    PetscCall(PetscBLASIntCast(nf, &nn));
-    LAPACKpotrf_("L", &nn, L, &nn, &info);
-    PetscCheck(info == 0, PETSC_COMM_SELF, DR_ERR_INPUT, "GMP: the stiffness with theta fixed is singular (LAPACK dpotrf info %d): the joints leave a free motion besides theta", (int)info);
-    for (PetscInt t = 0; t < nt; t++) {
-      LAPACKpotrs_("L", &nn, &nrhs, L, &nn, R[t], &nn, &info);
-      PetscCall(PetscArraycpy(Z + t * nf, R[t], nf));
-    }
-    if (Ra) {
-      LAPACKpotrs_("L", &nn, &nrhs, L, &nn, Ra, &nn, &info); /* the attachment column, orthogonalized by AttachmentColumn */
-      PetscCall(PetscArraycpy(Z + (n - 1) * nf, Ra, nf));
-    }
-    PetscCall(PetscFree3(lam, X, L));
-  }
+  /* rank 0's dense solves (a K_ff that leaves a free motion besides theta
+   * fails there) are agreed: the farm group's other ranks do not wait in
+   * the broadcast below */
+  PetscCall(DRRootAgree(comm, rank ? PETSC_SUCCESS : RootModes(nf, nt, nm, n, kd, md, R, Ra, Z)));
   PetscCallMPI(MPI_Bcast(Z, (PetscMPIInt)(nf * n), MPIU_REAL, 0, comm));
   {
     PetscScalar *z;
