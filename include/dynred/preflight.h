@@ -30,6 +30,11 @@ PetscErrorCode DRErrorDeferEnd(MPI_Comm comm, PetscErrorCode ierr, const char *c
  * (CONTEXT: MESSAGE) in buf, for a caller that reports it on a larger
  * communicator (the task farm: one line for the job, not one per group). */
 PetscErrorCode DRErrorDeferTake(MPI_Comm comm, PetscErrorCode ierr, const char *context, char *buf, size_t len);
+/* Collective, also on error paths (plain MPI inside): the message `mine`
+ * and code of the lowest failing rank (ierr != 0; one holding a message
+ * first) to every rank of comm, in buf (len bytes, the same on every rank)
+ * and *code; *code 0 and buf empty when no rank failed.  buf may be mine. */
+PetscErrorCode DRErrorAgreeMessage(MPI_Comm comm, PetscErrorCode ierr, const char *mine, char *buf, size_t len, PetscErrorCode *code);
 /* The driver's exit path: a deferred window left open by an early return
  * prints this rank's recorded message (so no failure ends silently). */
 void DRErrorDeferFlush(void);

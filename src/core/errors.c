@@ -50,31 +50,49 @@ void DRErrorDeferFlush(void)
 
 /* No PetscCall inside: this runs on the error path of every rank and must
  * reach its collectives whatever happened before. */
-PetscErrorCode DRErrorDeferTake(MPI_Comm comm, PetscErrorCode ierr, const char *context, char *buf, size_t len)
+PetscErrorCode DRErrorAgreeMessage(MPI_Comm comm, PetscErrorCode ierr, const char *mine, char *buf, size_t len, PetscErrorCode *code)
 {
-  int         mine = (int)ierr, any = 0;
-  PetscBool   begun = defer_on;
   PetscMPIInt rank;
+  int         c = (int)ierr;
   struct {
     int v, r;
   } in, out;
-  char msgbuf[2560];
+
+  *code = PETSC_SUCCESS;
+  if (MPI_Comm_rank(comm, &rank)) return PETSC_ERR_MPI;
+  /* the lowest failing rank that holds a message (0), else the lowest failing one (1) */
+  in.v = ierr ? (mine && mine[0] ? 0 : 1) : 2;
+  in.r = (int)rank;
+  if (MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MINLOC, comm)) return PETSC_ERR_MPI;
+  if (out.v == 2) {
+    if (len) buf[0] = 0;
+    return PETSC_SUCCESS;
+  }
+  if (rank == out.r && len) {
+    if (!(mine && mine[0])) snprintf(buf, len, "failed without a message");
+    else if (mine != buf) snprintf(buf, len, "%s", mine);
+  }
+  if (MPI_Bcast(buf, (int)len, MPI_CHAR, out.r, comm) || MPI_Bcast(&c, 1, MPI_INT, out.r, comm)) return PETSC_ERR_MPI;
+  *code = (PetscErrorCode)c;
+  return PETSC_SUCCESS;
+}
+
+PetscErrorCode DRErrorDeferTake(MPI_Comm comm, PetscErrorCode ierr, const char *context, char *buf, size_t len)
+{
+  int            mine = (int)ierr, any = 0;
+  PetscBool      begun = defer_on;
+  PetscErrorCode code;
+  char           msgbuf[2560] = "";
 
   defer_on = PETSC_FALSE;
   if (buf && len) buf[0] = 0;
-  if (MPI_Comm_rank(comm, &rank) || MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm)) return PETSC_ERR_MPI;
+  if (MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm)) return PETSC_ERR_MPI;
   if (!any || !begun) return (PetscErrorCode)any; /* not deferred: the failing ranks reported */
-  /* the lowest failing rank that holds a message (0), else the lowest failing one (1) */
-  in.v = ierr ? (defer_msg[0] ? 0 : 1) : 2;
-  in.r = (int)rank;
-  if (MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MINLOC, comm)) return PETSC_ERR_MPI;
-  msgbuf[0] = 0;
-  if (rank == out.r) {
-    const char *msg = defer_msg[0] ? defer_msg : "failed without a message";
-    if (context && context[0] && !strstr(msg, context)) snprintf(msgbuf, sizeof(msgbuf), "%s: %s", context, msg);
-    else snprintf(msgbuf, sizeof(msgbuf), "%s", msg);
+  if (ierr && defer_msg[0]) {
+    if (context && context[0] && !strstr(defer_msg, context)) snprintf(msgbuf, sizeof(msgbuf), "%s: %s", context, defer_msg);
+    else snprintf(msgbuf, sizeof(msgbuf), "%s", defer_msg);
   }
-  if (MPI_Bcast(msgbuf, (int)sizeof(msgbuf), MPI_CHAR, out.r, comm)) return PETSC_ERR_MPI;
+  if (DRErrorAgreeMessage(comm, ierr, msgbuf, msgbuf, sizeof(msgbuf), &code)) return PETSC_ERR_MPI;
   if (buf && len) snprintf(buf, len, "%s", msgbuf);
   defer_code = PETSC_SUCCESS;
   return DR_ERR_INPUT;

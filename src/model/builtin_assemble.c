@@ -1,6 +1,7 @@
 /* The parallel element-assembly loop and the small parsers shared by the
  * built-in FE generators. */
 #include "builtin_impl.h"
+#include <dynred/preflight.h>
 #include <string.h>
 
 /* Add the rows of one element that this rank owns ([rs, re)) into A, with
@@ -112,9 +113,13 @@ PetscErrorCode DRBuiltinAssembleElements(DRComponent c, PetscInt nelem, DRElemen
     }
     mine = (int)ierr;
     PetscCallMPI(MPIU_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, c->comm));
-    if (any) {
+    if (any) { /* every rank raises the failing one's message */
+      char          *spec = NULL, agreed[2048];
+      PetscErrorCode code;
+      if (ierr) PetscCall(PetscErrorMessage(ierr, NULL, &spec));
+      PetscCall(DRErrorAgreeMessage(c->comm, ierr, spec, agreed, sizeof(agreed), &code));
       PetscCall(PetscFree(work));
-      return ierr ? ierr : (PetscErrorCode)any; /* no message of its own on a rank that did not fail */
+      SETERRQ(PETSC_COMM_SELF, code, "%s", agreed);
     }
   }
   for (int which = 0; which < 2; which++) {

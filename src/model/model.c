@@ -2,6 +2,7 @@
  * list, built-in generators or files through the registries of
  * model_builtin.c and model_read.c, node ties. */
 #include "model_impl.h"
+#include <dynred/preflight.h>
 #include <string.h>
 
 static const DRConfigKey model_keys[] = {
@@ -237,29 +238,13 @@ static PetscErrorCode CreateBuiltinAt(DRConfig cfg, const char *b, DRBuiltinCrea
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = (*create)(cfg, b, cut, k, comm, c);
   PetscCall(PetscPopErrorHandler());
-  /* a builder's check may fail on the ranks that own the element only (an
-   * element of zero length, builtin_assemble.c agrees before its
-   * collectives): the lowest failing rank's message and code reach every
-   * rank, which raise it together */
-  {
-    struct {
-      int v, r;
-    } in, out;
-    PetscMPIInt rank;
-    int         code = (int)ierr;
-    PetscCallMPI(MPI_Comm_rank(comm, &rank));
-    in.v = ierr ? 0 : 1;
-    in.r = (int)rank;
-    PetscCallMPI(MPIU_Allreduce(&in, &out, 1, MPI_2INT, MPI_MINLOC, comm));
-    if (out.v) PetscFunctionReturn(PETSC_SUCCESS);
-    PetscCall(PetscErrorMessage(ierr, NULL, &msg));
-    m = msg ? msg : "failed";
-    PetscCall(PetscStrncpy(agreed, (PetscMPIInt)out.r == rank ? m : "", sizeof(agreed)));
-    PetscCallMPI(MPI_Bcast(agreed, (PetscMPIInt)sizeof(agreed), MPI_CHAR, out.r, comm));
-    PetscCallMPI(MPI_Bcast(&code, 1, MPI_INT, out.r, comm));
-    ierr = (PetscErrorCode)code;
-    m    = agreed;
-  }
+  /* the lowest failing rank's message and code reach every rank, which
+   * raise it together (a check that failed on the ranks owning an element
+   * only is agreed by builtin_assemble.c before its collectives) */
+  if (ierr) PetscCall(PetscErrorMessage(ierr, NULL, &msg));
+  PetscCall(DRErrorAgreeMessage(comm, ierr, ierr ? (msg ? msg : "failed") : NULL, agreed, sizeof(agreed), &ierr));
+  if (!ierr) PetscFunctionReturn(PETSC_SUCCESS);
+  m = agreed;
   PetscCall(DRConfigGetOrigin(cfg, &origin));
   PetscCall(PetscStrlen(origin, &lo));
   if (ierr != DR_ERR_INPUT || !strncmp(m, origin, lo) || !strncmp(m, "command line ", 13)) SETERRQ(comm, ierr, "%s", m);
