@@ -34,6 +34,7 @@ static PetscErrorCode NewModes(DRFixedInterface *fi, DRReduction r, DRSupereleme
   PetscCall(DRModalSetDenseMax(*modal, DR_COMPONENT_DENSE_MAX));
   PetscCall(DRModalSetPurify(*modal, DR_COMPONENT_PURIFY));
   PetscCall(DRModalSetBlockSize(*modal, DR_COMPONENT_BLOCK));
+  PetscCall(DRModalSetTolerance(*modal, DR_COMPONENT_TOL));
   PetscCall(DRModalSetFromOptions(*modal));
   PetscCall(DRModalSolve(*modal));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -102,6 +102,7 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscB
   PetscCall(DRModalSetDenseMax(fi->modal, DR_COMPONENT_DENSE_MAX));
   PetscCall(DRModalSetPurify(fi->modal, DR_COMPONENT_PURIFY));
   PetscCall(DRModalSetBlockSize(fi->modal, DR_COMPONENT_BLOCK));
+  PetscCall(DRModalSetTolerance(fi->modal, DR_COMPONENT_TOL));
   PetscCall(DRModalSetFromOptions(fi->modal));
   PetscCall(DRModalSolve(fi->modal));
   PetscCall(DRModalGetModes(fi->modal, &nm, &f, &lam, &fi->modes, NULL));
