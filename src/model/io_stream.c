@@ -237,11 +237,42 @@ PetscErrorCode DRTripletsExchange(DRTriplets *t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static int CmpTriplet(const void *a, const void *b)
+static int CmpTripletCol(const void *a, const void *b, void *ctx)
 {
   const DRTriplet *x = (const DRTriplet *)a, *y = (const DRTriplet *)b;
-  if (x->i != y->i) return x->i < y->i ? -1 : 1;
+  (void)ctx;
   return x->j < y->j ? -1 : (x->j > y->j);
+}
+
+/* t->local sorted by (row, col), stably (entries of one (row, col) keep
+ * their arrival order, so repeated entries add in file order on any
+ * machine): a counting sort by row, O(nnz + m), then each row by column
+ * (PETSc's stable TimSort on its few dozen entries).  One qsort of all
+ * entries took 2 % of a CMS job on the 51k-DOF CalculiX bar and grows like
+ * nnz log nnz on a large model. */
+static PetscErrorCode SortByRow(DRTriplets *t, PetscInt rstart, PetscInt m)
+{
+  PetscInt  *start;
+  DRTriplet *sorted;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc1(m + 1, &start));
+  for (PetscInt k = 0; k < t->nlocal; k++) {
+    PetscInt r = t->local[k].i - rstart;
+    PetscCheck(r >= 0 && r < m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "received row %" PetscInt_FMT " outside %" PetscInt_FMT "..%" PetscInt_FMT, t->local[k].i, rstart, rstart + m);
+    start[r + 1]++;
+  }
+  for (PetscInt r = 0; r < m; r++) start[r + 1] += start[r];
+  PetscCall(PetscMalloc1(t->nlocal, &sorted));
+  for (PetscInt k = 0; k < t->nlocal; k++) sorted[start[t->local[k].i - rstart]++] = t->local[k];
+  /* start[r] is now the end of row r */
+  for (PetscInt r = 0, b = 0; r < m; b = start[r++])
+    if (start[r] - b > 1) PetscCall(PetscTimSort(start[r] - b, sorted + b, sizeof(DRTriplet), CmpTripletCol, NULL));
+  PetscCall(PetscFree(start));
+  PetscCall(PetscFree(t->local));
+  t->local    = sorted;
+  t->caplocal = t->nlocal;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRTripletsAssemble(DRTriplets *t, Mat *A)
@@ -253,7 +284,7 @@ PetscErrorCode DRTripletsAssemble(DRTriplets *t, Mat *A)
   PetscCall(PetscLayoutGetRange(t->map, &rstart, &rend));
   m = rend - rstart;
   /* Sorted by (row, col); repeated entries add, as in FE assembly. */
-  if (t->nlocal) qsort(t->local, (size_t)t->nlocal, sizeof(DRTriplet), CmpTriplet);
+  if (t->nlocal) PetscCall(SortByRow(t, rstart, m));
   for (PetscInt k = 0; k < t->nlocal; k++) {
     if (nu && t->local[nu - 1].i == t->local[k].i && t->local[nu - 1].j == t->local[k].j) t->local[nu - 1].v += t->local[k].v;
     else t->local[nu++] = t->local[k];
