@@ -111,15 +111,19 @@ struct _p_DRReduction {
  * condition sum c_k^2 (t_k - theta) = 0 (t_k = 1 / lambda_k),
  *     y^T K y - 1/theta = theta^-2 sum c_k^2 (t_k - theta)^2 lambda_k,
  * i.e. tol^2 relative for a residual spread over nearby modes; off-diagonal
- * entries y_i^T K y_j are O(tol_i tol_j) the same way.  Measured on the
- * 51k-DOF CalculiX bar (bench/README.md 2x): 1e-10, 1e-8 and 1e-6 move every
- * coupled frequency by at most 2.3e-11 relative against 1e-12 (the basis
- * changes; 1e-12 against itself on other ranks differs as much), and solve
- * 1688, 1688 and 1520 block columns instead of 1848.  1e-10 keeps even a
- * first-order effect (a near-degenerate pair) 100x below the 1e-8 of the
- * Rayleigh-Ritz checks and the rank-independence tests.  Free-interface
- * modes keep 1e-12: their residual flexibility subtracts Phi Lambda^-1
- * Phi^T, first order in the modes' error. */
+ * entries y_i^T K y_j between Ritz vectors of one solve are O(tol_i tol_j)
+ * the same way.  First order in tol are the stiffness couplings taken as
+ * zero between the kept modes and the vectors added later, M-orthogonal
+ * to them (residual corrections, correct.c; a continued solve, enrich.c):
+ * phi^T K w = (K phi - lambda M phi)^T w.  So 1e-10, not looser: it keeps
+ * them 100x below the 1e-8 of the Rayleigh-Ritz checks and of the
+ * rank-independence tests.  Measured on the 51k-DOF CalculiX bar
+ * (bench/README.md 2x, one correction round): 1e-10, 1e-8 and 1e-6 move
+ * every coupled frequency by at most 2.3e-11 relative against 1e-12 (as
+ * much as 1e-12 itself moves between 1, 2 and 3 ranks), and solve 1688,
+ * 1688 and 1520 block columns instead of 1848.  Free-interface modes keep
+ * 1e-12: their residual flexibility subtracts Phi Lambda^-1 Phi^T, first
+ * order in the modes' error. */
 #define DR_COMPONENT_TOL 1e-10
 
 /* Log events of the reduction package (DRReductionInitializePackage). */
