@@ -39,11 +39,13 @@ def labels(path):
 
 
 def triangle(rows, n):
-    """Dense symmetric matrix from (i, j, v) 1-based entries of one triangle."""
+    """Dense symmetric matrix from (i, j, v) 1-based entries of one triangle;
+    repeated entries add (FE assembly), in file order."""
     A = np.zeros((n, n))
     for i, j, v in rows:
-        A[i - 1, j - 1] = v
-        A[j - 1, i - 1] = v
+        A[i - 1, j - 1] += v
+        if i != j:
+            A[j - 1, i - 1] += v
     return A
 
 
