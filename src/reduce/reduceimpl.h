@@ -112,11 +112,12 @@ struct _p_DRReduction {
  *     y^T K y - 1/theta = theta^-2 sum c_k^2 (t_k - theta)^2 lambda_k,
  * i.e. tol^2 relative for a residual spread over nearby modes; off-diagonal
  * entries y_i^T K y_j between Ritz vectors of one solve are O(tol_i tol_j)
- * the same way.  First order in tol are the stiffness couplings taken as
- * zero between the kept modes and the vectors added later, M-orthogonal
- * to them (residual corrections, correct.c; a continued solve, enrich.c):
- * phi^T K w = (K phi - lambda M phi)^T w.  So 1e-10, not looser: it keeps
- * them 100x below the 1e-8 of the Rayleigh-Ritz checks and of the
+ * the same way.  First order in tol is one coupling taken as zero: that
+ * of the kept modes with the fixed-interface modes a continued solve adds
+ * (enrich.c through DRFixedInterfaceAppend with modal true; M-orthogonal to
+ * the kept ones, phi^T K w = (K phi - lambda M phi)^T w; residual
+ * corrections get theirs computed).  So 1e-10, not looser: it keeps that
+ * 100x below the 1e-8 of the Rayleigh-Ritz checks and of the
  * rank-independence tests.  Measured on the 51k-DOF CalculiX bar
  * (bench/README.md 2x, one correction round): 1e-10, 1e-8 and 1e-6 move
  * every coupled frequency by at most 2.3e-11 relative against 1e-12 (as
