@@ -292,8 +292,7 @@ PetscErrorCode DRTripletsAssemble(DRTriplets *t, Mat *A)
   t->nlocal = nu;
   PetscCall(PetscCalloc2(m + 1, &dnnz, m + 1, &onnz));
   for (PetscInt k = 0; k < nu; k++) {
-    PetscInt j = t->local[k].j;
-    PetscCheck(t->local[k].i >= rstart && t->local[k].i < rend, PETSC_COMM_SELF, PETSC_ERR_PLIB, "received row %" PetscInt_FMT " outside %" PetscInt_FMT "..%" PetscInt_FMT, t->local[k].i, rstart, rend);
+    PetscInt j = t->local[k].j; /* its row checked by SortByRow */
     if (j >= rstart && j < rend) dnnz[t->local[k].i - rstart]++;
     else onnz[t->local[k].i - rstart]++;
   }

@@ -31,10 +31,7 @@ static PetscErrorCode NewModes(DRFixedInterface *fi, DRReduction r, DRSupereleme
     PetscCall(VecDestroyVecs(fi->nq, &kept));
     PetscCall(DRModalSetRange(*modal, PetscMin(nmodes, fi->nI) - fi->nq, 0));
   } else PetscCall(DRModalSetRange(*modal, PetscMin(nmodes, fi->nI), 0));
-  PetscCall(DRModalSetDenseMax(*modal, DR_COMPONENT_DENSE_MAX));
-  PetscCall(DRModalSetPurify(*modal, DR_COMPONENT_PURIFY));
-  PetscCall(DRModalSetBlockSize(*modal, DR_COMPONENT_BLOCK));
-  PetscCall(DRModalSetTolerance(*modal, DR_COMPONENT_TOL));
+  PetscCall(DRFixedInterfaceModalDefaults(*modal));
   PetscCall(DRModalSetFromOptions(*modal));
   PetscCall(DRModalSolve(*modal));
   PetscFunctionReturn(PETSC_SUCCESS);

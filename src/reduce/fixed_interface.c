@@ -77,6 +77,16 @@ PetscErrorCode DRFixedInterfaceSetUp(DRComponent c, const PetscBool isboundary[]
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRFixedInterfaceModalDefaults(DRModal m)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DRModalSetDenseMax(m, DR_COMPONENT_DENSE_MAX));
+  PetscCall(DRModalSetPurify(m, DR_COMPONENT_PURIFY));
+  PetscCall(DRModalSetBlockSize(m, DR_COMPONENT_BLOCK));
+  PetscCall(DRModalSetTolerance(m, DR_COMPONENT_TOL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscBool keep, DRSuperelement *se)
 {
   PetscInt         nm;
@@ -99,10 +109,7 @@ PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscB
     PetscCall(DRModalSetMinModes(fi->modal, PetscMin(r->nmodes, fi->nI))); /* with a cutoff, nmodes is a floor */
   } else PetscCall(DRModalSetRange(fi->modal, keep ? PetscMax(1, PetscMin(r->nmodes, fi->nI)) : 1, 0));
   PetscCall(DRModalSetSlicing(fi->modal, PETSC_FALSE));
-  PetscCall(DRModalSetDenseMax(fi->modal, DR_COMPONENT_DENSE_MAX));
-  PetscCall(DRModalSetPurify(fi->modal, DR_COMPONENT_PURIFY));
-  PetscCall(DRModalSetBlockSize(fi->modal, DR_COMPONENT_BLOCK));
-  PetscCall(DRModalSetTolerance(fi->modal, DR_COMPONENT_TOL));
+  PetscCall(DRFixedInterfaceModalDefaults(fi->modal));
   PetscCall(DRModalSetFromOptions(fi->modal));
   PetscCall(DRModalSolve(fi->modal));
   PetscCall(DRModalGetModes(fi->modal, &nm, &f, &lam, &fi->modes, NULL));

@@ -40,6 +40,10 @@ typedef struct {
 } DRFixedInterface;
 
 PetscErrorCode DRFixedInterfaceSetUp(DRComponent c, const PetscBool isboundary[], DRSuperelement *se, DRFixedInterface *fi);
+/* The component eigensolver's settings (dense below DR_COMPONENT_DENSE_MAX,
+ * no purification, block size, tolerance: reduceimpl.h), for the first
+ * solve and a refinement's (enrich.c); options may override them after. */
+PetscErrorCode DRFixedInterfaceModalDefaults(DRModal m);
 /* Fixed-interface modes (nmodes or below cutoff; nkeep_max caps them, 0 keeps
  * none but still proves K_II regular). */
 PetscErrorCode DRFixedInterfaceModes(DRFixedInterface *fi, DRReduction r, PetscBool keep, DRSuperelement *se);
