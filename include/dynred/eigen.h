@@ -14,11 +14,13 @@
 /* Log class "DR Eigen" and its events: DREigenSolve (a DRModal solve),
  * DREigenFactor (the trial factorization of K for a zero shift),
  * DREigenDense (DRDenseEigen), DREigenCount (the inertia count of
- * K - lmax M before a counted solve).  Called by DRModalCreate and
+ * K - lmax M before a counted solve), DREigenBlockOrth (the block
+ * eigensolver's Gram-Schmidt and CholQR of each new block), DREigenBlockRitz
+ * (its Rayleigh-Ritz steps and thick restarts).  Called by DRModalCreate and
  * DRDenseEigen. */
 PetscErrorCode       DREigenInitializePackage(void);
 extern PetscClassId  DR_EIGEN_CLASSID;
-extern PetscLogEvent DR_EIGEN_Solve, DR_EIGEN_Factor, DR_EIGEN_Dense, DR_EIGEN_Count;
+extern PetscLogEvent DR_EIGEN_Solve, DR_EIGEN_Factor, DR_EIGEN_Dense, DR_EIGEN_Count, DR_EIGEN_BlockOrth, DR_EIGEN_BlockRitz;
 
 /* Dense K x = lambda M x (n x n, column-major, K semidefinite, M definite)
  * on one process, accurate for the lowest modes: LAPACK dsygvx on the

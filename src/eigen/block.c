@@ -395,10 +395,12 @@ PetscErrorCode DRModalBlockSolve(DRModal m, Mat F, PetscInt nwant, PetscInt *nco
     /* expand the unexpanded block [ne, ne + b) */
     PetscCall(PetscMalloc2(ncols * b, &h, b * b, &R));
     PetscCall(SolveBlock(&L, L.MV + ne * L.nl, W));
+    PetscCall(PetscLogEventBegin(DR_EIGEN_BlockOrth, 0, 0, 0, 0));
     PetscCall(Orthogonalize(&L, L.D, L.MD, L.nd, W, NULL));
     PetscCall(Orthogonalize(&L, L.V, L.MV, ncols, W, h));
     PetscCall(MultM(&L, W, MW, b));
     PetscCall(CholQR(&L, W, MW, R, &ok));
+    PetscCall(PetscLogEventEnd(DR_EIGEN_BlockOrth, 0, 0, 0, 0));
     if (!ok) { /* an invariant subspace: continue with a fresh direction, no coupling */
       PetscCall(RandomBlock(&L, rstart, 1000 * (iter + 1), ncols, W, MW));
       for (PetscInt i = 0; i < b * b; i++) R[i] = 0;
@@ -422,6 +424,7 @@ PetscErrorCode DRModalBlockSolve(DRModal m, Mat F, PetscInt nwant, PetscInt *nco
     /* Rayleigh-Ritz and the residuals || C s_i || */
     {
       PetscInt nc = 0;
+      PetscCall(PetscLogEventBegin(DR_EIGEN_BlockRitz, 0, 0, 0, 0));
       PetscCall(RitzPairs(&L, ne, theta, S));
       for (PetscInt i = 0; i < ne; i++) {
         PetscReal r2 = 0;
@@ -441,10 +444,14 @@ PetscErrorCode DRModalBlockSolve(DRModal m, Mat F, PetscInt nwant, PetscInt *nco
         PetscCall(DRProgress(m->comm, "%seigensolve (block %" PetscInt_FMT "): %" PetscInt_FMT " of %" PetscInt_FMT " converged, restart %" PetscInt_FMT, m->prefix, b, nc, nwant, restarts));
       }
       if (nc >= nwant) {
+        PetscCall(PetscLogEventEnd(DR_EIGEN_BlockRitz, 0, 0, 0, 0));
         done = PETSC_TRUE;
         break;
       }
-      if (ne + b <= pmax) continue; /* room for another block */
+      if (ne + b <= pmax) {
+        PetscCall(PetscLogEventEnd(DR_EIGEN_BlockRitz, 0, 0, 0, 0));
+        continue; /* room for another block */
+      }
       PetscCheck(restarts < 1000, m->comm, PETSC_ERR_CONV_FAILED, "%s: block eigensolver: %" PetscInt_FMT " of %" PetscInt_FMT " modes converged after 1000 restarts; try -%sblock_size 0 (SLEPc Krylov-Schur)", m->what, nc, nwant, m->prefix);
       restarts++;
       /* thick restart: keep k Ritz vectors, the unexpanded block after them */
@@ -471,6 +478,7 @@ PetscErrorCode DRModalBlockSolve(DRModal m, Mat F, PetscInt nwant, PetscInt *nco
         ncols = k + b;
         last  = k;
       }
+      PetscCall(PetscLogEventEnd(DR_EIGEN_BlockRitz, 0, 0, 0, 0));
     }
   }
   /* the wanted Ritz pairs: lambda = sigma + 1/theta, ascending */

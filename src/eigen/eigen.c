@@ -2,7 +2,7 @@
 #include <dynred/eigen.h>
 
 PetscClassId  DR_EIGEN_CLASSID;
-PetscLogEvent DR_EIGEN_Solve, DR_EIGEN_Factor, DR_EIGEN_Dense, DR_EIGEN_Count;
+PetscLogEvent DR_EIGEN_Solve, DR_EIGEN_Factor, DR_EIGEN_Dense, DR_EIGEN_Count, DR_EIGEN_BlockOrth, DR_EIGEN_BlockRitz;
 
 static PetscBool initialized = PETSC_FALSE;
 
@@ -23,6 +23,8 @@ PetscErrorCode DREigenInitializePackage(void)
   PetscCall(PetscLogEventRegister("DREigenFactor", DR_EIGEN_CLASSID, &DR_EIGEN_Factor));
   PetscCall(PetscLogEventRegister("DREigenCount", DR_EIGEN_CLASSID, &DR_EIGEN_Count));
   PetscCall(PetscLogEventRegister("DREigenDense", DR_EIGEN_CLASSID, &DR_EIGEN_Dense));
+  PetscCall(PetscLogEventRegister("DREigenBlockOrth", DR_EIGEN_CLASSID, &DR_EIGEN_BlockOrth));
+  PetscCall(PetscLogEventRegister("DREigenBlockRitz", DR_EIGEN_CLASSID, &DR_EIGEN_BlockRitz));
   PetscCall(PetscRegisterFinalize(DREigenFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
