@@ -136,6 +136,7 @@ struct _p_DRCMS {
    * Sfull: the assembled S on it (root; the estimate's boundary term), lcc:
    * the lowest CC eigenvalue left out (inf: none) */
   PetscBool  iface_early_opt; /* cms.interface_early */
+  PetscBool  write_modes;     /* cms.write_modes: /cms/modes and the ParaView shapes written */
   PetscBool  dense_par;       /* cms.dense_parallel true: the CC problem on every rank (ScaLAPACK) */
   PetscBool  dense_par_auto;  /* cms.dense_parallel auto: so on several ranks unless the root spills (iface_early.c) */
   PetscBool  iface_early;     /* in use (every component craig-bampton) */

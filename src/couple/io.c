@@ -302,14 +302,16 @@ PetscErrorCode DRCMSWrite(DRCMS c, DRStore s)
   PetscCall(DRStoreAttrInt(s, "/timing", "single_solves", c->nsingle));
   PetscCall(DRStoreAttrInt(s, "/timing", "eigen_block_columns", c->neigcols));
   PetscCall(DRStoreWriteLabels(s, "/cms/labels", c->nfull, c->full));
-  if (c->nm) PetscCall(DRStoreWriteVecs(s, "/cms/modes", c->nm, c->modes, NULL));
-  PetscCall(DRStoreAttrString(s, "/cms", "modes_normalization", "mass: Phi^T M Phi = I (recovered u = T q); columns = modes, rows = /cms/labels"));
+  if (c->nm && c->write_modes) {
+    PetscCall(DRStoreWriteVecs(s, "/cms/modes", c->nm, c->modes, NULL));
+    PetscCall(DRStoreAttrString(s, "/cms", "modes_normalization", "mass: Phi^T M Phi = I (recovered u = T q); columns = modes, rows = /cms/labels"));
+  }
   PetscCall(DRStoreAttrInt(s, "/cms", "ndof", c->nfull));
   PetscCall(DRStoreAttrReal(s, "/cms", "fmax_hz", c->fmax));
   PetscCall(WriteReduced(c, s));
   PetscCall(WriteComponents(c, s));
   for (PetscInt p = 0; p < DR_CMS_NPHASE; p++) PetscCall(DRStoreAttrReal(s, "/timing", phase_names[p], c->t[p]));
-  PetscCall(WriteShapes(c, s));
+  if (c->write_modes) PetscCall(WriteShapes(c, s));
   PetscCall(PetscLogEventEnd(DRCMS_Write, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

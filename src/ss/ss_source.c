@@ -74,7 +74,7 @@ static PetscErrorCode SourceRead(const char *path, const char *group, DRSSSource
   else if (Exists(f, "/modal/modes")) PetscCall(PetscStrncpy(g, "/modal", sizeof(g)));
   else {
     PetscCall(DRH5FileClose(&f));
-    SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: no /cms/modes or /modal/modes; name the group of the reduced model with ss.group", path);
+    SETERRQ(PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: no /cms/modes or /modal/modes (written unless cms.write_modes or modal.write_modes is false); name the group of the reduced model with ss.group", path);
   }
   PetscCall(PetscStrncpy(src->group, g, sizeof(src->group)));
   PetscCall(PetscSNPrintf(dK, sizeof(dK), "%s/K", g));

@@ -161,7 +161,7 @@ static PetscErrorCode Substructures(const char *path, const DRSecondOrder *so, c
   PetscCheck(f >= 0, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: cannot open, expected the HDF5 result of the dynred cms job the ss source was made from (sysred.energy.cms)", path);
   PetscCall(DRH5Dims(f, "/cms/modes", &nd, dd));
   if (nd != 2) PetscCall(DRH5FileClose(&f));
-  PetscCheck(nd == 2, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: no /cms/modes, expected a dynred cms result (sysred.energy.cms)", path);
+  PetscCheck(nd == 2, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: no /cms/modes, expected a dynred cms result with its modes (sysred.energy.cms; not cms.write_modes false)", path);
   ncol = (PetscInt)dd[1];
   PetscCheck(ncol >= m, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: /cms/modes has %" PetscInt_FMT " modes, expected at least the %" PetscInt_FMT " of the ss model", path, ncol, m);
   PetscCall(DRH5ReadAll(f, "/cms/modes", H5T_NATIVE_DOUBLE, NULL, NULL, (void **)&Phi));

@@ -7,7 +7,8 @@
 # (Cholesky of M, eigvalsh) to 1e-10 relative, the mode shapes match
 # (|phi_ref^T M u| = 1 within 1e-8, i.e. recovered u = T q is mass-normalized
 # and correct row by row), and the verify solve of the assembled components
-# agrees too.  On 1 and 2 ranks.
+# agrees too.  On 1 and 2 ranks; on 3 ranks with cms.write_modes false the
+# same frequencies (same bound) and no /cms/modes or ParaView shapes.
 set -euo pipefail
 cd "$T"
 /usr/bin/python3 $ROOT/tests/data/cms/chain_gen.py chain .
@@ -15,6 +16,7 @@ cp $ROOT/tests/data/cms/chain.yaml .
 $DYNRED -config chain.yaml -output np1.h5 > np1.log
 timeout 300 $MPIEXEC -n 2 $DYNRED -config chain.yaml -output np2.h5 > np2.log
 grep -q "group 1 (ranks 1-1)" np2.log
+timeout 300 $MPIEXEC -n 3 $DYNRED -config chain.yaml -cms_write_modes false -output np3.h5 > np3.log
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np
 import importlib.util, os
@@ -64,5 +66,12 @@ for np_ in (1, 2):
     assert ev < 1e-10, f"full-model frequencies off by {ev:.3e}"
     # angle <= 2 x bound / relgap = 4e-8 (min relgap 4.5e-4): 1 - cos = 8e-16, plus the normalization's sqrt(n) u; 1e-8 is far above
     assert ex < 1e-8, f"CMS mode shapes off: {ex:.3e}"
+with h5py.File("np3.h5", "r") as f:
+    fc = f["/cms/frequencies_hz"][:]
+    written = [k for k in ("/cms/modes", "/cms/shapes", "/mesh") if k in f]
+e = np.max(np.abs(fc - ref) / ref)
+print(f"3 ranks, cms.write_modes false: CMS max rel freq err {e:.2e}, written of modes/shapes/mesh: {written}")
+assert len(fc) == 60 and e < 1e-10, f"CMS frequencies off by {e:.3e}"  # the bound above
+assert not written, f"cms.write_modes false wrote {written}"
 print("ok")
 PY
