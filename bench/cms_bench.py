@@ -137,7 +137,9 @@ def main():
                 tc, out = run(["cms"] + model + cut + ["-cms_fmax", f"{fN * 1.0001:.9g}",
                                "-cms_method", a.method, "-verify", "false" if a.no_verify else "true",
                                # no checkpoint: a rerun in the same workdir would read the components back (cms.reuse) and time nothing
-                               "-cms_checkpoint", "none", "-output", cms] + (["-cms_cutoff_factor", a.cutoff_factor] if a.cutoff_factor else [])
+                               "-cms_checkpoint", "none",
+                               # the modal job above writes no modes either: both jobs write their frequencies only
+                               "-cms_write_modes", "false", "-output", cms] + (["-cms_cutoff_factor", a.cutoff_factor] if a.cutoff_factor else [])
                               + (partition + ["-cms_nmodes", str(nm)] if partition else []) + a.extra.split(), np_)
                 with open(cms[:-3] + ".log", "w") as lf:  # the job's log (refinement rounds, phases) beside its result
                     lf.write(out)
