@@ -18,12 +18,15 @@
  * M inner product, with eigenvalues theta = 1 / (lambda - sigma), largest
  * for the lowest lambda.  The basis V (M-orthonormal, n x ncols) grows a
  * block at a time: W = F^{-1} (M V_last), orthogonalized against the
- * deflation space and against all of V by block classical Gram-Schmidt
- * twice (full reorthogonalization: SLEPc's "if needed" test, DGKS with
- * eta = 1/sqrt(2), asked for the second pass in every expansion of the
- * 13k-DOF CalculiX parts -- F^{-1} M v lies mostly in the converged
- * directions -- so it is always made), then M-orthonormalized by Cholesky
- * QR twice.  The projected matrix T = V^T M A V is filled from the Gram-Schmidt
+ * deflation space (block classical Gram-Schmidt twice) and against V: a
+ * local pass against the last two blocks (the Lanczos recurrence; the whole
+ * basis in the first expansion after a (re)start, where W also couples to
+ * the kept Ritz vectors), then one full pass of classical Gram-Schmidt as
+ * the reorthogonalization, a second one only where DGKS asks for it
+ * (OrthogonalizeNew; two full passes were always needed without the local
+ * one -- F^{-1} M v lies mostly in the converged directions, which a full
+ * first pass cancels -- and read the basis twice as often), then
+ * M-orthonormalized by Cholesky QR twice.  The projected matrix T = V^T M A V is filled from the Gram-Schmidt
  * coefficients, so A V_e = V_e T_ee + V_u C with V_e the expanded columns
  * and V_u the last, unexpanded block (C = T_ue).  Rayleigh-Ritz on T_ee
  * (LAPACK dsyevd) gives Ritz pairs (theta_i, y_i = V_e s_i) with the exact
@@ -147,29 +150,81 @@ static PetscErrorCode Gram(Block *L, const PetscScalar *A, PetscInt na, const Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* W (b columns) -= Q h, h = (M Q)^T W, twice (classical Gram-Schmidt with
- * one reorthogonalization); hsum (nq x b) accumulates h when given. */
-static PetscErrorCode Orthogonalize(Block *L, const PetscScalar *Q, const PetscScalar *MQ, PetscInt nq, PetscScalar *W, PetscReal *hsum)
+/* One classical Gram-Schmidt pass of W (b columns) against Q (nq columns):
+ * h = (M Q)^T W, W -= Q h; h (nq x b) added to hsum (leading dimension ld)
+ * at row r0 and its squared column norms put in hnorm2, each when given. */
+static PetscErrorCode OnePass(Block *L, const PetscScalar *Q, const PetscScalar *MQ, PetscInt nq, PetscScalar *W, PetscReal *hsum, PetscInt ld, PetscInt r0, PetscReal *hnorm2)
 {
   PetscReal   *h;
   PetscBLASInt m, n, k;
   PetscScalar  one = 1, mone = -1;
 
   PetscFunctionBeginUser;
+  if (hnorm2)
+    for (PetscInt j = 0; j < L->b; j++) hnorm2[j] = 0;
   if (nq == 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc1(nq * L->b, &h));
-  if (hsum)
-    for (PetscInt i = 0; i < nq * L->b; i++) hsum[i] = 0;
   PetscCall(PetscBLASIntCast(L->nl, &m));
   PetscCall(PetscBLASIntCast(L->b, &n));
   PetscCall(PetscBLASIntCast(nq, &k));
-  for (PetscInt pass = 0; pass < 2; pass++) {
-    PetscCall(Gram(L, MQ, nq, W, L->b, h));
-    if (m > 0) PetscCallBLAS("BLASgemm", BLASgemm_("N", "N", &m, &n, &k, &mone, Q, &L->lda, h, &k, &one, W, &L->lda));
-    if (hsum)
-      for (PetscInt i = 0; i < nq * L->b; i++) hsum[i] += h[i];
-  }
+  PetscCall(Gram(L, MQ, nq, W, L->b, h));
+  if (m > 0) PetscCallBLAS("BLASgemm", BLASgemm_("N", "N", &m, &n, &k, &mone, Q, &L->lda, h, &k, &one, W, &L->lda));
+  for (PetscInt j = 0; j < L->b; j++)
+    for (PetscInt i = 0; i < nq; i++) {
+      if (hsum) hsum[r0 + i + j * ld] += h[i + j * nq];
+      if (hnorm2) hnorm2[j] += h[i + j * nq] * h[i + j * nq];
+    }
   PetscCall(PetscFree(h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* W -= Q h twice (classical Gram-Schmidt with one reorthogonalization):
+ * against the deflation space, and for a fresh random block */
+static PetscErrorCode Orthogonalize(Block *L, const PetscScalar *Q, const PetscScalar *MQ, PetscInt nq, PetscScalar *W)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt pass = 0; pass < 2; pass++) PetscCall(OnePass(L, Q, MQ, nq, W, NULL, 0, 0, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* W (b columns, the operator applied to the last block, columns [ne, ncols)
+ * of V) M-orthogonalized against V's ncols columns; h (ncols x b) the
+ * coefficients.  In exact arithmetic W couples only to the last block and
+ * the one before it, except in the first expansion after a (re)start, where
+ * it couples to every kept Ritz vector too (the arrow of the Krylov-Schur
+ * relation; lo = 0 there): a local pass against columns [lo, ncols) removes
+ * that part, reading 2 blocks instead of the whole basis, and one full pass
+ * of classical Gram-Schmidt removes what the loss of orthogonality left
+ * along the older columns (relative size about eps times the norm ratio of
+ * the local pass).  That full pass is the reorthogonalization of CGS2; a
+ * second one is made only where DGKS asks for it (Daniel, Gragg, Kaufman,
+ * Stewart, Math. Comp. 30 (1976) 772: the full pass removed more than W
+ * kept, ||h_j|| > ||w_j||_M, i.e. the norm fell below 1/sqrt(2); ranks
+ * decide alike: both norms come from rank 0's reductions).  Two passes over
+ * the whole basis read it four times per block; this reads it twice (the
+ * memory-bound half of the component eigensolve, bench/README.md 2y).
+ * MW = M W on return.  *extra counts the DGKS passes. */
+static PetscErrorCode OrthogonalizeNew(Block *L, PetscInt lo, PetscInt ncols, PetscScalar *W, PetscScalar *MW, PetscReal *h, PetscInt *extra)
+{
+  PetscReal *hn, *G;
+  PetscInt   b = L->b;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(b, &hn, b * b, &G));
+  for (PetscInt i = 0; i < ncols * b; i++) h[i] = 0;
+  if (lo > 0) PetscCall(OnePass(L, L->V + lo * L->nl, L->MV + lo * L->nl, ncols - lo, W, h, ncols, lo, hn));
+  else PetscCall(OnePass(L, L->V, L->MV, ncols, W, h, ncols, 0, hn));
+  for (PetscInt pass = 0; pass < 3; pass++) {
+    PetscBool again = PETSC_FALSE;
+    PetscCall(OnePass(L, L->V, L->MV, ncols, W, h, ncols, 0, hn));
+    PetscCall(MultM(L, W, MW, b));
+    PetscCall(Gram(L, W, b, MW, b, G));
+    for (PetscInt j = 0; j < b; j++)
+      if (hn[j] > G[j + j * b]) again = PETSC_TRUE;
+    if (!again) break;
+    (*extra)++;
+  }
+  PetscCall(PetscFree2(hn, G));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -265,8 +320,8 @@ static PetscErrorCode RandomBlock(Block *L, PetscInt rstart, PetscInt seed, Pets
       for (PetscInt i = 0; i < L->nl; i++) W[i + j * L->nl] = Hash(rstart + i, seed + j + attempt * 7919);
     PetscCall(MultM(L, W, MW, L->b));
     PetscCall(SolveBlock(L, MW, W));
-    PetscCall(Orthogonalize(L, L->D, L->MD, L->nd, W, NULL));
-    PetscCall(Orthogonalize(L, L->V, L->MV, nq, W, NULL));
+    PetscCall(Orthogonalize(L, L->D, L->MD, L->nd, W));
+    PetscCall(Orthogonalize(L, L->V, L->MV, nq, W));
     PetscCall(MultM(L, W, MW, L->b));
     PetscCall(CholQR(L, W, MW, R, &ok));
   }
@@ -330,7 +385,7 @@ static PetscErrorCode Combine(Block *L, const PetscScalar *X, PetscInt ne, const
 PetscErrorCode DRModalBlockSolve(DRModal m, Mat F, PetscInt nwant, PetscInt *nconv, PetscReal **lam, Vec **vecs)
 {
   Block        L;
-  PetscInt     n, rstart, b = m->block, pmax, ne, ncols, last = 0, iter = 0, restarts = 0;
+  PetscInt     n, rstart, b = m->block, pmax, ne, ncols, last = 0, iter = 0, restarts = 0, karrow = 0, extra = 0;
   PetscReal   *theta, *S, *res, *Cs;
   PetscScalar *Y;
   PetscBool    done = PETSC_FALSE;
@@ -396,9 +451,8 @@ PetscErrorCode DRModalBlockSolve(DRModal m, Mat F, PetscInt nwant, PetscInt *nco
     PetscCall(PetscMalloc2(ncols * b, &h, b * b, &R));
     PetscCall(SolveBlock(&L, L.MV + ne * L.nl, W));
     PetscCall(PetscLogEventBegin(DR_EIGEN_BlockOrth, 0, 0, 0, 0));
-    PetscCall(Orthogonalize(&L, L.D, L.MD, L.nd, W, NULL));
-    PetscCall(Orthogonalize(&L, L.V, L.MV, ncols, W, h));
-    PetscCall(MultM(&L, W, MW, b));
+    PetscCall(Orthogonalize(&L, L.D, L.MD, L.nd, W));
+    PetscCall(OrthogonalizeNew(&L, ne == karrow ? 0 : ne - b, ncols, W, MW, h, &extra));
     PetscCall(CholQR(&L, W, MW, R, &ok));
     PetscCall(PetscLogEventEnd(DR_EIGEN_BlockOrth, 0, 0, 0, 0));
     if (!ok) { /* an invariant subspace: continue with a fresh direction, no coupling */
@@ -474,13 +528,15 @@ PetscErrorCode DRModalBlockSolve(DRModal m, Mat F, PetscInt nwant, PetscInt *nco
             L.T[i + (k + q) * L.cap] = Cs[q + i * b];
           }
         }
-        ne    = k;
-        ncols = k + b;
-        last  = k;
+        ne     = k;
+        ncols  = k + b;
+        last   = k;
+        karrow = k;
       }
       PetscCall(PetscLogEventEnd(DR_EIGEN_BlockRitz, 0, 0, 0, 0));
     }
   }
+  PetscCall(PetscInfo(NULL, "%s: block eigensolver: %" PetscInt_FMT " expansions, %" PetscInt_FMT " restarts, %" PetscInt_FMT " second full Gram-Schmidt passes (DGKS)\n", m->what, iter, restarts, extra));
   /* the wanted Ritz pairs: lambda = sigma + 1/theta, ascending */
   PetscCall(PetscMalloc1(L.nl * nwant + 1, &Y));
   PetscCall(Combine(&L, L.V, ne, S, nwant, Y));
