@@ -17,11 +17,11 @@ model, reduction, coupled solve, recovery) over the modal job's model +
 eigensolve; neither counts start-up or the writing of results.  The CMS job is the benchmark's (bench/cms_bench.py:
 default settings, fmax = f_N * 1.0001, no checkpoint, no verification);
 the modal job is `dynred modal` for N modes without writing the modes (as
-cms_bench.py runs it).  Neither writes its modes (cms.write_modes false;
---write-modes: the CMS jobs do, and the wall ratio charges CMS for its
-188 MB of modes and ParaView shapes on the CalculiX bar).  A build older
-than cms.write_modes (--other) ignores the option with a warning and
-writes its modes.
+cms_bench.py runs it).  Neither writes its modes (cms.write_modes false,
+modal.write_modes false; --write-modes: both do, as with default settings:
+188 MB of modes and ParaView shapes for the CMS job on the CalculiX bar).
+A build older than cms.write_modes (--other) ignores the option with a
+warning and writes its modes.
 """
 import argparse
 import os
@@ -54,7 +54,7 @@ def main():
     ap.add_argument("--pairs", type=int, default=5)
     ap.add_argument("--other", default="", help="another dynred binary whose CMS job runs in each round too (before/after a change)")
     ap.add_argument("--workdir", default="/tmp/dynred-bench")
-    ap.add_argument("--write-modes", action="store_true", help="the CMS jobs write their modes and ParaView shapes (the modal job still writes none)")
+    ap.add_argument("--write-modes", action="store_true", help="every job writes its modes and ParaView shapes (both jobs with default output settings)")
     a = ap.parse_args()
     os.makedirs(a.workdir, exist_ok=True)
     model, _ = cms_bench.ccx_case(a.case, a.workdir)
@@ -65,10 +65,10 @@ def main():
         return mpi + [binary, "cms"] + model + ["-cms_fmax", f"{a.fmax * 1.0001:.9g}", "-verify", "false", "-cms_checkpoint", "none",
                                                 "-cms_write_modes", "false" if not a.write_modes else "true",
                                                 "-output", os.path.join(a.workdir, f"paired_{tag}.h5")]
-    modal = mpi + [mine, "modal"] + model + ["-modal_nmodes", str(a.modes), "-modal_write_modes", "false",
+    modal = mpi + [mine, "modal"] + model + ["-modal_nmodes", str(a.modes), "-modal_write_modes", "true" if a.write_modes else "false",
                                              "-output", os.path.join(a.workdir, "paired_modal.h5")]
     jobs = [("cms", cms(mine, "cms")), ("modal", modal)] + ([("other", cms(a.other, "other"))] if a.other else [])
-    print(f"{a.case}, {a.modes} modes, {a.ranks} ranks, {a.pairs} rounds after one unmeasured; wall seconds per job")
+    print(f"{a.case}, {a.modes} modes, {a.ranks} ranks, {a.pairs} rounds after one unmeasured; wall seconds per job; modes written: {'yes' if a.write_modes else 'no'}")
     def solve_ratio():
         with h5py.File(os.path.join(a.workdir, "paired_cms.h5")) as f, h5py.File(os.path.join(a.workdir, "paired_modal.h5")) as g:
             tm = g["/timing"].attrs
