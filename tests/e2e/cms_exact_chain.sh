@@ -17,6 +17,9 @@ $DYNRED -config chain.yaml -output np1.h5 > np1.log
 timeout 300 $MPIEXEC -n 2 $DYNRED -config chain.yaml -output np2.h5 > np2.log
 grep -q "group 1 (ranks 1-1)" np2.log
 timeout 300 $MPIEXEC -n 3 $DYNRED -config chain.yaml -cms_write_modes false -output np3.h5 > np3.log
+# a state-space export from that result says why it cannot: no modes written
+$ROOT/tests/expect.sh 'np3.h5: no /cms/modes or /modal/modes \(written unless cms.write_modes or modal.write_modes is false\)' $DYNRED -config $ROOT/configs/frame_ss.yaml -ss_source np3.h5 -output ss.h5
+test ! -e ss.h5
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np
 import importlib.util, os
