@@ -3,7 +3,7 @@
 1/3 target), and optionally against another build's CMS job.
 
   bench/cms_paired.py [--case ccxbar50k] [--modes 200] [--fmax 27263.1569] [--ranks 2]
-                      [--pairs 5] [--other /path/to/old/bin/dynred] [--workdir /tmp/cb]
+                      [--pairs 5] [--other /path/to/old/bin/dynred] [--write-modes] [--out FILE.md] [--workdir /tmp/cb]
 
 On a shared machine whose speed drifts by 10-15 % within minutes, one CMS
 job and one modal job minutes apart give ratios anywhere in 0.3-0.4 for the
@@ -54,6 +54,7 @@ def main():
     ap.add_argument("--pairs", type=int, default=5)
     ap.add_argument("--other", default="", help="another dynred binary whose CMS job runs in each round too (before/after a change)")
     ap.add_argument("--workdir", default="/tmp/dynred-bench")
+    ap.add_argument("--out", default="", help="also write the table to this file (markdown)")
     ap.add_argument("--write-modes", action="store_true", help="every job writes its modes and ParaView shapes (both jobs with default output settings)")
     a = ap.parse_args()
     os.makedirs(a.workdir, exist_ok=True)
@@ -68,13 +69,18 @@ def main():
     modal = mpi + [mine, "modal"] + model + ["-modal_nmodes", str(a.modes), "-modal_write_modes", "true" if a.write_modes else "false",
                                              "-output", os.path.join(a.workdir, "paired_modal.h5")]
     jobs = [("cms", cms(mine, "cms")), ("modal", modal)] + ([("other", cms(a.other, "other"))] if a.other else [])
-    print(f"{a.case}, {a.modes} modes, {a.ranks} ranks, {a.pairs} rounds after one unmeasured; wall seconds per job; modes written: {'yes' if a.write_modes else 'no'}")
+    out = []
+
+    def emit(line):  # printed at once, and kept for --out
+        print(line, flush=True)
+        out.append(line)
+    emit(f"{a.case}, {a.modes} modes, {a.ranks} ranks, {a.pairs} rounds after one unmeasured; wall seconds per job; modes written: {'yes' if a.write_modes else 'no'}")
     def solve_ratio():
         with h5py.File(os.path.join(a.workdir, "paired_cms.h5")) as f, h5py.File(os.path.join(a.workdir, "paired_modal.h5")) as g:
             tm = g["/timing"].attrs
             return float(f["/timing"].attrs["cms_total"]) / (float(tm["model"]) + float(tm["eigensolve"]))
-    print("| round | " + " | ".join(n for n, _ in jobs) + " | cms / modal (wall) | CMS / full (solve) |" + (" cms / other |" if a.other else ""))
-    print("|---" * (len(jobs) + 3 + (1 if a.other else 0)) + "|")
+    emit("| round | " + " | ".join(n for n, _ in jobs) + " | cms / modal (wall) | CMS / full (solve) |" + (" cms / other |" if a.other else ""))
+    emit("|---" * (len(jobs) + 3 + (1 if a.other else 0)) + "|")
     for _, c in jobs:
         timed(c)
     rows = []
@@ -82,14 +88,18 @@ def main():
         t = {n: timed(c) for n, c in jobs}
         t["solve"] = solve_ratio()
         rows.append(t)
-        print(f"| {k + 1} | " + " | ".join(f"{t[n]:.2f}" for n, _ in jobs) + f" | {t['cms'] / t['modal']:.3f} | {t['solve']:.3f} |"
-              + (f" {t['cms'] / t['other']:.3f} |" if a.other else ""), flush=True)
+        emit(f"| {k + 1} | " + " | ".join(f"{t[n]:.2f}" for n, _ in jobs) + f" | {t['cms'] / t['modal']:.3f} | {t['solve']:.3f} |"
+             + (f" {t['cms'] / t['other']:.3f} |" if a.other else ""))
 
     def stat(f):
         v = [f(t) for t in rows]
         return f"{statistics.median(v):.3f} ({min(v):.3f}-{max(v):.3f})"
-    print(f"| median (range) | " + " | ".join(stat(lambda t, n=n: t[n]) for n, _ in jobs) + f" | {stat(lambda t: t['cms'] / t['modal'])} | {stat(lambda t: t['solve'])} |"
-          + (f" {stat(lambda t: t['cms'] / t['other'])} |" if a.other else ""))
+    emit(f"| median (range) | " + " | ".join(stat(lambda t, n=n: t[n]) for n, _ in jobs) + f" | {stat(lambda t: t['cms'] / t['modal'])} | {stat(lambda t: t['solve'])} |"
+         + (f" {stat(lambda t: t['cms'] / t['other'])} |" if a.other else ""))
+    if a.out:
+        with open(a.out + ".tmp", "w") as f:
+            f.write("Command: `bench/cms_paired.py " + " ".join(sys.argv[1:]) + "`\n\n" + "\n".join(out) + "\n")
+        os.rename(a.out + ".tmp", a.out)
 
 
 if __name__ == "__main__":
