@@ -23,11 +23,11 @@
  * basis in the first expansion after a (re)start, where W also couples to
  * the kept Ritz vectors), then one full pass of classical Gram-Schmidt as
  * the reorthogonalization, a second one only where DGKS asks for it
- * (OrthogonalizeNew; two full passes were always needed without the local
- * one -- F^{-1} M v lies mostly in the converged directions, which a full
- * first pass cancels -- and read the basis twice as often), then
- * M-orthonormalized by Cholesky QR twice.  The projected matrix T = V^T M A V is filled from the Gram-Schmidt
- * coefficients, so A V_e = V_e T_ee + V_u C with V_e the expanded columns
+ * (OrthogonalizeExpansion; two full passes were always needed without the
+ * local one -- F^{-1} M v lies mostly in the converged directions, which a
+ * full first pass cancels -- and read the basis twice as often), then
+ * M-orthonormalized by Cholesky QR twice.  The projected matrix
+ * T = V^T M A V is filled from the Gram-Schmidt coefficients, so A V_e = V_e T_ee + V_u C with V_e the expanded columns
  * and V_u the last, unexpanded block (C = T_ue).  Rayleigh-Ritz on T_ee
  * (LAPACK dsyevd) gives Ritz pairs (theta_i, y_i = V_e s_i) with the exact
  * residual || A y_i - theta_i y_i ||_M = || C s_i ||_2; a pair is converged
@@ -204,7 +204,7 @@ static PetscErrorCode Orthogonalize(Block *L, const PetscScalar *Q, const PetscS
  * the whole basis read it four times per block; this reads it twice (the
  * memory-bound half of the component eigensolve, bench/README.md 2y).
  * MW = M W on return.  *extra counts the DGKS passes. */
-static PetscErrorCode OrthogonalizeNew(Block *L, PetscInt lo, PetscInt ncols, PetscScalar *W, PetscScalar *MW, PetscReal *h, PetscInt *extra)
+static PetscErrorCode OrthogonalizeExpansion(Block *L, PetscInt lo, PetscInt ncols, PetscScalar *W, PetscScalar *MW, PetscReal *h, PetscInt *extra)
 {
   PetscReal *hn, *G;
   PetscInt   b = L->b;
@@ -212,8 +212,7 @@ static PetscErrorCode OrthogonalizeNew(Block *L, PetscInt lo, PetscInt ncols, Pe
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc2(b, &hn, b * b, &G));
   for (PetscInt i = 0; i < ncols * b; i++) h[i] = 0;
-  if (lo > 0) PetscCall(OnePass(L, L->V + lo * L->nl, L->MV + lo * L->nl, ncols - lo, W, h, ncols, lo, hn));
-  else PetscCall(OnePass(L, L->V, L->MV, ncols, W, h, ncols, 0, hn));
+  PetscCall(OnePass(L, L->V + lo * L->nl, L->MV + lo * L->nl, ncols - lo, W, h, ncols, lo, hn)); /* local */
   for (PetscInt pass = 0; pass < 3; pass++) {
     PetscBool again = PETSC_FALSE;
     PetscCall(OnePass(L, L->V, L->MV, ncols, W, h, ncols, 0, hn));
@@ -452,7 +451,7 @@ PetscErrorCode DRModalBlockSolve(DRModal m, Mat F, PetscInt nwant, PetscInt *nco
     PetscCall(SolveBlock(&L, L.MV + ne * L.nl, W));
     PetscCall(PetscLogEventBegin(DR_EIGEN_BlockOrth, 0, 0, 0, 0));
     PetscCall(Orthogonalize(&L, L.D, L.MD, L.nd, W));
-    PetscCall(OrthogonalizeNew(&L, ne == karrow ? 0 : ne - b, ncols, W, MW, h, &extra));
+    PetscCall(OrthogonalizeExpansion(&L, ne == karrow ? 0 : ne - b, ncols, W, MW, h, &extra));
     PetscCall(CholQR(&L, W, MW, R, &ok));
     PetscCall(PetscLogEventEnd(DR_EIGEN_BlockOrth, 0, 0, 0, 0));
     if (!ok) { /* an invariant subspace: continue with a fresh direction, no coupling */
