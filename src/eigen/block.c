@@ -203,14 +203,15 @@ static PetscErrorCode Orthogonalize(Block *L, const PetscScalar *Q, const PetscS
  * decide alike: both norms come from rank 0's reductions).  Two passes over
  * the whole basis read it four times per block; this reads it twice (the
  * memory-bound half of the component eigensolve, bench/README.md 2y).
- * MW = M W on return.  *extra counts the DGKS passes. */
-static PetscErrorCode OrthogonalizeExpansion(Block *L, PetscInt lo, PetscInt ncols, PetscScalar *W, PetscScalar *MW, PetscReal *h, PetscInt *extra)
+ * MW = M W and G = W^T M W (b x b, for CholQR) on return.  *extra counts
+ * the DGKS passes. */
+static PetscErrorCode OrthogonalizeExpansion(Block *L, PetscInt lo, PetscInt ncols, PetscScalar *W, PetscScalar *MW, PetscReal *h, PetscReal *G, PetscInt *extra)
 {
-  PetscReal *hn, *G;
+  PetscReal *hn;
   PetscInt   b = L->b;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc2(b, &hn, b * b, &G));
+  PetscCall(PetscMalloc1(b, &hn));
   for (PetscInt i = 0; i < ncols * b; i++) h[i] = 0;
   PetscCall(OnePass(L, L->V + lo * L->nl, L->MV + lo * L->nl, ncols - lo, W, h, ncols, lo, hn)); /* local */
   for (PetscInt pass = 0; pass < 3; pass++) {
@@ -223,14 +224,15 @@ static PetscErrorCode OrthogonalizeExpansion(Block *L, PetscInt lo, PetscInt nco
     if (!again) break;
     (*extra)++;
   }
-  PetscCall(PetscFree2(hn, G));
+  PetscCall(PetscFree(hn));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* W, MW <- W R^{-1}, MW R^{-1} with W^T M W = R^T R, twice (CholQR2);
  * R (b x b, upper, column-major) the product of the two.  *ok false when a
- * Cholesky factorization fails (W rank-deficient in the M norm). */
-static PetscErrorCode CholQR(Block *L, PetscScalar *W, PetscScalar *MW, PetscReal *R, PetscBool *ok)
+ * Cholesky factorization fails (W rank-deficient in the M norm).  G0, when
+ * given, is W^T M W already summed over the ranks (the first pass's Gram). */
+static PetscErrorCode CholQR(Block *L, PetscScalar *W, PetscScalar *MW, const PetscReal *G0, PetscReal *R, PetscBool *ok)
 {
   PetscInt     b = L->b;
   PetscBLASInt nb, m, info = 0;
@@ -247,7 +249,8 @@ static PetscErrorCode CholQR(Block *L, PetscScalar *W, PetscScalar *MW, PetscRea
   PetscCall(PetscArrayzero(R, b * b));
   for (PetscInt i = 0; i < b; i++) R[i + i * b] = 1;
   for (PetscInt pass = 0; pass < 2; pass++) {
-    PetscCall(Gram(L, W, b, MW, b, G));
+    if (pass == 0 && G0) PetscCall(PetscArraycpy(G, G0, b * b));
+    else PetscCall(Gram(L, W, b, MW, b, G));
     for (PetscInt j = 0; j < b; j++) /* symmetric: the upper triangle is read */
       for (PetscInt i = 0; i < j; i++) G[i + j * b] = 0.5 * (G[i + j * b] + G[j + i * b]);
     PetscCallBLAS("LAPACKpotrf", LAPACKpotrf_("U", &nb, G, &nb, &info));
@@ -322,7 +325,7 @@ static PetscErrorCode RandomBlock(Block *L, PetscInt rstart, PetscInt seed, Pets
     PetscCall(Orthogonalize(L, L->D, L->MD, L->nd, W));
     PetscCall(Orthogonalize(L, L->V, L->MV, nq, W));
     PetscCall(MultM(L, W, MW, L->b));
-    PetscCall(CholQR(L, W, MW, R, &ok));
+    PetscCall(CholQR(L, W, MW, NULL, R, &ok));
   }
   PetscCall(PetscFree(R));
   PetscCheck(ok, L->comm, PETSC_ERR_CONV_FAILED, "block eigensolver: no new direction M-orthogonal to %" PetscInt_FMT " basis and %" PetscInt_FMT " deflation vectors (the problem has fewer DOFs than the basis needs)", nq, L->nd);
@@ -443,16 +446,16 @@ PetscErrorCode DRModalBlockSolve(DRModal m, Mat F, PetscInt nwant, PetscInt *nco
   ncols = b;
   while (!done) {
     PetscScalar *W = L.V + ncols * L.nl, *MW = L.MV + ncols * L.nl;
-    PetscReal   *h, *R;
+    PetscReal   *h, *R, *G;
     PetscBool    ok;
 
     /* expand the unexpanded block [ne, ne + b) */
-    PetscCall(PetscMalloc2(ncols * b, &h, b * b, &R));
+    PetscCall(PetscMalloc3(ncols * b, &h, b * b, &R, b * b, &G));
     PetscCall(SolveBlock(&L, L.MV + ne * L.nl, W));
     PetscCall(PetscLogEventBegin(DR_EIGEN_BlockOrth, 0, 0, 0, 0));
     PetscCall(Orthogonalize(&L, L.D, L.MD, L.nd, W));
-    PetscCall(OrthogonalizeExpansion(&L, ne == karrow ? 0 : ne - b, ncols, W, MW, h, &extra));
-    PetscCall(CholQR(&L, W, MW, R, &ok));
+    PetscCall(OrthogonalizeExpansion(&L, ne == karrow ? 0 : ne - b, ncols, W, MW, h, G, &extra));
+    PetscCall(CholQR(&L, W, MW, G, R, &ok));
     PetscCall(PetscLogEventEnd(DR_EIGEN_BlockOrth, 0, 0, 0, 0));
     if (!ok) { /* an invariant subspace: continue with a fresh direction, no coupling */
       PetscCall(RandomBlock(&L, rstart, 1000 * (iter + 1), ncols, W, MW));
@@ -468,7 +471,7 @@ PetscErrorCode DRModalBlockSolve(DRModal m, Mat F, PetscInt nwant, PetscInt *nco
         L.T[(ne + j) + (ncols + i) * L.cap] = R[i + j * b];
       }
     }
-    PetscCall(PetscFree2(h, R));
+    PetscCall(PetscFree3(h, R, G));
     ne += b;
     ncols += b;
     iter++;
