@@ -26,7 +26,7 @@ import h5py
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_btl_vader_single_copy_mechanism="none")
+           OMPI_MCA_rmaps_base_oversubscribe="1")
 # plate 1 x 0.5 x 0.02 m clamped at x0, cut along x: (nx, ny, nz, parts[, cms.partition]).
 # parts 1 with a cms.partition: ONE component, substructured automatically
 # (issue 13 item 5); "parts" in the table is then the components made

@@ -27,7 +27,7 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_btl_vader_single_copy_mechanism="none")
+           OMPI_MCA_rmaps_base_oversubscribe="1")
 PHASES = ["model", "component_eigensolve", "constraint_modes", "projection", "gather", "assembly",
           "interface_reduction", "coupled_solve", "recovery", "cms_total", "verify"]
 

@@ -32,7 +32,7 @@ import os, re, subprocess, sys, time, h5py
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DYNRED = os.path.join(ROOT, 'bin', 'dynred')
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
-           OMPI_MCA_rmaps_base_oversubscribe='1', OMPI_MCA_btl_vader_single_copy_mechanism='none')
+           OMPI_MCA_rmaps_base_oversubscribe='1')
 tmp = '/tmp/dynred-ga-bench'
 os.makedirs(tmp, exist_ok=True)
 NCPU = os.cpu_count() or 1

@@ -44,7 +44,7 @@ SIZES = {  # plate 1 x 0.5 x 0.02 m, clamped at x = 0: (nx, ny, nz)
     "1M": (400, 200, 3),
 }
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_btl_vader_single_copy_mechanism="none")
+           OMPI_MCA_rmaps_base_oversubscribe="1")
 # Runs its arguments as one child and prints the child's wall time, peak RSS
 # [MiB], return code (negative: killed by that signal) and CPU time to stderr, tagged
 # with the MPI rank.  RUSAGE_CHILDREN covers only the child (and its waited-for

@@ -1,9 +1,10 @@
 # Sourced by the scripts that start MPI jobs: lets Open MPI run as root (CI
-# runs as root) and with more ranks than cores.  MPICH ignores these.
+# runs as root) and with more ranks than cores, which is what a user of this
+# machine must set too.  MPICH ignores these.  Nothing here changes what a
+# job computes or whether it runs: the two settings below only make short
+# jobs start and end faster.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
-# Shared-memory single-copy (CMA) is refused inside many containers.
-export OMPI_MCA_btl_vader_single_copy_mechanism=none
 # A job that exits non-zero (every bad-input test) made Open MPI's mpiexec
 # wait about 2 s before it returned (`mpiexec -n 1 false`: 2.1 s, 0.1 s with
 # this): the grace between the SIGTERM and the SIGKILL it sends the job's

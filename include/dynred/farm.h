@@ -2,8 +2,8 @@
  *
  * The communicator is split into rank groups of equal size (contiguous
  * ranks; job key ranks_per_group / -ranks_per_group, default 1).  Tasks 0..ntasks-1 are handed out
- * dynamically: whenever a group is free its root takes the next unfinished
- * task from a shared counter (MPI-3 one-sided fetch-and-add on rank 0), so a
+ * dynamically: rank 0 hands the next unfinished task to whichever group
+ * asks (point-to-point messages; each group holds one task in reserve), so a
  * slow task never holds up the others.  The task function runs collectively
  * on the group's communicator and returns one flat array of reals on the
  * group's rank 0; the farm ships it to rank 0 of the whole communicator.
@@ -54,19 +54,19 @@ PetscErrorCode DRFarmSetLabel(DRFarm farm, const char *label);
 /* Evaluate tasks 0..ntasks-1.  Collective on the farm's communicator; may be
  * called repeatedly (one generation after another); each call replaces the
  * previous results.  Without a checkpoint a run makes no collective call but
- * the final broadcast of the counts (the task counter is one window for the
- * farm's life): runs follow each other without a barrier. */
+ * the reductions and broadcasts of its end: runs follow each other without a
+ * barrier. */
 PetscErrorCode DRFarmRun(DRFarm farm, PetscInt ntasks, DRFarmTaskFn fn, void *ctx);
 /* On rank 0 of the farm's communicator after DRFarmRun: the result of task i. */
 PetscErrorCode DRFarmGetResult(DRFarm farm, PetscInt task, PetscInt *n, const PetscReal **result);
 /* Statistics of the last run: tasks evaluated here (not from the checkpoint),
  * tasks restored from it, wall time. */
 PetscErrorCode DRFarmGetStats(DRFarm farm, PetscInt *computed, PetscInt *restored, PetscReal *seconds);
-/* This rank's seconds over all runs so far: inside task functions, claiming
- * tasks from the counter, receiving and checkpointing other groups' results
+/* This rank's seconds over all runs so far: inside task functions, waiting
+ * for tasks (workers; on rank 0 serving requests), receiving and checkpointing other groups' results
  * between its own tasks (rank 0), and waiting at the end of runs (rank 0 for
  * the last results, the others for their sends).  Any argument may be NULL. */
-PetscErrorCode DRFarmGetTimes(DRFarm farm, PetscReal *task, PetscReal *claim, PetscReal *drain, PetscReal *wait);
+PetscErrorCode DRFarmGetTimes(DRFarm farm, PetscReal *task, PetscReal *waiting, PetscReal *drain, PetscReal *wait);
 /* Delete the checkpoint (after the final output is committed). */
 PetscErrorCode DRFarmRemoveCheckpoint(DRFarm farm);
 PetscErrorCode DRFarmDestroy(DRFarm *farm);

@@ -1,44 +1,57 @@
 /* The task farm (include/dynred/farm.h).
  *
- * Scheduling: a counter on rank 0, advanced with MPI_Compare_and_swap under
- * a shared passive-target lock, hands out indices into the list of
- * unfinished tasks.  Only group roots touch it; they broadcast the index to
- * their group.  One-sided atomics complete without rank 0 calling MPI (it is
- * busy with its own tasks), which is why this is not a master/worker loop.
- * On clusters whose MPI needs it, enable asynchronous progress
- * (MPICH_ASYNC_PROGRESS=1).
+ * Scheduling is point-to-point only, so it runs on any MPI that passes
+ * messages (no one-sided atomics, whose shared-memory implementations fail
+ * in some containers).  Rank 0 is a group root like the others and also the
+ * dispatcher:
  *
- * The window lives as long as the farm and the counter never goes back: run
- * k owns the values [base_k, base_k + npending_k) and every rank advances
- * base by npending after a run.  A root claims a value only while it is
- * below its run's limit (compare-and-swap, not fetch-and-add), so a root
- * that is late to see the end of run k reads a value >= its limit and
- * leaves without taking one of run k+1's.  A run therefore needs no window
- * of its own and no barrier: a GA generation with a few hundred short tasks
- * costs no synchronisation beyond two small reductions and its broadcasts.
+ *   - Each group starts with a static share of the unfinished tasks (task k
+ *     of the first 2 * ngroups goes to group k mod ngroups), so no group
+ *     waits for a first answer.
+ *   - A worker root (the root of any group but rank 0's) keeps one task in
+ *     reserve behind the one it runs: when it starts a task and its queue is
+ *     then empty, it sends a request (TAG_REQ) to rank 0 and goes on with the
+ *     task.  Rank 0 answers (TAG_TASK) with the next task from the pool or
+ *     with STOP, between its own tasks.  The reply is needed only when the
+ *     worker's running task is done, so rank 0 may be busy with a task of its
+ *     own for as long as one of the worker's tasks without the worker ever
+ *     waiting.  Rank 0's own group takes tasks straight from the pool.
+ *   - A worker has at most one request outstanding and each request gets
+ *     exactly one answer; STOP ends the worker's run.  Rank 0 leaves the run
+ *     when it has no task left and has sent STOP to every worker, so nothing
+ *     of one run is in flight when the next starts.  Messages go over a
+ *     private duplicate of the communicator.
  *
- * Results: group roots send them to rank 0 (tag = task index) with Isend and
- * go on; rank 0 drains them between its own tasks and at the end, appends
- * each to the checkpoint (serial HDF5, only rank 0 opens it) and flushes.
+ * Results: group roots send them to rank 0 (TAG_RESULT, the task index as
+ * the first entry) with Isend and go on; rank 0 drains them between its own
+ * tasks, while it serves requests and at the end, appends each to the
+ * checkpoint (serial HDF5, only rank 0 opens it) and flushes.  At the end of
+ * a run one reduction counts the results sent, and rank 0 receives exactly
+ * those.
  *
  * Failures: a task that fails fails on its group alone (the other groups are
  * busy with theirs).  The group agrees on it (DRErrorDeferTake), its root
- * raises a flag next to the counter (so no root claims another task) and
- * leaves the loop; the others finish the task they hold and leave at their
- * next claim.  At the end of every run one reduction counts the results
- * sent (rank 0 drains exactly those, into the checkpoint) and finds the
- * lowest failing rank, whose line `LABEL N: MESSAGE` every rank then
- * raises: the job ends with one error line and a checkpoint to resume from,
- * instead of hanging in the next collective.
+ * stops taking tasks and, on a worker, says so in its next request; rank 0
+ * then answers every request with STOP, so the others finish the task they
+ * hold and leave.  The same reduction finds the lowest failing rank, whose
+ * line `LABEL N: MESSAGE` every rank then raises: the job ends with one error
+ * line and a checkpoint to resume from, instead of hanging in the next
+ * collective.
  */
 #include <dynred/farm.h>
 #include <dynred/config.h>
 #include <dynred/h5.h>
 #include <dynred/preflight.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
 #define TAG_RESULT 7301
+#define TAG_REQ    7302
+#define TAG_TASK   7303
+/* the answer to a request that ends the worker's run */
+#define FARM_STOP (-1L)
+/* a request's content: 0, or 1 when the worker's group has failed */
 
 struct _p_DRFarm {
   MPI_Comm   comm, group;
@@ -51,16 +64,18 @@ struct _p_DRFarm {
   PetscReal  progress_every; /* seconds */
   PetscInt   stop_after;     /* testing: abort after this many results were written */
   PetscInt   fail_task;      /* testing: this task fails (-farm_fail_task) */
+  PetscInt   fault_task;     /* testing: this task faults (-farm_fault_task) */
+  char       fault[16];      /* testing: how (-farm_fault segv|mpi) */
   /* results of the last run (rank 0) */
   PetscInt    ntasks, ncomputed, nrestored;
   PetscInt   *len;
   PetscReal **res;
   PetscReal   seconds;
-  /* the persistent counter (DRFarmSetUp) */
-  MPI_Win     win;
-  long       *counter, base;
-  /* this rank's seconds over all runs: in task functions, claiming tasks,
-   * receiving and checkpointing results (rank 0), waiting at the end of runs */
+  /* the private duplicate of comm the scheduling messages go over */
+  MPI_Comm    msg;
+  /* this rank's seconds over all runs: in task functions, waiting for tasks
+   * (workers) or serving requests (rank 0), receiving and checkpointing
+   * results (rank 0), waiting at the end of runs */
   PetscLogDouble t_task, t_claim, t_drain, t_wait;
 };
 
@@ -73,12 +88,13 @@ PetscErrorCode DRFarmCreate(MPI_Comm comm, DRFarm *farm)
   PetscCall(PetscNew(&f));
   f->comm           = comm;
   f->group          = MPI_COMM_NULL;
-  f->win            = MPI_WIN_NULL;
+  f->msg            = MPI_COMM_NULL;
   f->group_size     = 1;
   f->file           = -1;
   f->progress_every = 5.0;
   f->stop_after     = -1;
   f->fail_task      = -1;
+  f->fault_task     = -1;
   PetscCall(PetscStrncpy(f->label, "task", sizeof(f->label)));
   PetscCallMPI(MPI_Comm_rank(comm, &f->rank));
   PetscCallMPI(MPI_Comm_size(comm, &f->size));
@@ -117,6 +133,8 @@ PetscErrorCode DRFarmSetFromOptions(DRFarm f)
   PetscCall(DRConfigGetReal(cfg, "farm.progress", &f->progress_every, NULL));
   PetscCall(DRConfigGetInt(cfg, "farm.stop_after", &f->stop_after, NULL));
   PetscCall(DRConfigGetInt(cfg, "farm.fail_task", &f->fail_task, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-farm_fault_task", &f->fault_task, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-farm_fault", f->fault, sizeof(f->fault), NULL));
   if (cfg != f->cfg) PetscCall(DRConfigDestroy(&cfg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -131,16 +149,7 @@ PetscErrorCode DRFarmSetUp(DRFarm f)
   PetscCallMPI(MPI_Comm_split(f->comm, (int)f->igroup, f->rank, &f->group));
   PetscCallMPI(MPI_Comm_rank(f->group, &f->grank));
   PetscCallMPI(MPI_Comm_size(f->group, &f->gsize));
-  /* [0] the counter, [1] the failure flag */
-  PetscCallMPI(MPI_Win_allocate(f->rank == 0 ? (MPI_Aint)(2 * sizeof(long)) : 0, sizeof(long), MPI_INFO_NULL, f->comm, &f->counter, &f->win));
-  if (f->rank == 0) {
-    PetscCallMPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, f->win));
-    f->counter[0] = 0;
-    f->counter[1] = 0;
-    PetscCallMPI(MPI_Win_unlock(0, f->win));
-  }
-  f->base = 0;
-  PetscCallMPI(MPI_Barrier(f->comm));
+  PetscCallMPI(MPI_Comm_dup(f->comm, &f->msg));
   f->setup = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -242,8 +251,10 @@ static PetscErrorCode CheckpointWrite(DRFarm f, PetscInt task)
   if (f->file < 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscLogEventBegin(DR_EVENT_FarmCheckpoint, 0, 0, 0, 0));
   snprintf(name, sizeof(name), "/farm/%07lld", (long long)task);
+  DRCriticalBegin(); /* a stop signal waits until the record is whole */
   PetscCall(DRH5Write(f->file, name, H5T_NATIVE_DOUBLE, H5T_NATIVE_DOUBLE, 1, &n, PETSC_TRUE, f->res[task]));
   PetscCall(DRH5FileFlush(f->file));
+  DRCriticalEnd();
   PetscCall(PetscLogEventEnd(DR_EVENT_FarmCheckpoint, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -274,8 +285,30 @@ static PetscErrorCode Arrived(DRFarm f, PetscInt task, Progress *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Rank 0: receive the result whose envelope `st` probed. */
+static PetscErrorCode ReceiveResult(DRFarm f, const MPI_Status *st, Progress *p)
+{
+  int        count;
+  PetscReal *buf;
+  PetscInt   task;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Get_count(st, MPI_DOUBLE, &count));
+  PetscCall(PetscMalloc1(PetscMax(count, 1), &buf));
+  PetscCallMPI(MPI_Recv(buf, count, MPI_DOUBLE, st->MPI_SOURCE, TAG_RESULT, f->msg, MPI_STATUS_IGNORE));
+  /* the task index travels as the first entry */
+  task = (PetscInt)buf[0];
+  PetscCheck(task >= 0 && task < f->ntasks && !f->res[task], PETSC_COMM_SELF, PETSC_ERR_PLIB, "farm: unexpected result for task %" PetscInt_FMT, task);
+  f->len[task] = count - 1;
+  PetscCall(PetscMalloc1(PetscMax(count - 1, 1), &f->res[task]));
+  PetscCall(PetscArraycpy(f->res[task], buf + 1, count - 1));
+  PetscCall(PetscFree(buf));
+  PetscCall(Arrived(f, task, p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Rank 0: receive every result that is waiting (block until one arrives if
- * `wait`). */
+ * `wait`).  Used after the last request of a run is answered. */
 static PetscErrorCode Drain(DRFarm f, PetscBool wait, Progress *p)
 {
   PetscLogDouble t0 = DRTime();
@@ -286,26 +319,11 @@ static PetscErrorCode Drain(DRFarm f, PetscBool wait, Progress *p)
     int        flag = 0;
     MPI_Status st;
     if (wait) {
-      PetscCallMPI(MPI_Probe(MPI_ANY_SOURCE, TAG_RESULT, f->comm, &st));
+      PetscCallMPI(MPI_Probe(MPI_ANY_SOURCE, TAG_RESULT, f->msg, &st));
       flag = 1;
-    } else PetscCallMPI(MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, f->comm, &flag, &st));
+    } else PetscCallMPI(MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, f->msg, &flag, &st));
     if (!flag) break;
-    {
-      int       count;
-      PetscReal *buf;
-      PetscInt  task;
-      PetscCallMPI(MPI_Get_count(&st, MPI_DOUBLE, &count));
-      PetscCall(PetscMalloc1(PetscMax(count, 1), &buf));
-      PetscCallMPI(MPI_Recv(buf, count, MPI_DOUBLE, st.MPI_SOURCE, TAG_RESULT, f->comm, MPI_STATUS_IGNORE));
-      /* the task index travels as the first entry */
-      task = (PetscInt)buf[0];
-      PetscCheck(task >= 0 && task < f->ntasks && !f->res[task], PETSC_COMM_SELF, PETSC_ERR_PLIB, "farm: unexpected result for task %" PetscInt_FMT, task);
-      f->len[task] = count - 1;
-      PetscCall(PetscMalloc1(PetscMax(count - 1, 1), &f->res[task]));
-      PetscCall(PetscArraycpy(f->res[task], buf + 1, count - 1));
-      PetscCall(PetscFree(buf));
-      PetscCall(Arrived(f, task, p));
-    }
+    PetscCall(ReceiveResult(f, &st, p));
     if (wait) break;
   }
   PetscCall(PetscLogEventEnd(DR_EVENT_FarmDrain, 0, 0, 0, 0));
@@ -314,47 +332,173 @@ static PetscErrorCode Drain(DRFarm f, PetscBool wait, Progress *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Group root: claim the next value of the counter below `limit`; *next =
- * the value, or `limit` when the run has none left (the counter is then
- * left alone). */
-static PetscErrorCode Claim(DRFarm f, long limit, long *next)
+/* One run's scheduling state.  `pending` lists the unfinished tasks; a
+ * position in it is what travels.  Every group root holds its queue; rank 0
+ * also the pool (positions not yet handed out) and the count of workers it
+ * has sent STOP; a worker root its one outstanding request. */
+typedef struct {
+  const PetscInt *pending;
+  long            npending;
+  long            queue[4];
+  PetscInt        nq;
+  long            pool;     /* rank 0: next position to hand out */
+  PetscBool       stopping; /* rank 0: a group failed: no more tasks */
+  PetscInt        nstopped; /* rank 0: workers sent STOP */
+  PetscBool       asked;    /* worker: a request is outstanding */
+  PetscBool       stopped;  /* worker: STOP received */
+  long            reply;    /* worker: the answer's buffer */
+  MPI_Request     rreq;     /* worker: the answer's receive */
+} Schedule;
+
+/* Every group root: its static share, the positions k < 2 ngroups with
+ * k mod ngroups == igroup; rank 0: the pool after them. */
+static void ScheduleInit(DRFarm f, Schedule *s, const PetscInt *pending, PetscInt npending)
 {
-  long           cur, old, failed;
+  const long nstatic = PetscMin((long)npending, 2 * (long)f->ngroups);
+
+  PetscMemzero(s, sizeof(*s));
+  s->pending  = pending;
+  s->npending = npending;
+  s->rreq     = MPI_REQUEST_NULL;
+  for (long k = f->igroup; k < nstatic; k += f->ngroups) s->queue[s->nq++] = k;
+  s->pool = nstatic;
+}
+
+static long QueuePop(Schedule *s)
+{
+  long k = s->queue[0];
+
+  for (PetscInt i = 1; i < s->nq; i++) s->queue[i - 1] = s->queue[i];
+  s->nq--;
+  return k;
+}
+
+/* Worker root: ask rank 0 for a task; `failed` tells it to stop the run. */
+static PetscErrorCode Ask(DRFarm f, Schedule *s, PetscBool failed)
+{
+  int flag = failed ? 1 : 0;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Irecv(&s->reply, 1, MPI_LONG, 0, TAG_TASK, f->msg, &s->rreq));
+  PetscCallMPI(MPI_Send(&flag, 1, MPI_INT, 0, TAG_REQ, f->msg));
+  s->asked = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Worker root: take in rank 0's answer, waiting for it if `wait`. */
+static PetscErrorCode Listen(DRFarm f, Schedule *s, PetscBool wait, PetscBool failed)
+{
+  int done = 1;
+
+  PetscFunctionBeginUser;
+  if (!s->asked) PetscFunctionReturn(PETSC_SUCCESS);
+  if (wait) PetscCallMPI(MPI_Wait(&s->rreq, MPI_STATUS_IGNORE));
+  else PetscCallMPI(MPI_Test(&s->rreq, &done, MPI_STATUS_IGNORE));
+  if (!done) PetscFunctionReturn(PETSC_SUCCESS);
+  s->asked = PETSC_FALSE;
+  if (s->reply == FARM_STOP) {
+    s->stopped = PETSC_TRUE;
+    s->nq      = 0; /* a failure elsewhere: the reserve is left undone */
+  } else if (!failed) s->queue[s->nq++] = s->reply;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Worker root: the position of its next task, or -1 when its run is over.
+ * It keeps one task in reserve: a request goes out as soon as the queue is
+ * empty, while the task just taken runs. */
+static PetscErrorCode WorkerNext(DRFarm f, Schedule *s, long *next)
+{
   PetscLogDouble t0 = DRTime();
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, f->win));
-  PetscCallMPI(MPI_Fetch_and_op(NULL, &failed, MPI_LONG, 0, 1, MPI_NO_OP, f->win));
-  PetscCallMPI(MPI_Fetch_and_op(NULL, &cur, MPI_LONG, 0, 0, MPI_NO_OP, f->win));
-  PetscCallMPI(MPI_Win_flush(0, f->win));
-  *next = limit;
-  while (!failed && cur < limit) {
-    const long want = cur + 1;
-    PetscCallMPI(MPI_Compare_and_swap(&want, &cur, &old, MPI_LONG, 0, 0, f->win));
-    PetscCallMPI(MPI_Win_flush(0, f->win));
-    if (old == cur) {
-      *next = cur;
-      break;
-    }
-    cur = old; /* another root was first: try the value it left */
+  PetscCall(Listen(f, s, PETSC_FALSE, PETSC_FALSE));
+  while (!s->stopped && !s->nq) {
+    if (!s->asked) PetscCall(Ask(f, s, PETSC_FALSE));
+    PetscCall(Listen(f, s, PETSC_TRUE, PETSC_FALSE));
   }
-  PetscCallMPI(MPI_Win_unlock(0, f->win));
+  *next = -1;
+  if (!s->stopped) {
+    *next = QueuePop(s);
+    if (!s->nq && !s->asked) PetscCall(Ask(f, s, PETSC_FALSE));
+  }
   f->t_claim += DRTime() - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Group root of a failed task: no root claims another task of this farm. */
-static PetscErrorCode RaiseFailure(DRFarm f)
+/* Worker root whose group failed: tell rank 0 and wait for its STOP, so no
+ * message of this run is left in flight. */
+static PetscErrorCode WorkerFail(DRFarm f, Schedule *s)
 {
-  const long one = 1;
-  long       old;
+  PetscFunctionBeginUser;
+  PetscCall(Listen(f, s, PETSC_TRUE, PETSC_TRUE));
+  while (!s->stopped) {
+    PetscCall(Ask(f, s, PETSC_TRUE));
+    PetscCall(Listen(f, s, PETSC_TRUE, PETSC_TRUE));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0: answer the request whose envelope `st` probed. */
+static PetscErrorCode Answer(DRFarm f, Schedule *s, const MPI_Status *st)
+{
+  int  flag;
+  long reply = FARM_STOP;
 
   PetscFunctionBeginUser;
-  /* the same single-element atomics as Claim (Open MPI's osc/rdma mixes
-   * them badly with MPI_Accumulate) */
-  PetscCallMPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, f->win));
-  PetscCallMPI(MPI_Fetch_and_op(&one, &old, MPI_LONG, 0, 1, MPI_REPLACE, f->win));
-  PetscCallMPI(MPI_Win_unlock(0, f->win));
+  PetscCallMPI(MPI_Recv(&flag, 1, MPI_INT, st->MPI_SOURCE, TAG_REQ, f->msg, MPI_STATUS_IGNORE));
+  if (flag) s->stopping = PETSC_TRUE;
+  if (!s->stopping && s->pool < s->npending) reply = s->pool++;
+  else s->nstopped++;
+  PetscCallMPI(MPI_Send(&reply, 1, MPI_LONG, st->MPI_SOURCE, TAG_TASK, f->msg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0: answer the requests and receive the results that are waiting;
+ * with `wait`, block until at least one message was handled. */
+static PetscErrorCode Serve(DRFarm f, Schedule *s, PetscBool wait, Progress *p)
+{
+  PetscLogDouble t0 = DRTime();
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(DR_EVENT_FarmDrain, 0, 0, 0, 0));
+  for (;;) {
+    int        flag = 0;
+    MPI_Status st;
+    if (wait) {
+      PetscCallMPI(MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, f->msg, &st));
+      flag = 1;
+    } else PetscCallMPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, f->msg, &flag, &st));
+    if (!flag) break;
+    if (st.MPI_TAG == TAG_REQ) PetscCall(Answer(f, s, &st));
+    else PetscCall(ReceiveResult(f, &st, p));
+    if (wait) break;
+  }
+  PetscCall(PetscLogEventEnd(DR_EVENT_FarmDrain, 0, 0, 0, 0));
+  if (wait) f->t_wait += DRTime() - t0;
+  else f->t_drain += DRTime() - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0: the position of its group's next task, or -1. */
+static long RootNext(Schedule *s)
+{
+  if (s->stopping) return -1;
+  if (s->nq) return QueuePop(s);
+  if (s->pool < s->npending) return s->pool++;
+  return -1;
+}
+
+/* Test hook (tests/e2e/signals.sh): the group root of task -farm_fault_task
+ * faults as a defect (-farm_fault segv) or a broken transport (-farm_fault
+ * mpi: a send of a negative count, which MPI reports as an error) would. */
+static PetscErrorCode Fault(DRFarm f)
+{
+  int x = 0;
+
+  PetscFunctionBeginUser;
+  if (!strcmp(f->fault, "segv")) raise(SIGSEGV);
+  else if (!strcmp(f->fault, "mpi")) PetscCallMPI(MPI_Send(&x, -1, MPI_INT, 0, TAG_REQ, f->msg));
+  else SETERRQ(PETSC_COMM_SELF, DR_ERR_INPUT, "-farm_fault '%s': expected segv or mpi", f->fault);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -368,6 +512,8 @@ static PetscErrorCode RunTask(DRFarm f, PetscInt task, DRFarmTaskFn fn, void *ct
   PetscFunctionBeginUser;
   msg[0] = 0;
   snprintf(what, sizeof(what), "%s %lld", f->label, (long long)task);
+  DRPhaseSet("%s", what);
+  if (task == f->fault_task && f->grank == 0) PetscCall(Fault(f));
   PetscCall(PetscLogEventBegin(DR_EVENT_FarmTask, 0, 0, 0, 0));
   PetscCall(DRErrorDeferBegin());
   if (task == f->fail_task) e = PetscError(f->group, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_CONV_FAILED, PETSC_ERROR_INITIAL, "solver breakdown injected by the test hook -farm_fail_task %" PetscInt_FMT, task);
@@ -386,7 +532,7 @@ static PetscErrorCode RunTask(DRFarm f, PetscInt task, DRFarmTaskFn fn, void *ct
 PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
 {
   PetscInt      *pending = NULL, npending = 0, *flags;
-  long           limit;
+  Schedule       sched;
   Progress       p   = {0};
   char           msg[PETSC_MAX_PATH_LEN + 256];
   PetscInt       nsent = 0, cap = 16;
@@ -412,6 +558,7 @@ PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
     f->file = -1;
     PetscCall(PetscLogEventBegin(DR_EVENT_FarmCheckpoint, 0, 0, 0, 0));
     PetscCall(CheckpointOpen(f, ntasks, msg, sizeof(msg)));
+    if (f->file >= 0) DRCheckpointRegister(f->ckpt);
     PetscCall(PetscLogEventEnd(DR_EVENT_FarmCheckpoint, 0, 0, 0, 0));
     for (PetscInt i = 0; i < ntasks; i++) flags[i] = f->res[i] ? 1 : 0;
   }
@@ -429,25 +576,26 @@ PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
   p.t0 = p.last = DRTime();
   if (f->rank == 0 && f->nrestored) PetscCall(DRProgress(PETSC_COMM_SELF, "%ss: %" PetscInt_FMT " of %" PetscInt_FMT " restored from %s; %" PetscInt_FMT " to go on %" PetscInt_FMT " group(s)", f->label, f->nrestored, ntasks, f->ckpt, npending, f->ngroups));
 
-  limit = f->base + (long)npending;
+  ScheduleInit(f, &sched, pending, npending);
   PetscCall(PetscMalloc2(cap, &req, cap, &sendbuf));
   for (;;) {
-    long      next = 0;
-    PetscInt  task, n = 0;
-    PetscReal *r = NULL;
+    long           next = -1;
+    PetscInt       task, n = 0;
+    PetscReal     *r = NULL;
     PetscLogDouble tt;
-    if (f->grank == 0) {
-      if (f->rank == 0) PetscCall(Drain(f, PETSC_FALSE, &p));
-      PetscCall(Claim(f, limit, &next));
-    }
+    if (f->rank == 0) {
+      PetscCall(Serve(f, &sched, PETSC_FALSE, &p));
+      next = RootNext(&sched);
+    } else if (f->grank == 0) PetscCall(WorkerNext(f, &sched, &next));
     if (f->gsize > 1) PetscCallMPI(MPI_Bcast(&next, 1, MPI_LONG, 0, f->group));
-    if (next >= limit) break;
-    task = pending[next - f->base];
+    if (next < 0) break;
+    task = pending[next];
     tt   = DRTime();
     PetscCall(RunTask(f, task, fn, ctx, &n, &r, fail, sizeof(fail)));
     f->t_task += DRTime() - tt;
     if (fail[0]) {
-      if (f->grank == 0) PetscCall(RaiseFailure(f));
+      if (f->rank == 0) sched.stopping = PETSC_TRUE;
+      else if (f->grank == 0) PetscCall(WorkerFail(f, &sched));
       break;
     }
     if (f->grank == 0) {
@@ -474,12 +622,14 @@ PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
           req = nr, sendbuf = nb, cap *= 2;
         }
         sendbuf[nsent] = buf;
-        PetscCallMPI(MPI_Isend(buf, (PetscMPIInt)(n + 1), MPI_DOUBLE, 0, TAG_RESULT, f->comm, &req[nsent]));
+        PetscCallMPI(MPI_Isend(buf, (PetscMPIInt)(n + 1), MPI_DOUBLE, 0, TAG_RESULT, f->msg, &req[nsent]));
         nsent++;
       }
     }
   }
-  f->base = limit; /* every rank: the next run's values start here */
+  /* rank 0: every worker gets its STOP before the run ends */
+  if (f->rank == 0)
+    while (sched.nstopped < f->ngroups - 1) PetscCall(Serve(f, &sched, PETSC_TRUE, &p));
   {
     /* how many results rank 0 is to receive, and the lowest failing rank */
     long nrecv, mine = f->rank ? (long)nsent : 0;
@@ -551,6 +701,7 @@ PetscErrorCode DRFarmRemoveCheckpoint(DRFarm f)
     H5Fclose(f->file);
     f->file = -1;
     (void)unlink(f->ckpt);
+    DRCheckpointForget(f->ckpt);
   }
   PetscCallMPI(MPI_Barrier(f->comm));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -564,7 +715,7 @@ PetscErrorCode DRFarmDestroy(DRFarm *farm)
   if (!f) PetscFunctionReturn(PETSC_SUCCESS);
   FreeResults(f);
   if (f->file >= 0) H5Fclose(f->file);
-  if (f->win != MPI_WIN_NULL) PetscCallMPI(MPI_Win_free(&f->win));
+  if (f->msg != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&f->msg));
   if (f->group != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&f->group));
   PetscCall(PetscFree(f));
   *farm = NULL;

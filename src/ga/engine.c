@@ -88,7 +88,7 @@ PetscErrorCode DRGAInitializePackage(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const char *const DRGASplitNames[DR_GA_NSPLIT] = {"evaluating", "claiming_tasks", "receiving_results", "waiting_end_of_batch", "outside_farm", "cpu"};
+const char *const DRGASplitNames[DR_GA_NSPLIT] = {"evaluating", "waiting_for_tasks", "receiving_results", "waiting_end_of_batch", "outside_farm", "cpu"};
 
 PetscErrorCode DRGAEventSeconds(PetscLogEvent ev, PetscReal *s)
 {
@@ -534,7 +534,7 @@ static PetscErrorCode TimeSplit(DRGA g)
       busy += g->tsplit[q * DR_GA_NSPLIT];
     }
     busy /= PetscMax(g->size * g->t_total, 1e-12);
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "ga: seconds per rank (min..max over %d): evaluating %.2f..%.2f, claiming tasks %.3f..%.3f, receiving results %.3f (rank 0), waiting at the end of batches %.3f..%.3f, outside the farm %.3f..%.3f (rank 0: offspring, selection, checkpoints); ranks busy evaluating %.1f%% of the time; CPU time %.2f..%.2f s (well below the wall time: the ranks waited for a core)\n", g->size, (double)lo[0], (double)hi[0], (double)lo[1], (double)hi[1], (double)g->tsplit[2], (double)lo[3], (double)hi[3], (double)lo[4], (double)hi[4], (double)(100 * busy), (double)lo[5], (double)hi[5]));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "ga: seconds per rank (min..max over %d): evaluating %.2f..%.2f, waiting for tasks (rank 0: serving requests) %.3f..%.3f, receiving results %.3f (rank 0), waiting at the end of batches %.3f..%.3f, outside the farm %.3f..%.3f (rank 0: offspring, selection, checkpoints); ranks busy evaluating %.1f%% of the time; CPU time %.2f..%.2f s (well below the wall time: the ranks waited for a core)\n", g->size, (double)lo[0], (double)hi[0], (double)lo[1], (double)hi[1], (double)g->tsplit[2], (double)lo[3], (double)hi[3], (double)lo[4], (double)hi[4], (double)(100 * busy), (double)lo[5], (double)hi[5]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

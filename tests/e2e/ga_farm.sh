@@ -1,16 +1,15 @@
 #!/usr/bin/env bash
-# The GA on the task farm in every layout the farm can take (issue 18 item
-# 3), on configs/bicycle_frame_ga.yaml; the reference is the 1-rank front
+# The GA on the task farm in every layout the farm can take, on
+# configs/bicycle_frame_ga.yaml; the reference is the 1-rank front
 # (the front must not depend on the ranks; ga_bicycle.sh checks the 1-rank
 # front itself against scipy):
 #  - population 4 for 60 generations: batches of at most 4 individuals, often
-#    fewer than the groups, so roots find a generation's tasks all taken and
-#    must leave without claiming one of the next generation's (the counter is
-#    one window for the farm's life); on 2 ranks and on 3 (oversubscribed);
+#    fewer than the groups, so groups start with an empty static share and
+#    are answered STOP at once, and one run's messages must not reach the
+#    next; on 2 ranks and on 3 (oversubscribed);
 #  - ranks_per_group 2 on 2 ranks: one group of every rank, which takes over
 #    the whole-communicator model instead of building it again;
-#  - 4 ranks (oversubscribed) as 2 groups of 2 (the claimed index is
-#    broadcast within the group);
+#  - 4 ranks (oversubscribed) as 2 groups of 2 (the task is broadcast within the group);
 #  - ga.distributed_dofs below the model's size on 2 ranks: one
 #    factorization per rank fits in memory, so 2 groups of 1, not 1 group;
 #    with a memory limit (mem_limit_mib) between what one factorization per
