@@ -58,6 +58,26 @@ void           DRErrorAgreeFree(void);
  * nothing half-written either. */
 void DRTempRegister(const char *path);
 void DRTempForget(const char *path);
+/* Remove every registered temporary that exists; their names, comma
+ * separated, in removed (len bytes).  Safe in a signal handler. */
+void DRTempRemoveAll(char *removed, size_t len);
+
+/* Signals (src/core/signals.c).  DRSignalsSetUp (DRInitialize) installs the
+ * handlers: SIGTERM, SIGINT, SIGHUP and SIGPIPE remove the temporaries, keep
+ * the checkpoints and end the job with one line saying how to resume; a
+ * fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) or an MPI error ends it
+ * with one line naming the rank, the phase and what to try.
+ * DRCheckpointRegister names a checkpoint a stopped job keeps (forgotten
+ * when the job removes it); DRPhaseSet names what the rank is doing (the
+ * progress lines and farm tasks set it); between DRCriticalBegin and
+ * DRCriticalEnd a stop signal waits, so a checkpoint is never left half
+ * written. */
+PetscErrorCode DRSignalsSetUp(void);
+void           DRCheckpointRegister(const char *path);
+void           DRCheckpointForget(const char *path);
+void           DRPhaseSet(const char *fmt, ...) PETSC_ATTRIBUTE_FORMAT(1, 2);
+void           DRCriticalBegin(void);
+void           DRCriticalEnd(void);
 
 /* Test hook: when option `opt` (e.g. -cms_fail_component) names `name`, fail
  * collectively on comm with PETSC_ERR_CONV_FAILED as a solver breakdown would

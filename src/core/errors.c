@@ -148,6 +148,16 @@ void DRTempForget(const char *path)
     if (!strcmp(temps[i], path)) temps[i][0] = 0;
 }
 
+/* No PetscCall, no allocation: also called from signal handlers. */
+void DRTempRemoveAll(char *removed, size_t len)
+{
+  size_t n = 0;
+
+  if (len) removed[0] = 0;
+  for (int i = 0; i < DR_NTEMP; i++)
+    if (temps[i][0] && !unlink(temps[i]) && n < len) n += (size_t)snprintf(removed + n, len - n, "%s%s", n ? ", " : "", temps[i]);
+}
+
 /* No PetscCall: the error path.  A non-blocking barrier of the failing
  * ranks, polled for -error_wait seconds (default 30): every rank arrives
  * when the failure was collective (the usual case: input checks, deferred

@@ -80,6 +80,7 @@ PetscErrorCode DRInitialize(int *argc, char ***argv, const char *help)
   dr_t0 = DRTime();
   PetscCall(DRSysInitializePackage());
   PetscCall(DRErrorAgreeSetUp());
+  PetscCall(DRSignalsSetUp());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -99,12 +100,11 @@ PetscErrorCode DRProgress(MPI_Comm comm, const char *fmt, ...)
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) {
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "[%8.1f s] %s\n", DRTime() - dr_t0, msg));
-  }
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  DRPhaseSet("'%s'", msg); /* what a signal or MPI error line names */
+  if (rank == 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, "[%8.1f s] %s\n", DRTime() - dr_t0, msg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -36,6 +36,7 @@
  * one or two more may be stored before the job dies). */
 #include "checkpointimpl.h"
 #include <dynred/h5.h>
+#include <dynred/preflight.h>
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -563,6 +564,7 @@ PetscErrorCode DRCMSCheckpointOpen_Private(DRCMS c)
     if (ckpt[0]) PetscCall(PetscStrncpy(ck->dir, ckpt, sizeof(ck->dir)));
     else PetscCall(PetscSNPrintf(ck->dir, sizeof(ck->dir), "%s.ckpt", out));
     PetscCall(CheckDir(c, ck->dir));
+    DRCheckpointRegister(ck->dir);
   }
   PetscCall(ResolveReuse(c, reuse, ck->reuse, sizeof(ck->reuse)));
   if (ck->reuse[0] && ck->dir[0]) {
@@ -645,4 +647,5 @@ void DRCMSCheckpointAbandon_Private(DRCMS c)
     if (ck->wrote[k] && !FilePath(ck->dir, ck->hash[k], path, sizeof(path))) (void)unlink(path);
   (void)MPI_Barrier(c->comm);
   if (!c->rank) (void)rmdir(ck->dir);
+  DRCheckpointForget(ck->dir);
 }

@@ -4,6 +4,7 @@
  * back with every array checked (key, format, sizes, checksum). */
 #include "checkpointimpl.h"
 #include <dynred/h5.h>
+#include <dynred/preflight.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -76,6 +77,7 @@ PetscErrorCode DRCMSCkptWrite_Private(const char *path, const char *name, uint64
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
+  DRTempRegister(tmp); /* a stop signal removes it; the whole files stay */
   PetscCall(DRH5FileOpen(MPI_COMM_NULL, tmp, DR_H5_CREATE, &f));
   PetscCheck(f >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: cannot create the CMS checkpoint file as HDF5 (set cms.checkpoint to a writable directory, or none)", tmp);
   PetscCall(DRH5AttrWriteString(f, ".", "format", st->pencil ? CKPT_PENCIL_FORMAT : CKPT_FORMAT));
@@ -101,7 +103,10 @@ PetscErrorCode DRCMSCkptWrite_Private(const char *path, const char *name, uint64
     PetscCall(DRH5AttrWriteReal(f, ".", "qtop_hz", st->qtop_hz));
   }
   PetscCall(DRH5FileClose(&f));
+  DRCriticalBegin();
   PetscCheck(!rename(tmp, path), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: cannot rename the CMS checkpoint file %s (%s)", path, tmp, strerror(errno));
+  DRTempForget(tmp);
+  DRCriticalEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

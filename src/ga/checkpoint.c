@@ -8,6 +8,7 @@
  * HDF5 failure is one line naming the checkpoint and the object. */
 #include "gaimpl.h"
 #include <dynred/h5.h>
+#include <dynred/preflight.h>
 #include <string.h>
 #include <unistd.h>
 #include <errno.h>
@@ -39,6 +40,7 @@ static PetscErrorCode CheckpointWrite(DRGA g)
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", g->ckpt));
+  DRTempRegister(tmp); /* a stop signal removes it and keeps the previous checkpoint */
   PetscCall(DRH5FileOpen(MPI_COMM_NULL, tmp, DR_H5_CREATE, &f));
   PetscCheck(f >= 0, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: cannot create the GA checkpoint (HDF5) for ga.checkpoint = %s, expected a writable file", tmp, g->ckpt);
   PetscCall(DRH5AttrWriteString(f, ".", "signature", g->signature));
@@ -79,7 +81,11 @@ static PetscErrorCode CheckpointWrite(DRGA g)
   PetscCall(DRH5Write(f, "cache_values", H5T_NATIVE_DOUBLE, H5T_NATIVE_DOUBLE, 2, d2, PETSC_TRUE, vals));
   PetscCall(PetscFree2(keys, vals));
   PetscCall(DRH5FileClose(&f));
+  DRCriticalBegin();
   PetscCheck(!rename(tmp, g->ckpt), PETSC_COMM_SELF, DR_ERR_INPUT, "%s: cannot rename the GA checkpoint %s (%s)", g->ckpt, tmp, strerror(errno));
+  DRTempForget(tmp);
+  DRCheckpointRegister(g->ckpt);
+  DRCriticalEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -168,5 +174,6 @@ PetscErrorCode DRGARemoveCheckpoint(DRGA g)
 {
   PetscFunctionBeginUser;
   if (g->rank == 0 && !access(g->ckpt, F_OK)) PetscCheck(!unlink(g->ckpt), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: cannot remove the GA checkpoint (%s)", g->ckpt, strerror(errno));
+  DRCheckpointForget(g->ckpt);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
