@@ -94,6 +94,19 @@ BIN     := $(BINDIR)/dynred
 
 all: $(BIN) $(TESTBIN)
 
+# `dynred -version` names the build's commit: $(GEN)/dynred_build.h holds
+# `git describe` of this tree (nothing outside a git checkout, e.g. a release
+# tarball: DYNRED_VERSION of include/dynred/sys.h alone).  The header is
+# rewritten only when the description changes, so only main.c recompiles.
+GEN     := $(B)/gen
+CFLAGS  += -I$(GEN)
+DR_GIT  := $(if $(filter $(CURDIR),$(shell git -C '$(CURDIR)' rev-parse --show-toplevel 2>/dev/null)),$(shell git -C '$(CURDIR)' describe --always --dirty 2>/dev/null))
+$(GEN)/dynred_build.h: FORCE
+	@mkdir -p $(GEN)
+	@printf '#define DYNRED_BUILD "%s"\n' '$(if $(DR_GIT), (git $(DR_GIT)))' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+$(B)/src/app/main.o: $(GEN)/dynred_build.h
+
 $(B)/%.o: %.c $(wildcard include/dynred/*.h) $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
@@ -153,5 +166,5 @@ bench: deps
 clean:
 	rm -rf build bin build-san bin-san build64 bin64 build64-san bin64-san
 
-.PHONY: all deps demo check check64 check-built check-slurm bench clean
+.PHONY: all deps demo check check64 check-built check-slurm bench clean FORCE
 .SECONDARY:
