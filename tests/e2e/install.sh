@@ -21,7 +21,7 @@
 set -euo pipefail
 cd "$T"
 P="$T/opt/dynred"
-mk() { make -s --no-print-directory -C "$ROOT" INSTALL_BIN="$DYNRED" "$@"; }
+mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$ROOT" INSTALL_BIN="$DYNRED" "$@"; }
 ver=$(sed -n 's/^#define DYNRED_VERSION "\(.*\)"$/\1/p' "$ROOT/include/dynred/sys.h")
 
 # 1. layout
