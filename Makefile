@@ -9,6 +9,8 @@
 #   make check64    install those, build them, run every test against bin64/dynred
 #   make check-slurm  as root: the job scripts on a one-node Slurm on localhost
 #   make bench      benchmarks (long; never part of check)
+#   make install PREFIX=/opt/dynred [DESTDIR=...]   bin/, share/, man page, modulefile
+#   make uninstall PREFIX=/opt/dynred [DESTDIR=...]
 
 CC      ?= mpicc
 ifeq ($(origin CC),default)
@@ -94,6 +96,19 @@ BIN     := $(BINDIR)/dynred
 
 all: $(BIN) $(TESTBIN)
 
+# `dynred -version` names the build's commit: $(GEN)/dynred_build.h holds
+# `git describe` of this tree (nothing outside a git checkout, e.g. a release
+# tarball: DYNRED_VERSION of include/dynred/sys.h alone).  The header is
+# rewritten only when the description changes, so only main.c recompiles.
+GEN     := $(B)/gen
+CFLAGS  += -I$(GEN)
+DR_GIT   = $(if $(filter $(CURDIR),$(shell git -C '$(CURDIR)' rev-parse --show-toplevel 2>/dev/null)),$(shell git -C '$(CURDIR)' describe --always --dirty 2>/dev/null))
+$(GEN)/dynred_build.h: FORCE
+	@mkdir -p $(GEN)
+	@printf '#define DYNRED_BUILD "%s"\n' '$(if $(DR_GIT), (git $(DR_GIT)))' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+$(B)/src/app/main.o: $(GEN)/dynred_build.h
+
 $(B)/%.o: %.c $(wildcard include/dynred/*.h) $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
@@ -153,5 +168,39 @@ bench: deps
 clean:
 	rm -rf build bin build-san bin-san build64 bin64 build64-san bin64-san
 
-.PHONY: all deps demo check check64 check-built check-slurm bench clean
+# Installed like other HPC software: PREFIX/bin/{dynred,dynred-plot},
+# PREFIX/share/dynred (the example job files in the source tree's layout, so
+# their relative paths and the commands in their comments work from a copy
+# of it), the dynred(1) man page made from `dynred help` of the installed
+# binary (scripts/mkman.sh), and an environment-modules modulefile
+# PREFIX/share/modulefiles/dynred/VERSION.  DESTDIR stages it for a package.
+# INSTALL_BIN installs another build of the binary (the tests install the
+# one under test).  The binary reads nothing from the source tree.
+PREFIX      ?= /usr/local
+INSTALL_BIN ?= $(BIN)
+VERSION     := $(shell sed -n 's/^\#define DYNRED_VERSION "\(.*\)"$$/\1/p' include/dynred/sys.h)
+IDIR        := $(DESTDIR)$(PREFIX)
+SHARE_FILES := $(wildcard configs/*.yaml) bench/ss/frame_cms.yaml tests/data/cms/beam_free.yaml
+SHARE_TOOLS := scripts/ccx_cylinder.py scripts/ga_plot.py scripts/pmor_plot.py
+
+install: $(INSTALL_BIN)
+	@echo "  INSTALL $(IDIR)"
+	@install -d '$(IDIR)/bin' '$(IDIR)/share/dynred' '$(IDIR)/share/man/man1' '$(IDIR)/share/modulefiles/dynred'
+	@install -m 755 '$(INSTALL_BIN)' '$(IDIR)/bin/dynred'
+	@sed '1s|^#!.*|#!/usr/bin/python3|' scripts/dynred_plot.py > '$(IDIR)/bin/dynred-plot'
+	@chmod 755 '$(IDIR)/bin/dynred-plot'
+	@for f in $(SHARE_FILES); do install -D -m 644 $$f '$(IDIR)/share/dynred/'$$f || exit 1; done
+	@for f in $(SHARE_TOOLS); do install -D -m 755 $$f '$(IDIR)/share/dynred/'$$f || exit 1; done
+	@bash scripts/mkman.sh '$(IDIR)/bin/dynred' '$(PREFIX)/share/dynred' > '$(IDIR)/share/man/man1/dynred.1.tmp'
+	@mv -f '$(IDIR)/share/man/man1/dynred.1.tmp' '$(IDIR)/share/man/man1/dynred.1'
+	@sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' scripts/modulefile.in > '$(IDIR)/share/modulefiles/dynred/$(VERSION)'
+	@chmod 644 '$(IDIR)/share/modulefiles/dynred/$(VERSION)' '$(IDIR)/share/man/man1/dynred.1'
+
+uninstall:
+	@echo "  UNINSTALL $(IDIR)"
+	@rm -f '$(IDIR)/bin/dynred' '$(IDIR)/bin/dynred-plot' '$(IDIR)/share/man/man1/dynred.1' '$(IDIR)/share/modulefiles/dynred/$(VERSION)'
+	@rm -rf '$(IDIR)/share/dynred'
+	@rmdir '$(IDIR)/share/modulefiles/dynred' 2>/dev/null || true
+
+.PHONY: all deps demo check check64 check-built check-slurm bench clean install uninstall FORCE
 .SECONDARY:

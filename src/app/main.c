@@ -4,15 +4,16 @@
 #include <dynred/gmpsweep.h>
 #include <dynred/ga.h>
 #include <dynred/preflight.h>
+#include <hdf5.h>
+#include <slepcsys.h>
 #include <string.h>
-#if defined(__SANITIZE_ADDRESS__)
-  #include <stdio.h>
-  #include <unistd.h>
-#endif
+#include <unistd.h>
+#include "dynred_build.h" /* DYNRED_BUILD: the build's `git describe`, made by the Makefile */
 
 static const char help[] = "dynred: dynamic substructuring and model order reduction of large FE models.\n"
                            "usage: dynred [SUBCOMMAND] [-config FILE.yaml] [-KEY VALUE ...] [PETSc/SLEPc options]\n"
                            "       dynred help            list subcommands and job-file keys\n"
+                           "       dynred -version        dynred's version and the PETSc, SLEPc, HDF5 and MPI it runs with\n"
                            "Without -config the embedded default job runs (the demo).\n\n";
 
 /* The embedded default job: the demo. */
@@ -67,7 +68,91 @@ static PetscErrorCode PrintHelp(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Run(int argc, char **argv)
+/* The example job files beside this executable: PREFIX/share/dynred/configs
+ * of an installed tree (make install), else the source tree's configs/ when
+ * it runs from bin/.  Empty when neither is there. */
+static PetscErrorCode ExampleDir(char *dir, size_t len)
+{
+  static const char *const rel[] = {"/share/dynred/configs", "/configs"};
+  char                     exe[PETSC_MAX_PATH_LEN];
+  ssize_t                  n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  char                    *slash;
+
+  PetscFunctionBeginUser;
+  dir[0] = 0;
+  if (n <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  exe[n] = 0;
+  for (int up = 0; up < 2; up++) { /* PREFIX/bin/dynred -> PREFIX */
+    if (!(slash = strrchr(exe, '/'))) PetscFunctionReturn(PETSC_SUCCESS);
+    *slash = 0;
+  }
+  for (size_t k = 0; k < sizeof(rel) / sizeof(rel[0]); k++) {
+    PetscCall(PetscStrncpy(dir, exe, len));
+    PetscCall(PetscStrlcat(dir, rel[k], len));
+    if (access(dir, R_OK | X_OK) == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  dir[0] = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* `dynred -version`: dynred's version and the libraries this process runs
+ * with (the shared libraries actually loaded, not the headers it was built
+ * against), once, then nothing else runs. */
+static PetscErrorCode PrintVersion(void)
+{
+  char         petsc[256], slepc[256], mpi[MPI_MAX_LIBRARY_VERSION_STRING], dir[PETSC_MAX_PATH_LEN];
+  unsigned int hmaj, hmin, hrel;
+  int          len;
+  size_t       n;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscGetVersion(petsc, sizeof(petsc)));
+  PetscCall(SlepcGetVersion(slepc, sizeof(slepc)));
+  PetscCheck(H5get_libversion(&hmaj, &hmin, &hrel) >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "H5get_libversion failed");
+  PetscCallMPI(MPI_Get_library_version(mpi, &len));
+  mpi[strcspn(mpi, "\n")] = 0; /* MPICH's string runs over several lines: its first names it */
+  for (char *v[] = {petsc, slepc, mpi}, **p = v; p < v + 3; p++)
+    for (n = strlen(*p); n && (*p)[n - 1] == ' '; n--) (*p)[n - 1] = 0;
+  PetscCall(ExampleDir(dir, sizeof(dir)));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "dynred %s%s\n", DYNRED_VERSION, DYNRED_BUILD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PETSc: %s (%d-bit PetscInt)\n", petsc, (int)(8 * sizeof(PetscInt))));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "SLEPc: %s\n", slepc));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "HDF5: %u.%u.%u\n", hmaj, hmin, hrel));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MPI: %s\n", mpi));
+  if (dir[0]) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "example job files: %s\n", dir));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Arguments PETSc must not see: -version and --version (PETSc's -version
+ * prints its banner and carries on into the job), --help, and any other
+ * GNU-style --word, which PETSc would take for an option nobody reads and
+ * dynred would then run the default job, writing into the working
+ * directory.  They are removed from argv before SlepcInitialize; the first
+ * unknown --word is kept for the error. */
+typedef struct {
+  PetscBool   version, help;
+  const char *unknown;
+} DRArgs;
+
+static void TakeArgs(int *argc, char **argv, DRArgs *a)
+{
+  int k = 1;
+
+  a->version = a->help = PETSC_FALSE;
+  a->unknown           = NULL;
+  for (int i = 1; i < *argc; i++) {
+    const char *s = argv[i];
+    if (!strcmp(s, "-version") || !strcmp(s, "--version")) a->version = PETSC_TRUE;
+    else if (!strcmp(s, "--help")) a->help = PETSC_TRUE;
+    else if (!strncmp(s, "--", 2) && s[2]) {
+      if (!a->unknown) a->unknown = s;
+    } else argv[k++] = argv[i];
+  }
+  argv[k] = NULL;
+  *argc   = k;
+}
+
+static PetscErrorCode Run(int argc, char **argv, const DRArgs *args)
 {
   DRConfig    cfg;
   char        file[PETSC_MAX_PATH_LEN] = "", job[64];
@@ -76,6 +161,11 @@ static PetscErrorCode Run(int argc, char **argv)
   const DRJob *j;
 
   PetscFunctionBeginUser;
+  PetscCheck(!args->unknown, PETSC_COMM_WORLD, DR_ERR_INPUT, "command line: unknown option '%s'; expected options with one dash (-KEY VALUE, -config FILE.yaml, -version) and a subcommand listed by 'dynred help'", args->unknown);
+  if (args->version) {
+    PetscCall(PrintVersion());
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(DRConfigRegisterKeys(core_keys));
   PetscCall(DRModelRegisterKeys());
   PetscCall(DRCMSRegisterKeys());
@@ -88,7 +178,7 @@ static PetscErrorCode Run(int argc, char **argv)
     PetscCall(DRJobCompare(argc, argv));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (sub && !strcmp(sub, "help")) {
+  if (args->help || (sub && !strcmp(sub, "help"))) {
     PetscCall(PrintHelp());
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -149,10 +239,12 @@ static PetscErrorCode WarnUnusedOptions(void)
 int main(int argc, char **argv)
 {
   PetscErrorCode ierr;
+  DRArgs         args;
 
+  TakeArgs(&argc, argv, &args);
   PetscCall(DRInitialize(&argc, &argv, help));
   PetscCall(PetscPushErrorHandler(DRErrorHandler, NULL));
-  ierr = Run(argc, argv);
+  ierr = Run(argc, argv, &args);
   if (ierr) {
     DRErrorDeferFlush();
     DRErrorAgreeOrAbort(); /* a failure on some ranks only: abort, not hang */
