@@ -34,7 +34,7 @@ np.savetxt("ref.txt", [1, 2, 3])
 with h5py.File("g1.h5", "w") as h: h["/pmor/x"] = np.arange(4.0)
 with h5py.File("g2.h5", "w") as h: h["/pmor/x"] = np.array([0, 1, np.nan, 3.0])
 PY
-# controls: pass
+# controls: pass (identical or exact data: any tolerance above round-off would do)
 $H layout ok.h5
 $H same ok.h5 ok.h5 1e-9
 $H freqs ok.h5 ref.txt 1e-12
