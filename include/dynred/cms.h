@@ -30,6 +30,7 @@
 #include <dynred/config.h>
 #include <dynred/store.h>
 #include <dynred/component.h>
+#include <dynred/compare.h>
 
 typedef struct _p_DRCMS *DRCMS;
 
@@ -47,9 +48,10 @@ PetscErrorCode DRCMSView(DRCMS cms, PetscViewer viewer);
 PetscErrorCode DRCMSWrite(DRCMS cms, DRStore store);
 /* Verification against the full model (assembly of all components): its
  * modes by DRModal (prefix modal_), the comparison table on stdout and in
- * /verify, accuracy per band; maxerr: largest paired frequency deviation in
- * %.  Errors when the Rayleigh-Ritz bound is violated. */
-PetscErrorCode DRCMSVerify(DRCMS cms, DRStore store, PetscReal *maxerr);
+ * /verify, accuracy per band; verdict: largest paired frequency deviation
+ * in % and the full-model modes missing / CMS modes extra (compare.h), for
+ * DRVerdictCheck.  Errors when the Rayleigh-Ritz bound is violated. */
+PetscErrorCode DRCMSVerify(DRCMS cms, DRStore store, DRVerdict *verdict);
 /* After DRCMSSetUp: the component count, the rank groups and the components
  * of this rank's group (on its communicator; owned by cms). */
 PetscErrorCode DRCMSGetLocalComponents(DRCMS cms, PetscInt *ncomp, PetscInt *ngroups, PetscInt *nmine, DRComponent **comps);

@@ -21,7 +21,7 @@ static const DRConfigKey cms_keys[] = {
   {"cms.support", DR_CFG_STRING, "", "free-interface: node set of a statically determinate support for floating parts (default: chosen automatically)", NULL, NULL, NULL},
   {"cms.groups", DR_CFG_INT, NULL, "deprecated: the NUMBER of rank groups; use ranks_per_group (ranks in each group)", "0..", NULL, NULL},
   {"cms.dense_max", DR_CFG_INT, NULL, "deprecated", NULL, NULL, "dense_max"},
-  {"cms.verify_tol_pct", DR_CFG_REAL, "0", "with verify: fail (exit 1) when a paired mode deviates more; 0: report only", "0..", "%", NULL},
+  {"cms.verify_tol_pct", DR_CFG_REAL, "0", "with verify: fail (exit 1) when a paired mode deviates more, or a full-model mode below the highest CMS frequency has no CMS pair (missing) or a CMS mode none (extra); 0: report only", "0..", "%", NULL},
   {"cms.interface_modes", DR_CFG_INT, "0", "interface reduction: keep the lowest N characteristic constraint (CC) modes of the assembled boundary (0: off)", "0..", NULL, NULL},
   {"cms.interface_cutoff_factor", DR_CFG_REAL, "0", "interface reduction: keep the CC modes below interface_cutoff_factor * fmax (0: off, else >= 1; needs fmax)", "0..", NULL, NULL},
   {"cms.interface_auto", DR_CFG_BOOL, "true", "with cms.tol_pct, cms.fmax and every component craig-bampton, and neither interface_modes nor interface_cutoff_factor given: reduce the interface before the projection, starting from the CC modes below 2 x cutoff_factor x fmax, and let the error estimate's boundary term add CC modes in the refinement rounds; false: no interface reduction unless asked for", NULL, NULL, NULL},

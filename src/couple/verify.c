@@ -49,7 +49,7 @@ static PetscErrorCode EstimateVsTrue(DRCMS c, DRStore store, PetscInt nm, const 
 /* Solve the assembled full model as `dynred modal` does (options prefix
  * modal_) and compare: the mode table, /verify in the store, accuracy per
  * band up to cms.fmax (or the highest CMS frequency when fmax = 0). */
-PetscErrorCode DRCMSVerify(DRCMS cms, DRStore store, PetscReal *maxerr)
+PetscErrorCode DRCMSVerify(DRCMS cms, DRStore store, DRVerdict *verdict)
 {
   DRComponent      full;
   DRModal          modal;
@@ -121,7 +121,7 @@ PetscErrorCode DRCMSVerify(DRCMS cms, DRStore store, PetscReal *maxerr)
     }
   }
   if (cms->est_pct) PetscCall(EstimateVsTrue(cms, store, nm, fc, nf, ff, cmp.rigid_hz));
-  *maxerr = cmp.max_err_pct;
+  PetscCall(DRComparisonGetVerdict(&cmp, verdict));
   /* CMS is a Rayleigh-Ritz projection: a CMS frequency below the full
    * model's beyond round-off means one of the two solves is not accurate,
    * which on a valid model happens when K or M is too ill-conditioned for

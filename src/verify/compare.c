@@ -26,8 +26,58 @@ static void Deviations(DRComparison *c, const PetscReal fref[], const PetscReal 
   c->mean_err_pct = cnt ? sum / cnt : 0;
   c->rms_err_pct  = cnt ? PetscSqrtReal(sum2 / cnt) : 0;
   c->npaired      = cnt;
-  c->rr_bound_ok  = PETSC_TRUE;
-  c->rr_worst     = -1;
+}
+
+/* Rayleigh-Ritz bound, index-wise (the k-th test against the k-th reference
+ * frequency); round-off allowed relative to the spectrum scale.  Rigid-body
+ * reference modes (|f| < rigid_hz) are round-off around 0 in both sets,
+ * their order meaningless: no bound there. */
+static void RayleighRitz(DRComparison *c)
+{
+  const PetscReal *fref = c->fref, *ftest = c->ftest;
+
+  c->rr_bound_ok = PETSC_TRUE;
+  c->rr_worst    = -1;
+  c->rr_first    = -1;
+  c->rr_nviol    = 0;
+  for (PetscInt k = 0; k < PetscMin(c->nref, c->ntest); k++) {
+    PetscReal tol = 1e-7 * PetscMax(PetscAbsReal(fref[k]), c->rigid_hz);
+    if (PetscAbsReal(fref[k]) < c->rigid_hz) continue;
+    if (ftest[k] < fref[k] - tol) {
+      c->rr_bound_ok = PETSC_FALSE;
+      c->rr_nviol++;
+      if (c->rr_first < 0) c->rr_first = k;
+      if (c->rr_worst < 0 || fref[k] - ftest[k] > fref[c->rr_worst] - ftest[c->rr_worst]) c->rr_worst = k;
+    }
+  }
+}
+
+/* Coverage (compare.h): reference modes inside the compared range left
+ * unpaired (missing), test modes inside the reference's range left unpaired
+ * (extra).  The slack s is the largest deviation of the pairs plus 1e-7
+ * (the round-off allowance of the Rayleigh-Ritz check): a reference mode
+ * that a test accurate to s may place above its top is not required. */
+static PetscErrorCode Coverage(DRComparison *c)
+{
+  PetscBool *paired;
+  PetscReal  s = c->max_err_pct / 100 + 1e-7, reftop = 0;
+
+  PetscFunctionBeginUser;
+  c->top_hz = 0;
+  for (PetscInt j = 0; j < c->ntest; j++) c->top_hz = PetscMax(c->top_hz, c->ftest[j]);
+  for (PetscInt i = 0; i < c->nref; i++) reftop = PetscMax(reftop, c->fref[i]);
+  PetscCall(PetscCalloc1(c->nref + 1, &paired));
+  PetscCall(PetscMalloc2(c->nref + 1, &c->missing, c->ntest + 1, &c->extra));
+  c->nmissing = c->nextra = c->nbeyond = 0;
+  for (PetscInt j = 0; j < c->ntest; j++) {
+    if (c->pair[j] >= 0) paired[c->pair[j]] = PETSC_TRUE;
+    else if (PetscAbsReal(c->ftest[j]) * (1 + s) < reftop) c->extra[c->nextra++] = j;
+    else c->nbeyond++;
+  }
+  for (PetscInt i = 0; i < c->nref; i++)
+    if (!paired[i] && PetscAbsReal(c->fref[i]) * (1 + s) < c->top_hz) c->missing[c->nmissing++] = i;
+  PetscCall(PetscFree(paired));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DRCompareModes(Mat M, PetscInt nref, const PetscReal fref[], Vec Phi[], PetscInt ntest, const PetscReal ftest[], Vec Psi[], PetscReal rigid_hz, DRComparison *c)
@@ -70,17 +120,8 @@ PetscErrorCode DRCompareModes(Mat M, PetscInt nref, const PetscReal fref[], Vec 
   /* optimal pairing: the one-to-one assignment of largest total MAC */
   PetscCall(DRAssignMax(nref, ntest, c->mac, c->pair));
   Deviations(c, fref, ftest, rigid_hz);
-  for (PetscInt k = 0; k < PetscMin(nref, ntest); k++) {
-    /* bound on eigenvalues; allow round-off relative to the spectrum scale.
-     * Rigid-body reference modes (|f| < rigid_hz) are round-off around 0 in
-     * both sets, their order meaningless: no bound there. */
-    PetscReal tol = 1e-7 * PetscMax(PetscAbsReal(fref[k]), rigid_hz);
-    if (PetscAbsReal(fref[k]) < rigid_hz) continue;
-    if (ftest[k] < fref[k] - tol) {
-      c->rr_bound_ok = PETSC_FALSE;
-      if (c->rr_worst < 0 || fref[k] - ftest[k] > fref[c->rr_worst] - ftest[c->rr_worst]) c->rr_worst = k;
-    }
-  }
+  RayleighRitz(c);
+  PetscCall(Coverage(c));
   PetscCall(PetscFree(dots));
   PetscCall(PetscFree(nr));
   PetscCall(PetscFree(nt));
@@ -102,6 +143,8 @@ PetscErrorCode DRCompareFrequencies(PetscInt nref, const PetscReal fref[], Petsc
   PetscCall(PetscArraycpy(c->ftest, ftest, ntest));
   for (PetscInt j = 0; j < ntest; j++) c->pair[j] = j < nref ? j : -1;
   Deviations(c, fref, ftest, rigid_hz);
+  RayleighRitz(c);
+  PetscCall(Coverage(c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -118,7 +161,39 @@ PetscErrorCode DRComparisonView(MPI_Comm comm, const DRComparison *c)
     PetscCall(PetscPrintf(comm, "  %4" PetscInt_FMT "  %13.6f  %5" PetscInt_FMT "  %11.6f  %9.5f  %7.5f  %7.5f\n", j + 1, (double)c->ftest[j], i + 1, (double)c->fref[i], (double)c->err_pct[j], c->mac ? (double)c->mac[i * c->ntest + j] : -1.0, c->xorth ? (double)PetscAbsReal(c->xorth[i * c->ntest + j]) : -1.0));
   }
   PetscCall(PetscPrintf(comm, "  max deviation %.5f %%, mean %.5f %%, rms %.5f %%; Rayleigh-Ritz bound f_reduced >= f_full: %s\n", (double)c->max_err_pct, (double)c->mean_err_pct, (double)c->rms_err_pct, c->rr_bound_ok ? "holds" : "VIOLATED"));
-  if (!c->rr_bound_ok) PetscCall(PetscPrintf(comm, "  worst violation at mode %" PetscInt_FMT ": %.9g < %.9g Hz\n", c->rr_worst + 1, (double)c->ftest[c->rr_worst], (double)c->fref[c->rr_worst]));
+  if (!c->rr_bound_ok) {
+    PetscInt nflex = 0;
+    for (PetscInt k = 0; k < PetscMin(c->nref, c->ntest); k++)
+      if (PetscAbsReal(c->fref[k]) >= c->rigid_hz) nflex++;
+    PetscCall(PetscPrintf(comm, "  Rayleigh-Ritz violations: %" PetscInt_FMT " of %" PetscInt_FMT " flexible modes below the full model's (k-th against k-th); first at mode %" PetscInt_FMT ": %.9g < %.9g Hz; worst at mode %" PetscInt_FMT ": %.9g < %.9g Hz\n", c->rr_nviol, nflex, c->rr_first + 1, (double)c->ftest[c->rr_first], (double)c->fref[c->rr_first], c->rr_worst + 1, (double)c->ftest[c->rr_worst], (double)c->fref[c->rr_worst]));
+  }
+  for (PetscInt k = 0; k < c->nmissing; k++) PetscCall(PetscPrintf(comm, "  MISSING: full mode %" PetscInt_FMT " (%.9g Hz) has no reduced pair, below the compared range's top %.9g Hz\n", c->missing[k] + 1, (double)c->fref[c->missing[k]], (double)c->top_hz));
+  for (PetscInt k = 0; k < c->nextra; k++) PetscCall(PetscPrintf(comm, "  EXTRA: reduced mode %" PetscInt_FMT " (%.9g Hz) has no full pair, inside the full model's range\n", c->extra[k] + 1, (double)c->ftest[c->extra[k]]));
+  if (c->nmissing + c->nextra == 0 && c->ntest) PetscCall(PetscPrintf(comm, "  coverage: every full mode below %.9g Hz paired%s\n", (double)c->top_hz, c->nbeyond ? "" : ", no reduced mode unpaired"));
+  if (c->nbeyond) PetscCall(PetscPrintf(comm, "  %" PetscInt_FMT " reduced mode(s) above the full model's highest frequency: not compared\n", c->nbeyond));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRComparisonGetVerdict(const DRComparison *c, DRVerdict *v)
+{
+  PetscFunctionBeginUser;
+  v->max_err_pct      = c->max_err_pct;
+  v->top_hz           = c->top_hz;
+  v->nmissing         = c->nmissing;
+  v->nextra           = c->nextra;
+  v->missing_first    = c->nmissing ? c->missing[0] : -1;
+  v->extra_first      = c->nextra ? c->extra[0] : -1;
+  v->missing_first_hz = c->nmissing ? c->fref[c->missing[0]] : 0;
+  v->extra_first_hz   = c->nextra ? c->ftest[c->extra[0]] : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRVerdictCheck(MPI_Comm comm, const DRVerdict *v, PetscReal tol, const char *gate, const char *tolname, const char *ref, const char *test)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(!v->nmissing, comm, DR_ERR_VERIFY, "%s: %s mode %" PetscInt_FMT " (%.9g Hz) has no pair in %s (%" PetscInt_FMT " missing, %" PetscInt_FMT " extra), expected every %s mode below %s's highest frequency %.9g Hz paired (%s %g)", gate, ref, v->missing_first + 1, (double)v->missing_first_hz, test, v->nmissing, v->nextra, ref, test, (double)v->top_hz, tolname, (double)tol);
+  PetscCheck(!v->nextra, comm, DR_ERR_VERIFY, "%s: %s mode %" PetscInt_FMT " (%.9g Hz) has no pair in %s (%" PetscInt_FMT " extra), expected every %s mode inside %s's range paired (%s %g)", gate, test, v->extra_first + 1, (double)v->extra_first_hz, ref, v->nextra, test, ref, tolname, (double)tol);
+  PetscCheck(v->max_err_pct <= tol, comm, DR_ERR_VERIFY, "%s: largest deviation %.6g %% exceeds %s %g", gate, (double)v->max_err_pct, tolname, (double)tol);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -152,6 +227,20 @@ PetscErrorCode DRComparisonWrite(DRStore s, const char *group, const DRCompariso
   PetscCall(DRStoreAttrReal(s, group, "mean_error_pct", c->mean_err_pct));
   PetscCall(DRStoreAttrReal(s, group, "rms_error_pct", c->rms_err_pct));
   PetscCall(DRStoreAttrInt(s, group, "rayleigh_ritz_bound_ok", c->rr_bound_ok));
+  PetscCall(DRStoreAttrInt(s, group, "rayleigh_ritz_violations", c->rr_nviol));
+  PetscCall(DRStoreAttrInt(s, group, "rayleigh_ritz_first_violation", c->rr_first + 1));
+  PetscCall(PetscMalloc1(PetscMax(c->nmissing, c->nextra) + 1, &pair));
+  for (PetscInt k = 0; k < c->nmissing; k++) pair[k] = c->missing[k] + 1;
+  dims[0] = c->nmissing;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/missing_modes", group));
+  PetscCall(DRStoreWriteInt(s, path, 1, dims, pair));
+  for (PetscInt k = 0; k < c->nextra; k++) pair[k] = c->extra[k] + 1;
+  dims[0] = c->nextra;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/extra_modes", group));
+  PetscCall(DRStoreWriteInt(s, path, 1, dims, pair));
+  PetscCall(PetscFree(pair));
+  PetscCall(DRStoreAttrReal(s, group, "compared_top_hz", c->top_hz));
+  PetscCall(DRStoreAttrString(s, group, "coverage_convention", "missing_modes: 1-based full (reference) modes left unpaired although below compared_top_hz (the highest reduced frequency) by more than the largest deviation; extra_modes: 1-based reduced (test) modes left unpaired although inside the full model's range; rayleigh_ritz_first_violation: 1-based k of the first f_reduced_k < f_full_k beyond 1e-7 relative (0: none)"));
   PetscCall(DRStoreAttrString(s, group, "pairing_convention", "1-based index of the paired full-model mode, by optimal assignment (largest total MAC, one-to-one; 0: unpaired); mac and cross_orthogonality are [n_full, n_reduced]"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -165,6 +254,7 @@ PetscErrorCode DRComparisonDestroy(DRComparison *c)
   PetscCall(PetscFree(c->err_pct));
   PetscCall(PetscFree(c->fref));
   PetscCall(PetscFree(c->ftest));
+  PetscCall(PetscFree2(c->missing, c->extra));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

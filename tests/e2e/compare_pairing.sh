@@ -13,7 +13,10 @@
 #     deviations of the pairs recomputed to 1e-12 %.
 #  3. -mass M.mtx: cross-orthogonality Phi_A^T M Phi_B equal to numpy's to
 #     1e-12 relative to its largest entry.
-#  4. Frequencies only (groups without modes, e.g. /ss): k-th against k-th.
+#  4. Frequencies only (groups without modes, e.g. /ss): k-th against k-th;
+#     the Rayleigh-Ritz bound is checked there too: B's 6.3 Hz against A's
+#     7.0 Hz is reported as the one violation (count and first mode, in the
+#     log and in /compare), B's 12 Hz, above A's range, is no extra mode.
 set -euo pipefail
 cd "$T"
 /usr/bin/python3 - <<'PY'
@@ -104,6 +107,13 @@ with h5py.File("c4.h5") as f:
     e = c["freq_error_pct"][:]
     assert e[0] == 0 and abs(e[1] - 10) < 1e-12 and abs(e[2] + 10) < 1e-12 and e[3] == 0 and np.isnan(e[4]), e
     assert abs(c.attrs["rms_error_pct"] - np.sqrt((100 + 100 + 0) / 3)) < 1e-12
-print("case 4: frequencies only, k-th against k-th; surplus mode unpaired; RMS over the flexible pairs")
+    assert c.attrs["rayleigh_ritz_bound_ok"] == 0 and c.attrs["rayleigh_ritz_violations"] == 1, dict(c.attrs)
+    assert c.attrs["rayleigh_ritz_first_violation"] == 3
+    assert len(c["missing_modes"]) == 0 and len(c["extra_modes"]) == 0
+log = open("c4.log").read()
+assert "Rayleigh-Ritz bound f_reduced >= f_full: VIOLATED" in log, log
+assert "Rayleigh-Ritz violations: 1 of 3 flexible modes below the full model's (k-th against k-th); first at mode 3: 6.3 < 7 Hz" in log, log
+assert "1 reduced mode(s) above the full model's highest frequency: not compared" in log, log
+print("case 4: frequencies only, k-th against k-th; surplus mode unpaired; RMS over the flexible pairs; Rayleigh-Ritz violation 6.3 < 7 Hz reported")
 PY
 echo ok

@@ -12,6 +12,10 @@
                                        bit-identical); datasets whose name ends
                                        in SUFFIX may instead differ by ATOL
                                        absolute (relative errors near zero)
+
+Every numeric check is written so that NaN fails it (`not x <= tol`, never
+`x > tol`: a comparison with NaN is false), and a non-finite value in a
+checked dataset fails by itself; exit status 1 on any failure.
 """
 import os
 import sys
@@ -46,11 +50,13 @@ def layout(path):
         if "/timing" not in f or len(f["/timing"].attrs) < 2:
             fail(f"{path}: /timing attributes missing")
         fr = f[g + "/frequencies_hz"][:]
-        if np.any(np.diff(fr) < 0):
+        if not np.all(np.isfinite(fr)):
+            fail(f"{path}: {g}/frequencies_hz holds non-finite values at modes {list(np.flatnonzero(~np.isfinite(fr)) + 1)}")
+        if not np.all(np.diff(fr) >= 0):
             fail(f"{path}: frequencies not sorted")
         # tol: dynred's modal solve targets relative residuals of 1e-12; 1e-8 flags a failed solve, not rounding
-        if job == "modal" and np.max(f["/modal/residuals"][:]) > 1e-8:
-            fail(f"{path}: residual above 1e-8")
+        if job == "modal" and not np.max(f["/modal/residuals"][:], initial=0.0) <= 1e-8:
+            fail(f"{path}: residual above 1e-8 (or not finite): max {np.max(f['/modal/residuals'][:], initial=0.0)}")
         if "/mesh/coordinates" in f:
             x = os.path.splitext(path)[0] + ".xdmf"
             if not os.path.exists(x):
@@ -81,22 +87,25 @@ def same(a, b, rtol):
         f1, f2 = fa["/modal/frequencies_hz"][:], fb["/modal/frequencies_hz"][:]
         if f1.shape != f2.shape:
             fail(f"mode counts differ: {f1.shape} vs {f2.shape}")
-        err = np.max(np.abs(f1 - f2) / np.maximum(np.abs(f1), 1e-300))
-        if err > rtol:
+        if not (np.all(np.isfinite(f1)) and np.all(np.isfinite(f2))):
+            fail(f"non-finite frequencies: {a} {f1}, {b} {f2}")
+        err = np.max(np.abs(f1 - f2) / np.maximum(np.abs(f1), 1e-300), initial=0.0)
+        if not err <= rtol:
             fail(f"frequencies differ: max relative {err:.3e} > {rtol}")
         if not np.array_equal(fa["/modal/labels"][:], fb["/modal/labels"][:]):
             fail("DOF labels differ")
         p1, p2 = fa["/modal/modes"][:], fb["/modal/modes"][:]
-        worst = 1.0
+        macs = [1.0]
         for k in range(len(f1)):
             gap = min([abs(f1[k] - f1[j]) / f1[k] for j in range(len(f1)) if j != k] + [1.0])
             # tol: shapes of modes closer than 1e-4 (relative) are not individually defined at solver tol 1e-12
             if gap < 1e-4:
                 continue  # (near-)repeated frequency: the basis within it is arbitrary
             mac = np.dot(p1[:, k], p2[:, k]) ** 2 / (np.dot(p1[:, k], p1[:, k]) * np.dot(p2[:, k], p2[:, k]))
-            worst = min(worst, mac)
+            macs.append(mac)
+        worst = np.min(macs)  # NaN (a non-finite shape) propagates; min() would drop it
         # tol: eigenvector differences <= tol / gap = 1e-12 / 1e-4 = 1e-8, MAC deficit ~ their square; 1e-6 is looser (left)
-        if worst < 1 - 1e-6:
+        if not worst >= 1 - 1e-6:
             fail(f"mode shapes differ: min MAC {worst}")
         print(f"ok same {a} {b}: {len(f1)} modes, max rel freq diff {err:.2e}, min MAC {worst:.12f}")
 
@@ -105,11 +114,14 @@ def freqs(path, ref, rtol):
     r = np.loadtxt(ref, ndmin=1)
     with h5py.File(path, "r") as f:
         fr = f["/modal/frequencies_hz"][: len(r)]
+    if len(fr) < len(r):
+        fail(f"{path}: {len(fr)} modes, the reference lists {len(r)}")
     err = np.abs(fr - r) / np.abs(r)
     for k, (a, b, e) in enumerate(zip(fr, r, err)):
         print(f"{'ok  ' if e <= rtol else 'FAIL'} mode {k + 1}: dynred {a:.9g} Hz reference {b:.9g} Hz rel err {e:.2e}")
-    if len(fr) < len(r) or np.max(err) > rtol:
-        fail(f"max relative error {np.max(err):.3e} > {rtol}")
+    bad = [k + 1 for k, e in enumerate(err) if not e <= rtol]
+    if bad:
+        fail(f"modes {bad}: relative error above {rtol} (or not finite), max {np.max(err):.3e}")
 
 
 def group(a, b, grp, rtol, suffix=None, atol=0.0):
@@ -136,9 +148,12 @@ def group(a, b, grp, rtol, suffix=None, atol=0.0):
             if not np.array_equal(x, y):
                 fail(f"{k} differs")
             continue
+        for name, z in ((a, x), (b, y)):
+            if not np.all(np.isfinite(z)):
+                fail(f"{k}: {np.count_nonzero(~np.isfinite(z))} non-finite values in {name}")
         d = float(np.abs(x - y).max()) if x.size else 0.0
         dev = d / max(float(np.abs(x).max()) if x.size else 0.0, 1e-300)
-        if rtol == 0 and d != 0 or dev > rtol and not (suffix and k.endswith(suffix) and d <= atol):
+        if rtol == 0 and d != 0 or not dev <= rtol and not (suffix and k.endswith(suffix) and d <= atol):
             fail(f"{k}: max difference {d:.3e} ({dev:.3e} relative), allowed {rtol:g}")
         worst = max(worst, dev)
     print(f"ok group {grp}: {len(da)} datasets of {a} and {b} agree, max relative difference {worst:.2e}")
