@@ -356,10 +356,13 @@ def fig_frf(f, name):
         axs[0].set_ylabel('sigma_max G(i omega)')
         axs[0].legend(fontsize=7)
         axs[1].loglog(w, np.maximum(smax(Gf - Gr), 1e-300), 'C3-', label='sigma_max (G - G_r)')
-        if '/sysred/error_bound' in f:
-            b = float(ds(f, '/sysred/error_bound').ravel()[0])
-            if np.isfinite(b) and b > 0:
-                axs[1].axhline(b, color='k', ls=':', label='error bound %.3g' % b)
+        # dense Gramians: the bound 2 sum sigma_i; low-rank: the same sum over
+        # the resolved Hankel values, an estimate
+        for key, what in (('/sysred/error_bound', 'error bound'), ('/sysred/error_estimate', 'error estimate (low-rank, not a bound)')):
+            if key in f:
+                b = float(ds(f, key).ravel()[0])
+                if np.isfinite(b) and b > 0:
+                    axs[1].axhline(b, color='k', ls=':', label='%s %.3g' % (what, b))
         axs[1].set_ylabel('error')
         axs[1].set_xlabel('omega [rad/s]')
         axs[1].legend(fontsize=7)

@@ -15,7 +15,7 @@ const DRConfigKey DRJobSysRedKeys[] = {
   {"sysred.mtx.D", DR_CFG_STRING, "", "Matrix Market file of D (optional: zero)", NULL, NULL, NULL},
   {"sysred.method", DR_CFG_STRING, "bt", "minreal (remove uncontrollable/unobservable states) | bt (balanced truncation) | spa (singular perturbation, matches DC gain) | pod (snapshot POD, Galerkin projection) | sobt (second-order balanced truncation, position-velocity variant, of M, D, K, B, C in sysred.group; /ss means /ss/second_order) | energy (rank the components of a lumped-parameter model by energy flow, remove the small ones, refit the rest: sysred.energy)", "minreal|bt|spa|pod|sobt|energy", NULL, NULL},
   {"sysred.order", DR_CFG_INT, "0", "reduced order, the states kept exactly included (bt, spa); 0: by sysred.tol", "0..", NULL, NULL},
-  {"sysred.tol", DR_CFG_REAL, "0", "smallest order whose error bound 2 sum_{i>r} sigma_i is <= tol (bt, spa; output units); pod: whose discarded snapshot energy fraction is <= tol", "0..", NULL, NULL},
+  {"sysred.tol", DR_CFG_REAL, "0", "smallest order whose error bound 2 sum_{i>r} sigma_i is <= tol (bt, spa; output units; with sysred.gramians lowrank the sum over the resolved Hankel values, an estimate); pod: whose discarded snapshot energy fraction is <= tol", "0..", NULL, NULL},
   {"sysred.pod.snapshots", DR_CFG_STRING, "", "pod: HDF5 file of the snapshots (relative to the job file)", NULL, NULL, NULL},
   {"sysred.pod.dataset", DR_CFG_STRING, "/snapshots", "pod: dataset of the snapshots [time samples, states]", NULL, NULL, NULL},
   {"sysred.split", DR_CFG_BOOL, "true", "keep zero, undamped and unstable poles (sysred.marginal_tol) exactly and balance the stable part; false: such poles are an error", NULL, NULL, NULL},

@@ -160,6 +160,7 @@ struct _p_DRCMS {
    * share[ncomp * nm]: component k's part of mode j's squared residual */
   PetscReal *est_pct, *share;
   PetscReal *ishare; /* nm: the interface truncation's part (the boundary term) of mode j's squared residual */
+  PetscBool  est_noiface, est_warned; /* root: the last estimate left the boundary term out (S singular beyond the rigid-body modes); the warning was printed */
   PetscReal  tol_pct;
   PetscInt   max_refine, nrefine, min_comp_modes;
   PetscInt   neigcols; /* block-solve columns of the component eigensolvers' block Lanczos (DREigenBlockColumns), summed likewise */

@@ -68,7 +68,9 @@
  * is no round-off but the error of the residual-flexibility attachment), the
  * term is taken on the range of S (its eigenvalues above 1e-10 of the
  * largest: the rigid ones are round-off of O(eps kappa), kappa <= 1e5 here);
- * without, it is left out (Craig-Bampton: zero up to round-off anyway). */
+ * without (Craig-Bampton), the caller deflates the rigid-body modes
+ * (FloatingBoundaryTerm: the term is the interface truncation when the
+ * interface is reduced, and round-off otherwise). */
 static PetscErrorCode BoundaryTerm(PetscInt nb, PetscReal *S, PetscBool pinv, PetscBool factored, PetscInt ncol, const PetscReal *g, PetscReal *term, PetscBool *ok)
 {
   PetscReal   *y, *S0 = NULL;
@@ -111,6 +113,85 @@ static PetscErrorCode BoundaryTerm(PetscInt nb, PetscReal *S, PetscBool pinv, Pe
   } else *ok = PETSC_FALSE;
   PetscCall(PetscFree(S0));
   PetscCall(PetscFree(y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* LAPACK's pivoted Cholesky of a semidefinite matrix (LAPACK 3.2; not in
+ * petscblaslapack.h) */
+extern void dpstrf_(const char *, const PetscBLASInt *, PetscReal *, const PetscBLASInt *, PetscBLASInt *, PetscBLASInt *, const PetscReal *, PetscReal *, PetscBLASInt *, size_t);
+
+/* Root: the boundary term of a floating assembly, S (nb x nb, intact, not
+ * changed) singular with the rigid-body modes of the assembly in its null
+ * space; lam: the ncol lowest Ritz values of the coupled system.
+ *
+ * Why the term is still the one the estimate needs.  K is singular, its
+ * null space R the rigid-body motions.  Every CMS basis holds R (the static
+ * extension of a rigid boundary motion is the rigid motion of each part:
+ * K_c R = 0), so the elastic Ritz vectors u are M-orthogonal to R and
+ * R^T r = R^T K u - theta R^T M u = 0.  On the M-orthogonal complement of R
+ * the pencil (K, M) is definite and has the elastic eigenvalues of the
+ * assembly: the bounds at the top of the file hold there, with
+ * r^T K^- r for the inverse on that space.  Because r lies in range(K),
+ * r^T X r is the same for every generalized inverse X of K (r = K a:
+ * r^T X r = a^T K X K a = a^T K a).  The static condensation
+ * K = L blkdiag(K_II, S) L^T gives one: X = L^-T blkdiag(K_II^-1, S^-) L^-1
+ * for any generalized inverse S^- of S (K X K = K).  The null space of S is
+ * R_B, the rigid motions on the boundary (R = Psi R_B), and
+ * R_B^T g = R^T r = 0 with g = Psi^T r: g lies in range(S), so g^T S^- g is
+ * again independent of the choice of S^-.  The interior parts stay as they
+ * are (the K_II are definite: each part is held by its boundary), and the
+ * sum is the eta^2 of the definite elastic problem: the estimate of a
+ * floating assembly is what it is for a supported one.
+ *
+ * The generalized inverse taken: S^- = P [S_11^-1, 0; 0, 0] P^T, S_11 the
+ * principal submatrix on nb - nnull boundary DOFs chosen by the complete
+ * pivoting of a Cholesky factorization (LAPACK dpstrf): the floating
+ * structure held at a statically determinate set of its boundary DOFs (as
+ * FETI does for its floating subdomains: Farhat and Roux, Int. J. Numer.
+ * Meth. Engng 32, 1991).  nnull: the pivots left below 1e-10 of the largest
+ * diagonal entry (the threshold of the eigenvalue form in BoundaryTerm: the
+ * rigid pivots are round-off, O(eps kappa), kappa <= 1e5 here).  Those null
+ * directions must be rigid-body modes: the coupled system must have as many
+ * Ritz values at zero, the lowest nnull below 1e-6 of the next (a rigid
+ * Ritz value is round-off of eps ||K_red|| / ||M_red||, 1e-11 of the first
+ * elastic one in the plate and the beam of cms_estimate_float.sh).  Else (a
+ * mechanism, or an elastic stiffness below the threshold) *ok is false and
+ * the caller says the term is left out. */
+static PetscErrorCode FloatingBoundaryTerm(PetscInt nb, const PetscReal *S, PetscInt ncol, const PetscReal lam[], const PetscReal *g, PetscReal *term, PetscBool *ok)
+{
+  PetscReal   *L, *work, *y, tol = 0;
+  PetscBLASInt n, rank = 0, info = 0, *piv, nrhs;
+  PetscInt     nnull;
+
+  PetscFunctionBeginUser;
+  *ok = PETSC_FALSE;
+  for (PetscInt j = 0; j < ncol; j++) term[j] = 0;
+  if (nb == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscBLASIntCast(nb, &n));
+  PetscCall(PetscBLASIntCast(ncol, &nrhs));
+  for (PetscInt i = 0; i < nb; i++) tol = PetscMax(tol, S[i + i * nb]);
+  tol *= 1e-10;
+  PetscCall(PetscMalloc4(nb * nb, &L, 2 * nb, &work, nb, &piv, nb * ncol + 1, &y));
+  PetscCall(PetscArraycpy(L, S, nb * nb));
+  dpstrf_("L", &n, L, &n, piv, &rank, &tol, work, &info, 1);
+  PetscCheck(info >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK dpstrf of the assembled boundary Schur complement failed: info %d", (int)info);
+  nnull = nb - rank;
+  *ok   = (PetscBool)(rank > 0 && nnull < ncol && lam[nnull] > 0);
+  for (PetscInt i = 0; *ok && i < nnull; i++) *ok = (PetscBool)(PetscAbsReal(lam[i]) <= 1e-6 * lam[nnull]);
+  if (*ok) {
+    /* y = L_11^-1 (P^T g)_(1:rank), term = ||y||^2 = g_1^T S_11^-1 g_1 */
+    for (PetscInt j = 0; j < ncol; j++)
+      for (PetscInt i = 0; i < rank; i++) y[i + j * rank] = g[(piv[i] - 1) + j * nb];
+    LAPACKtrtrs_("L", "N", "N", &rank, &nrhs, L, &n, y, &rank, &info);
+    PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK dtrtrs failed: info %d", (int)info);
+    for (PetscInt j = 0; j < ncol; j++) {
+      PetscReal t = 0;
+      for (PetscInt i = 0; i < rank; i++) t += y[i + j * rank] * y[i + j * rank];
+      term[j] = t;
+    }
+  }
+  PetscCall(PetscInfo(NULL, "cms estimate: floating assembly: boundary Schur complement of %" PetscInt_FMT " DOFs, %" PetscInt_FMT " null pivots (pivoted Cholesky)%s\n", nb, nnull, *ok ? ", deflated as rigid-body modes" : ": not as many zero Ritz values, not deflated"));
+  PetscCall(PetscFree4(L, work, piv, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -275,6 +356,7 @@ PetscErrorCode DRCMSEstimate_Private(DRCMS c, const PetscReal *Q)
   PetscCall(PetscFree(c->ishare));
   PetscCallMPI(MPI_Comm_rank(c->gcomm, &grank));
   PetscCall(PetscCalloc3(ncol + 1, &part, ncomp * ncol + 1, &eta2c, nb * ncol + 1, &g));
+  c->est_noiface = PETSC_FALSE;
   /* S from the components' S_c when the assembled boundary block is not S:
    * a free-interface (or other non-Craig-Bampton) component in the assembly */
   for (PetscInt k = 0; !c->iface_early && k < ncomp; k++) {
@@ -344,22 +426,6 @@ PetscErrorCode DRCMSEstimate_Private(DRCMS c, const PetscReal *Q)
       PetscReal *term, *eta, *est, tk = 0, tm = 0, zero;
       PetscBool *rigid, sok;
       PetscCall(PetscMalloc4(ncol + 1, &term, ncol + 1, &eta, ncol + 1, &est, ncol + 1, &rigid));
-      if (c->iface_early && !fromc) {
-        /* the interface pencil's S does not change between the rounds:
-         * its Cholesky factor is kept, in place (iface_early.c) */
-        if (!c->Sfac_state) PetscCall(DRCMSRootSchurFactor_Private(c));
-        if (c->Sfac_state > 0) PetscCall(BoundaryTerm(nb, c->Sfull, PETSC_FALSE, PETSC_TRUE, ncol, g_all, term, &sok));
-        else {
-          for (PetscInt j = 0; j < ncol; j++) term[j] = 0;
-          sok = PETSC_FALSE;
-        }
-      } else {
-        PetscReal *S;
-        PetscCall(AssembledSchur(c, Sc_all, &S));
-        PetscCall(BoundaryTerm(nb, S, fromc, PETSC_FALSE, ncol, g_all, term, &sok));
-        PetscCall(PetscFree(S));
-      }
-      if (!sok) PetscCall(PetscInfo(NULL, "cms estimate: assembled boundary Schur complement not definite (floating assembly): boundary term left out\n"));
       /* zero eigenvalues: |lambda| below 1e-6 of the shift scale
        * 1e-8 trace(K)/trace(M) of the coupled system, as DRModal decides */
       for (PetscInt i = 0; i < c->nred; i++) {
@@ -367,11 +433,34 @@ PetscErrorCode DRCMSEstimate_Private(DRCMS c, const PetscReal *Q)
         tm += c->Mred[i * (c->nred + 1)];
       }
       zero = 1e-6 * 1e-8 * PetscAbsReal(tk / tm);
+      /* rigid-body modes: in every CMS basis, exact */
+      for (PetscInt j = 0; j < ncol; j++) rigid[j] = (PetscBool)(c->lamext[j] <= zero);
+      if (c->iface_early && !fromc) {
+        /* the interface pencil's S does not change between the rounds:
+         * its Cholesky factor is kept, in place (iface_early.c) */
+        if (!c->Sfac_state) PetscCall(DRCMSRootSchurFactor_Private(c));
+        if (c->Sfac_state > 0) PetscCall(BoundaryTerm(nb, c->Sfull, PETSC_FALSE, PETSC_TRUE, ncol, g_all, term, &sok));
+        else PetscCall(FloatingBoundaryTerm(nb, c->Sfull, ncol, c->lamext, g_all, term, &sok)); /* not definite: Sfull intact */
+      } else {
+        PetscReal *S;
+        PetscCall(AssembledSchur(c, Sc_all, &S));
+        PetscCall(BoundaryTerm(nb, S, fromc, PETSC_FALSE, ncol, g_all, term, &sok));
+        PetscCall(PetscFree(S));
+        if (!sok) { /* a floating Craig-Bampton assembly: S again (the failed Cholesky overwrote it), its rigid-body modes deflated */
+          PetscCall(AssembledSchur(c, Sc_all, &S));
+          PetscCall(FloatingBoundaryTerm(nb, S, ncol, c->lamext, g_all, term, &sok));
+          PetscCall(PetscFree(S));
+        }
+      }
+      if (!sok) {
+        for (PetscInt j = 0; j < ncol; j++) term[j] = 0;
+        c->est_noiface = PETSC_TRUE;
+        if (!c->est_warned) PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDOUT, "dynred: warning: cms: the assembled boundary Schur complement is singular beyond the rigid-body modes of the coupled system, so the interface-truncation term is left out: the estimate is not an upper estimate for this job\n"));
+        c->est_warned = PETSC_TRUE;
+      }
       for (PetscInt j = 0; j < ncol; j++) {
         PetscReal e2 = term[j];
         for (PetscInt k = 0; k < ncomp; k++) e2 += eta2c_all[k * ncol + j];
-        /* rigid-body modes: in every CMS basis, exact */
-        rigid[j] = (PetscBool)(c->lamext[j] <= zero);
         eta[j]   = rigid[j] ? 0 : PetscSqrtReal(PetscMax(e2, 0) / c->lamext[j]);
         for (PetscInt k = 0; j < c->nm && k < ncomp; k++) c->share[k * c->nm + j] = e2 > 0 ? eta2c_all[k * ncol + j] / e2 : 0;
         /* the boundary term: the interface truncation (zero up to round-off

@@ -49,7 +49,7 @@ PetscErrorCode DRCMSView(DRCMS c, PetscViewer v)
   if (c->est_pct) {
     PetscReal worst = 0;
     for (PetscInt k = 0; k < c->nm; k++) worst = PetscMax(worst, c->est_pct[k]);
-    PetscCall(PetscViewerASCIIPrintf(v, "  error estimate: max %.3g %% (tol_pct %g) after %" PetscInt_FMT " refinement(s)\n", (double)worst, (double)c->tol_pct, c->nrefine));
+    PetscCall(PetscViewerASCIIPrintf(v, "  error estimate: max %.3g %% (tol_pct %g) after %" PetscInt_FMT " refinement(s)%s\n", (double)worst, (double)c->tol_pct, c->nrefine, c->est_noiface ? "; the interface-truncation term is left out: not an upper estimate" : ""));
     PetscCall(PetscViewerASCIIPrintf(v, "  mode   frequency [Hz]   est. error [%%]\n"));
     for (PetscInt k = 0; k < c->nm; k++) PetscCall(PetscViewerASCIIPrintf(v, "  %4" PetscInt_FMT "   %14.6f   %14.3e\n", k + 1, (double)c->freq[k], (double)c->est_pct[k]));
   } else {
@@ -293,6 +293,10 @@ PetscErrorCode DRCMSWrite(DRCMS c, DRStore s)
   PetscCall(DRStoreWriteReal(s, "/cms/frequencies_hz", 1, dims, c->freq, "Hz"));
   if (c->est_pct) {
     PetscCall(DRStoreWriteReal(s, "/cms/error_estimate_pct", 1, dims, c->est_pct, "%"));
+    /* the interface truncation's part (the boundary term) of each mode's
+     * squared residual: nonzero with the interface reduced before the
+     * projection */
+    if (c->ishare) PetscCall(DRStoreWriteReal(s, "/cms/error_estimate_interface_share", 1, dims, c->ishare, NULL));
     PetscCall(DRStoreAttrReal(s, "/cms", "tol_pct", c->tol_pct));
     PetscCall(DRStoreAttrInt(s, "/cms", "refinements", c->nrefine));
   }

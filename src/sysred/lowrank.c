@@ -27,7 +27,12 @@
  *    T_s = Zp V_r S_r^-1/2, Ti_s = S_r^-1/2 U_r^T Zq^T; T = [E_s T_s, E_u],
  *    Ti = [Ti_s E_s^T; E_u^T] (E: the selections of stable and kept
  *    states), A_r = Ti A T = blkdiag(Ti_s A_s T_s, A_u), B_r = Ti B,
- *    C_r = C T, D_r = D.  Error bound from the resolved Hankel values.
+ *    C_r = C T, D_r = D.  2 sum_{i>r} sigma_i over the resolved Hankel
+ *    values is an error estimate, not the bound of balanced truncation:
+ *    the factors' Gramians are approximate (residual sysred.lowrank.tol),
+ *    their Hankel values differ from the exact ones by that error, and the
+ *    values beyond the factors' rank (the tail) are unknown and left out;
+ *    it is printed and written (/sysred/error_estimate) as such.
  * Cost: no O(n^3) step; the factors are replicated on every rank. */
 #include "sysredimpl.h"
 #include <slepclme.h>

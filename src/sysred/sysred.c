@@ -287,6 +287,7 @@ PetscErrorCode DRSysRedView(DRSysRed s, PetscViewer v)
     for (PetscInt i = 0; i < PetscMin(s->ns, 12); i++) PetscCall(PetscViewerASCIIPrintf(v, " %.4g", (double)s->hsv[i]));
     PetscCall(PetscViewerASCIIPrintf(v, "%s\n", s->ns > 12 ? " ..." : ""));
     if (!strcmp(s->method, "sobt")) PetscCall(PetscViewerASCIIPrintf(v, "  order %" PetscInt_FMT " positions (%" PetscInt_FMT " states), 2 sum of the discarded pv singular values %.6g (an indicator, not a bound)\n", s->sored.n, s->red.n, (double)s->bound));
+    else if (s->lowrank) PetscCall(PetscViewerASCIIPrintf(v, "  order %" PetscInt_FMT " (%" PetscInt_FMT " balanced + %" PetscInt_FMT " kept), estimated error 2 sum sigma_i over the %" PetscInt_FMT " resolved Hankel values = %.6g (not a bound: the low-rank Gramians are approximate and the unresolved tail is left out)\n", s->red.n, s->red.n - s->nu, s->nu, s->ns, (double)s->bound));
     else PetscCall(PetscViewerASCIIPrintf(v, "  order %" PetscInt_FMT " (%" PetscInt_FMT " balanced + %" PetscInt_FMT " kept), error bound 2 sum sigma_i = %.6g\n", s->red.n, s->red.n - s->nu, s->nu, (double)s->bound));
   }
   if (s->nw > 0) PetscCall(PetscViewerASCIIPrintf(v, "  frequency response on %" PetscInt_FMT " points %.4g..%.4g Hz (units %s): max |G - G_r| = %.4g, H-inf error on the grid %.4g (||G|| on the grid %.4g)\n", s->nw, (double)(s->wmin / (2 * PETSC_PI * s->units.time_s)), (double)(s->wmax / (2 * PETSC_PI * s->units.time_s)), s->units.name, (double)s->frf_max, (double)s->frf_hinf, (double)s->frf_ref));
@@ -338,7 +339,15 @@ PetscErrorCode DRSysRedWrite(DRSysRed s, DRStore st)
     PetscCall(DRStoreAttrInt(st, "/sysred/pod", "n_snapshots", s->nsnap));
   } else {
     if (strcmp(s->method, "minreal")) PetscCall(DRStoreWriteReal(st, "/sysred/hsv", 1, dh, s->hsv, NULL));
-    if (strcmp(s->method, "sobt")) PetscCall(DRStoreWriteReal(st, "/sysred/error_bound", 1, d1, &s->bound, NULL));
+    /* 2 sum_{i>r} sigma_i is the H-infinity error bound of balanced
+     * truncation (Enns 1984; Glover 1984) with the exact Gramians, i.e. on
+     * the dense path; the low-rank path sums only the Hankel values its
+     * approximate factors resolve, an estimate (no bound holds without the
+     * unresolved tail and the Gramian error): named so */
+    if (strcmp(s->method, "sobt") && s->lowrank) {
+      PetscCall(DRStoreWriteReal(st, "/sysred/error_estimate", 1, d1, &s->bound, NULL));
+      PetscCall(DRStoreAttrString(st, "/sysred", "error_estimate_meaning", "2 sum of the discarded Hankel singular values the low-rank Gramian factors resolve (/sysred/hsv); not an error bound: the Gramians are approximate and the unresolved tail is left out"));
+    } else if (strcmp(s->method, "sobt")) PetscCall(DRStoreWriteReal(st, "/sysred/error_bound", 1, d1, &s->bound, NULL));
     else {
       const DRSecondOrder *q = &s->sored;
       PetscCall(WriteMat(st, "/sysred/second_order/M", q->n, q->n, q->M));
