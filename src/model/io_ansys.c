@@ -66,7 +66,7 @@ static PetscErrorCode ReadMapping(MPI_Comm comm, const char *path, PetscInt *n, 
       if (DRStrBlank(r.line)) continue;
       nt = sscanf(r.line, "%63s %63s %63s %63s", t[0], t[1], t[2], t[3]);
       e  = strtoll(t[0], &end, 10);
-      if (first && (end == t[0] || *end)) { /* the header line */
+      if (first && isalpha((unsigned char)t[0][0])) { /* the header line */
         first = PETSC_FALSE;
         continue;
       }
@@ -248,14 +248,19 @@ static PetscErrorCode SectionNext(HBSection *sec, DRInputStatus *st, char *buf, 
   PetscFunctionBeginUser;
   if (sec->pos >= sec->fmt.per || (size_t)sec->pos * w >= r->len || DRStrBlank(r->line + (size_t)sec->pos * w)) {
     PetscCall(DRLineReaderNext(r, &got));
-    if (!got || r->lineno > sec->last) {
-      PetscCall(DRInputFail(st, "%s: the %s end on line %lld (the header's line counts), expected more of them", r->path, sec->name, (long long)sec->last));
+    if (!got) {
+      PetscCall(DRInputFail(st, "%s: ends on line %lld inside the %s, expected them to run to line %lld (the header's line counts)", r->path, (long long)r->lineno, sec->name, (long long)sec->last));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    if (r->lineno > sec->last) {
+      PetscCall(DRInputFail(st, "%s:%lld: is past the %s, which end on line %lld by the header's line counts, expected more of them before", r->path, (long long)r->lineno, sec->name, (long long)sec->last));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     sec->pos = 0;
   }
   a = (size_t)sec->pos * w;
   m = PetscMin(w, r->len - a);
+  while (m > 0 && r->line[a] == ' ') a++, m--; /* right-justified fields */
   m = PetscMin(m, len - 1);
   memcpy(buf, r->line + a, m);
   buf[m] = 0;

@@ -5,9 +5,10 @@
 readers built against the numpy matrices.
 
   abaqus_ansys_ref.py write DIR    the model (DIR/model.npz) in every form
-  abaqus_ansys_ref.py check PREFIX DIR
+  abaqus_ansys_ref.py check PREFIX DIR [NPZ]
       PREFIX_K.bin, PREFIX_M.bin [PREFIX_D.bin], PREFIX.dof (test_readcomp
-      -dump) against DIR/model.npz, entry by entry through the labels
+      -dump) against DIR/model.npz (or DIR/NPZ), entry by entry through the
+      labels
 
 The model: 9 nodes of 6 DOFs (54 DOFs), numbered sparsely with one large
 node number (Abaqus and Ansys keep user node numbers), joined in a chain by
@@ -205,6 +206,23 @@ def write(d):
     mm(f"{d}/ans_K.mtx", K, perm)
     mm(f"{d}/ans_M.mtx", M, perm, symmetric=False)
     mm(f"{d}/ans_D.mtx", D, perm)
+    # 1206 DOFs (201 nodes): more labels than the reader's first label
+    # buffer (1024), so its compaction and growth run
+    nb = 201
+    nodes = [10 * a + 1 for a in range(nb)]
+    Kb = np.zeros((6 * nb, 6 * nb))
+    for a in range(nb - 1):
+        for c in range(6):
+            i, j = 6 * a + c, 6 * a + 6 + c
+            k = 1e5 * (1 + (a * 7 + c) % 5)
+            Kb[i, i] += k; Kb[j, j] += k; Kb[i, j] -= k; Kb[j, i] -= k
+    Kb[np.arange(6), np.arange(6)] += 1e5
+    Mb = np.diag(1.0 + np.arange(6 * nb) % 3)
+    lb = [(node, c + 1) for node in nodes for c in range(6)]
+    pb = np.random.default_rng(3).permutation(6 * nb)
+    np.savez(f"{d}/big.npz", K=Kb, M=Mb, labels=np.array(lb))
+    abaqus_input(f"{d}/abq_big_STIF1.mtx", Kb, pb, lb)
+    abaqus_input(f"{d}/abq_big_MASS1.mtx", Mb, pb, lb)
     import scipy.linalg as sla
     lam = sla.eigh(K, M, eigvals_only=True)
     np.save(f"{d}/fref.npy", np.sqrt(lam[:12]) / (2 * np.pi))
@@ -227,9 +245,9 @@ def petsc_bin(path):
     return A
 
 
-def check(prefix, d):
+def check(prefix, d, npz="model.npz"):
     import os
-    z = np.load(f"{d}/model.npz")
+    z = np.load(f"{d}/{npz}")
     lab = [tuple(int(x) for x in l) for l in z["labels"]]
     clab = [tuple(int(t) for t in l.split(".")) for l in open(prefix + ".dof").read().split()]
     assert sorted(clab) == sorted(lab), "the component's labels are not the model's"
@@ -254,4 +272,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "write":
         write(sys.argv[2])
     else:
-        check(sys.argv[2], sys.argv[3])
+        check(*sys.argv[2:])
