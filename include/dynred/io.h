@@ -51,6 +51,16 @@ PetscErrorCode DRComponentWritePETSc(DRComponent c, const char *path);
  * or sparse columns (src/model/io_op4.c), and a label file ------------------ */
 PetscErrorCode DRComponentReadOP4(MPI_Comm comm, const char *name, const char *path, const char *dofs, DRComponent *c);
 
+/* --- Abaqus *MATRIX OUTPUT files (src/model/io_abaqus.c, docs/formats.md):
+ * K, M [, D] as FORMAT=MATRIX INPUT ("node, dof, node, dof, value"; labels
+ * from the files unless dofs is given) or FORMAT=COORDINATE ("row, column,
+ * value"; dofs required) --------------------------------------------------- */
+PetscErrorCode DRComponentReadAbaqus(MPI_Comm comm, const char *name, const char *K, const char *M, const char *D, const char *dofs, DRComponent *c);
+
+/* --- Ansys HBMAT (Harwell-Boeing) or *EXPORT Matrix Market files K, M [, D]
+ * and the HBMAT mapping file (src/model/io_ansys.c, docs/formats.md) -------- */
+PetscErrorCode DRComponentReadAnsys(MPI_Comm comm, const char *name, const char *K, const char *M, const char *D, const char *mapping, DRComponent *c);
+
 /* --- dynred HDF5 component file (layout in DESIGN.md) --------------------- */
 PetscErrorCode DRComponentReadHDF5(MPI_Comm comm, const char *name, const char *path, DRComponent *c);
 PetscErrorCode DRComponentWriteHDF5(DRComponent c, const char *path);

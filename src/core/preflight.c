@@ -115,7 +115,7 @@ PetscErrorCode DRPreflightInputs(DRConfig cfg)
     static const char *const mtx[] = {"K", "M", "D", "dofs"};
     PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "].format", k));
     PetscCall(DRConfigGetString(cfg, key, fmt, sizeof(fmt), NULL));
-    if (!strcmp(fmt, "mtx"))
+    if (!strcmp(fmt, "mtx") || !strcmp(fmt, "abaqus") || !strcmp(fmt, "ansys"))
       for (int f = 0; f < 4; f++) {
         PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "].%s", k, mtx[f]));
         if (!rank) PetscCall(CheckKeyFile(cfg, key, NULL, msg, sizeof(msg)));

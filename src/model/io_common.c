@@ -109,6 +109,7 @@ PetscErrorCode DRMatStreamRead(MPI_Comm comm, DRMatStream *s, Mat *A)
     if (!more) break;
   }
   PetscCall(StreamCleanup(s, &r));
+  if (s->either) PetscCall(DRTripletsResolve(&t));
   PetscCall(DRTripletsAssemble(&t, A));
   PetscCall(DRTripletsDestroy(&t));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -94,6 +94,24 @@ static inline void DRTripletsAdd(DRTriplets *t, PetscInt i, PetscInt j, PetscSca
     t->chunk[t->nchunk++].v = v;
   }
 }
+/* Rank 0: append (i, j, v) of a file that may store either triangle or both
+ * (Abaqus *MATRIX INPUT, Harwell-Boeing): (i, j, v) and, for i != j, its
+ * mirror (j, i, v) marked by a negative column -(i + 1).  DRTripletsResolve
+ * then keeps at each position the entries the file gave there, or else the
+ * mirrors: a triangle is expanded, a square file read as is. */
+static inline void DRTripletsAddEither(DRTriplets *t, PetscInt i, PetscInt j, PetscScalar v)
+{
+  t->chunk[t->nchunk].i   = i;
+  t->chunk[t->nchunk].j   = j;
+  t->chunk[t->nchunk++].v = v;
+  if (i != j) {
+    t->chunk[t->nchunk].i   = j;
+    t->chunk[t->nchunk].j   = -(i + 1);
+    t->chunk[t->nchunk++].v = v;
+  }
+}
+/* Every rank: resolve the mirrors of DRTripletsAddEither in t->local. */
+PetscErrorCode DRTripletsResolve(DRTriplets *t);
 /* The MPI datatype of one DRTriplet (created once, freed at PetscFinalize). */
 PetscErrorCode DRTripletType(MPI_Datatype *type);
 /* Collective: send rank 0's chunk to the owners and empty it. */
@@ -134,6 +152,7 @@ struct _DRMatStream {
   const char *what;      /* what the file should be, for the open error */
   PetscInt    n;         /* rows = columns (set here or by header) */
   PetscBool   symmetric; /* one triangle stored and mirrored: mark the Mat symmetric */
+  PetscBool   either;    /* entries added by DRTripletsAddEither: resolve before assembly */
   /* rank 0: read what precedes the entries, set n and symmetric */
   PetscErrorCode (*header)(DRMatStream *s, DRInputStatus *st, DRLineReader *r);
   /* rank 0: add entries to t until DRTripletsFull(t) or the last entry;
@@ -143,6 +162,11 @@ struct _DRMatStream {
   void *ctx;
 };
 PetscErrorCode DRMatStreamRead(MPI_Comm comm, DRMatStream *s, Mat *A);
+
+/* The Matrix Market reader of io_mtx.c for a component's matrix: its size
+ * must be nexpect (the labels of dofs); role "K", "M" or "D" and kpath name
+ * the matrices in messages. */
+PetscErrorCode DRMatReadMatrixMarketSized(MPI_Comm comm, const char *path, PetscInt nexpect, const char *role, const char *kpath, const char *dofs, Mat *A);
 
 /* --- writers --------------------------------------------------------------- */
 /* "PATH.tmp.<pid of rank 0>", the same on every rank. */

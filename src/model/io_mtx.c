@@ -171,6 +171,13 @@ static PetscErrorCode ReadMM(MPI_Comm comm, const char *path, PetscInt nexpect, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRMatReadMatrixMarketSized(MPI_Comm comm, const char *path, PetscInt nexpect, const char *role, const char *kpath, const char *dofs, Mat *A)
+{
+  PetscFunctionBeginUser;
+  PetscCall(ReadMM(comm, path, nexpect, role, kpath, dofs, A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRMatReadMatrixMarket(MPI_Comm comm, const char *path, Mat *A)
 {
   PetscFunctionBeginUser;

@@ -275,6 +275,39 @@ static PetscErrorCode SortByRow(DRTriplets *t, PetscInt rstart, PetscInt m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* (row, column, given before mirrored) of DRTripletsAddEither's entries */
+static int CmpEither(const void *a, const void *b, void *ctx)
+{
+  const DRTriplet *x = (const DRTriplet *)a, *y = (const DRTriplet *)b;
+  PetscInt         xj = x->j < 0 ? -x->j - 1 : x->j, yj = y->j < 0 ? -y->j - 1 : y->j;
+  (void)ctx;
+  if (x->i != y->i) return x->i < y->i ? -1 : 1;
+  if (xj != yj) return xj < yj ? -1 : 1;
+  return (x->j < 0) - (y->j < 0);
+}
+
+/* At each (row, column): the entries the file gave there if any (a square
+ * file, or the stored triangle), else the mirrors of the other triangle. */
+PetscErrorCode DRTripletsResolve(DRTriplets *t)
+{
+  PetscInt nu = 0;
+
+  PetscFunctionBeginUser;
+  if (t->nlocal > 1) PetscCall(PetscTimSort(t->nlocal, t->local, sizeof(DRTriplet), CmpEither, NULL));
+  for (PetscInt k = 0; k < t->nlocal;) {
+    PetscInt  i = t->local[k].i, j = t->local[k].j < 0 ? -t->local[k].j - 1 : t->local[k].j, e = k;
+    PetscBool given = t->local[k].j >= 0 ? PETSC_TRUE : PETSC_FALSE; /* sorted first */
+    for (; e < t->nlocal && t->local[e].i == i && (t->local[e].j < 0 ? -t->local[e].j - 1 : t->local[e].j) == j; e++) {
+      if (given && t->local[e].j < 0) continue;
+      t->local[nu] = t->local[e];
+      t->local[nu++].j = j;
+    }
+    k = e;
+  }
+  t->nlocal = nu;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRTripletsAssemble(DRTriplets *t, Mat *A)
 {
   PetscInt     rstart, rend, m, nu = 0, maxrow = 0, *dnnz, *onnz, *cols;

@@ -2,6 +2,7 @@
  * `components[].format` names.  Paths are relative to the job file. */
 #include "model_impl.h"
 #include <dynred/io.h>
+#include <string.h>
 
 PetscFunctionList DRReaderList = NULL;
 static PetscBool  DRReaderRegistered = PETSC_FALSE;
@@ -110,6 +111,38 @@ static PetscErrorCode ReadOP4(DRConfig cfg, PetscInt k, const char *name, MPI_Co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* formats abaqus, ansys: K, M [, D] and a label file (abaqus: dofs,
+ * optional for FORMAT=MATRIX INPUT; ansys: dofs = the HBMAT mapping file). */
+static PetscErrorCode ReadKMD(DRConfig cfg, PetscInt k, const char *name, MPI_Comm comm, const char *fmt, DRComponent *c)
+{
+  char K[PETSC_MAX_PATH_LEN], M[PETSC_MAX_PATH_LEN], D[PETSC_MAX_PATH_LEN], dofs[PETSC_MAX_PATH_LEN], where[PETSC_MAX_PATH_LEN + 32];
+  PetscBool abq = (PetscBool)!strcmp(fmt, "abaqus");
+
+  PetscFunctionBeginUser;
+  PetscCall(GetPath(cfg, k, "K", K, sizeof(K), where, sizeof(where)));
+  PetscCall(GetPath(cfg, k, "M", M, sizeof(M), NULL, 0));
+  PetscCall(GetPath(cfg, k, "D", D, sizeof(D), NULL, 0));
+  PetscCall(GetPath(cfg, k, "dofs", dofs, sizeof(dofs), NULL, 0));
+  PetscCheck(K[0] && M[0] && (abq || dofs[0]), comm, DR_ERR_INPUT, "%s: component '%s' (format %s) needs K and M files%s", where, name, fmt, abq ? "" : " and dofs (the HBMAT mapping file)");
+  if (abq) PetscCall(DRComponentReadAbaqus(comm, name, K, M, D[0] ? D : NULL, dofs[0] ? dofs : NULL, c));
+  else PetscCall(DRComponentReadAnsys(comm, name, K, M, D[0] ? D : NULL, dofs, c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReadAbaqus(DRConfig cfg, PetscInt k, const char *name, MPI_Comm comm, DRComponent *c)
+{
+  PetscFunctionBeginUser;
+  PetscCall(ReadKMD(cfg, k, name, comm, "abaqus", c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReadAnsys(DRConfig cfg, PetscInt k, const char *name, MPI_Comm comm, DRComponent *c)
+{
+  PetscFunctionBeginUser;
+  PetscCall(ReadKMD(cfg, k, name, comm, "ansys", c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRReaderRegisterAll(void)
 {
   PetscFunctionBeginUser;
@@ -121,5 +154,7 @@ PetscErrorCode DRReaderRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&DRReaderList, "petsc", ReadPETSc));
   PetscCall(PetscFunctionListAdd(&DRReaderList, "hdf5", ReadHDF5));
   PetscCall(PetscFunctionListAdd(&DRReaderList, "op4", ReadOP4));
+  PetscCall(PetscFunctionListAdd(&DRReaderList, "abaqus", ReadAbaqus));
+  PetscCall(PetscFunctionListAdd(&DRReaderList, "ansys", ReadAnsys));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

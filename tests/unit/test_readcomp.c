@@ -1,6 +1,7 @@
 static const char help[] = "Read one component and print its size and norms.\n"
                            "  test_readcomp mtx K M D|- DOFS [options]\n"
                            "  test_readcomp calculix|petsc|hdf5 PATH [options]\n"
+                           "  test_readcomp abaqus|ansys K M D|- DOFS|- [options]\n"
                            "Checks, each optional:\n"
                            "  -n_ref N            number of DOFs\n"
                            "  -mass_ref MASS      translational mass in each of directions 1..3 (rel. 1e-10)\n"
@@ -86,10 +87,14 @@ int main(int argc, char **argv)
   if (!strcmp(pos[0], "mtx")) {
     PetscCheck(npos == 5, comm, PETSC_ERR_ARG_WRONG, "usage: test_readcomp mtx K M D|- DOFS");
     PetscCall(DRComponentReadMTX(comm, "test", pos[1], pos[2], strcmp(pos[3], "-") ? pos[3] : NULL, pos[4], &c));
+  } else if (!strcmp(pos[0], "abaqus") || !strcmp(pos[0], "ansys")) {
+    PetscCheck(npos == 5, comm, PETSC_ERR_ARG_WRONG, "usage: test_readcomp abaqus|ansys K M D|- DOFS|-");
+    if (pos[0][1] == 'b') PetscCall(DRComponentReadAbaqus(comm, "test", pos[1], pos[2], strcmp(pos[3], "-") ? pos[3] : NULL, strcmp(pos[4], "-") ? pos[4] : NULL, &c));
+    else PetscCall(DRComponentReadAnsys(comm, "test", pos[1], pos[2], strcmp(pos[3], "-") ? pos[3] : NULL, pos[4], &c));
   } else if (!strcmp(pos[0], "calculix")) PetscCall(DRComponentReadCalculiX(comm, "test", pos[1], &c));
   else if (!strcmp(pos[0], "petsc")) PetscCall(DRComponentReadPETSc(comm, "test", pos[1], &c));
   else if (!strcmp(pos[0], "hdf5")) PetscCall(DRComponentReadHDF5(comm, "test", pos[1], &c));
-  else SETERRQ(comm, PETSC_ERR_ARG_WRONG, "unknown format '%s', expected mtx, calculix, petsc or hdf5", pos[0]);
+  else SETERRQ(comm, PETSC_ERR_ARG_WRONG, "unknown format '%s', expected mtx, calculix, petsc, hdf5, abaqus or ansys", pos[0]);
 
   PetscCall(DRComponentGetOperators(c, &K, &M, &D));
   PetscCall(DRComponentGetSize(c, &n));
