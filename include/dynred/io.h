@@ -51,6 +51,12 @@ PetscErrorCode DRComponentWritePETSc(DRComponent c, const char *path);
  * or sparse columns (src/model/io_op4.c), and a label file ------------------ */
 PetscErrorCode DRComponentReadOP4(MPI_Comm comm, const char *name, const char *path, const char *dofs, DRComponent *c);
 
+/* --- Nastran DMIG bulk data (small, large or free field; punch files of
+ * PARAM,EXTOUT,DMIGPCH): the matrices named kname, mname and dname (NULL or
+ * "": no D; read when present unless drequired), labels from the points the
+ * matrices refer to (a scalar point is direction 0); src/model/io_dmig.c -- */
+PetscErrorCode DRComponentReadDMIG(MPI_Comm comm, const char *name, const char *path, const char *kname, const char *mname, const char *dname, PetscBool drequired, DRComponent *c);
+
 /* --- dynred HDF5 component file (layout in DESIGN.md) --------------------- */
 PetscErrorCode DRComponentReadHDF5(MPI_Comm comm, const char *name, const char *path, DRComponent *c);
 PetscErrorCode DRComponentWriteHDF5(DRComponent c, const char *path);

@@ -75,6 +75,9 @@ static const DRConfigKey model_keys[] = {
   {"components[].M", DR_CFG_STRING, "", "mtx: mass matrix file", NULL, NULL, NULL},
   {"components[].D", DR_CFG_STRING, "", "mtx: damping matrix file (optional)", NULL, NULL, NULL},
   {"components[].dofs", DR_CFG_STRING, "", "mtx, op4: DOF label file (node.direction per row)", NULL, NULL, NULL},
+  {"components[].k_name", DR_CFG_STRING, "KAAX", "format dmig (path: the Nastran bulk data or punch file): DMIG name of the stiffness matrix", NULL, NULL, NULL},
+  {"components[].m_name", DR_CFG_STRING, "MAAX", "dmig: DMIG name of the mass matrix", NULL, NULL, NULL},
+  {"components[].d_name", DR_CFG_STRING, "BAAX", "dmig: DMIG name of the damping matrix (read when present; required when set)", NULL, NULL, NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
 
