@@ -15,7 +15,7 @@
 #     frequencies of the matrices as written (parsed by the independent
 #     reader of tests/e2e/export_op4_ref.py) to 1e-10, and the CMS job's
 #     eigenvalues plus the first-order shift the 10-digit rounding causes
-#     to 1e-9 (the shift itself reaches 5e-6 on the lowest mode);
+#     (the shift itself reaches 5e-6 on the lowest mode) to 1e-8;
 #   - the same read on 2 and 3 ranks.
 set -euo pipefail
 cd "$T"
@@ -95,7 +95,8 @@ for nm in ("KAAX", "MAAX"):
         for gci, v in col.items():
             U[key[gci], key[gc]] = v
     W[nm] = np.triu(U) + np.triu(U, 1).T
-fw = np.sqrt(la.eigh(W["KAAX"], W["MAAX"], eigvals_only=True)[:15]) / (2 * np.pi)
+lw = la.eigh(W["KAAX"], W["MAAX"], eigvals_only=True)
+fw = np.sqrt(lw[:15]) / (2 * np.pi)
 with h5py.File("back.h5", "r") as f:
     fb = f["/modal/frequencies_hz"][:]
 e1 = np.abs(fb - fw).max() / fw.max()
@@ -105,21 +106,22 @@ assert len(fb) == 15 and e1 <= 1e-10, (fb, fw, e1)
 # against the CMS frequencies: the written matrices are /cms/reduced rounded
 # to 10-11 digits, which moves the eigenvalues of this pencil (cond(K) ~ 4e6)
 # by up to ~1e-5 relative; that move is first order in the rounding,
-# dlam_i = x_i^T (dK - lam_i dM) x_i (x_i M-normalized), so dynred's
-# eigenvalues must equal lam_i + dlam_i to 1e-9 relative (second-order terms
-# are ~(1e-5)^2 times the inverse relative gap)
+# dlam_i = x_i^T (dK - lam_i dM) x_i (x_i M-normalized), so the eigenvalues
+# of the written matrices (checked against dynred's above) must equal
+# lam_i + dlam_i: to 1e-8 relative, as both eigh calls carry LAPACK's error
+# (~u times the condition of this pencil; measured 9e-10) and second-order
+# terms ~(5e-6)^2 / relative gap; 1e-8 is still 500 x below the shift
 Kr = np.triu(K) + np.triu(K, 1).T
 Mr = np.triu(M) + np.triu(M, 1).T
 lam, X = la.eigh(Kr, Mr)
 dK, dM = W["KAAX"] - Kr, W["MAAX"] - Mr
 k = min(len(fcms), len(fb))
 pred = np.array([lam[i] + X[:, i] @ (dK - lam[i] * dM) @ X[:, i] for i in range(k)])
-lb = (2 * np.pi * fb[:k]) ** 2
-e2 = (np.abs(lb - pred) / lam[:k]).max()
+e2 = (np.abs(lw[:k] - pred) / lam[:k]).max()
 shift = (np.abs(pred - lam[:k]) / lam[:k]).max()
-assert k >= 10 and e2 <= 1e-9, (lb, pred, e2)
+assert k >= 10 and e2 <= 1e-8 and shift > 1e-6, (lw[:k], pred, e2, shift)
 e3 = (np.abs(fcms[:k] - np.sqrt(lam[:k]) / (2 * np.pi)) / fcms[:k]).max()
-assert e3 <= 1e-9, e3                    # the CMS frequencies are those of /cms/reduced
+assert e3 <= 1e-8, e3   # the CMS frequencies are those of /cms/reduced (two LAPACK solves, measured 5e-10)
 print(f"dmig superelement: 15 frequencies = eigh of the written matrices to {e1:.1e}; eigenvalues = the CMS ones "
       f"moved by the 10-digit rounding (first-order shift up to {shift:.1e}) to {e2:.1e}")
 PY
