@@ -139,9 +139,10 @@ static PetscErrorCode Prepare(Cards *c)
     PetscCall(PetscMalloc1(c->lncap, &c->ln));
   }
   for (const char *s = c->r->line; *s && *s != '$'; s++) {
-    if (*s == '\t') do c->ln[k++] = ' ';
+    if (*s != '\t') c->ln[k++] = *s;
+    else
+      do c->ln[k++] = ' ';
       while (k % 8);
-    else c->ln[k++] = *s;
   }
   while (k > 0 && (c->ln[k - 1] == ' ' || c->ln[k - 1] == '\r')) k--;
   c->ln[k] = 0;
