@@ -61,6 +61,12 @@ PetscErrorCode DRComponentReadAbaqus(MPI_Comm comm, const char *name, const char
  * and the HBMAT mapping file (src/model/io_ansys.c, docs/formats.md) -------- */
 PetscErrorCode DRComponentReadAnsys(MPI_Comm comm, const char *name, const char *K, const char *M, const char *D, const char *mapping, DRComponent *c);
 
+/* --- Nastran DMIG bulk data (small, large or free field; punch files of
+ * PARAM,EXTOUT,DMIGPCH): the matrices named kname, mname and dname (NULL or
+ * "": no D; read when present unless drequired), labels from the points the
+ * matrices refer to (a scalar point is direction 0); src/model/io_dmig.c -- */
+PetscErrorCode DRComponentReadDMIG(MPI_Comm comm, const char *name, const char *path, const char *kname, const char *mname, const char *dname, PetscBool drequired, DRComponent *c);
+
 /* --- dynred HDF5 component file (layout in DESIGN.md) --------------------- */
 PetscErrorCode DRComponentReadHDF5(MPI_Comm comm, const char *name, const char *path, DRComponent *c);
 PetscErrorCode DRComponentWriteHDF5(DRComponent c, const char *path);

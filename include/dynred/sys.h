@@ -14,7 +14,8 @@
 
 #define DYNRED_VERSION "0.1.0"
 
-/* A DOF label: FE node id and direction 1..6 (ux uy uz rx ry rz), encoded in
+/* A DOF label: FE node id and direction 1..6 (ux uy uz rx ry rz), or 0 for a
+ * scalar point (one DOF with no direction, e.g. a Nastran SPOINT), encoded in
  * one 64-bit integer as node*8 + dir so label arrays sort by node, then by
  * direction, and compare in one instruction.  Node ids are >= 0. */
 typedef PetscInt64 DRLabel;
@@ -24,7 +25,8 @@ typedef PetscInt64 DRLabel;
 
 /* Format a label as CalculiX does ("12.3") into buf (at least 32 chars). */
 const char *DRLabelString(DRLabel l, char buf[32]);
-/* Parse "node.dir" (CalculiX, the one notation DRLabelString writes) or the
+/* Parse "node.dir" (CalculiX, the one notation DRLabelString writes; dir
+ * 1..6, or 0 for a scalar point such as a Nastran SPOINT) or the
  * GA's short form "nodeD" with D one of H V Z RX RY RZ (R = RZ), e.g. "15H";
  * surrounding white space is allowed.  PETSC_FALSE when s is not a label. */
 PetscBool DRLabelParse(const char *s, DRLabel *l);

@@ -125,7 +125,7 @@ PetscErrorCode DRPreflightInputs(DRConfig cfg)
       PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "].path", k));
       for (int f = 0; f < 3; f++)
         if (!rank) PetscCall(CheckKeyFile(cfg, key, ext[f], msg, sizeof(msg)));
-    } else if (!strcmp(fmt, "petsc") || !strcmp(fmt, "hdf5")) {
+    } else if (!strcmp(fmt, "petsc") || !strcmp(fmt, "hdf5") || !strcmp(fmt, "dmig")) {
       PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "].path", k));
       if (!rank) PetscCall(CheckKeyFile(cfg, key, NULL, msg, sizeof(msg)));
     } else if (!strcmp(fmt, "op4")) {

@@ -253,7 +253,7 @@ PetscErrorCode DRStoreWriteShapes(DRStore s, const char *group, PetscInt nnodes,
   PetscCall(PetscLogEventBegin(DR_EVENT_Write, 0, 0, 0, 0));
   if (!s->rank) {
     PetscCall(PetscMalloc1(n, &node_of));
-    for (PetscInt i = 0; i < n; i++) node_of[i] = DRLabelDir(labels[i]) <= 3 ? FindNode(nnodes, node_ids, DRLabelNode(labels[i])) : -1;
+    for (PetscInt i = 0; i < n; i++) node_of[i] = DRLabelDir(labels[i]) >= 1 && DRLabelDir(labels[i]) <= 3 ? FindNode(nnodes, node_ids, DRLabelNode(labels[i])) : -1;
     PetscCall(PetscMalloc1(3 * nnodes, &buf));
   }
   /* One shape at a time through rank 0 (memory O(n) there, whatever nv is),

@@ -30,7 +30,7 @@ PetscBool DRLabelParse(const char *s, DRLabel *l)
   int       dir, end = 0;
   char      suffix[4];
   if (sscanf(s, " %lld.%d %n", &node, &dir, &end) == 2 && s[end] == '\0') {
-    if (node < 0 || dir < 1 || dir > 6) return PETSC_FALSE;
+    if (node < 0 || dir < 0 || dir > 6) return PETSC_FALSE; /* 0: a scalar point */
     *l = DRLabelMake(node, dir);
     return PETSC_TRUE;
   }

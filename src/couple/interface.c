@@ -80,12 +80,12 @@ static PetscErrorCode CheckCompatible(DRCMS c, PetscInt ntot, const LabComp all[
     /* all[i..j) are the DOFs at this node, sorted by direction then component */
     for (PetscInt a = i; a < j; a++) {
       PetscInt d = DRLabelDir(all[a].l);
-      if (d > 3) continue;
+      if (d < 1 || d > 3) continue; /* rotations, scalar points */
       for (PetscInt k = 0; k < c->ncomp; k++) {
         PetscBool hasnode = PETSC_FALSE, hasdof = PETSC_FALSE;
         for (PetscInt t = i; t < j; t++)
           if (all[t].comp == k) {
-            if (DRLabelDir(all[t].l) <= 3) hasnode = PETSC_TRUE;
+            if (DRLabelDir(all[t].l) >= 1 && DRLabelDir(all[t].l) <= 3) hasnode = PETSC_TRUE;
             if (all[t].l == all[a].l) hasdof = PETSC_TRUE;
           }
         PetscCheck(!hasnode || hasdof, c->comm, DR_ERR_INPUT, "interface DOF %s is free in component '%s' but constrained (absent) in component '%s', which shares node %lld; expected interface DOFs free in every part or constrained in all", DRLabelString(all[a].l, b1), c->names[all[a].comp], c->names[k], (long long)node);

@@ -186,7 +186,7 @@ static PetscErrorCode Candidates(DRGA g, const PetscReal *mdiag)
     PetscBool isf = PETSC_FALSE;
     for (PetscInt k = 0; k < g->nforced; k++)
       if (g->forced[k] == i) isf = PETSC_TRUE;
-    if (isf || !(mdiag[i] > 0) || (d > 3 && !g->rotations)) continue;
+    if (isf || !(mdiag[i] > 0) || d < 1 || (d > 3 && !g->rotations)) continue; /* d = 0: a scalar point */
     if (ncn) {
       PetscReal node = (PetscReal)DRLabelNode(g->labels[i]);
       PetscInt  lo = 0, hi = ncn - 1;

@@ -305,7 +305,7 @@ PetscErrorCode DRComponentValidate(DRComponent c, PetscReal rtol)
   PetscCheck(c->n > 0, c->comm, DR_ERR_INPUT, "%s: component '%s' has no free DOFs, expected at least one", c->source, c->name);
   PetscCall(DRLabelsSort(c->n, c->labels, &sorted, NULL));
   for (PetscInt i = 1; i < c->n; i++) PetscCheck(sorted[i] != sorted[i - 1], c->comm, DR_ERR_INPUT, "%s: DOF label %s appears twice, expected one row per label", c->source, DRLabelString(sorted[i], b));
-  for (PetscInt i = 0; i < c->n; i++) PetscCheck(DRLabelDir(sorted[i]) >= 1 && DRLabelDir(sorted[i]) <= 6 && DRLabelNode(sorted[i]) >= 0, c->comm, DR_ERR_INPUT, "%s: DOF label %s is invalid, expected node >= 0 and direction 1..6", c->source, DRLabelString(sorted[i], b));
+  for (PetscInt i = 0; i < c->n; i++) PetscCheck(DRLabelDir(sorted[i]) >= 0 && DRLabelDir(sorted[i]) <= 6 && DRLabelNode(sorted[i]) >= 0, c->comm, DR_ERR_INPUT, "%s: DOF label %s is invalid, expected node >= 0 and direction 1..6 (0: a scalar point)", c->source, DRLabelString(sorted[i], b));
   PetscCall(PetscFree(sorted));
   PetscCall(CheckMatrix(c, c->K, "K", PETSC_FALSE, rtol));
   PetscCall(CheckMatrix(c, c->M, "M", PETSC_TRUE, rtol));

@@ -9,7 +9,7 @@
  *       @name     component name       @source  where it was read from
  *       @n        number of DOFs (int64)
  *   /component/labels_node         int64 [n]    node id of row i
- *   /component/labels_dir          int32 [n]    direction 1..6 of row i
+ *   /component/labels_dir          int32 [n]    direction 1..6 of row i (0: scalar point)
  *   /component/K/rowptr            int64 [n+1]  CSR row offsets, rowptr[0] = 0
  *   /component/K/colind            int64 [nnz]  0-based columns, ascending per row
  *   /component/K/values            float64 [nnz]
@@ -283,7 +283,7 @@ PetscErrorCode DRComponentReadHDF5(MPI_Comm comm, const char *name, const char *
   for (PetscInt64 i = 0; i < n; i++) C->labels[i] = DRLabelMake(node[i], dir[i]);
   /* Validation reports labels with bad directions; a node < 0 or a
    * direction outside 0..7 would alias in the encoding, so catch it here. */
-  for (PetscInt64 i = 0; i < n; i++) PetscCheck(node[i] >= 0 && dir[i] >= 1 && dir[i] <= 6, comm, DR_ERR_INPUT, "%s: label %lld is node %lld direction %d, expected node >= 0 and direction 1..6", path, (long long)i + 1, (long long)node[i], dir[i]);
+  for (PetscInt64 i = 0; i < n; i++) PetscCheck(node[i] >= 0 && dir[i] >= 0 && dir[i] <= 6, comm, DR_ERR_INPUT, "%s: label %lld is node %lld direction %d, expected node >= 0 and direction 0..6", path, (long long)i + 1, (long long)node[i], dir[i]);
   PetscCall(PetscFree2(node, dir));
 
   {

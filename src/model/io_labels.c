@@ -43,7 +43,7 @@ PetscErrorCode DRLabelsRead(MPI_Comm comm, const char *path, PetscInt *n, DRLabe
       if (!DRLabelParse(r.line, &lab[cnt])) {
         char *s = r.line;
         while (*s == ' ' || *s == '\t') s++;
-        PetscCall(DRInputFail(&st, "%s:%lld: label '%.64s' is not node.direction with direction 1..6", path, (long long)r.lineno, s));
+        PetscCall(DRInputFail(&st, "%s:%lld: label '%.64s' is not node.direction with direction 1..6 (or 0: a scalar point)", path, (long long)r.lineno, s));
       }
       line[cnt++] = r.lineno;
     }

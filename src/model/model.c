@@ -69,12 +69,15 @@ static const DRConfigKey model_keys[] = {
   {"model.cut.axis", DR_CFG_STRING, "x", "axis of the cut planes: x, y or z", "x|y|z", NULL, NULL},
   {"model.cut.parts", DR_CFG_INT, "1", "number of parts (components) a built-in model is cut into", "1..", NULL, NULL},
   {"components[].name", DR_CFG_STRING, NULL, "component name", NULL, NULL, NULL},
-  {"components[].format", DR_CFG_STRING, "mtx", "file format: calculix | mtx | petsc | hdf5 | op4 | abaqus | ansys (registered readers)", NULL, NULL, NULL},
+  {"components[].format", DR_CFG_STRING, "mtx", "file format: calculix | mtx | petsc | hdf5 | op4 | abaqus | ansys | dmig (registered readers)", NULL, NULL, NULL},
   {"components[].path", DR_CFG_STRING, "", "calculix: job path without extension; petsc, hdf5, op4: file", NULL, NULL, NULL},
   {"components[].K", DR_CFG_STRING, "", "mtx, abaqus, ansys: stiffness matrix file", NULL, NULL, NULL},
   {"components[].M", DR_CFG_STRING, "", "mtx, abaqus, ansys: mass matrix file", NULL, NULL, NULL},
   {"components[].D", DR_CFG_STRING, "", "mtx, abaqus, ansys: damping matrix file (optional)", NULL, NULL, NULL},
   {"components[].dofs", DR_CFG_STRING, "", "mtx, op4, abaqus: DOF label file (node.direction per row; abaqus: optional for FORMAT=MATRIX INPUT); ansys: the HBMAT mapping file", NULL, NULL, NULL},
+  {"components[].k_name", DR_CFG_STRING, "KAAX", "format dmig (path: the Nastran bulk data or punch file): DMIG name of the stiffness matrix", NULL, NULL, NULL},
+  {"components[].m_name", DR_CFG_STRING, "MAAX", "dmig: DMIG name of the mass matrix", NULL, NULL, NULL},
+  {"components[].d_name", DR_CFG_STRING, "BAAX", "dmig: DMIG name of the damping matrix (read when present; required when set)", NULL, NULL, NULL},
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
 

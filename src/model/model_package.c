@@ -5,6 +5,7 @@
 
 PetscClassId  DR_MODEL_CLASSID;
 PetscLogEvent DR_MODEL_EVENT_ReadMTX, DR_MODEL_EVENT_ReadCalculiX, DR_MODEL_EVENT_ReadPETSc, DR_MODEL_EVENT_ReadHDF5, DR_MODEL_EVENT_ReadDof, DR_MODEL_EVENT_ReadOP4;
+PetscLogEvent DR_MODEL_EVENT_ReadDMIG;
 PetscLogEvent DR_MODEL_EVENT_Generate, DR_MODEL_EVENT_Assemble, DR_MODEL_EVENT_Validate, DR_MODEL_EVENT_Write;
 
 static PetscBool DRModelPackageInitialized = PETSC_FALSE;
@@ -26,6 +27,7 @@ PetscErrorCode DRModelInitializePackage(void)
   PetscCall(PetscLogEventRegister("DRModelReadCcx", DR_MODEL_CLASSID, &DR_MODEL_EVENT_ReadCalculiX));
   PetscCall(PetscLogEventRegister("DRModelReadPETSc", DR_MODEL_CLASSID, &DR_MODEL_EVENT_ReadPETSc));
   PetscCall(PetscLogEventRegister("DRModelReadOP4", DR_MODEL_CLASSID, &DR_MODEL_EVENT_ReadOP4));
+  PetscCall(PetscLogEventRegister("DRModelReadDMIG", DR_MODEL_CLASSID, &DR_MODEL_EVENT_ReadDMIG));
   PetscCall(PetscLogEventRegister("DRModelReadHDF5", DR_MODEL_CLASSID, &DR_MODEL_EVENT_ReadHDF5));
   PetscCall(PetscLogEventRegister("DRModelReadDof", DR_MODEL_CLASSID, &DR_MODEL_EVENT_ReadDof));
   PetscCall(PetscLogEventRegister("DRModelGenerate", DR_MODEL_CLASSID, &DR_MODEL_EVENT_Generate));

@@ -143,6 +143,24 @@ static PetscErrorCode ReadAnsys(DRConfig cfg, PetscInt k, const char *name, MPI_
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* format dmig: one bulk data file (path); the matrices named by k_name,
+ * m_name (KAAX, MAAX as PARAM,EXTOUT writes them) and d_name (BAAX: read
+ * when the file has it, required when the job names it). */
+static PetscErrorCode ReadDMIG(DRConfig cfg, PetscInt k, const char *name, MPI_Comm comm, DRComponent *c)
+{
+  char      path[PETSC_MAX_PATH_LEN], nm[3][64], key[80];
+  PetscBool dset = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(ReadPath(cfg, k, name, comm, "dmig", path, sizeof(path)));
+  for (int m = 0; m < 3; m++) {
+    PetscCall(PetscSNPrintf(key, sizeof(key), "components[%" PetscInt_FMT "].%s_name", k, m == 0 ? "k" : m == 1 ? "m" : "d"));
+    PetscCall(DRConfigGetString(cfg, key, nm[m], sizeof(nm[m]), m == 2 ? &dset : NULL));
+  }
+  PetscCall(DRComponentReadDMIG(comm, name, path, nm[0], nm[1], nm[2], dset, c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRReaderRegisterAll(void)
 {
   PetscFunctionBeginUser;
@@ -156,5 +174,6 @@ PetscErrorCode DRReaderRegisterAll(void)
   PetscCall(PetscFunctionListAdd(&DRReaderList, "op4", ReadOP4));
   PetscCall(PetscFunctionListAdd(&DRReaderList, "abaqus", ReadAbaqus));
   PetscCall(PetscFunctionListAdd(&DRReaderList, "ansys", ReadAnsys));
+  PetscCall(PetscFunctionListAdd(&DRReaderList, "dmig", ReadDMIG));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -42,7 +42,7 @@ static PetscErrorCode ReadLabels(hid_t f, const char *file, const char *dset, Pe
   PetscCall(DRH5ReadAll(f, dset, H5T_NATIVE_INT64, NULL, NULL, (void **)&raw));
   PetscCall(PetscMalloc1(*n + 1, labels));
   for (PetscInt i = 0; i < *n; i++) {
-    PetscCheck(raw[2 * i] >= 0 && raw[2 * i + 1] >= 1 && raw[2 * i + 1] <= 6, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s row %" PetscInt_FMT " is (%" PetscInt64_FMT ", %" PetscInt64_FMT "), not a node and a direction 1..6", file, dset, i, raw[2 * i], raw[2 * i + 1]);
+    PetscCheck(raw[2 * i] >= 0 && raw[2 * i + 1] >= 0 && raw[2 * i + 1] <= 6, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s row %" PetscInt_FMT " is (%" PetscInt64_FMT ", %" PetscInt64_FMT "), not a node and a direction 1..6 (or 0: a scalar point)", file, dset, i, raw[2 * i], raw[2 * i + 1]);
     (*labels)[i] = DRLabelMake(raw[2 * i], raw[2 * i + 1]);
   }
   PetscCall(PetscFree(raw));

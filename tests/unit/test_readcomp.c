@@ -2,6 +2,7 @@ static const char help[] = "Read one component and print its size and norms.\n"
                            "  test_readcomp mtx K M D|- DOFS [options]\n"
                            "  test_readcomp calculix|petsc|hdf5 PATH [options]\n"
                            "  test_readcomp abaqus|ansys K M D|- DOFS|- [options]\n"
+                           "  test_readcomp dmig PATH [KNAME MNAME [DNAME]] [options] (default KAAX MAAX, BAAX if present)\n"
                            "Checks, each optional:\n"
                            "  -n_ref N            number of DOFs\n"
                            "  -mass_ref MASS      translational mass in each of directions 1..3 (rel. 1e-10)\n"
@@ -94,7 +95,8 @@ int main(int argc, char **argv)
   } else if (!strcmp(pos[0], "calculix")) PetscCall(DRComponentReadCalculiX(comm, "test", pos[1], &c));
   else if (!strcmp(pos[0], "petsc")) PetscCall(DRComponentReadPETSc(comm, "test", pos[1], &c));
   else if (!strcmp(pos[0], "hdf5")) PetscCall(DRComponentReadHDF5(comm, "test", pos[1], &c));
-  else SETERRQ(comm, PETSC_ERR_ARG_WRONG, "unknown format '%s', expected mtx, calculix, petsc, hdf5, abaqus or ansys", pos[0]);
+  else if (!strcmp(pos[0], "dmig")) PetscCall(DRComponentReadDMIG(comm, "test", pos[1], npos > 2 ? pos[2] : "KAAX", npos > 3 ? pos[3] : "MAAX", npos > 4 ? pos[4] : "BAAX", npos > 4 ? PETSC_TRUE : PETSC_FALSE, &c));
+  else SETERRQ(comm, PETSC_ERR_ARG_WRONG, "unknown format '%s', expected mtx, calculix, petsc, hdf5, abaqus, ansys or dmig", pos[0]);
 
   PetscCall(DRComponentGetOperators(c, &K, &M, &D));
   PetscCall(DRComponentGetSize(c, &n));
