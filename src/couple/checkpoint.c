@@ -33,7 +33,9 @@
  * tests/e2e/cms_resume.sh): a process that has just stored a superelement
  * sends itself SIGKILL when the checkpoint then holds N or more (one rank
  * group: right after the N-th write; several groups write concurrently, so
- * one or two more may be stored before the job dies). */
+ * one or two more may be stored before the job dies).  -cms_test_stall S
+ * (test hook, tests/e2e/signals.sh): wait S seconds after each store, so a
+ * signal sent once the first file exists reaches a job still running. */
 #include "checkpointimpl.h"
 #include <dynred/h5.h>
 #include <dynred/preflight.h>
@@ -55,6 +57,7 @@ struct _DRCMSCheckpoint {
   PetscBool *have;                     /* ncomp: found in the own checkpoint (not rewritten) */
   PetscBool *wrote;                    /* ncomp: stored by this process in this run */
   PetscInt  nwritten, kill_after, nreused;
+  PetscReal stall; /* test hook: seconds to wait after each stored superelement */
 };
 
 
@@ -255,6 +258,7 @@ static PetscErrorCode Store(DRCMS c, PetscInt i, const Stored *st)
   PetscCall(DRCMSCkptWrite_Private(path, c->names[c->mine[i]], ck->hash[c->mine[i]], st));
   ck->wrote[c->mine[i]] = PETSC_TRUE;
   ck->nwritten++;
+  if (ck->stall > 0) PetscCall(PetscSleep(ck->stall)); /* test hook: a job that a signal can reach between two stores */
   if (ck->kill_after > 0 && StoredCount(ck->dir) >= ck->kill_after) { /* test hook: a real kill -9 */
     fflush(stdout);
     fflush(stderr);
@@ -560,6 +564,7 @@ PetscErrorCode DRCMSCheckpointOpen_Private(DRCMS c)
   c->ckpt = ck;
   ck->kill_after = -1;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-cms_test_kill_after", &ck->kill_after, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-cms_test_stall", &ck->stall, NULL));
   if (!off) {
     if (ckpt[0]) PetscCall(PetscStrncpy(ck->dir, ckpt, sizeof(ck->dir)));
     else PetscCall(PetscSNPrintf(ck->dir, sizeof(ck->dir), "%s.ckpt", out));

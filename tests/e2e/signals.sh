@@ -14,7 +14,9 @@
 #     the population and front to the last digit);
 #  4. the same for a CMS job on 2 ranks (tests/data/cms/resume_plate.yaml,
 #     whose superelements are checkpointed as they are made): SIGTERM once
-#     one superelement is stored; no OUTPUT.tmp.PID, no HASH.h5.tmp; the rerun
+#     one superelement is stored (-cms_test_stall 5: each rank group waits
+#     5 s after a store, so the job is still running when the signal comes);
+#     no OUTPUT.tmp.PID, no HASH.h5.tmp; the rerun
 #     reuses what was stored and its result is bit-identical to an
 #     uninterrupted run (2 groups of one rank: the same arithmetic whatever
 #     is reused, as tests/e2e/cms_resume.sh shows on 1 and 3 ranks).
@@ -64,7 +66,7 @@ grep -q "continuing from ga.h5.ckpt.h5" ga2.log
 PLATE=$ROOT/tests/data/cms/resume_plate.yaml
 timeout 600 $MPIEXEC -n 2 $DYNRED -config $PLATE -output cref.h5 > cref.log
 rm -rf cref.h5.ckpt
-timeout 600 $MPIEXEC -n 2 $DYNRED -config $PLATE -output c.h5 > c1.log 2> c1.err &
+timeout 600 $MPIEXEC -n 2 $DYNRED -config $PLATE -output c.h5 -cms_test_stall 5 > c1.log 2> c1.err &
 P=$!
 for _ in $(seq 1200); do ls c.h5.ckpt/*.h5 > /dev/null 2>&1 && break; sleep 0.05; done
 ls c.h5.ckpt/*.h5 > /dev/null 2>&1 || { echo "no CMS checkpoint file appeared"; exit 1; }
