@@ -1,6 +1,9 @@
 /* DOF label files ("dofs"): one "node.direction" per row, as CalculiX's
  * JOB.dof (DRLabelParse also accepts the GA's short form "15H"; written as
- * DRLabelString, "node.direction"). */
+ * DRLabelString, "node.direction").  A label may repeat: CalculiX writes the
+ * rows of the nodes it expands a shell, beam or 2-D element's node into under
+ * that node's label; they become copies (DRLabelsNumberCopies) and are
+ * written back repeated, so the round trip keeps them. */
 #include "io_impl.h"
 #include <string.h>
 
@@ -49,18 +52,9 @@ PetscErrorCode DRLabelsRead(MPI_Comm comm, const char *path, PetscInt *n, DRLabe
     }
     PetscCall(DRLineReaderClose(&r));
     if (!st.bad && cnt == 0) PetscCall(DRInputFail(&st, "%s: has no labels, expected one node.direction per matrix row", path));
-    if (!st.bad) {
-      /* Duplicates named by the line of the repeat. */
-      DRLabel  *sorted;
-      PetscInt *perm, worst = -1;
-      char      b[32];
-      PetscCall(DRLabelsSort(cnt, lab, &sorted, &perm));
-      for (PetscInt k = 1; k < cnt; k++)
-        if (sorted[k] == sorted[k - 1] && (worst < 0 || perm[k] < perm[worst])) worst = k;
-      if (worst >= 0) PetscCall(DRInputFail(&st, "%s:%lld: label %s repeats line %lld, expected one row per label", path, (long long)line[perm[worst]], DRLabelString(sorted[worst], b), (long long)line[perm[worst - 1]]));
-      PetscCall(PetscFree(sorted));
-      PetscCall(PetscFree(perm));
-    }
+    /* A repeated label is a row of an expanded CalculiX element (shell, beam,
+     * 2-D): each row is its own DOF, numbered as a copy in row order. */
+    if (!st.bad) PetscCall(DRLabelsNumberCopies(cnt, lab));
   }
   PetscCall(DRInputSync(&st, &cnt));
   if (st.bad) PetscCall(PetscFree2(lab, line));
@@ -87,7 +81,7 @@ PetscErrorCode DRLabelsWrite(MPI_Comm comm, const char *path, PetscInt n, const 
   PetscCall(DRTmpPath(comm, path, tmp, sizeof(tmp)));
   PetscCall(DRFileOpenWrite(comm, tmp, &f));
   if (f)
-    for (PetscInt i = 0; i < n; i++) fprintf(f, "%s\n", DRLabelString(labels[i], b));
+    for (PetscInt i = 0; i < n; i++) fprintf(f, "%s\n", DRLabelString(DRLabelBase(labels[i]), b));
   PetscCall(DRFileCommit(comm, &f, tmp, path));
   PetscCall(PetscLogEventEnd(DR_MODEL_EVENT_Write, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
