@@ -638,7 +638,7 @@ static PetscErrorCode InpToComponent(Inp *p, DRComponent c)
       InpType *t = &p->types[k];
       if (t->cell == show || !t->count) continue;
       if (t->cell == DR_CELL_NONE) PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "dynred: warning: %s: element type %s is left out of the mesh for ParaView, which has no cell for it (its stiffness and mass are in the matrices)\n", t->where, t->name));
-      else PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "dynred: warning: %s: element type %s (%" PetscInt_FMT " elements) is left out of the mesh for ParaView, which shows one cell type per component, here %s (its stiffness and mass are in the matrices)\n", t->where, t->name, t->count, DRCellName(show)));
+      else PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "dynred: warning: %s: element type %s (%" PetscInt_FMT " element(s)) is left out of the mesh for ParaView, which shows one cell type per component, here %s (its stiffness and mass are in the matrices)\n", t->where, t->name, t->count, DRCellName(show)));
     }
     if (show != DR_CELL_NONE) {
       PetscInt *eid, *idx, nv = DRCellNodes(show);
