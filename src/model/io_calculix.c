@@ -25,27 +25,37 @@
  * JOB.dam, in the same format, is read as the damping matrix D when present;
  * CalculiX itself does not write one, DRComponentWriteCalculiX does.
  *
+ * Shells, beams and 2-D elements are expanded by CalculiX: JOB.dof then
+ * repeats a label once per row of the expanded nodes (DESIGN.md "CalculiX
+ * expanded elements"); DRLabelsRead numbers the repeats as copies.
+ *
  * When JOB.inp exists next to the matrices, its geometry is read:
- *   *NODE (NSET= adds the nodes to a set), *ELEMENT with TYPE= C3D4, C3D10,
- *   C3D8, C3D8I, C3D8R, C3D20, C3D20R (ELSET= is ignored; a node list may
- *   continue on the next lines, as C3D20 needs), *NSET (NSET=name, ids and
- *   set names, or GENERATE ranges "first, last[, step]") and
- *   *INCLUDE, INPUT=file (relative to the deck's directory).  Keywords and
- *   parameters are case-insensitive, "**" lines are comments, other keyword
- *   blocks are skipped.  As in CalculiX, a node or element defined twice
- *   keeps its last definition.  One element type per component; a second one,
- *   or a type the XDMF output cannot show, is an error naming the line.
+ *   *NODE (NSET= adds the nodes to a set), *ELEMENT of any TYPE= (ELSET= is
+ *   ignored; a node list may continue on the next lines, as C3D20 needs),
+ *   *NSET (NSET=name, ids and set names, or GENERATE ranges "first, last[,
+ *   step]") and *INCLUDE, INPUT=file (relative to the deck's directory).
+ *   Keywords and parameters are case-insensitive, "**" lines are comments,
+ *   other keyword blocks are skipped.  As in CalculiX, a node or element
+ *   defined twice keeps its last definition.  The mesh shows one cell type
+ *   (InpCells: solids, shell/membrane/2-D faces, beam/truss/spring lines,
+ *   mass vertices), the first of the highest dimension; every other element
+ *   type, and a type without a cell, is left out with one warning line.  The
+ *   matrices never depend on the deck.
  *
  * Node order: CalculiX's C3D4/C3D10/C3D8/C3D20 local numbering is the VTK
  * order (VTK_TETRA, VTK_QUADRATIC_TETRA, VTK_HEXAHEDRON,
  * VTK_QUADRATIC_HEXAHEDRON), and XDMF's Tetrahedron_10 / Hexahedron_20 are
  * read by ParaView as those VTK cells without reordering.  For C3D20 the
+ * C3D6/C3D15, S3..S8R, CPS/CPE/CAX 3..8 follow VTK's wedge, triangle and
+ * quadrilateral orders too; B32/T3D3 (end, middle, end) become Edge_3 (end,
+ * end, middle).  For C3D20 the
  * mid-side nodes are 9-12 on the bottom edges 1-2, 2-3, 3-4, 4-1, 13-16 on
  * the top edges 5-6, 6-7, 7-8, 8-5 and 17-20 on the vertical edges 1-5, 2-6,
  * 3-7, 4-8: exactly VTK's 8-11, 12-15, 16-19.  (Checked with ccx: a C3D20
  * with its nodes placed in VTK order gives mass rho*V; with 13-16 and 17-20
  * swapped, the Exodus/gmsh-like order, ccx stops with "nonpositive
- * jacobian".  Likewise for C3D10.)  So connectivity is copied unchanged. */
+ * jacobian".  Likewise for C3D10.)  So connectivity is copied unchanged, but
+ * for Edge_3. */
 #include "io_impl.h"
 #include <petscbt.h>
 #include <ctype.h>
