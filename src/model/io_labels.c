@@ -17,7 +17,6 @@ PetscErrorCode DRLabelsRead(MPI_Comm comm, const char *path, PetscInt *n, DRLabe
   DRLineReader  r;
   PetscInt      cnt = 0, cap = 0;
   DRLabel      *lab = NULL;
-  PetscInt64   *line = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(DRModelInitializePackage());
@@ -31,24 +30,19 @@ PetscErrorCode DRLabelsRead(MPI_Comm comm, const char *path, PetscInt *n, DRLabe
       if (!got) break;
       if (DRStrBlank(r.line)) continue;
       if (cnt == cap) {
-        DRLabel    *l2;
-        PetscInt64 *n2;
+        DRLabel *l2;
         cap = 2 * cap + 1024;
-        PetscCall(PetscMalloc2(cap, &l2, cap, &n2));
-        if (cnt) {
-          PetscCall(PetscArraycpy(l2, lab, cnt));
-          PetscCall(PetscArraycpy(n2, line, cnt));
-        }
-        PetscCall(PetscFree2(lab, line));
-        lab  = l2;
-        line = n2;
+        PetscCall(PetscMalloc1(cap, &l2));
+        if (cnt) PetscCall(PetscArraycpy(l2, lab, cnt));
+        PetscCall(PetscFree(lab));
+        lab = l2;
       }
       if (!DRLabelParse(r.line, &lab[cnt])) {
         char *s = r.line;
         while (*s == ' ' || *s == '\t') s++;
         PetscCall(DRInputFail(&st, "%s:%lld: label '%.64s' is not node.direction with direction 1..6", path, (long long)r.lineno, s));
       }
-      line[cnt++] = r.lineno;
+      cnt++;
     }
     PetscCall(DRLineReaderClose(&r));
     if (!st.bad && cnt == 0) PetscCall(DRInputFail(&st, "%s: has no labels, expected one node.direction per matrix row", path));
@@ -57,12 +51,12 @@ PetscErrorCode DRLabelsRead(MPI_Comm comm, const char *path, PetscInt *n, DRLabe
     if (!st.bad) PetscCall(DRLabelsNumberCopies(cnt, lab));
   }
   PetscCall(DRInputSync(&st, &cnt));
-  if (st.bad) PetscCall(PetscFree2(lab, line));
+  if (st.bad) PetscCall(PetscFree(lab));
   DRInputCheck(&st);
   if (st.rank == 0) {
     PetscCall(PetscMalloc1(cnt, labels));
     PetscCall(PetscArraycpy(*labels, lab, cnt));
-    PetscCall(PetscFree2(lab, line));
+    PetscCall(PetscFree(lab));
   } else PetscCall(PetscMalloc1(cnt, labels));
   PetscCallMPI(MPI_Bcast(*labels, (PetscMPIInt)cnt, MPIU_INT64, 0, comm));
   *n = cnt;
