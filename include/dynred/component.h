@@ -38,6 +38,8 @@ PetscErrorCode DRComponentDestroy(DRComponent *c);
 PetscErrorCode DRComponentGetName(DRComponent c, const char **name);
 PetscErrorCode DRComponentSetName(DRComponent c, const char *name);
 PetscErrorCode DRComponentGetSource(DRComponent c, const char **source);
+/* The file M was read from (CalculiX JOB.mas, an mtx file), else the source. */
+PetscErrorCode DRComponentGetMassSource(DRComponent c, const char **source);
 PetscErrorCode DRComponentSetSource(DRComponent c, const char *source);
 PetscErrorCode DRComponentGetComm(DRComponent c, MPI_Comm *comm);
 PetscErrorCode DRComponentGetSize(DRComponent c, PetscInt *n);
@@ -68,6 +70,15 @@ PetscInt DRComponentFindNode(DRComponent c, PetscInt64 node);
 /* Sorted copy of the labels with the permutation: sorted[k] = labels[perm[k]].
  * Caller frees both with PetscFree. */
 PetscErrorCode DRLabelsSort(PetscInt n, const DRLabel labels[], DRLabel **sorted, PetscInt **perm);
+/* Number repeated labels in row order: the k-th row carrying a node.dir gets
+ * copy k (DRLabelWithCopy), as CalculiX's JOB.dof of expanded elements needs. */
+PetscErrorCode DRLabelsNumberCopies(PetscInt n, DRLabel labels[]);
+/* A node of several components that some component has expanded (a label
+ * with copy > 0): such rows cannot be matched between components by label.
+ * lab[k] holds the nlab[k] labels of component k (the same on every rank).
+ * *node = -1 when there is none, else the node, *ka a component holding
+ * copies of it and *kb another component with a label of that node. */
+PetscErrorCode DRLabelsFindExpandedShared(PetscInt ncomp, const PetscInt nlab[], const DRLabel *const lab[], PetscInt64 *node, PetscInt *ka, PetscInt *kb);
 /* Position of l in a sorted label array (binary search), -1 when absent. */
 PetscInt DRLabelsFind(PetscInt n, const DRLabel sorted[], DRLabel l);
 

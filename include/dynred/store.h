@@ -28,7 +28,16 @@ typedef enum {
   DR_CELL_TET4,
   DR_CELL_TET10,
   DR_CELL_HEX8,
-  DR_CELL_HEX20
+  DR_CELL_HEX20,
+  DR_CELL_VERTEX,  /* point mass, grounded spring */
+  DR_CELL_LINE3,   /* 3-node beam: ends, then middle */
+  DR_CELL_TRI3,    /* shells, membranes and 2-D elements are surface cells */
+  DR_CELL_TRI6,
+  DR_CELL_QUAD4,
+  DR_CELL_QUAD8,
+  DR_CELL_WEDGE6,
+  DR_CELL_WEDGE15,
+  DR_CELL_NTYPES   /* number of values, not a shape */
 } DRCellType;
 PetscInt    DRCellNodes(DRCellType t); /* nodes per cell */
 const char *DRCellName(DRCellType t);  /* XDMF TopologyType */

@@ -17,13 +17,25 @@
 /* A DOF label: FE node id and direction 1..6 (ux uy uz rx ry rz), or 0 for a
  * scalar point (one DOF with no direction, e.g. a Nastran SPOINT), encoded in
  * one 64-bit integer as node*8 + dir so label arrays sort by node, then by
- * direction, and compare in one instruction.  Node ids are >= 0. */
+ * direction, and compare in one instruction.  Node ids are 0 .. 2^45 - 1.
+ * A CalculiX model of shells, beams or 2-D elements has several rows with the
+ * same "node.dir" (one per node CalculiX expands the element's node into,
+ * DESIGN.md "CalculiX expanded elements"): the k-th such row in file order is
+ * copy k (0-based) of the label, kept in bits 48..62, so a label stays a
+ * unique key of one row.  Copy 0 is the plain label of every other model. */
 typedef PetscInt64 DRLabel;
+#define DR_LABEL_COPY_SHIFT    48
+#define DR_LABEL_NODE_MAX      (((PetscInt64)1 << 45) - 1)
 #define DRLabelMake(node, dir) ((DRLabel)(node) * 8 + (DRLabel)(dir))
-#define DRLabelNode(l)         ((PetscInt64)((l) >> 3))
+#define DRLabelNode(l)         ((PetscInt64)(((l) >> 3) & DR_LABEL_NODE_MAX))
 #define DRLabelDir(l)          ((PetscInt)((l) & 7))
+#define DRLabelCopy(l)         ((PetscInt)((l) >> DR_LABEL_COPY_SHIFT))
+#define DRLabelBase(l)         ((DRLabel)((l) & (((DRLabel)1 << DR_LABEL_COPY_SHIFT) - 1)))
+#define DRLabelWithCopy(l, k)  (DRLabelBase(l) | ((DRLabel)(k) << DR_LABEL_COPY_SHIFT))
 
-/* Format a label as CalculiX does ("12.3") into buf (at least 32 chars). */
+/* Format a label as CalculiX does ("12.3") into buf (at least 32 chars); a
+ * copy k > 0 of a repeated label is written "12.3#k+1" ("12.3#2" is the
+ * second row labelled 12.3), for messages.  Files get DRLabelBase. */
 const char *DRLabelString(DRLabel l, char buf[32]);
 /* Parse "node.dir" (CalculiX, the one notation DRLabelString writes; dir
  * 1..6, or 0 for a scalar point such as a Nastran SPOINT) or the

@@ -53,7 +53,14 @@ PetscErrorCode DRJobModal(DRConfig cfg)
   PetscCall(DRComponentGetOperators(model, &K, &M, NULL));
   PetscCall(DRComponentGetSource(model, &source));
   PetscCall(DRComponentGetLabels(model, &ndof, &labels));
-  PetscCall(DRModalSetOperators(modal, K, M, source));
+  {
+    const char *msource;
+    char        what[2 * PETSC_MAX_PATH_LEN + 16];
+    PetscCall(DRComponentGetMassSource(model, &msource));
+    if (strcmp(msource, source)) PetscCall(PetscSNPrintf(what, sizeof(what), "%s (M: %s)", source, msource));
+    else PetscCall(PetscStrncpy(what, source, sizeof(what)));
+    PetscCall(DRModalSetOperators(modal, K, M, what));
+  }
   PetscCall(DRModalSetRange(modal, nmodes, fmax));
   PetscCall(DRModalSetTolerance(modal, tol));
   PetscCall(DRModalSetFromOptions(modal));

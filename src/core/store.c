@@ -32,6 +32,14 @@ PetscInt DRCellNodes(DRCellType t)
   case DR_CELL_TET10: return 10;
   case DR_CELL_HEX8: return 8;
   case DR_CELL_HEX20: return 20;
+  case DR_CELL_VERTEX: return 1;
+  case DR_CELL_LINE3: return 3;
+  case DR_CELL_TRI3: return 3;
+  case DR_CELL_TRI6: return 6;
+  case DR_CELL_QUAD4: return 4;
+  case DR_CELL_QUAD8: return 8;
+  case DR_CELL_WEDGE6: return 6;
+  case DR_CELL_WEDGE15: return 15;
   default: return 0;
   }
 }
@@ -44,6 +52,14 @@ const char *DRCellName(DRCellType t)
   case DR_CELL_TET10: return "Tetrahedron_10";
   case DR_CELL_HEX8: return "Hexahedron";
   case DR_CELL_HEX20: return "Hexahedron_20";
+  case DR_CELL_VERTEX: return "Polyvertex";
+  case DR_CELL_LINE3: return "Edge_3";
+  case DR_CELL_TRI3: return "Triangle";
+  case DR_CELL_TRI6: return "Triangle_6";
+  case DR_CELL_QUAD4: return "Quadrilateral";
+  case DR_CELL_QUAD8: return "Quadrilateral_8";
+  case DR_CELL_WEDGE6: return "Wedge";
+  case DR_CELL_WEDGE15: return "Wedge_15";
   default: return "None";
   }
 }
@@ -244,7 +260,7 @@ PetscErrorCode DRStoreWriteMesh(DRStore s, PetscInt nnodes, const PetscInt node_
 PetscErrorCode DRStoreWriteShapes(DRStore s, const char *group, PetscInt nnodes, const PetscInt node_ids[], PetscInt n, const DRLabel labels[], PetscInt nv, Vec v[], const char *const names[])
 {
   PetscInt  *node_of = NULL; /* DOF -> node index, or -1 for rotations */
-  PetscReal *buf     = NULL;
+  PetscReal *buf     = NULL, *w = NULL;
   PetscInt   dims[2] = {nnodes, 3};
   ShapeSet  *ss;
 
@@ -255,6 +271,13 @@ PetscErrorCode DRStoreWriteShapes(DRStore s, const char *group, PetscInt nnodes,
     PetscCall(PetscMalloc1(n, &node_of));
     for (PetscInt i = 0; i < n; i++) node_of[i] = DRLabelDir(labels[i]) >= 1 && DRLabelDir(labels[i]) <= 3 ? FindNode(nnodes, node_ids, DRLabelNode(labels[i])) : -1;
     PetscCall(PetscMalloc1(3 * nnodes, &buf));
+    /* Several rows of one node.dir (copies: the nodes CalculiX expands a
+     * shell, beam or 2-D node into) show their mean, the motion of the
+     * mid-surface or axis for a symmetric expansion. */
+    PetscCall(PetscCalloc1(3 * nnodes, &w));
+    for (PetscInt i = 0; i < n; i++)
+      if (node_of[i] >= 0) w[3 * node_of[i] + DRLabelDir(labels[i]) - 1] += 1;
+    for (PetscInt k = 0; k < 3 * nnodes; k++) w[k] = w[k] > 0 ? 1 / w[k] : 0;
   }
   /* One shape at a time through rank 0 (memory O(n) there, whatever nv is),
    * each its own dataset GROUP/shapes/NNNN so any XDMF reader can use it. */
@@ -270,7 +293,7 @@ PetscErrorCode DRStoreWriteShapes(DRStore s, const char *group, PetscInt nnodes,
       PetscCall(PetscArrayzero(buf, 3 * nnodes));
       PetscCall(VecGetArrayRead(z, &a));
       for (PetscInt i = 0; i < n; i++)
-        if (node_of[i] >= 0) buf[3 * node_of[i] + DRLabelDir(labels[i]) - 1] = PetscRealPart(a[i]);
+        if (node_of[i] >= 0) buf[3 * node_of[i] + DRLabelDir(labels[i]) - 1] += w[3 * node_of[i] + DRLabelDir(labels[i]) - 1] * PetscRealPart(a[i]);
       PetscCall(VecRestoreArrayRead(z, &a));
     }
     snprintf(dset, sizeof(dset), "%s/shapes/%04ld", group, (long)(j + 1));
@@ -279,6 +302,7 @@ PetscErrorCode DRStoreWriteShapes(DRStore s, const char *group, PetscInt nnodes,
     PetscCall(VecDestroy(&z));
   }
   PetscCall(PetscFree(buf));
+  PetscCall(PetscFree(w));
   PetscCall(PetscFree(node_of));
   /* Remember for the XDMF file. */
   {
@@ -314,7 +338,7 @@ static PetscErrorCode WriteXDMF(DRStore s)
   PetscCheck(f, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: cannot write the ParaView index of %s (%s), expected a writable file path", xtmp, s->path, strerror(errno));
   fprintf(f, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"2.0\">\n <Domain>\n  <Grid Name=\"model\" GridType=\"Uniform\">\n");
   if (nv && s->ncells) {
-    fprintf(f, "   <Topology TopologyType=\"%s\" NumberOfElements=\"%ld\"%s>\n", DRCellName(s->celltype), (long)s->ncells, s->celltype == DR_CELL_LINE2 ? " NodesPerElement=\"2\"" : "");
+    fprintf(f, "   <Topology TopologyType=\"%s\" NumberOfElements=\"%ld\"%s>\n", DRCellName(s->celltype), (long)s->ncells, s->celltype == DR_CELL_LINE2 ? " NodesPerElement=\"2\"" : s->celltype == DR_CELL_VERTEX ? " NodesPerElement=\"1\"" : "");
     fprintf(f, "    <DataItem Dimensions=\"%ld %ld\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">%s:/mesh/topology</DataItem>\n   </Topology>\n", (long)s->ncells, (long)nv, base);
   } else {
     fprintf(f, "   <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%ld\"/>\n", (long)s->nnodes);

@@ -13,7 +13,8 @@ static PetscLogDouble dr_t0;
 
 const char *DRLabelString(DRLabel l, char buf[32])
 {
-  snprintf(buf, 32, "%lld.%d", (long long)DRLabelNode(l), (int)DRLabelDir(l));
+  if (DRLabelCopy(l)) snprintf(buf, 32, "%lld.%d#%d", (long long)DRLabelNode(l), (int)DRLabelDir(l), (int)DRLabelCopy(l) + 1);
+  else snprintf(buf, 32, "%lld.%d", (long long)DRLabelNode(l), (int)DRLabelDir(l));
   return buf;
 }
 
@@ -30,12 +31,12 @@ PetscBool DRLabelParse(const char *s, DRLabel *l)
   int       dir, end = 0;
   char      suffix[4];
   if (sscanf(s, " %lld.%d %n", &node, &dir, &end) == 2 && s[end] == '\0') {
-    if (node < 0 || dir < 0 || dir > 6) return PETSC_FALSE; /* 0: a scalar point */
+    if (node < 0 || node > DR_LABEL_NODE_MAX || dir < 0 || dir > 6) return PETSC_FALSE; /* 0: a scalar point */
     *l = DRLabelMake(node, dir);
     return PETSC_TRUE;
   }
   end = 0;
-  if (sscanf(s, " %lld%3[A-Z] %n", &node, suffix, &end) != 2 || !end || s[end] != '\0' || node < 0) return PETSC_FALSE;
+  if (sscanf(s, " %lld%3[A-Z] %n", &node, suffix, &end) != 2 || !end || s[end] != '\0' || node < 0 || node > DR_LABEL_NODE_MAX) return PETSC_FALSE;
   for (size_t k = 0; k < sizeof(dn) / sizeof(dn[0]); k++)
     if (!strcmp(suffix, dn[k].name)) {
       *l = DRLabelMake(node, dn[k].dir);

@@ -154,6 +154,41 @@ static PetscErrorCode MarkBoundary(DRCMS c, PetscInt ntot, const LabComp all[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The file of component k (from its group's root), on every rank. */
+static PetscErrorCode ComponentSource(DRCMS c, PetscInt k, char src[PETSC_MAX_PATH_LEN])
+{
+  PetscFunctionBeginUser;
+  src[0] = '\0';
+  for (PetscInt i = 0; i < c->nmine; i++)
+    if (c->mine[i] == k) {
+      const char *s;
+      PetscCall(DRComponentGetSource(c->comps[i], &s));
+      PetscCall(PetscStrncpy(src, s, PETSC_MAX_PATH_LEN));
+    }
+  PetscCallMPI(MPI_Bcast(src, PETSC_MAX_PATH_LEN, MPI_CHAR, c->group_root[c->group_of[k]], c->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A node shared by parts where one part has several rows per label (a
+ * CalculiX shell, beam or 2-D node expanded into several nodes): which row of
+ * one part meets which of the other is not known from the labels, so the job
+ * stops rather than couple them by guess. */
+static PetscErrorCode CheckExpanded(DRCMS c, const PetscInt nlab[], DRLabel **lab)
+{
+  PetscInt64 node;
+  PetscInt   ka, kb;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRLabelsFindExpandedShared(c->ncomp, nlab, (const DRLabel *const *)lab, &node, &ka, &kb));
+  if (node >= 0) {
+    char sa[PETSC_MAX_PATH_LEN], sb[PETSC_MAX_PATH_LEN];
+    PetscCall(ComponentSource(c, ka, sa));
+    PetscCall(ComponentSource(c, kb, sb));
+    SETERRQ(c->comm, DR_ERR_INPUT, "%s and %s: interface node %" PetscInt64_FMT " has several rows per label in %s (a CalculiX node of a shell, beam or 2-D element, expanded), expected the rows of interface nodes to match one-to-one by label: couple '%s' and '%s' through nodes of solid elements", sa, sb, node, sa, c->names[ka], c->names[kb]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Boundary DOFs: labels shared with another component, plus retained node
  * sets.  Errors: a component that touches nothing; a node whose
  * translations are free in one part and constrained in another. */
@@ -167,6 +202,7 @@ PetscErrorCode DRCMSFindInterfaces_Private(DRCMS c)
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(DRCMS_Interfaces, 0, 0, 0, 0));
   PetscCall(ExchangeLabels(c, &nlab, &lab));
+  PetscCall(CheckExpanded(c, nlab, lab));
   for (PetscInt k = 0; k < c->ncomp; k++) ntot += nlab[k];
   PetscCall(PetscMalloc1(ntot + 1, &all));
   ntot = 0;

@@ -2,6 +2,7 @@
  * MUMPS Cholesky; lowest n modes or spectrum slicing below fmax. */
 #include <dynred/modal.h>
 #include "modalimpl.h"
+#include <string.h>
 #include <dynred/preflight.h>
 
 
@@ -564,7 +565,77 @@ static PetscErrorCode AllocResults(DRModal m, PetscInt nkeep)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Eigenvalues of (M, diag(M)) below tau: the negative pivots of an LDL^T
+ * factorization of M - tau diag(M) (Sylvester's law of inertia, MUMPS as in
+ * CountBelow).  A positive definite mass matrix has none; a singular or
+ * indefinite one at least one.  *count = -1 when the factorization fails. */
+static PetscErrorCode MassInertia(DRModal m, PetscReal tau, PetscInt *count)
+{
+  Mat            A, F;
+  Vec            d;
+  MatFactorInfo  info;
+  MatFactorError err;
+  PetscInt       nneg = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatDuplicate(m->M, MAT_COPY_VALUES, &A));
+  PetscCall(MatCreateVecs(A, &d, NULL));
+  PetscCall(MatGetDiagonal(A, d));
+  PetscCall(VecScale(d, -tau));
+  PetscCall(MatDiagonalSet(A, d, ADD_VALUES));
+  PetscCall(VecDestroy(&d));
+  PetscCall(MatSetOption(A, MAT_SPD, PETSC_FALSE));
+  PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatGetFactor(A, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &F));
+  PetscCall(MatMumpsSetIcntl(F, 13, 1));
+  PetscCall(MatMumpsSetIcntl(F, 31, 1));
+  PetscCall(MatFactorInfoInitialize(&info));
+  PetscCall(MatCholeskyFactorSymbolic(F, A, NULL, &info));
+  PetscCall(MatCholeskyFactorNumeric(F, A, &info));
+  PetscCall(MatFactorGetError(F, &err));
+  if (err == MAT_FACTOR_NOERROR) PetscCall(MatGetInertia(F, &nneg, NULL, NULL));
+  *count = err == MAT_FACTOR_NOERROR ? nneg : -1;
+  PetscCall(MatDestroy(&F));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ModalSolve(DRModal);
+
+/* The solve, and when it stops inside the eigensolver or a factorization,
+ * which matrix is at fault: SLEPc says only "The inner product is not well
+ * defined: indefinite matrix" when the M-inner product meets a vector of
+ * M-norm <= 0.  The inertia of M - tau diag(M) tells a mass matrix that is not
+ * positive definite; any other failure keeps its own message. */
 PetscErrorCode DRModalSolve(DRModal m)
+{
+  PetscErrorCode ierr;
+  const char    *text = NULL, *specific = NULL;
+  char           msg[1024];
+  PetscInt       nneg = 0;
+  /* tau: a consistent or lumped mass of a well-posed model has eigenvalues
+   * of (M, diag(M)) of order 0.01 .. 1 (element mass matrices); 1e-10 is far
+   * below those and far above the 1e-16 round-off of a singular M's zero */
+  const PetscReal tau = 1e-10;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = ModalSolve(m);
+  PetscCall(PetscPopErrorHandler());
+  if (!ierr) PetscFunctionReturn(PETSC_SUCCESS);
+  (void)PetscErrorMessage(ierr, &text, (char **)&specific);
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s", specific && specific[0] ? specific : (text ? text : "unknown error")));
+  {
+    size_t len = strlen(msg);
+    while (len && (msg[len - 1] == '\n' || msg[len - 1] == ' ')) msg[--len] = '\0';
+  }
+  if (ierr == PETSC_ERR_USER) SETERRQ(m->comm, ierr, "%s", msg); /* already a dynred message */
+  PetscCall(MassInertia(m, tau, &nneg));
+  PetscCheck(nneg == 0, m->comm, DR_ERR_INPUT, "%s: the mass matrix M is not positive definite: %" PetscInt_FMT " eigenvalue(s) of (M, diag(M)) below %g (Sylvester inertia of M - %g diag(M), MUMPS LDL^T), found after the eigensolver stopped with \"%s\"; expected a positive definite M (a DOF whose mass is a combination of others'? a massless rotation or reference node?)", m->what, nneg, (double)tau, (double)tau, msg);
+  SETERRQ(m->comm, ierr, "%s: the eigensolver stopped: %s (M is positive definite: the inertia of M - %g diag(M) has no negative pivot; K symmetric and finite was checked on reading)", m->what, msg, (double)tau);
+}
+
+static PetscErrorCode ModalSolve(DRModal m)
 {
   PetscInt   nconv, nkeep, n;
   PetscInt  *order;

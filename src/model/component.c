@@ -125,6 +125,71 @@ PetscErrorCode DRLabelsSort(PetscInt n, const DRLabel labels[], DRLabel **sorted
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRLabelsNumberCopies(PetscInt n, DRLabel labels[])
+{
+  DRLabel  *sorted;
+  PetscInt *perm, copy = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < n; i++) labels[i] = DRLabelBase(labels[i]);
+  /* DRLabelsSort is stable: equal labels stay in row order */
+  PetscCall(DRLabelsSort(n, labels, &sorted, &perm));
+  for (PetscInt k = 0; k < n; k++) {
+    copy = (k && sorted[k] == sorted[k - 1]) ? copy + 1 : 0;
+    labels[perm[k]] = DRLabelWithCopy(sorted[k], copy);
+  }
+  PetscCall(PetscFree(sorted));
+  PetscCall(PetscFree(perm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  PetscInt64 node;
+  PetscInt   comp, copy;
+} NodeComp;
+
+static int cmp_node_comp(const void *a, const void *b)
+{
+  const NodeComp *x = (const NodeComp *)a, *y = (const NodeComp *)b;
+  if (x->node != y->node) return x->node < y->node ? -1 : 1;
+  return (x->comp > y->comp) - (x->comp < y->comp);
+}
+
+PetscErrorCode DRLabelsFindExpandedShared(PetscInt ncomp, const PetscInt nlab[], const DRLabel *const lab[], PetscInt64 *node, PetscInt *ka, PetscInt *kb)
+{
+  NodeComp *t;
+  PetscInt  nt = 0;
+
+  PetscFunctionBeginUser;
+  *node = -1;
+  *ka = *kb = -1;
+  for (PetscInt k = 0; k < ncomp; k++) nt += nlab[k];
+  PetscCall(PetscMalloc1(nt + 1, &t));
+  nt = 0;
+  for (PetscInt k = 0; k < ncomp; k++)
+    for (PetscInt i = 0; i < nlab[k]; i++) {
+      t[nt].node   = DRLabelNode(lab[k][i]);
+      t[nt].comp   = k;
+      t[nt++].copy = DRLabelCopy(lab[k][i]);
+    }
+  qsort(t, (size_t)nt, sizeof(*t), cmp_node_comp);
+  for (PetscInt i = 0; i < nt && *node < 0;) {
+    PetscInt j = i, a = -1, b = -1;
+    for (; j < nt && t[j].node == t[i].node; j++) {
+      if (t[j].copy && a < 0) a = t[j].comp;
+      if (t[j].comp != t[i].comp && b < 0) b = t[j].comp;
+    }
+    if (a >= 0 && b >= 0) { /* several components, one of them expanded */
+      *node = t[i].node;
+      *ka   = a;
+      *kb   = a == t[i].comp ? b : t[i].comp;
+    }
+    i = j;
+  }
+  PetscCall(PetscFree(t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscInt DRLabelsFind(PetscInt n, const DRLabel sorted[], DRLabel l)
 {
   PetscInt lo = 0, hi = n - 1;
@@ -394,6 +459,20 @@ PetscErrorCode DRComponentAssemble(MPI_Comm comm, const char *name, PetscInt nco
     ntot += comps[c]->n;
     nn += comps[c]->nnodes;
     if (comps[c]->D) hasD = PETSC_TRUE;
+  }
+  {
+    PetscInt       *nlab;
+    const DRLabel **lab;
+    PetscInt64      node;
+    PetscInt        ka, kb;
+    PetscCall(PetscMalloc2(ncomp, &nlab, ncomp, &lab));
+    for (PetscInt c = 0; c < ncomp; c++) {
+      nlab[c] = comps[c]->n;
+      lab[c]  = comps[c]->labels;
+    }
+    PetscCall(DRLabelsFindExpandedShared(ncomp, nlab, lab, &node, &ka, &kb));
+    PetscCall(PetscFree2(nlab, lab));
+    PetscCheck(node < 0, comm, DR_ERR_INPUT, "%s and %s: node %" PetscInt64_FMT " is in both, and %s has several rows per label there (a CalculiX node of a shell, beam or 2-D element, expanded), expected the rows of shared nodes to match one-to-one by label: couple through nodes of solid elements", comps[ka]->source, comps[kb]->source, node, comps[ka]->source);
   }
   /* Global DOFs: sorted union of labels. */
   PetscCall(PetscMalloc1(ntot + 1, &all));

@@ -26,6 +26,13 @@ PetscErrorCode DRComponentGetSource(DRComponent c, const char **source)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DRComponentGetMassSource(DRComponent c, const char **source)
+{
+  PetscFunctionBeginUser;
+  *source = c->msource[0] ? c->msource : c->source;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRComponentSetSource(DRComponent c, const char *source)
 {
   PetscFunctionBeginUser;

@@ -25,27 +25,37 @@
  * JOB.dam, in the same format, is read as the damping matrix D when present;
  * CalculiX itself does not write one, DRComponentWriteCalculiX does.
  *
+ * Shells, beams and 2-D elements are expanded by CalculiX: JOB.dof then
+ * repeats a label once per row of the expanded nodes (DESIGN.md "CalculiX
+ * expanded elements"); DRLabelsRead numbers the repeats as copies.
+ *
  * When JOB.inp exists next to the matrices, its geometry is read:
- *   *NODE (NSET= adds the nodes to a set), *ELEMENT with TYPE= C3D4, C3D10,
- *   C3D8, C3D8I, C3D8R, C3D20, C3D20R (ELSET= is ignored; a node list may
- *   continue on the next lines, as C3D20 needs), *NSET (NSET=name, ids and
- *   set names, or GENERATE ranges "first, last[, step]") and
- *   *INCLUDE, INPUT=file (relative to the deck's directory).  Keywords and
- *   parameters are case-insensitive, "**" lines are comments, other keyword
- *   blocks are skipped.  As in CalculiX, a node or element defined twice
- *   keeps its last definition.  One element type per component; a second one,
- *   or a type the XDMF output cannot show, is an error naming the line.
+ *   *NODE (NSET= adds the nodes to a set), *ELEMENT of any TYPE= (ELSET= is
+ *   ignored; a node list may continue on the next lines, as C3D20 needs),
+ *   *NSET (NSET=name, ids and set names, or GENERATE ranges "first, last[,
+ *   step]") and *INCLUDE, INPUT=file (relative to the deck's directory).
+ *   Keywords and parameters are case-insensitive, "**" lines are comments,
+ *   other keyword blocks are skipped.  As in CalculiX, a node or element
+ *   defined twice keeps its last definition.  The mesh shows one cell type
+ *   (InpCells: solids, shell/membrane/2-D faces, beam/truss/spring lines,
+ *   mass vertices), the first of the highest dimension; every other element
+ *   type, and a type without a cell, is left out with one warning line.  The
+ *   matrices never depend on the deck.
  *
  * Node order: CalculiX's C3D4/C3D10/C3D8/C3D20 local numbering is the VTK
  * order (VTK_TETRA, VTK_QUADRATIC_TETRA, VTK_HEXAHEDRON,
  * VTK_QUADRATIC_HEXAHEDRON), and XDMF's Tetrahedron_10 / Hexahedron_20 are
  * read by ParaView as those VTK cells without reordering.  For C3D20 the
+ * C3D6/C3D15, S3..S8R, CPS/CPE/CAX 3..8 follow VTK's wedge, triangle and
+ * quadrilateral orders too; B32/T3D3 (end, middle, end) become Edge_3 (end,
+ * end, middle).  For C3D20 the
  * mid-side nodes are 9-12 on the bottom edges 1-2, 2-3, 3-4, 4-1, 13-16 on
  * the top edges 5-6, 6-7, 7-8, 8-5 and 17-20 on the vertical edges 1-5, 2-6,
  * 3-7, 4-8: exactly VTK's 8-11, 12-15, 16-19.  (Checked with ccx: a C3D20
  * with its nodes placed in VTK order gives mass rho*V; with 13-16 and 17-20
  * swapped, the Exodus/gmsh-like order, ccx stops with "nonpositive
- * jacobian".  Likewise for C3D10.)  So connectivity is copied unchanged. */
+ * jacobian".  Likewise for C3D10.)  So connectivity is copied unchanged, but
+ * for Edge_3. */
 #include "io_impl.h"
 #include <petscbt.h>
 #include <ctype.h>
@@ -155,6 +165,17 @@ typedef struct {
   PetscInt *ids;
 } InpSet;
 
+#define DR_CELL_MAXNV 20
+#define INP_MAX_TYPES 64
+
+/* One CalculiX element type met in the deck. */
+typedef struct {
+  char       name[32];
+  char       where[PETSC_MAX_PATH_LEN + 32]; /* its first *ELEMENT line */
+  DRCellType cell;                           /* DR_CELL_NONE: not drawn */
+  PetscInt   nv, count;
+} InpType;
+
 typedef struct {
   DRInputStatus *st;
   char           dir[PETSC_MAX_PATH_LEN]; /* the deck's directory, for *INCLUDE */
@@ -163,11 +184,14 @@ typedef struct {
   /* nodes in file order */
   PetscInt       nn, capn, *nid;
   PetscReal     *xyz;
-  /* elements in file order */
-  DRCellType     type;
-  char           typename[32], typewhere[PETSC_MAX_PATH_LEN + 32];
-  PetscInt       nv, ne, cape, *eid, *conn;
-  PetscInt       cur[21], ncur; /* element being read (id + nodes) */
+  /* elements in file order, each with its cell type, DR_CELL_MAXNV apart */
+  PetscInt       ne, cape, *eid, *conn;
+  DRCellType    *etype;
+  /* element types of the deck in order of appearance */
+  InpType        types[INP_MAX_TYPES];
+  int            ntypes, curtype; /* curtype: of the *ELEMENT block, -1 when not read */
+  PetscInt       nv;              /* nodes per element of the block */
+  PetscInt       cur[DR_CELL_MAXNV + 1], ncur; /* element being read (id + nodes) */
   char           curwhere[PETSC_MAX_PATH_LEN + 32];
   /* sets */
   PetscInt       nsets;
@@ -330,8 +354,9 @@ static PetscErrorCode InpNodeLine(Inp *p, char *line, InpSet *nset)
 
 static PetscErrorCode InpElementLine(Inp *p, char *line)
 {
-  char *f[64], w[PETSC_MAX_PATH_LEN + 32];
-  int   nf;
+  char    *f[64], w[PETSC_MAX_PATH_LEN + 32];
+  int      nf;
+  InpType *t = &p->types[p->curtype];
 
   PetscFunctionBeginUser;
   nf = SplitFields(line, f, 64);
@@ -339,32 +364,44 @@ static PetscErrorCode InpElementLine(Inp *p, char *line)
   for (int k = 0; k < nf; k++) {
     PetscInt v;
     if (!ParseInt(f[k], &v)) {
-      PetscCall(DRInputFail(p->st, "%s: '%.40s' is not an integer, expected element id and %" PetscInt_FMT " node ids for %s", Where(p, w, sizeof(w)), f[k], p->nv, p->typename));
+      PetscCall(DRInputFail(p->st, "%s: '%.40s' is not an integer, expected element id and %" PetscInt_FMT " node ids for %s", Where(p, w, sizeof(w)), f[k], p->nv, t->name));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     if (p->ncur == p->nv + 1) {
-      PetscCall(DRInputFail(p->st, "%s: element %" PetscInt_FMT " has more than %" PetscInt_FMT " nodes, expected %" PetscInt_FMT " for %s", Where(p, w, sizeof(w)), p->cur[0], p->nv, p->nv, p->typename));
+      PetscCall(DRInputFail(p->st, "%s: element %" PetscInt_FMT " has more than %" PetscInt_FMT " nodes, expected %" PetscInt_FMT " for %s", Where(p, w, sizeof(w)), p->cur[0], p->nv, p->nv, t->name));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     p->cur[p->ncur++] = v;
   }
   if (p->ncur == p->nv + 1) {
     if (p->ne == p->cape) {
-      PetscInt *eid, *conn;
+      PetscInt   *eid, *conn;
+      DRCellType *et;
       p->cape = 2 * p->cape + 1024;
-      PetscCall(PetscMalloc2(p->cape, &eid, p->cape * p->nv, &conn));
+      PetscCall(PetscMalloc3(p->cape, &eid, p->cape * DR_CELL_MAXNV, &conn, p->cape, &et));
       if (p->ne) {
         PetscCall(PetscArraycpy(eid, p->eid, p->ne));
-        PetscCall(PetscArraycpy(conn, p->conn, p->ne * p->nv));
+        PetscCall(PetscArraycpy(conn, p->conn, p->ne * DR_CELL_MAXNV));
+        PetscCall(PetscArraycpy(et, p->etype, p->ne));
       }
-      PetscCall(PetscFree2(p->eid, p->conn));
-      p->eid  = eid;
-      p->conn = conn;
+      PetscCall(PetscFree3(p->eid, p->conn, p->etype));
+      p->eid   = eid;
+      p->conn  = conn;
+      p->etype = et;
     }
-    p->eid[p->ne] = p->cur[0];
-    /* CalculiX's local node order is the VTK/XDMF one: copied unchanged. */
-    PetscCall(PetscArraycpy(p->conn + p->ne * p->nv, p->cur + 1, p->nv));
+    p->eid[p->ne]   = p->cur[0];
+    p->etype[p->ne] = t->cell;
+    /* CalculiX's local node order is the VTK/XDMF one, except the 3-node
+     * beam/truss (end, middle, end) that XDMF's Edge_3 takes as (end, end,
+     * middle). */
+    if (t->cell == DR_CELL_LINE3) {
+      PetscInt *c = p->conn + p->ne * DR_CELL_MAXNV;
+      c[0] = p->cur[1];
+      c[1] = p->cur[3];
+      c[2] = p->cur[2];
+    } else PetscCall(PetscArraycpy(p->conn + p->ne * DR_CELL_MAXNV, p->cur + 1, p->nv));
     p->ne++;
+    t->count++;
     p->ncur = 0;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -402,44 +439,79 @@ static PetscErrorCode InpNsetLine(Inp *p, char *line, InpSet *s, PetscBool gener
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* CalculiX element types and the cell that shows each: solids as volumes,
+ * shells, membranes and 2-D elements (plane stress/strain, axisymmetric) as
+ * faces of their reference surface or section, beams, trusses, two-node
+ * springs, dashpots and gaps as lines, masses and one-node springs as
+ * vertices.  A type not listed is left out of the mesh (its matrices are in
+ * JOB.sti / JOB.mas whatever it is). */
+static const struct {
+  const char *name;
+  DRCellType  cell;
+} InpCells[] = {
+  {"C3D4", DR_CELL_TET4},      {"C3D10", DR_CELL_TET10},     {"C3D10T", DR_CELL_TET10},   {"C3D8", DR_CELL_HEX8},      {"C3D8R", DR_CELL_HEX8},
+  {"C3D8I", DR_CELL_HEX8},     {"C3D20", DR_CELL_HEX20},     {"C3D20R", DR_CELL_HEX20},   {"C3D6", DR_CELL_WEDGE6},    {"C3D15", DR_CELL_WEDGE15},
+  {"S3", DR_CELL_TRI3},        {"S4", DR_CELL_QUAD4},        {"S4R", DR_CELL_QUAD4},      {"S6", DR_CELL_TRI6},        {"S8", DR_CELL_QUAD8},
+  {"S8R", DR_CELL_QUAD8},      {"M3D3", DR_CELL_TRI3},       {"M3D4", DR_CELL_QUAD4},     {"M3D4R", DR_CELL_QUAD4},    {"M3D6", DR_CELL_TRI6},
+  {"M3D8", DR_CELL_QUAD8},     {"M3D8R", DR_CELL_QUAD8},     {"CPS3", DR_CELL_TRI3},      {"CPS4", DR_CELL_QUAD4},     {"CPS4R", DR_CELL_QUAD4},
+  {"CPS6", DR_CELL_TRI6},      {"CPS8", DR_CELL_QUAD8},      {"CPS8R", DR_CELL_QUAD8},    {"CPE3", DR_CELL_TRI3},      {"CPE4", DR_CELL_QUAD4},
+  {"CPE4R", DR_CELL_QUAD4},    {"CPE6", DR_CELL_TRI6},       {"CPE8", DR_CELL_QUAD8},     {"CPE8R", DR_CELL_QUAD8},    {"CAX3", DR_CELL_TRI3},
+  {"CAX4", DR_CELL_QUAD4},     {"CAX4R", DR_CELL_QUAD4},     {"CAX6", DR_CELL_TRI6},      {"CAX8", DR_CELL_QUAD8},     {"CAX8R", DR_CELL_QUAD8},
+  {"B31", DR_CELL_LINE2},      {"B31R", DR_CELL_LINE2},      {"B32", DR_CELL_LINE3},      {"B32R", DR_CELL_LINE3},     {"T3D2", DR_CELL_LINE2},
+  {"T3D3", DR_CELL_LINE3},     {"SPRINGA", DR_CELL_LINE2},   {"SPRING2", DR_CELL_LINE2},  {"DASHPOTA", DR_CELL_LINE2}, {"GAPUNI", DR_CELL_LINE2},
+  {"SPRING1", DR_CELL_VERTEX}, {"DASHPOT1", DR_CELL_VERTEX}, {"MASS", DR_CELL_VERTEX}
+};
+
+/* Shape dimension: the mesh shows the elements of the highest one. */
+static int CellDim(DRCellType t)
+{
+  switch (t) {
+  case DR_CELL_VERTEX: return 0;
+  case DR_CELL_LINE2:
+  case DR_CELL_LINE3: return 1;
+  case DR_CELL_TRI3:
+  case DR_CELL_TRI6:
+  case DR_CELL_QUAD4:
+  case DR_CELL_QUAD8: return 2;
+  case DR_CELL_NONE:
+  case DR_CELL_NTYPES: return -1;
+  default: return 3;
+  }
+}
+
 static PetscErrorCode InpElementType(Inp *p, const char *line)
 {
-  static const struct {
-    const char *name;
-    DRCellType  type;
-  } types[] = {
-    {"C3D4",   DR_CELL_TET4 },
-    {"C3D10",  DR_CELL_TET10},
-    {"C3D8",   DR_CELL_HEX8 },
-    {"C3D8I",  DR_CELL_HEX8 },
-    {"C3D8R",  DR_CELL_HEX8 },
-    {"C3D20",  DR_CELL_HEX20},
-    {"C3D20R", DR_CELL_HEX20}
-  };
-  char       val[64], w[PETSC_MAX_PATH_LEN + 32];
-  DRCellType t = DR_CELL_NONE;
+  char val[64], w[PETSC_MAX_PATH_LEN + 32];
+  int  k;
 
   PetscFunctionBeginUser;
+  p->curtype = -1;
   if (!KeywordParam(line, "TYPE", val, sizeof(val))) {
     PetscCall(DRInputFail(p->st, "%s: *ELEMENT without TYPE=, expected e.g. '*ELEMENT, TYPE=C3D8, ELSET=EALL'", Where(p, w, sizeof(w))));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++)
-    if (!strcasecmp(val, types[k].name)) t = types[k].type;
-  if (t == DR_CELL_NONE) {
-    PetscCall(DRInputFail(p->st, "%s: element type '%s' is not supported, expected C3D4, C3D10, C3D8, C3D8I, C3D8R, C3D20 or C3D20R", Where(p, w, sizeof(w)), val));
-    PetscFunctionReturn(PETSC_SUCCESS);
+  for (char *c = val; *c; c++) *c = (char)toupper((unsigned char)*c);
+  for (k = 0; k < p->ntypes; k++)
+    if (!strcmp(p->types[k].name, val)) break;
+  if (k == p->ntypes) {
+    InpType *t;
+    if (p->ntypes == INP_MAX_TYPES) {
+      PetscCall(DRInputFail(p->st, "%s: element type %s is the deck's %d-th, expected at most %d element types", Where(p, w, sizeof(w)), val, INP_MAX_TYPES + 1, INP_MAX_TYPES));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    t = &p->types[p->ntypes++];
+    PetscCall(PetscStrncpy(t->name, val, sizeof(t->name)));
+    PetscCall(PetscStrncpy(t->where, Where(p, w, sizeof(w)), sizeof(t->where)));
+    t->cell = DR_CELL_NONE;
+    for (size_t i = 0; i < sizeof(InpCells) / sizeof(InpCells[0]); i++)
+      if (!strcmp(val, InpCells[i].name)) t->cell = InpCells[i].cell;
+    t->nv = DRCellNodes(t->cell);
   }
-  if (p->type != DR_CELL_NONE && t != p->type) {
-    PetscCall(DRInputFail(p->st, "%s: element type %s differs from %s (%s), expected one element type per component", Where(p, w, sizeof(w)), val, p->typename, p->typewhere));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (p->type == DR_CELL_NONE) {
-    p->type = t;
-    p->nv   = DRCellNodes(t);
-    PetscCall(PetscStrncpy(p->typename, val, sizeof(p->typename)));
-    for (char *c = p->typename; *c; c++) *c = (char)toupper((unsigned char)*c);
-    Where(p, p->typewhere, sizeof(p->typewhere));
+  /* The node lines of a type without a cell are skipped unread. */
+  if (p->types[k].cell == DR_CELL_NONE) p->types[k].count++;
+  else {
+    p->curtype = k;
+    p->nv      = p->types[k].nv;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -455,7 +527,7 @@ typedef enum {
 static PetscErrorCode InpElementDone(Inp *p)
 {
   PetscFunctionBeginUser;
-  if (p->ncur) PetscCall(DRInputFail(p->st, "%s: element %" PetscInt_FMT " has %" PetscInt_FMT " of %" PetscInt_FMT " node ids, expected %" PetscInt_FMT " for %s", p->curwhere, p->cur[0], p->ncur - 1, p->nv, p->nv, p->typename));
+  if (p->ncur) PetscCall(DRInputFail(p->st, "%s: element %" PetscInt_FMT " has %" PetscInt_FMT " of %" PetscInt_FMT " node ids, expected %" PetscInt_FMT " for %s", p->curwhere, p->cur[0], p->ncur - 1, p->nv, p->nv, p->types[p->curtype].name));
   p->ncur = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -501,7 +573,7 @@ static PetscErrorCode InpParse(Inp *p, const char *path)
       if (KeywordParam(line, "NSET", val, sizeof(val)) && val[0]) PetscCall(InpSetFind(p, val, PETSC_TRUE, &set));
     } else if (!strcmp(kw, "ELEMENT")) {
       PetscCall(InpElementType(p, line));
-      mode = INP_ELEMENT;
+      if (p->curtype >= 0) mode = INP_ELEMENT;
     } else if (!strcmp(kw, "NSET")) {
       if (!KeywordParam(line, "NSET", val, sizeof(val)) || !val[0]) PetscCall(DRInputFail(p->st, "%s: *NSET without NSET=name", Where(p, w, sizeof(w))));
       else {
@@ -564,13 +636,36 @@ static PetscErrorCode InpToComponent(Inp *p, DRComponent c)
     for (int d = 0; d < 3; d++) c->xyz[3 * k + d] = p->xyz[3 * keep[k] + d];
   }
   PetscCall(PetscFree(keep));
-  if (p->type != DR_CELL_NONE) {
-    PetscCall(LastWins(p->ne, p->eid, &nk, &keep));
-    c->celltype = p->type;
-    c->ncells   = nk;
-    PetscCall(PetscMalloc1(nk * p->nv, &c->cells));
-    for (PetscInt k = 0; k < nk; k++) PetscCall(PetscArraycpy(c->cells + k * p->nv, p->conn + keep[k] * p->nv, p->nv));
-    PetscCall(PetscFree(keep));
+  /* One cell type per component mesh: the first of the highest dimension
+   * (solids over faces over lines over vertices); every other element type
+   * is left out with one warning line. */
+  {
+    DRCellType show = DR_CELL_NONE;
+    PetscInt   ns   = 0;
+    for (int k = 0; k < p->ntypes; k++)
+      if (p->types[k].count && CellDim(p->types[k].cell) > CellDim(show)) show = p->types[k].cell;
+    for (int k = 0; k < p->ntypes; k++) {
+      InpType *t = &p->types[k];
+      if (t->cell == show || !t->count) continue;
+      if (t->cell == DR_CELL_NONE) PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "dynred: warning: %s: element type %s is left out of the mesh for ParaView, which has no cell for it (its stiffness and mass are in the matrices)\n", t->where, t->name));
+      else PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "dynred: warning: %s: element type %s (%" PetscInt_FMT " element(s)) is left out of the mesh for ParaView, which shows one cell type per component, here %s (its stiffness and mass are in the matrices)\n", t->where, t->name, t->count, DRCellName(show)));
+    }
+    if (show != DR_CELL_NONE) {
+      PetscInt *eid, *idx, nv = DRCellNodes(show);
+      PetscCall(PetscMalloc2(p->ne, &eid, p->ne, &idx));
+      for (PetscInt e = 0; e < p->ne; e++)
+        if (p->etype[e] == show) {
+          eid[ns]   = p->eid[e];
+          idx[ns++] = e;
+        }
+      PetscCall(LastWins(ns, eid, &nk, &keep));
+      c->celltype = show;
+      c->ncells   = nk;
+      PetscCall(PetscMalloc1(nk * nv, &c->cells));
+      for (PetscInt k = 0; k < nk; k++) PetscCall(PetscArraycpy(c->cells + k * nv, p->conn + idx[keep[k]] * DR_CELL_MAXNV, nv));
+      PetscCall(PetscFree(keep));
+      PetscCall(PetscFree2(eid, idx));
+    }
   }
   for (PetscInt s = 0; s < p->nsets; s++) PetscCall(DRComponentAddNodeSet(c, p->sets[s].name, p->sets[s].n, p->sets[s].ids));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -580,7 +675,7 @@ static PetscErrorCode InpDestroy(Inp *p)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree2(p->nid, p->xyz));
-  PetscCall(PetscFree2(p->eid, p->conn));
+  PetscCall(PetscFree3(p->eid, p->conn, p->etype));
   for (PetscInt s = 0; s < p->nsets; s++) PetscCall(PetscFree(p->sets[s].ids));
   PetscCall(PetscFree(p->sets));
   PetscFunctionReturn(PETSC_SUCCESS);

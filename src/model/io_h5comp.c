@@ -19,8 +19,9 @@
  *   /component/nodes/ids           int64 [nnodes]      ascending node ids
  *   /component/nodes/xyz           float64 [nnodes, 3]
  *   /component/cells               int64 [ncells, nv]  node ids (not indices),
- *       @celltype  XDMF topology name: Polyline (2 nodes), Tetrahedron,
- *                  Tetrahedron_10, Hexahedron, Hexahedron_20; XDMF/VTK node order
+ *       @celltype  XDMF topology name (DRCellName): Polyvertex, Polyline
+ *                  (2 nodes), Edge_3, Triangle(_6), Quadrilateral(_8),
+ *                  Tetrahedron(_10), Wedge(_15), Hexahedron(_20); XDMF node order
  *   /component/sets/NAME           int64 [k]    node ids of node set NAME
  *                                  (ascending; sets in creation order)
  *
@@ -281,6 +282,7 @@ PetscErrorCode DRComponentReadHDF5(MPI_Comm comm, const char *name, const char *
   PetscCall(ReadAll(C, path, comp, "/component", "labels_dir", H5T_NATIVE_INT, 1, (hsize_t)n, 1, dir));
   PetscCall(PetscMalloc1(n, &C->labels));
   for (PetscInt64 i = 0; i < n; i++) C->labels[i] = DRLabelMake(node[i], dir[i]);
+  PetscCall(DRLabelsNumberCopies(C->n, C->labels));
   /* Validation reports labels with bad directions; a node < 0 or a
    * direction outside 0..7 would alias in the encoding, so catch it here. */
   for (PetscInt64 i = 0; i < n; i++) PetscCheck(node[i] >= 0 && dir[i] >= 0 && dir[i] <= 6, comm, DR_ERR_INPUT, "%s: label %lld is node %lld direction %d, expected node >= 0 and direction 0..6", path, (long long)i + 1, (long long)node[i], dir[i]);
@@ -313,11 +315,10 @@ PetscErrorCode DRComponentReadHDF5(MPI_Comm comm, const char *name, const char *
   }
   PetscCall(DRH5Exists(comp, "cells", &has));
   if (has) {
-    DRCellType types[] = {DR_CELL_LINE2, DR_CELL_TET4, DR_CELL_TET10, DR_CELL_HEX8, DR_CELL_HEX20};
     PetscCall(DRH5AttrReadString(comp, "cells", "celltype", buf, sizeof(buf), NULL));
-    for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++)
-      if (!strcmp(buf, DRCellName(types[k]))) C->celltype = types[k];
-    PetscCheck(C->celltype != DR_CELL_NONE, comm, DR_ERR_INPUT, "%s: /component/cells has celltype '%s', expected Polyline, Tetrahedron, Tetrahedron_10, Hexahedron or Hexahedron_20", path, buf);
+    for (int k = DR_CELL_NONE + 1; k < DR_CELL_NTYPES; k++)
+      if (!strcmp(buf, DRCellName((DRCellType)k))) C->celltype = (DRCellType)k;
+    PetscCheck(C->celltype != DR_CELL_NONE, comm, DR_ERR_INPUT, "%s: /component/cells has celltype '%s', expected an XDMF topology name (Polyvertex, Polyline, Edge_3, Triangle, Triangle_6, Quadrilateral, Quadrilateral_8, Tetrahedron, Tetrahedron_10, Wedge, Wedge_15, Hexahedron, Hexahedron_20)", path, buf);
     PetscCall(DRH5Dims(comp, "cells", &nd, dims));
     PetscCheck(nd == 2 && dims[1] == (hsize_t)DRCellNodes(C->celltype), comm, DR_ERR_INPUT, "%s: /component/cells is not [ncells, %" PetscInt_FMT "], expected %" PetscInt_FMT " node ids per %s", path, DRCellNodes(C->celltype), DRCellNodes(C->celltype), buf);
     C->ncells = (PetscInt)dims[0];

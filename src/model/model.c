@@ -187,7 +187,7 @@ static PetscErrorCode ApplyTies(DRConfig cfg, DRComponent c)
     if (!hasdrop) continue;
     PetscCheck(!haskeep, c->comm, DR_ERR_INPUT, "%s: tie (%lld, %lld): component '%s' has both nodes, expected them in different parts", where, (long long)keep, (long long)drop, c->name);
     for (PetscInt i = 0; i < c->n; i++)
-      if (DRLabelNode(c->labels[i]) == drop) c->labels[i] = DRLabelMake(keep, DRLabelDir(c->labels[i]));
+      if (DRLabelNode(c->labels[i]) == drop) c->labels[i] = DRLabelWithCopy(DRLabelMake(keep, DRLabelDir(c->labels[i])), DRLabelCopy(c->labels[i]));
     for (PetscInt i = 0; i < c->ncells * DRCellNodes(c->celltype); i++)
       if (c->cells[i] == drop) c->cells[i] = (PetscInt)keep;
     for (PetscInt s = 0; s < c->nsets; s++) {

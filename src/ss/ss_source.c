@@ -45,6 +45,7 @@ static PetscErrorCode ReadLabels(hid_t f, const char *file, const char *dset, Pe
     PetscCheck(raw[2 * i] >= 0 && raw[2 * i + 1] >= 0 && raw[2 * i + 1] <= 6, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: %s row %" PetscInt_FMT " is (%" PetscInt64_FMT ", %" PetscInt64_FMT "), not a node and a direction 1..6 (or 0: a scalar point)", file, dset, i, raw[2 * i], raw[2 * i + 1]);
     (*labels)[i] = DRLabelMake(raw[2 * i], raw[2 * i + 1]);
   }
+  PetscCall(DRLabelsNumberCopies(*n, *labels));
   PetscCall(PetscFree(raw));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -75,6 +75,7 @@ static PetscErrorCode ReadLabels(hid_t f, const char *path, const char *dset, Pe
   *n = (PetscInt)dd[0];
   PetscCall(PetscMalloc1(*n + 1, l));
   for (PetscInt i = 0; i < *n; i++) (*l)[i] = DRLabelMake(buf[2 * i], buf[2 * i + 1]);
+  PetscCall(DRLabelsNumberCopies(*n, *l));
   PetscCall(PetscFree(buf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
