@@ -63,6 +63,7 @@ struct _p_DRFarm {
   hid_t      file;           /* checkpoint, rank 0 */
   PetscReal  progress_every; /* seconds */
   PetscInt   stop_after;     /* testing: abort after this many results were written */
+  PetscInt   kill_after;     /* testing: SIGKILL rank 0 after this many (-farm_test_kill_after) */
   PetscInt   fail_task;      /* testing: this task fails (-farm_fail_task) */
   PetscInt   fault_task;     /* testing: this task faults (-farm_fault_task) */
   char       fault[16];      /* testing: how (-farm_fault segv|mpi) */
@@ -93,6 +94,7 @@ PetscErrorCode DRFarmCreate(MPI_Comm comm, DRFarm *farm)
   f->file           = -1;
   f->progress_every = 5.0;
   f->stop_after     = -1;
+  f->kill_after     = -1;
   f->fail_task      = -1;
   f->fault_task     = -1;
   PetscCall(PetscStrncpy(f->label, "task", sizeof(f->label)));
@@ -134,6 +136,7 @@ PetscErrorCode DRFarmSetFromOptions(DRFarm f)
   PetscCall(DRConfigGetInt(cfg, "farm.stop_after", &f->stop_after, NULL));
   PetscCall(DRConfigGetInt(cfg, "farm.fail_task", &f->fail_task, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-farm_fault_task", &f->fault_task, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-farm_test_kill_after", &f->kill_after, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-farm_fault", f->fault, sizeof(f->fault), NULL));
   if (cfg != f->cfg) PetscCall(DRConfigDestroy(&cfg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -276,6 +279,10 @@ static PetscErrorCode Arrived(DRFarm f, PetscInt task, Progress *p)
     PetscReal rate = p->done / PetscMax(now - p->t0, 1e-9), eta = (p->pending - p->done) / PetscMax(rate, 1e-12);
     PetscCall(DRProgress(PETSC_COMM_SELF, "%ss: %" PetscInt_FMT "/%" PetscInt_FMT " done%s (%.3g/s), ETA %.0f s", f->label, p->done + f->nrestored, f->ntasks, f->nrestored ? " incl. restored" : "", (double)rate, (double)eta));
     p->last = now;
+  }
+  if (f->kill_after >= 0 && f->ncomputed >= f->kill_after) { /* test hook: a real kill -9 of rank 0 */
+    fflush(stdout);
+    raise(SIGKILL);
   }
   if (f->stop_after >= 0 && f->ncomputed >= f->stop_after) {
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "dynred: -farm_stop_after %" PetscInt_FMT ": aborting the sweep with %" PetscInt_FMT " %ss checkpointed in %s\n", f->stop_after, f->ncomputed + f->nrestored, f->label, f->ckpt));
