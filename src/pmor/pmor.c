@@ -115,6 +115,10 @@ PetscErrorCode DRPMORSetUp(DRPMOR pm)
   }
   PetscCall(DRComponentGetOperators(pm->model, &pm->K, &pm->M, NULL));
   PetscCall(DRComponentGetLabels(pm->model, &pm->ndof, NULL));
+  /* a support's basis: the eigenmodes and its static mode, independent
+   * vectors of the model's DOFs (before any eigensolve or checkpoint) */
+  PetscCall(DRConfigWhereValue(pm->cfg, "pmor.nmodes", where, sizeof(where)));
+  PetscCheck(pm->nmodes + 1 <= pm->ndof, pm->comm, DR_ERR_INPUT, "%s: pmor.nmodes = %" PetscInt_FMT ": the model has %" PetscInt_FMT " DOFs, expected at most %" PetscInt_FMT " (each support's basis adds its static mode)", where, pm->nmodes, pm->ndof, pm->ndof - 1);
   PetscCall(DRPMORPathSetUp(pm));
   if (pm->ref < 0) pm->ref = pm->k / 2;
   PetscCall(DRConfigWhere(pm->cfg, "pmor.reference", where, sizeof(where)));
