@@ -179,7 +179,13 @@ PetscErrorCode DRGMPSweepSetFromOptions(DRGMPSweep s)
   PetscCall(DRConfigGetReal(s->cfg, "gmp.track_mac_warn", &s->macwarn, NULL));
   PetscCall(DRConfigGetInt(s->cfg, "gmp.export_point", &s->export_point, NULL));
   PetscCall(DRConfigGetString(s->cfg, "output", s->output, sizeof(s->output), NULL));
-  PetscCall(DRConfigGetString(s->cfg, "gmp.checkpoint", s->ckpt, sizeof(s->ckpt), NULL));
+  {
+    PetscBool set;
+    PetscCall(DRConfigGetString(s->cfg, "gmp.checkpoint", s->ckpt, sizeof(s->ckpt), &set));
+    /* written as the sweep goes: a place that cannot take it is refused now,
+     * with the key's place (the default beside `output` is checked with it) */
+    if (set && s->ckpt[0]) PetscCall(DRPreflightOutput(s->cfg, "gmp.checkpoint"));
+  }
   if (!s->ckpt[0]) PetscCall(PetscSNPrintf(s->ckpt, sizeof(s->ckpt), "%s.sweep.h5", s->output));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

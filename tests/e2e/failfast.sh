@@ -16,7 +16,8 @@
 #     dividing the ranks, for CMS and for the task farm of GMP);
 #   - checks between keys: the GMP transient's start, driven axes and mode
 #     count against the grid, gmp.export_point against the grid, pmor.nmodes
-#     against the model's DOFs, sysred's output directory and source files.
+#     against the model's DOFs, sysred's output directory and source files,
+#     the places gmp.checkpoint and pmor.(frf.)checkpoint name.
 # Each case: non-zero exit, exactly one `dynred: error:` line matching the
 # expected text, printed BEFORE any solve started: no progress line (the
 # `[   t s] ...` lines every solve phase prints: component reductions, modal
@@ -228,6 +229,10 @@ ff tr_arm_yaw0 "command line -gmp_transient_yaw0: gmp\.transient\.yaw0 0\.9: exp
 cp $ROOT/tests/data/pmor/ring.yaml . && /usr/bin/python3 $ROOT/tests/data/pmor/ring_gen.py . > /dev/null
 sed 's/nmodes: 12/nmodes: 144/' ring.yaml > ring144.yaml
 ff pmor_nmodes "ring144\.yaml:14: pmor\.nmodes = 144: the model has 144 DOFs, expected at most 143" 2 -config $T/ring144.yaml
+# a checkpoint placed by its key where it cannot be written: refused at set-up, not when the sweep starts writing
+ff ckpt_gmp "command line -gmp_checkpoint: gmp\.checkpoint = '$NOPE/c\.h5': directory '$NOPE' does not exist" 2 -config $ROOT/tests/data/fuzz/gmp.yaml -gmp_checkpoint $NOPE/c.h5
+ff ckpt_pmor "command line -pmor_checkpoint: pmor\.checkpoint = '$NOPE/c\.h5': directory '$NOPE' does not exist" 1 -config $T/ring.yaml -pmor_checkpoint $NOPE/c.h5
+ff ckpt_pmor_frf "command line -pmor_frf_checkpoint: pmor\.frf\.checkpoint = '$NOPE/f\.h5': directory '$NOPE' does not exist" 1 -config $T/ring.yaml -pmor_frf_checkpoint $NOPE/f.h5
 # sysred: the output's directory and the files it reads, before any of them is read
 /usr/bin/python3 $ROOT/tests/data/sysred/randsys.py sys.h5 > /dev/null
 printf 'job: sysred\noutput: out.h5\nsysred:\n  source: nosys.h5\n  group: /stable\n  order: 4\n' > sr_nosrc.yaml
