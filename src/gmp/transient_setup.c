@@ -216,6 +216,9 @@ PetscErrorCode DRGMPTransientSetFromOptions(DRGMPTransient tr)
     PetscCheck(tr->fr > 0, tr->comm, DR_ERR_INPUT, "%s: gmp.transient.ramp_hz %g: expected a positive frequency", w, (double)tr->fr);
     PetscCall(DRConfigWhereValue(cfg, tr->h > 0 ? "gmp.transient.t_end" : "gmp.transient.h", w, sizeof(w)));
     PetscCheck(tr->tend > 0 && tr->h > 0 && tr->h < tr->tend, tr->comm, DR_ERR_INPUT, "%s: gmp.transient: t_end %g, h %g: expected 0 < h < t_end", w, (double)tr->tend, (double)tr->h);
+    /* the integrator counts its steps in a PetscInt and each method records every save_every-th: a step count
+     * beyond 1e9 is surely a typo (and would overflow on the way to a failed allocation) */
+    PetscCheck(tr->tend / tr->h < 1e9, tr->comm, DR_ERR_INPUT, "%s: gmp.transient: t_end %g / h %g = %.3g steps, expected at most 1e9 (a larger h or a shorter t_end)", w, (double)tr->tend, (double)tr->h, (double)(tr->tend / tr->h));
     PetscCall(DRConfigWhereValue(cfg, "gmp.transient.window", w, sizeof(w)));
     PetscCheck(tr->window > 0 && tr->window <= 1, tr->comm, DR_ERR_INPUT, "%s: gmp.transient.window %g: expected a fraction in (0, 1]", w, (double)tr->window);
     PetscCall(DRConfigWhereValue(cfg, "gmp.transient.save_every", w, sizeof(w)));

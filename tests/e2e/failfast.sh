@@ -17,7 +17,8 @@
 #   - checks between keys: the GMP transient's start, driven axes and mode
 #     count against the grid, gmp.export_point against the grid, pmor.nmodes
 #     against the model's DOFs, sysred's output directory and source files,
-#     the places gmp.checkpoint and pmor.(frf.)checkpoint name.
+#     the places gmp.checkpoint and pmor.(frf.)checkpoint name, ss.sim.h
+#     against ss.sim.t_end.
 # Each case: non-zero exit, exactly one `dynred: error:` line matching the
 # expected text, printed BEFORE any solve started: no progress line (the
 # `[   t s] ...` lines every solve phase prints: component reductions, modal
@@ -222,6 +223,8 @@ ff tr_points "command line -gmp_theta1_step: gmp\.theta1 has 2 grid point\(s\): 
 ff tr_naets "command line -gmp_transient_naets: gmp\.transient\.naets with 33 deformation columns \(gmp\.nmodes\), expected at most 32" 1 -config $F -gmp_nel1 10 -gmp_nel2 10 -gmp_nmodes 33 -gmp_transient_naets true -gmp_transient_reference nonlinear
 ff tr_ramp "command line -gmp_transient_ramp_hz: gmp\.transient\.ramp_hz 0\.?: expected a positive frequency" 1 -config $F -gmp_transient_ramp_hz 0
 ff tr_h "command line -gmp_transient_t_end: gmp\.transient: t_end 0\.0001, h 0\.0002: expected 0 < h < t_end" 1 -config $F -gmp_transient_t_end 1e-4
+# the fuzz run's case 18 (seed 1): t_end = 9.2e18 s overflowed the step count after the sweep, a PETSc trace
+ff tr_steps "command line -gmp_transient_t_end: gmp\.transient: t_end 9\.2[0-9]*e\+18 / h 0\.0002 = 4\.6[0-9]*e\+22 steps, expected at most 1e9" 1 -config $F -gmp_transient_t_end 9223372036854775808
 # arm3d: the elevation's start against the theta2 grid [0, 1.2] (the yaw held), the yaw's against theta1 [0, 0.8]
 ff tr_arm_theta0 "command line -gmp_transient_theta0: gmp\.transient\.theta0 = 2\.?: outside the gmp\.theta2 grid \[0\.?, 1\.2\]" 2 -config $C/arm3d_gmp_transient.yaml -gmp_nel1 4 -gmp_nel2 4 -gmp_transient_theta0 2
 ff tr_arm_yaw0 "command line -gmp_transient_yaw0: gmp\.transient\.yaw0 0\.9: expected inside the gmp\.theta1 grid \(0\.?, 0\.8\)" 1 -config $C/arm3d_gmp_transient_yaw.yaml -gmp_nel1 4 -gmp_nel2 4 -gmp_transient_yaw0 0.9
@@ -233,6 +236,8 @@ ff pmor_nmodes "ring144\.yaml:14: pmor\.nmodes = 144: the model has 144 DOFs, ex
 ff ckpt_gmp "command line -gmp_checkpoint: gmp\.checkpoint = '$NOPE/c\.h5': directory '$NOPE' does not exist" 2 -config $ROOT/tests/data/fuzz/gmp.yaml -gmp_checkpoint $NOPE/c.h5
 ff ckpt_pmor "command line -pmor_checkpoint: pmor\.checkpoint = '$NOPE/c\.h5': directory '$NOPE' does not exist" 1 -config $T/ring.yaml -pmor_checkpoint $NOPE/c.h5
 ff ckpt_pmor_frf "command line -pmor_frf_checkpoint: pmor\.frf\.checkpoint = '$NOPE/f\.h5': directory '$NOPE' does not exist" 1 -config $T/ring.yaml -pmor_frf_checkpoint $NOPE/f.h5
+# ss: a step longer than the simulated time (no step: the histories were empty)
+ff ss_h "ss\.yaml:[0-9]+: ss\.sim\.h = 2\.?, ss\.sim\.t_end = 0\.05: no step fits, expected h <= t_end" 1 -config $ROOT/tests/data/fuzz/ss.yaml -ss_sim_h 2
 # sysred: the output's directory and the files it reads, before any of them is read
 /usr/bin/python3 $ROOT/tests/data/sysred/randsys.py sys.h5 > /dev/null
 printf 'job: sysred\noutput: out.h5\nsysred:\n  source: nosys.h5\n  group: /stable\n  order: 4\n' > sr_nosrc.yaml
