@@ -137,7 +137,7 @@ static PetscErrorCode CheckMechanism(DRGMPTransient tr)
   PetscCall(DRGMPSweepGetAxes(tr->sweep, NULL, npts, NULL));
   PetscCall(DRConfigWhere(tr->cfg, "gmp.transient.enabled", w, sizeof(w)));
   PetscCheck(nt == 1 || (nt == 2 && mech->dim == 3), tr->comm, DR_ERR_INPUT, "%s: gmp.transient: the transient check drives one rigid DOF (this mechanism has %" PetscInt_FMT "), expected the slider-crank or arm3d", w, nt);
-  if (tr->naets) { /* the terms' work arrays are sized for NA_MAXM modes (transient_naets.c) */
+  if (tr->naets) { /* the terms' work arrays hold DR_GMP_NAETS_MAXM modes (transient_naets.c) */
     PetscCall(DRConfigWhereValue(tr->cfg, "gmp.transient.naets", w, sizeof(w)));
     PetscCheck(opt.nmodes <= DR_GMP_NAETS_MAXM, tr->comm, DR_ERR_INPUT, "%s: gmp.transient.naets with %" PetscInt_FMT " deformation columns (gmp.nmodes%s), expected at most %d", w, opt.nmodes, mech->p.chord ? " + the attachment column of gmp.frame chord" : "", DR_GMP_NAETS_MAXM);
   }

@@ -223,7 +223,7 @@ ff tr_points "command line -gmp_theta1_step: gmp\.theta1 has 2 grid point\(s\): 
 ff tr_naets "command line -gmp_transient_naets: gmp\.transient\.naets with 33 deformation columns \(gmp\.nmodes\), expected at most 32" 1 -config $F -gmp_nel1 10 -gmp_nel2 10 -gmp_nmodes 33 -gmp_transient_naets true -gmp_transient_reference nonlinear
 ff tr_ramp "command line -gmp_transient_ramp_hz: gmp\.transient\.ramp_hz 0\.?: expected a positive frequency" 1 -config $F -gmp_transient_ramp_hz 0
 ff tr_h "command line -gmp_transient_t_end: gmp\.transient: t_end 0\.0001, h 0\.0002: expected 0 < h < t_end" 1 -config $F -gmp_transient_t_end 1e-4
-# the fuzz run's case 18 (seed 1): t_end = 9.2e18 s overflowed the step count after the sweep, a PETSc trace
+# a t_end of 9.2e18 s: a step count beyond 1e9 (and beyond PetscInt), refused before the sweep
 ff tr_steps "command line -gmp_transient_t_end: gmp\.transient: t_end 9\.2[0-9]*e\+18 / h 0\.0002 = 4\.6[0-9]*e\+22 steps, expected at most 1e9" 1 -config $F -gmp_transient_t_end 9223372036854775808
 # arm3d: the elevation's start against the theta2 grid [0, 1.2] (the yaw held), the yaw's against theta1 [0, 0.8]
 ff tr_arm_theta0 "command line -gmp_transient_theta0: gmp\.transient\.theta0 = 2\.?: outside the gmp\.theta2 grid \[0\.?, 1\.2\]" 2 -config $C/arm3d_gmp_transient.yaml -gmp_nel1 4 -gmp_nel2 4 -gmp_transient_theta0 2
