@@ -35,6 +35,9 @@ PetscErrorCode DRGMPSweepGetMechanism(DRGMPSweep s, DRMechanism *m, DRGMPRomOpti
 PetscErrorCode DRGMPSweepGetPeriod(DRGMPSweep s, PetscReal *period);
 /* The grid's axes: number, points per axis, first value (theta1 fastest). */
 PetscErrorCode DRGMPSweepGetAxes(DRGMPSweep s, PetscInt *nt, PetscInt npts[], PetscReal first[]);
+/* Axis t's first and last grid value and whether its points are equally
+ * spaced (after DRGMPSweepSetUp, every rank; uniform may be NULL). */
+PetscErrorCode DRGMPSweepGetAxisRange(DRGMPSweep s, PetscInt t, PetscReal *lo, PetscReal *hi, PetscBool *uniform);
 /* Mean errors over the verification grid per method (DRGMPMethods[0..2]). */
 PetscErrorCode DRGMPSweepGetErrors(DRGMPSweep s, PetscReal matrix_error[3], PetscReal eig_error[3]);
 

@@ -88,7 +88,9 @@ PetscErrorCode DRTestHookFail(MPI_Comm comm, const char *opt, const char *name);
  * is a directory and is writable, and the name is not a directory. */
 PetscErrorCode DRPreflightOutput(DRConfig cfg, const char *key);
 /* Every input file the job file names (components[i].K, M, D, dofs, path
- * with the format's extensions; ss.source; ss.input.file) is readable;
+ * with the format's extensions; ss.source; ss.input.file; sysred.source or
+ * sysred.mtx.*, sysred.pod.snapshots, sysred.energy.cms as the method
+ * reads them) is readable;
  * relative paths resolve against the job file as the readers do. */
 PetscErrorCode DRPreflightInputs(DRConfig cfg);
 /* Type and range of every key the job file gives, and of every command-line

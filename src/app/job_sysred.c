@@ -67,6 +67,7 @@ PetscErrorCode DRJobSysRed(DRConfig cfg)
   char        o[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBeginUser;
+  PetscCall(DRJobPreflight(cfg, "sysred")); /* keys, the output's directory, the source files */
   PetscCall(DRSysRedCreate(PETSC_COMM_WORLD, &s));
   PetscCall(DRSysRedSetConfig(s, cfg));
   PetscCall(DRSysRedSetFromOptions(s));

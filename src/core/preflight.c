@@ -1,6 +1,7 @@
 /* Fail-fast checks before the expensive work (include/dynred/preflight.h):
- * the output's directory, the input files, every key's type and range, the
- * memory a node offers against what the job will need. */
+ * the output's directory, the input files (components, ss and sysred
+ * sources), every key's type and range, the memory a node offers against
+ * what the job will need. */
 #include <dynred/preflight.h>
 #include "configimpl.h"
 #include <errno.h>
@@ -140,6 +141,22 @@ PetscErrorCode DRPreflightInputs(DRConfig cfg)
     if (!rank) PetscCall(CheckKeyFile(cfg, "ss.source", NULL, msg, sizeof(msg)));
     PetscCall(DRConfigGetString(cfg, "ss.input.signal", sig, sizeof(sig), NULL));
     if (!strcmp(sig, "file") && !rank) PetscCall(CheckKeyFile(cfg, "ss.input.file", NULL, msg, sizeof(msg)));
+  }
+  if (Known("sysred.source")) {
+    /* the files the method reads (src/sysred/sysred.c, DRSysRedSetUp): the
+     * system (an HDF5 source or Matrix Market A, B, C[, D]; sobt and energy
+     * read the source only) unless the energy method's model is built in, the snapshots of pod, the cms
+     * result of the energy method's substructures */
+    static const char *const sys[] = {"sysred.source", "sysred.mtx.A", "sysred.mtx.B", "sysred.mtx.C", "sysred.mtx.D"};
+    char                     method[32], emodel[32];
+    PetscCall(DRConfigGetString(cfg, "sysred.method", method, sizeof(method), NULL));
+    PetscCall(DRConfigGetString(cfg, "sysred.energy.model", emodel, sizeof(emodel), NULL));
+    PetscBool so = (PetscBool)(!strcmp(method, "sobt") || !strcmp(method, "energy")); /* a second-order model: sysred.source only */
+    if (strcmp(method, "energy") || !strcmp(emodel, "modal"))
+      for (int f = 0; f < (so ? 1 : 5); f++)
+        if (!rank) PetscCall(CheckKeyFile(cfg, sys[f], NULL, msg, sizeof(msg)));
+    if (!strcmp(method, "pod") && !rank) PetscCall(CheckKeyFile(cfg, "sysred.pod.snapshots", NULL, msg, sizeof(msg)));
+    if (!strcmp(method, "energy") && !strcmp(emodel, "modal") && !rank) PetscCall(CheckKeyFile(cfg, "sysred.energy.cms", NULL, msg, sizeof(msg)));
   }
   PetscCall(RootMessage(cfg->comm, msg, sizeof(msg)));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -79,6 +79,8 @@ PetscErrorCode DRMechanismAssembleReuse(DRMechanism m, MPI_Comm comm, const Pets
  * to the residual f; Mass gives the consistent reduced mass and its
  * derivatives dM[t]. */
 typedef struct _p_DRGMPNaets *DRGMPNaets;
+/* the deformation columns the terms take at most (their work arrays) */
+#define DR_GMP_NAETS_MAXM 32
 PetscErrorCode DRGMPNaetsCreate(DRMechanism m, PetscInt n, PetscInt nt, const PetscReal eps[], DRGMPNaets *na);
 /* the driven DOFs' indices td[t] in the mechanism's theta, the others held at theta[] (default: td[t] = t) */
 PetscErrorCode DRGMPNaetsSetHeld(DRGMPNaets na, const PetscInt td[], const PetscReal theta[]);

@@ -179,7 +179,13 @@ PetscErrorCode DRGMPSweepSetFromOptions(DRGMPSweep s)
   PetscCall(DRConfigGetReal(s->cfg, "gmp.track_mac_warn", &s->macwarn, NULL));
   PetscCall(DRConfigGetInt(s->cfg, "gmp.export_point", &s->export_point, NULL));
   PetscCall(DRConfigGetString(s->cfg, "output", s->output, sizeof(s->output), NULL));
-  PetscCall(DRConfigGetString(s->cfg, "gmp.checkpoint", s->ckpt, sizeof(s->ckpt), NULL));
+  {
+    PetscBool set;
+    PetscCall(DRConfigGetString(s->cfg, "gmp.checkpoint", s->ckpt, sizeof(s->ckpt), &set));
+    /* written as the sweep goes: a place that cannot take it is refused now,
+     * with the key's place (the default beside `output` is checked with it) */
+    if (set && s->ckpt[0]) PetscCall(DRPreflightOutput(s->cfg, "gmp.checkpoint"));
+  }
   if (!s->ckpt[0]) PetscCall(PetscSNPrintf(s->ckpt, sizeof(s->ckpt), "%s.sweep.h5", s->output));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -313,6 +319,11 @@ PetscErrorCode DRGMPSweepSetUp(DRGMPSweep s)
       SETERRQ(s->comm, DR_ERR_INPUT, "%s: gmp.theta1 x gmp.theta2: %.3g grid points, expected at most %d (larger steps)", where, (double)s->ngrid * (double)s->npts[t], DR_GMP_MAXPOINTS);
     }
     s->ngrid *= s->npts[t];
+  }
+  { /* the exported point (sweep_write.c) is a grid point: known now, not after the sweep */
+    char where[PETSC_MAX_PATH_LEN + 32];
+    PetscCall(DRConfigWhereValue(s->cfg, "gmp.export_point", where, sizeof(where)));
+    PetscCheck(s->export_point >= 0 && s->export_point < s->ngrid, s->comm, DR_ERR_INPUT, "%s: gmp.export_point = %" PetscInt_FMT ": expected a grid point index 0..%" PetscInt_FMT " (the grid has %" PetscInt_FMT " points)", where, s->export_point, s->ngrid - 1, s->ngrid);
   }
   PetscCall(SweepFineGrid(s));
   PetscCall(PetscPrintf(s->comm, "gmp: %s, %" PetscInt_FMT " DOFs, %" PetscInt_FMT " rigid + %" PetscInt_FMT " deformation modes%s; grid %" PetscInt_FMT " points", s->type, s->ndof, s->nt, s->opt.nmodes - (s->p.chord ? 1 : 0), s->p.chord ? (s->nt == 1 ? " + 1 attachment column (theta: the crank's chord angle)" : " + 1 attachment column (theta2: link 2's chord elevation)") : "", s->ngrid));
@@ -560,6 +571,16 @@ PetscErrorCode DRGMPSweepGetAxes(DRGMPSweep s, PetscInt *nt, PetscInt npts[], Pe
     if (npts) npts[t] = s->npts[t];
     if (first) first[t] = s->axis[t][0];
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DRGMPSweepGetAxisRange(DRGMPSweep s, PetscInt t, PetscReal *lo, PetscReal *hi, PetscBool *uniform)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(s->setupcalled && t >= 0 && t < s->nt, s->comm, PETSC_ERR_ORDER, "DRGMPSweepGetAxisRange: axis %" PetscInt_FMT " of a sweep set up with %" PetscInt_FMT, t, s->nt);
+  *lo = s->axis[t][0];
+  *hi = s->axis[t][s->npts[t] - 1];
+  if (uniform) *uniform = s->uniform[t];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

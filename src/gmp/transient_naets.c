@@ -83,7 +83,7 @@
 
 typedef double _Complex cx;
 #define NA_MAXT 2  /* driven rigid DOFs */
-#define NA_MAXM 32 /* deformation modes */
+#define NA_MAXM DR_GMP_NAETS_MAXM /* deformation modes */
 #define NA_H    1e-30
 
 struct _p_DRGMPNaets {

@@ -53,38 +53,127 @@ PetscErrorCode DRGMPTransientSetSweep(DRGMPTransient tr, DRGMPSweep s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The mechanism and grid the transient can drive (after the sweep's set-up,
- * before its solve: a bad combination fails before the grid is computed).
- * arm3d: the elbow is driven, the yaw held at the grid's one theta1. */
+/* Where a grid axis comes from: the first of gmp.thetaK.values, start,
+ * stop, step given on the command line, else the first given in the job
+ * file (the file when none is): the place a check between the transient
+ * and the grid names when the transient's own key is not given. */
+static PetscErrorCode GridWhere(DRConfig cfg, PetscInt t, char *w, size_t len)
+{
+  static const char *const part[] = {"values", "start", "stop", "step"};
+  char                     key[64], here[PETSC_MAX_PATH_LEN + 32];
+  PetscReal                v[1];
+  PetscInt                 n;
+  PetscBool                set, found = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRConfigWhere(cfg, "gmp", w, len));
+  for (int k = 0; k < 4; k++) {
+    PetscCall(PetscSNPrintf(key, sizeof(key), "gmp.theta%" PetscInt_FMT ".%s", t + 1, part[k]));
+    n = 1;
+    if (k) PetscCall(DRConfigGetReal(cfg, key, v, &set));
+    else {
+      PetscCall(DRConfigGetRealArray(cfg, key, v, &n, &set));
+      set = (PetscBool)(set && n > 0);
+    }
+    if (!set) continue;
+    PetscCall(DRConfigWhereValue(cfg, key, here, sizeof(here)));
+    if (!strncmp(here, "command line", 12)) {
+      PetscCall(PetscStrncpy(w, here, len));
+      break;
+    }
+    if (!found) PetscCall(PetscStrncpy(w, here, len));
+    found = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Where a transient key checked against the grid is: its own place when
+ * given, else the grid axis t's (the key's default against the grid the
+ * job file sets). */
+static PetscErrorCode StartWhere(DRConfig cfg, const char *key, PetscInt t, char *w, size_t len)
+{
+  PetscReal v;
+  PetscBool set;
+
+  PetscFunctionBeginUser;
+  PetscCall(DRConfigGetReal(cfg, key, &v, &set));
+  if (set) PetscCall(DRConfigWhereValue(cfg, key, w, len));
+  else PetscCall(GridWhere(cfg, t, w, len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A driven axis t of the grid: the interpolation along it takes equal
+ * steps and, quadratic, three points (interp.c). */
+static PetscErrorCode CheckDrivenAxis(DRGMPTransient tr, PetscInt t, PetscInt npts, const char *what)
+{
+  PetscReal lo, hi;
+  PetscBool uniform;
+  char      w[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  PetscCall(DRGMPSweepGetAxisRange(tr->sweep, t, &lo, &hi, &uniform));
+  PetscCall(GridWhere(tr->cfg, t, w, sizeof(w)));
+  PetscCheck(npts >= 3, tr->comm, DR_ERR_INPUT, "%s: gmp.theta%" PetscInt_FMT " has %" PetscInt_FMT " grid point(s): %s, expected at least 3 (quadratic interpolation along it)", w, t + 1, npts, what);
+  PetscCheck(uniform, tr->comm, DR_ERR_INPUT, "%s: gmp.theta%" PetscInt_FMT ".values are not equally spaced: %s, and the interpolation formulas take equal steps, expected a uniform grid (start, stop, step)", w, t + 1, what);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The mechanism and grid the transient can drive, and its start inside the
+ * grid (after the sweep's set-up, before its solve: a bad combination fails
+ * before the grid is computed and leaves no checkpoint).  arm3d: the elbow
+ * is driven, the yaw held at the grid's one theta1 or driven too. */
 static PetscErrorCode CheckMechanism(DRGMPTransient tr)
 {
   DRMechanism     mech;
   DRGMPRomOptions opt;
   PetscInt        nt, npts[DR_GMP_MAXTHETA];
+  PetscReal       lo, hi, period;
   char            w[PETSC_MAX_PATH_LEN + 32];
 
   PetscFunctionBeginUser;
   PetscCall(DRGMPSweepGetMechanism(tr->sweep, &mech, &opt));
   if (!mech) PetscFunctionReturn(PETSC_SUCCESS); /* the sweep is not set up yet: DRGMPTransientSetUp checks */
   PetscCall(DRMechanismGetSizes(mech, NULL, NULL, NULL, &nt));
-  PetscCheck(nt == 1 || (nt == 2 && mech->dim == 3), tr->comm, DR_ERR_INPUT, "gmp.transient: the transient check drives one rigid DOF (this mechanism has %" PetscInt_FMT ")", nt);
+  PetscCall(DRGMPSweepGetAxes(tr->sweep, NULL, npts, NULL));
+  PetscCall(DRConfigWhere(tr->cfg, "gmp.transient.enabled", w, sizeof(w)));
+  PetscCheck(nt == 1 || (nt == 2 && mech->dim == 3), tr->comm, DR_ERR_INPUT, "%s: gmp.transient: the transient check drives one rigid DOF (this mechanism has %" PetscInt_FMT "), expected the slider-crank or arm3d", w, nt);
+  if (tr->naets) { /* the terms' work arrays hold DR_GMP_NAETS_MAXM modes (transient_naets.c) */
+    PetscCall(DRConfigWhereValue(tr->cfg, "gmp.transient.naets", w, sizeof(w)));
+    PetscCheck(opt.nmodes <= DR_GMP_NAETS_MAXM, tr->comm, DR_ERR_INPUT, "%s: gmp.transient.naets with %" PetscInt_FMT " deformation columns (gmp.nmodes%s), expected at most %d", w, opt.nmodes, mech->p.chord ? " + the attachment column of gmp.frame chord" : "", DR_GMP_NAETS_MAXM);
+  }
   if (nt == 1) {
     PetscCall(DRConfigWhereValue(tr->cfg, "gmp.transient.torque_yaw", w, sizeof(w)));
     PetscCheck(tr->Ty == 0, tr->comm, DR_ERR_INPUT, "%s: gmp.transient.torque_yaw %g: this mechanism has no yaw (arm3d with gmp.theta1 swept has), expected 0", w, (double)tr->Ty);
+    PetscCall(CheckDrivenAxis(tr, 0, npts[0], "the transient interpolates along theta1"));
+    PetscCall(DRGMPSweepGetAxisRange(tr->sweep, 0, &lo, &hi, NULL));
+    PetscCall(DRGMPSweepGetPeriod(tr->sweep, &period));
+    PetscCall(StartWhere(tr->cfg, "gmp.transient.theta0", 0, w, sizeof(w)));
+    PetscCheck(period > 0 || (tr->theta0 >= lo && tr->theta0 <= hi), tr->comm, DR_ERR_INPUT, "%s: gmp.transient.theta0 = %g: outside the gmp.theta1 grid [%g, %g], expected a start inside it (or gmp.theta1.periodic)", w, (double)tr->theta0, (double)lo, (double)hi);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCheck(mech->p.lattice == 0, tr->comm, DR_ERR_INPUT, "gmp.transient: arm3d with lattice links: the transient check exists for the beam-chain arm (gmp.lattice 0)");
-  PetscCall(DRGMPSweepGetAxes(tr->sweep, NULL, npts, NULL));
-  PetscCall(DRConfigWhereValue(tr->cfg, "gmp.theta1.values", w, sizeof(w)));
+  PetscCall(DRConfigWhere(tr->cfg, "gmp.lattice", w, sizeof(w)));
+  PetscCheck(mech->p.lattice == 0, tr->comm, DR_ERR_INPUT, "%s: gmp.transient with arm3d lattice links (gmp.lattice = %" PetscInt_FMT "): the transient check exists for the beam-chain arm, expected gmp.lattice 0", w, mech->p.lattice);
+  PetscCall(GridWhere(tr->cfg, 0, w, sizeof(w)));
   PetscCheck(npts[0] == 1 || npts[0] >= 3, tr->comm, DR_ERR_INPUT, "%s: gmp.theta1 has %" PetscInt_FMT " values: the arm3d transient holds the yaw (one gmp.theta1 value) or drives it (at least 3, to interpolate along it)", w, npts[0]);
-  PetscCall(DRConfigWhereValue(tr->cfg, "gmp.theta2.step", w, sizeof(w)));
-  PetscCheck(npts[1] >= 3, tr->comm, DR_ERR_INPUT, "%s: gmp.theta2 has %" PetscInt_FMT " values: the arm3d transient interpolates along theta2, expected at least 3", w, npts[1]);
+  PetscCall(CheckDrivenAxis(tr, 1, npts[1], "the arm3d transient interpolates along theta2"));
   tr->yawdrive = npts[0] >= 3 ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(DRConfigWhereValue(tr->cfg, "gmp.transient.torque_yaw", w, sizeof(w)));
   PetscCheck(tr->yawdrive || tr->Ty == 0, tr->comm, DR_ERR_INPUT, "%s: gmp.transient.torque_yaw %g with the yaw held (one gmp.theta1 value): expected 0, or gmp.theta1 swept to drive the yaw", w, (double)tr->Ty);
+  PetscCall(DRGMPSweepGetAxisRange(tr->sweep, 1, &lo, &hi, NULL));
   if (tr->yawdrive) {
+    PetscReal ylo, yhi;
     PetscCall(DRConfigWhereValue(tr->cfg, "gmp.transient.reference", w, sizeof(w)));
     PetscCheck(tr->nonlinear, tr->comm, DR_ERR_INPUT, "%s: the arm3d transient with the yaw driven (gmp.theta1 swept) is checked against the unreduced spatial arm: expected gmp.transient.reference nonlinear (the exact-ROM reference is built for one driven DOF)", w);
+    PetscCall(CheckDrivenAxis(tr, 0, npts[0], "the arm3d transient with the yaw driven interpolates along theta1"));
+    /* the interpolant's derivatives take central differences: both starts strictly inside the grid */
+    PetscCall(DRGMPSweepGetAxisRange(tr->sweep, 0, &ylo, &yhi, NULL));
+    PetscCall(StartWhere(tr->cfg, "gmp.transient.yaw0", 0, w, sizeof(w)));
+    PetscCheck(tr->yaw0 > ylo && tr->yaw0 < yhi, tr->comm, DR_ERR_INPUT, "%s: gmp.transient.yaw0 %g: expected inside the gmp.theta1 grid (%g, %g)", w, (double)tr->yaw0, (double)ylo, (double)yhi);
+    PetscCall(StartWhere(tr->cfg, "gmp.transient.theta0", 1, w, sizeof(w)));
+    PetscCheck(tr->theta0 > lo && tr->theta0 < hi, tr->comm, DR_ERR_INPUT, "%s: gmp.transient.theta0 %g: expected inside the gmp.theta2 grid (%g, %g)", w, (double)tr->theta0, (double)lo, (double)hi);
+  } else {
+    PetscCall(StartWhere(tr->cfg, "gmp.transient.theta0", 1, w, sizeof(w)));
+    PetscCheck(tr->theta0 >= lo && tr->theta0 <= hi, tr->comm, DR_ERR_INPUT, "%s: gmp.transient.theta0 = %g: outside the gmp.theta2 grid [%g, %g], expected a start inside it (the elevation of link 2)", w, (double)tr->theta0, (double)lo, (double)hi);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -121,17 +210,28 @@ PetscErrorCode DRGMPTransientSetFromOptions(DRGMPTransient tr)
   PetscCall(DRConfigGetReal(cfg, "gmp.transient.torque_yaw", &tr->Ty, NULL));
   PetscCall(DRConfigGetReal(cfg, "gmp.transient.yaw0", &tr->yaw0, NULL));
   PetscCall(DRConfigGetReal(cfg, "gmp.transient.ramp_hz", &tr->fr, NULL));
-  PetscCheck(tr->fr > 0, tr->comm, DR_ERR_INPUT, "gmp.transient.ramp_hz %g: expected a positive frequency", (double)tr->fr);
-  PetscCheck(tr->tend > 0 && tr->h > 0 && tr->h < tr->tend, tr->comm, DR_ERR_INPUT, "gmp.transient: t_end %g, h %g: expected 0 < h < t_end", (double)tr->tend, (double)tr->h);
-  PetscCheck(tr->window > 0 && tr->window <= 1, tr->comm, DR_ERR_INPUT, "gmp.transient.window %g: expected a fraction in (0, 1]", (double)tr->window);
-  PetscCheck(tr->every >= 1, tr->comm, DR_ERR_INPUT, "gmp.transient.save_every %" PetscInt_FMT ": expected >= 1", tr->every);
+  {
+    char w[PETSC_MAX_PATH_LEN + 32];
+    PetscCall(DRConfigWhereValue(cfg, "gmp.transient.ramp_hz", w, sizeof(w)));
+    PetscCheck(tr->fr > 0, tr->comm, DR_ERR_INPUT, "%s: gmp.transient.ramp_hz %g: expected a positive frequency", w, (double)tr->fr);
+    PetscCall(DRConfigWhereValue(cfg, tr->h > 0 ? "gmp.transient.t_end" : "gmp.transient.h", w, sizeof(w)));
+    PetscCheck(tr->tend > 0 && tr->h > 0 && tr->h < tr->tend, tr->comm, DR_ERR_INPUT, "%s: gmp.transient: t_end %g, h %g: expected 0 < h < t_end", w, (double)tr->tend, (double)tr->h);
+    /* the integrator counts its steps in a PetscInt and each method records every save_every-th: a step count
+     * beyond 1e9 is surely a typo (and would overflow on the way to a failed allocation) */
+    PetscCheck(tr->tend / tr->h < 1e9, tr->comm, DR_ERR_INPUT, "%s: gmp.transient: t_end %g / h %g = %.3g steps, expected at most 1e9 (a larger h or a shorter t_end)", w, (double)tr->tend, (double)tr->h, (double)(tr->tend / tr->h));
+    PetscCall(DRConfigWhereValue(cfg, "gmp.transient.window", w, sizeof(w)));
+    PetscCheck(tr->window > 0 && tr->window <= 1, tr->comm, DR_ERR_INPUT, "%s: gmp.transient.window %g: expected a fraction in (0, 1]", w, (double)tr->window);
+    PetscCall(DRConfigWhereValue(cfg, "gmp.transient.save_every", w, sizeof(w)));
+    PetscCheck(tr->every >= 1, tr->comm, DR_ERR_INPUT, "%s: gmp.transient.save_every %" PetscInt_FMT ": expected >= 1", w, tr->every);
+  }
   if (tr->sweep) PetscCall(CheckMechanism(tr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Rank 0's part of DRGMPTransientSetUp: the start's checks against the
- * grid (which rank 0 holds) and the four integrations' contexts (the
- * reference starts aligned with the grid point at theta0). */
+/* Rank 0's part of DRGMPTransientSetUp: the four integrations' contexts
+ * on the grid rank 0 holds (the reference starts aligned with the grid
+ * point at theta0; the start was checked against the grid's axes by
+ * CheckMechanism). */
 static PetscErrorCode SetUpRoot(DRGMPTransient tr, DRMechanism mech, DRGMPRomOptions *optp, const DRGMPRom *g, PetscInt ngrid, PetscInt nt, PetscReal period, const PetscReal *first)
 {
   DRGMPRomOptions opt = *optp;
@@ -148,17 +248,7 @@ static PetscErrorCode SetUpRoot(DRGMPTransient tr, DRMechanism mech, DRGMPRomOpt
     }
     g = tr->hgrid;
   }
-  if (tr->yawdrive) {
-    PetscInt n1;
-    char     w[PETSC_MAX_PATH_LEN + 32];
-    PetscCall(DRGMPSweepGetAxes(tr->sweep, NULL, npts, NULL));
-    n1 = npts[0];
-    /* the interpolant's derivatives take central differences: both starts strictly inside the grid */
-    PetscCall(DRConfigWhereValue(tr->cfg, "gmp.transient.yaw0", w, sizeof(w)));
-    PetscCheck(tr->yaw0 > g[0].theta[0] && tr->yaw0 < g[n1 - 1].theta[0], PETSC_COMM_SELF, DR_ERR_INPUT, "%s: gmp.transient.yaw0 %g: expected inside the gmp.theta1 grid (%g, %g)", w, (double)tr->yaw0, (double)g[0].theta[0], (double)g[n1 - 1].theta[0]);
-    PetscCall(DRConfigWhereValue(tr->cfg, "gmp.transient.theta0", w, sizeof(w)));
-    PetscCheck(tr->theta0 > g[0].theta[1] && tr->theta0 < g[ngrid - 1].theta[1], PETSC_COMM_SELF, DR_ERR_INPUT, "%s: gmp.transient.theta0 %g: expected inside the gmp.theta2 grid (%g, %g)", w, (double)tr->theta0, (double)g[0].theta[1], (double)g[ngrid - 1].theta[1]);
-  } else PetscCheck(period > 0 || (tr->theta0 >= g[0].theta[0] && tr->theta0 <= g[ngrid - 1].theta[0]), PETSC_COMM_SELF, DR_ERR_INPUT, "gmp.transient.theta0 %g outside the grid", (double)tr->theta0);
+  if (tr->yawdrive) PetscCall(DRGMPSweepGetAxes(tr->sweep, NULL, npts, NULL));
   PetscCall(DRMechanismFindLabel(mech, DRLabelMake(mech->nel[0] + 1, 1), &tip));
   PetscCall(DRGMPRomBuilderCreate(mech, &opt, &builder));
   if (tr->nonlinear) PetscCall(DRGMPRomBuilderDestroy(&builder)); /* no exact ROMs needed */
@@ -229,11 +319,10 @@ static PetscErrorCode SetUpRoot(DRGMPTransient tr, DRMechanism mech, DRGMPRomOpt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Collective on tr->comm.  Rank 0 sets up (SetUpRoot); its result, a bad
- * start among them, reaches every rank (DRRootAgree), so a bad
- * gmp.transient.theta0 / yaw0 on several ranks is one error line and a
- * clean exit, not the other ranks waiting in the next collective until the
- * -error_wait abort. */
+/* Collective on tr->comm.  Rank 0 sets up (SetUpRoot); its result reaches
+ * every rank (DRRootAgree), so a failure there on several ranks is one
+ * error line and a clean exit, not the other ranks waiting in the next
+ * collective until the -error_wait abort. */
 PetscErrorCode DRGMPTransientSetUp(DRGMPTransient tr)
 {
   DRMechanism     mech;

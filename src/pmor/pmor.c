@@ -1,6 +1,7 @@
 /* DRPMOR: the object and its verbs (include/dynred/pmor.h), the package's
  * log events and the /pmor output. */
 #include "pmorimpl.h"
+#include <dynred/preflight.h>
 #include <petscblaslapack.h>
 #include <unistd.h>
 
@@ -88,9 +89,17 @@ PetscErrorCode DRPMORSetFromOptions(DRPMOR pm)
   PetscCall(DRConfigGetReal(cfg, "pmor.sim.t_ramp", &pm->sim_ramp, NULL));
   PetscCall(DRConfigWhere(cfg, "pmor.sim.h", where, sizeof(where)));
   PetscCheck(!pm->sim || (pm->sim_h > 0 && pm->sim_tend >= pm->sim_h), pm->comm, DR_ERR_INPUT, "%s: pmor.sim.h must be positive and at most pmor.sim.t_end, expected 0 < h <= t_end", where);
-  PetscCall(DRConfigGetString(cfg, "pmor.checkpoint", pm->ckpt, sizeof(pm->ckpt), NULL));
+  {
+    PetscBool set;
+    /* written during the sweeps: a place that cannot take them is refused
+     * now, with the key's place (the defaults beside `output` are checked
+     * with it) */
+    PetscCall(DRConfigGetString(cfg, "pmor.checkpoint", pm->ckpt, sizeof(pm->ckpt), &set));
+    if (set && pm->ckpt[0]) PetscCall(DRPreflightOutput(cfg, "pmor.checkpoint"));
+    PetscCall(DRConfigGetString(cfg, "pmor.frf.checkpoint", pm->ckpt_frf, sizeof(pm->ckpt_frf), &set));
+    if (set && pm->ckpt_frf[0] && pm->frf) PetscCall(DRPreflightOutput(cfg, "pmor.frf.checkpoint"));
+  }
   if (!pm->ckpt[0]) PetscCall(PetscSNPrintf(pm->ckpt, sizeof(pm->ckpt), "%s.supports.h5", pm->output));
-  PetscCall(DRConfigGetString(cfg, "pmor.frf.checkpoint", pm->ckpt_frf, sizeof(pm->ckpt_frf), NULL));
   if (!pm->ckpt_frf[0]) PetscCall(PetscSNPrintf(pm->ckpt_frf, sizeof(pm->ckpt_frf), "%s.frf.h5", pm->output));
   PetscCall(DRConfigWhere(cfg, "pmor.frf.fmax", where, sizeof(where)));
   PetscCheck(!pm->frf || pm->fmax >= pm->fmin, pm->comm, DR_ERR_INPUT, "%s: pmor.frf.fmax is below pmor.frf.fmin, expected fmin <= fmax", where);
@@ -115,6 +124,10 @@ PetscErrorCode DRPMORSetUp(DRPMOR pm)
   }
   PetscCall(DRComponentGetOperators(pm->model, &pm->K, &pm->M, NULL));
   PetscCall(DRComponentGetLabels(pm->model, &pm->ndof, NULL));
+  /* a support's basis: the eigenmodes and its static mode, independent
+   * vectors of the model's DOFs (before any eigensolve or checkpoint) */
+  PetscCall(DRConfigWhereValue(pm->cfg, "pmor.nmodes", where, sizeof(where)));
+  PetscCheck(pm->nmodes + 1 <= pm->ndof, pm->comm, DR_ERR_INPUT, "%s: pmor.nmodes = %" PetscInt_FMT ": the model has %" PetscInt_FMT " DOFs, expected at most %" PetscInt_FMT " (each support's basis adds its static mode)", where, pm->nmodes, pm->ndof, pm->ndof - 1);
   PetscCall(DRPMORPathSetUp(pm));
   if (pm->ref < 0) pm->ref = pm->k / 2;
   PetscCall(DRConfigWhere(pm->cfg, "pmor.reference", where, sizeof(where)));

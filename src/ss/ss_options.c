@@ -98,6 +98,7 @@ static PetscErrorCode SimFromOptions(DRSS ss)
   PetscCheck(ss->h > 0 && tend > 0 && tend / ss->h < 1e9, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: ss.sim.h = %g, ss.sim.t_end = %g: expected 0 < h and 0 < t_end", where, (double)ss->h, (double)tend);
   PetscCheck(ss->repeat >= 1, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: ss.sim.repeat must be >= 1", where);
   ss->nsteps = (PetscInt)round(tend / ss->h);
+  PetscCheck(ss->nsteps >= 1, PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: ss.sim.h = %g, ss.sim.t_end = %g: no step fits, expected h <= t_end", where, (double)ss->h, (double)tend);
   PetscCall(DRSSIntegratorNames(known, sizeof(known)));
   PetscCall(DRConfigWhere(cfg, "ss.sim.methods", where, sizeof(where)));
   for (char *save = NULL, *tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {

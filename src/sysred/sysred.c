@@ -191,9 +191,11 @@ PetscErrorCode DRSysRedSetUp(DRSysRed s)
   }
   if (!strcmp(s->method, "pod")) {
     char dset[256];
-    PetscCall(DRConfigGetString(cfg, "sysred.pod.snapshots", file, sizeof(file), NULL));
+    PetscBool given;
+    PetscCall(DRConfigGetString(cfg, "sysred.pod.snapshots", file, sizeof(file), &given));
     PetscCall(DRConfigGetString(cfg, "sysred.pod.dataset", dset, sizeof(dset), NULL));
-    PetscCall(DRConfigWhere(cfg, "sysred.pod.snapshots", w, sizeof(w)));
+    if (given) PetscCall(DRConfigWhere(cfg, "sysred.pod.snapshots", w, sizeof(w)));
+    else PetscCall(DRConfigWhereValue(cfg, "sysred.method", w, sizeof(w))); /* pod without its snapshots */
     PetscCheck(file[0], PETSC_COMM_WORLD, DR_ERR_INPUT, "%s: sysred.pod.snapshots is missing, expected the HDF5 file of the snapshots for method pod", w);
     PetscCall(DRConfigPathBase(cfg, "sysred.pod.snapshots", &origin));
     PetscCall(DRPathResolve(origin, file, path, sizeof(path)));

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fail fast (issue 16 item 5): what can be checked before the expensive work
-# is checked first, for every job kind (modal, cms, gmp, ga, ss):
+# Fail fast: what can be checked before the expensive work is checked
+# first, for every job kind (modal, cms, gmp, ga, ss, pmor, sysred):
 #   - the output's directory exists (and the output name is not a directory);
 #   - every key's type and range, also keys a job reads late (the GMP
 #     transient's keys are read after the sweep; a bad one used to stop the
@@ -13,7 +13,12 @@
 #   - the fuzz run's message defects outside the readers: built-in model and
 #     mechanism values, modal.tol / nmodes, GMP grids, a component's bad M;
 #   - the rank count suits the job (idle CMS rank groups, ranks_per_group not
-#     dividing the ranks, for CMS and for the task farm of GMP).
+#     dividing the ranks, for CMS and for the task farm of GMP);
+#   - checks between keys: the GMP transient's start, driven axes and mode
+#     count against the grid, gmp.export_point against the grid, pmor.nmodes
+#     against the model's DOFs, sysred's output directory and source files,
+#     the places gmp.checkpoint and pmor.(frf.)checkpoint name, ss.sim.h
+#     against ss.sim.t_end.
 # Each case: non-zero exit, exactly one `dynred: error:` line matching the
 # expected text, printed BEFORE any solve started: no progress line (the
 # `[   t s] ...` lines every solve phase prints: component reductions, modal
@@ -201,6 +206,45 @@ ff frame_coincide_np3 "coin\.yaml:[0-9]+: model\.builtin = frame2d: planar beam:
 ff ranks_cms_idle "command line -ranks_per_group: 3 rank groups of 1 rank\(s\) for 2 component\(s\) leave 1 group\(s\) idle; expected at most 2 groups: ranks_per_group >= 2" 3 -config $T/chain/two.yaml -ranks_per_group 1
 ff ranks_cms_divide "ranks_per_group = 2 does not divide the 3 ranks" 3 -config $T/chain/three.yaml -ranks_per_group 2
 ff ranks_gmp_divide "farm group size 2 does not divide the 3 ranks" 3 -config $C/slider_crank_gmp.yaml -ranks_per_group 2
+# --- checks between keys, made before the expensive phase: the job is
+# refused at set-up, names the key's place (the job file's line or the
+# command-line option) and leaves nothing (no sweep checkpoint, no output)
+F=$ROOT/tests/data/fuzz/gmp_transient.yaml
+sed 's/theta0: 0.2/theta0: 2.0/' $F > tr_theta0.yaml           # line 19: the start beyond the grid [0, 0.6]
+sed '/theta0:/d; s/start: 0.0, stop: 0.6/start: 1.0, stop: 1.6/' $F > tr_grid.yaml   # theta0 = 0 (default) against the grid of line 10
+sed 's/export_point: 1/export_point: 4/' $F > tr_export.yaml    # line 12: a grid of 4 points (0..3)
+ff tr_theta0 "tr_theta0\.yaml:19: gmp\.transient\.theta0 = 2\.?: outside the gmp\.theta1 grid \[0\.?, 0\.6\], expected a start inside it" 1 -config $T/tr_theta0.yaml
+ff tr_theta0_np2 "tr_theta0\.yaml:19: gmp\.transient\.theta0 = 2\.?: outside the gmp\.theta1 grid" 2 -config $T/tr_theta0.yaml
+ff tr_grid "tr_grid\.yaml:10: gmp\.transient\.theta0 = 0\.?: outside the gmp\.theta1 grid \[1\.?, 1\.6\]" 1 -config $T/tr_grid.yaml
+ff tr_export "tr_export\.yaml:12: gmp\.export_point = 4: expected a grid point index 0\.\.3 \(the grid has 4 points\)" 1 -config $T/tr_export.yaml
+ff tr_uniform "command line -gmp_theta1_values: gmp\.theta1\.values are not equally spaced: the transient interpolates along theta1" 1 -config $F -gmp_theta1_values 0,0.2,0.5 -gmp_transient_theta0 0.3
+ff tr_points "command line -gmp_theta1_step: gmp\.theta1 has 2 grid point\(s\): the transient interpolates along theta1, expected at least 3" 1 -config $F -gmp_theta1_step 0.6
+# slider-crank, 10 + 10 beam elements: 22 nodes x 3 DOFs = 66, less 5 joint constraints and theta: 60 >= 33 modes
+ff tr_naets "command line -gmp_transient_naets: gmp\.transient\.naets with 33 deformation columns \(gmp\.nmodes\), expected at most 32" 1 -config $F -gmp_nel1 10 -gmp_nel2 10 -gmp_nmodes 33 -gmp_transient_naets true -gmp_transient_reference nonlinear
+ff tr_ramp "command line -gmp_transient_ramp_hz: gmp\.transient\.ramp_hz 0\.?: expected a positive frequency" 1 -config $F -gmp_transient_ramp_hz 0
+ff tr_h "command line -gmp_transient_t_end: gmp\.transient: t_end 0\.0001, h 0\.0002: expected 0 < h < t_end" 1 -config $F -gmp_transient_t_end 1e-4
+# a t_end of 9.2e18 s: a step count beyond 1e9 (and beyond PetscInt), refused before the sweep
+ff tr_steps "command line -gmp_transient_t_end: gmp\.transient: t_end 9\.2[0-9]*e\+18 / h 0\.0002 = 4\.6[0-9]*e\+22 steps, expected at most 1e9" 1 -config $F -gmp_transient_t_end 9223372036854775808
+# arm3d: the elevation's start against the theta2 grid [0, 1.2] (the yaw held), the yaw's against theta1 [0, 0.8]
+ff tr_arm_theta0 "command line -gmp_transient_theta0: gmp\.transient\.theta0 = 2\.?: outside the gmp\.theta2 grid \[0\.?, 1\.2\]" 2 -config $C/arm3d_gmp_transient.yaml -gmp_nel1 4 -gmp_nel2 4 -gmp_transient_theta0 2
+ff tr_arm_yaw0 "command line -gmp_transient_yaw0: gmp\.transient\.yaw0 0\.9: expected inside the gmp\.theta1 grid \(0\.?, 0\.8\)" 1 -config $C/arm3d_gmp_transient_yaw.yaml -gmp_nel1 4 -gmp_nel2 4 -gmp_transient_yaw0 0.9
+# pmor: the ring of tests/data/pmor (48 nodes x 3 DOFs = 144): 144 modes and a static mode exceed them
+cp $ROOT/tests/data/pmor/ring.yaml . && /usr/bin/python3 $ROOT/tests/data/pmor/ring_gen.py . > /dev/null
+sed 's/nmodes: 12/nmodes: 144/' ring.yaml > ring144.yaml
+ff pmor_nmodes "ring144\.yaml:14: pmor\.nmodes = 144: the model has 144 DOFs, expected at most 143" 2 -config $T/ring144.yaml
+# a checkpoint placed by its key where it cannot be written: refused at set-up, not when the sweep starts writing
+ff ckpt_gmp "command line -gmp_checkpoint: gmp\.checkpoint = '$NOPE/c\.h5': directory '$NOPE' does not exist" 2 -config $ROOT/tests/data/fuzz/gmp.yaml -gmp_checkpoint $NOPE/c.h5
+ff ckpt_pmor "command line -pmor_checkpoint: pmor\.checkpoint = '$NOPE/c\.h5': directory '$NOPE' does not exist" 1 -config $T/ring.yaml -pmor_checkpoint $NOPE/c.h5
+ff ckpt_pmor_frf "command line -pmor_frf_checkpoint: pmor\.frf\.checkpoint = '$NOPE/f\.h5': directory '$NOPE' does not exist" 1 -config $T/ring.yaml -pmor_frf_checkpoint $NOPE/f.h5
+# ss: a step longer than the simulated time (no step: the histories were empty)
+ff ss_h "ss\.yaml:[0-9]+: ss\.sim\.h = 2\.?, ss\.sim\.t_end = 0\.05: no step fits, expected h <= t_end" 1 -config $ROOT/tests/data/fuzz/ss.yaml -ss_sim_h 2
+# sysred: the output's directory and the files it reads, before any of them is read
+/usr/bin/python3 $ROOT/tests/data/sysred/randsys.py sys.h5 > /dev/null
+printf 'job: sysred\noutput: out.h5\nsysred:\n  source: nosys.h5\n  group: /stable\n  order: 4\n' > sr_nosrc.yaml
+sed 's/nosys.h5/sys.h5/' sr_nosrc.yaml > sr.yaml
+ff sr_out "command line -output: output = '$NOPE/x\.h5': directory '$NOPE' does not exist" 1 -config $T/sr.yaml -output $NOPE/x.h5
+ff sr_source "sr_nosrc\.yaml:4: sysred\.source = 'nosys\.h5': cannot read '.*nosys\.h5' \(No such file or directory\), expected a readable file" 1 -config $T/sr_nosrc.yaml
+ff sr_pod "command line -sysred_pod_snapshots: sysred\.pod\.snapshots = 'nosnap\.h5': cannot read" 1 -config $T/sr.yaml -sysred_method pod -sysred_order 2 -sysred_pod_snapshots nosnap.h5
 # --- the ParaView index written beside an HDF5 result (NAME.xdmf): a
 # directory there is refused before the run; an index that cannot be
 # written at the end (its temporary name taken by a directory) ends every

@@ -111,7 +111,7 @@ grep -A4 "power per substructure" bem.log
 /usr/bin/python3 $ROOT/tests/data/sysred/energy_sub_ref.py balance bem.h5
 E=$ROOT/tests/expect.sh
 $E 'bss.h5: no /cms/modes, expected a dynred cms result with its modes \(sysred.energy.cms; not cms.write_modes false\)' $DYNRED -config bem.yaml -sysred_energy_cms bss.h5
-$E 'nothere.h5: cannot open, expected the HDF5 result of the dynred cms job' $DYNRED -config bem.yaml -sysred_energy_cms nothere.h5
+$E "command line -sysred_energy_cms: sysred.energy.cms = 'nothere.h5': cannot read 'nothere.h5' \(No such file or directory\), expected a readable file" $DYNRED -config bem.yaml -sysred_energy_cms nothere.h5
 # another model's cms result: too few modes, or other modes
 $E 'ch/chain.h5: /cms/modes has 8 modes, expected at least the 10 of the ss model' $DYNRED -config bem.yaml -sysred_energy_cms ch/chain.h5
 cd ch

@@ -36,7 +36,7 @@ $E 'bad.h5: /s/B: B is 5 x 1, expected 6 rows \(A is 6 x 6\)' $DYNRED -config ok
 $E 'bad.h5: /d/D: D is 1 x 1, expected 2 x 1' $DYNRED -config ok.yaml -sysred_source bad.h5 -sysred_group /d
 $E 'bad.h5: /v/A: 1-dimensional, expected a matrix' $DYNRED -config ok.yaml -sysred_source bad.h5 -sysred_group /v
 $E 'sys.h5: no dataset /nothing/A, expected A, B, C\[, D\] in group /nothing' $DYNRED -config ok.yaml -sysred_group /nothing
-$E 'none.h5: cannot open as HDF5 \(sysred.source\)' $DYNRED -config ok.yaml -sysred_source none.h5
+$E "command line -sysred_source: sysred.source = 'none.h5': cannot read 'none.h5' \(No such file or directory\), expected a readable file" $DYNRED -config ok.yaml -sysred_source none.h5
 cat > mtx.yaml <<'Y'
 job: sysred
 output: out.h5
