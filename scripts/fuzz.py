@@ -427,7 +427,7 @@ def main():
     args.failures = os.path.abspath(args.failures)
     args.mpiexec = shlex.split(os.environ.get("MPIEXEC", "mpiexec --oversubscribe"))
     for k, v in (("OMPI_ALLOW_RUN_AS_ROOT", "1"), ("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"),
-                 ("OMPI_MCA_rmaps_base_oversubscribe", "1"), ("OMPI_MCA_btl_vader_single_copy_mechanism", "none")):
+                 ("OMPI_MCA_rmaps_base_oversubscribe", "1")):
         os.environ.setdefault(k, v)
     if "ASAN_OPTIONS" in os.environ and not args.leaks:
         # leaks are the suite's business (scripts/sanitize-check.sh); here the
