@@ -340,43 +340,73 @@ static PetscErrorCode Drain(DRFarm f, PetscBool wait, Progress *p)
 }
 
 /* One run's scheduling state.  `pending` lists the unfinished tasks; a
- * position in it is what travels.  Every group root holds its queue; rank 0
- * also the pool (positions not yet handed out) and the count of workers it
- * has sent STOP; a worker root its one outstanding request. */
+ * position in it is what travels, and a grant is a range of positions.
+ * Every group root holds its queue (at most two ranges: the rest of the
+ * current one and the grant asked for in reserve); rank 0 also the pool
+ * (positions not yet handed out) and the count of workers it has sent
+ * STOP; a worker root its one outstanding request. */
+typedef struct {
+  long lo, hi;
+} Range;
+
 typedef struct {
   const PetscInt *pending;
   long            npending;
-  long            queue[4];
-  PetscInt        nq;
+  Range           queue[2];
+  PetscInt        nr;       /* ranges in the queue */
   long            pool;     /* rank 0: next position to hand out */
   PetscBool       stopping; /* rank 0: a group failed: no more tasks */
   PetscInt        nstopped; /* rank 0: workers sent STOP */
   PetscBool       asked;    /* worker: a request is outstanding */
   PetscBool       stopped;  /* worker: STOP received */
-  long            reply;    /* worker: the answer's buffer */
+  long            reply[2]; /* worker: the answer's buffer, a range or STOP */
   MPI_Request     rreq;     /* worker: the answer's receive */
 } Schedule;
 
-/* Every group root: its static share, the positions k < 2 ngroups with
- * k mod ngroups == igroup; rank 0: the pool after them. */
+/* Guided self-scheduling: a grant is the pool's remainder over twice the
+ * number of groups, at least 1 and at most FARM_CHUNK_MAX positions, so a
+ * worker asks about 2 ngroups log(n) times per run and the last grants are
+ * single tasks (the tail stays balanced). */
+#define FARM_CHUNK_MAX 256L
+static long Chunk(long remaining, PetscInt ngroups)
+{
+  long k = remaining / (2 * (long)ngroups);
+
+  return PetscMax(1L, PetscMin(k, FARM_CHUNK_MAX));
+}
+
+/* Every group root: its static share, a quarter of its even part of the
+ * tasks (group g: positions [g s0, (g + 1) s0)); rank 0: the pool after
+ * them. */
 static void ScheduleInit(DRFarm f, Schedule *s, const PetscInt *pending, PetscInt npending)
 {
-  const long nstatic = PetscMin((long)npending, 2 * (long)f->ngroups);
+  const long s0 = PetscMax(1L, PetscMin((long)npending / (4 * (long)f->ngroups), FARM_CHUNK_MAX));
+  const long lo = f->igroup * s0, hi = PetscMin((f->igroup + 1) * s0, (long)npending);
 
   PetscMemzero(s, sizeof(*s));
   s->pending  = pending;
   s->npending = npending;
   s->rreq     = MPI_REQUEST_NULL;
-  for (long k = f->igroup; k < nstatic; k += f->ngroups) s->queue[s->nq++] = k;
-  s->pool = nstatic;
+  if (lo < hi) s->queue[s->nr++] = (Range){lo, hi};
+  s->pool = PetscMin(f->ngroups * s0, (long)npending);
+}
+
+static long QueueLength(const Schedule *s)
+{
+  long n = 0;
+
+  for (PetscInt i = 0; i < s->nr; i++) n += s->queue[i].hi - s->queue[i].lo;
+  return n;
 }
 
 static long QueuePop(Schedule *s)
 {
-  long k = s->queue[0];
+  long k = s->queue[0].lo++;
 
-  for (PetscInt i = 1; i < s->nq; i++) s->queue[i - 1] = s->queue[i];
-  s->nq--;
+  if (s->queue[0].lo == s->queue[0].hi) {
+    s->queue[0] = s->queue[1];
+    s->nr--;
+  }
   return k;
 }
 
@@ -386,7 +416,7 @@ static PetscErrorCode Ask(DRFarm f, Schedule *s, PetscBool failed)
   int flag = failed ? 1 : 0;
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Irecv(&s->reply, 1, MPI_LONG, 0, TAG_TASK, f->msg, &s->rreq));
+  PetscCallMPI(MPI_Irecv(s->reply, 2, MPI_LONG, 0, TAG_TASK, f->msg, &s->rreq));
   PetscCallMPI(MPI_Send(&flag, 1, MPI_INT, 0, TAG_REQ, f->msg));
   s->asked = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -403,30 +433,31 @@ static PetscErrorCode Listen(DRFarm f, Schedule *s, PetscBool wait, PetscBool fa
   else PetscCallMPI(MPI_Test(&s->rreq, &done, MPI_STATUS_IGNORE));
   if (!done) PetscFunctionReturn(PETSC_SUCCESS);
   s->asked = PETSC_FALSE;
-  if (s->reply == FARM_STOP) {
+  if (s->reply[0] == FARM_STOP) {
     s->stopped = PETSC_TRUE;
-    s->nq      = 0; /* a failure elsewhere: the reserve is left undone */
-  } else if (!failed) s->queue[s->nq++] = s->reply;
+    if (s->reply[1]) s->nr = 0; /* a failure elsewhere: the reserve is left undone */
+  } else if (!failed) s->queue[s->nr++] = (Range){s->reply[0], s->reply[1]};
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Worker root: the position of its next task, or -1 when its run is over.
- * It keeps one task in reserve: a request goes out as soon as the queue is
- * empty, while the task just taken runs. */
+ * It keeps a reserve: a request goes out as soon as at most one task is
+ * left in the queue, while the task just taken runs, so rank 0 may answer
+ * after a task of its own without the worker waiting. */
 static PetscErrorCode WorkerNext(DRFarm f, Schedule *s, long *next)
 {
   PetscLogDouble t0 = DRTime();
 
   PetscFunctionBeginUser;
   PetscCall(Listen(f, s, PETSC_FALSE, PETSC_FALSE));
-  while (!s->stopped && !s->nq) {
+  while (!s->stopped && !s->nr) {
     if (!s->asked) PetscCall(Ask(f, s, PETSC_FALSE));
     PetscCall(Listen(f, s, PETSC_TRUE, PETSC_FALSE));
   }
   *next = -1;
-  if (!s->stopped) {
+  if (s->nr) {
     *next = QueuePop(s);
-    if (!s->nq && !s->asked) PetscCall(Ask(f, s, PETSC_FALSE));
+    if (QueueLength(s) <= 1 && !s->asked && !s->stopped) PetscCall(Ask(f, s, PETSC_FALSE));
   }
   f->t_claim += DRTime() - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -449,14 +480,19 @@ static PetscErrorCode WorkerFail(DRFarm f, Schedule *s)
 static PetscErrorCode Answer(DRFarm f, Schedule *s, const MPI_Status *st)
 {
   int  flag;
-  long reply = FARM_STOP;
+  long reply[2] = {FARM_STOP, 0}; /* STOP; 1 in [1]: drop the queue (a group failed) */
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Recv(&flag, 1, MPI_INT, st->MPI_SOURCE, TAG_REQ, f->msg, MPI_STATUS_IGNORE));
   if (flag) s->stopping = PETSC_TRUE;
-  if (!s->stopping && s->pool < s->npending) reply = s->pool++;
-  else s->nstopped++;
-  PetscCallMPI(MPI_Send(&reply, 1, MPI_LONG, st->MPI_SOURCE, TAG_TASK, f->msg));
+  if (!s->stopping && s->pool < s->npending) {
+    reply[0] = s->pool;
+    reply[1] = s->pool = PetscMin(s->npending, s->pool + Chunk(s->npending - s->pool, f->ngroups));
+  } else {
+    reply[1] = s->stopping;
+    s->nstopped++;
+  }
+  PetscCallMPI(MPI_Send(reply, 2, MPI_LONG, st->MPI_SOURCE, TAG_TASK, f->msg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -490,7 +526,7 @@ static PetscErrorCode Serve(DRFarm f, Schedule *s, PetscBool wait, Progress *p)
 static long RootNext(Schedule *s)
 {
   if (s->stopping) return -1;
-  if (s->nq) return QueuePop(s);
+  if (s->nr) return QueuePop(s);
   if (s->pool < s->npending) return s->pool++;
   return -1;
 }
