@@ -2,7 +2,8 @@
 """Choose the sanitizer run's subset of the suite: tests/sanitize.list.
 
     nice -n 15 /usr/bin/python3 scripts/sanitize-subset.py            # build, run, choose, write
-    /usr/bin/python3 scripts/sanitize-subset.py --gcov-dir DIR --times LOG   # choose from an earlier run
+    /usr/bin/python3 scripts/sanitize-subset.py --gcov-dir DIR --times LOG [--times LOG2]
+                                           # choose from earlier runs (GCOV_DIR=DIR, their outputs)
 
 Method.  dynred and the unit test programs are built with gcov
 instrumentation (make B=build-cov BINDIR=bin-cov OPT="-Og --coverage
@@ -103,22 +104,24 @@ def times(log):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gcov-dir", help="an earlier run's GCOV_DIR (skips the build and the run)")
-    ap.add_argument("--times", help="that run's tests/run_tests.sh output")
+    ap.add_argument("--times", action="append", help="that run's tests/run_tests.sh output (repeatable: runs of parts of the suite into one DIR)")
     ap.add_argument("--out", default=os.path.join(ROOT, "tests", "sanitize.list"))
     a = ap.parse_args()
     os.chdir(ROOT)
     if not a.gcov_dir:
         a.gcov_dir = "/tmp/dynred-gcov"
-        a.times = a.gcov_dir + ".log"
+        a.times = [a.gcov_dir + ".log"]
         subprocess.run(["rm", "-rf", a.gcov_dir], check=True)
         subprocess.run(["make", "-j2", "B=build-cov", "BINDIR=bin-cov", "OPT=-Og --coverage -Wno-format-truncation", "all"], check=True)
         subprocess.run(["find", "build-cov", "-name", "*.gcda", "-delete"], check=True)
         env = dict(os.environ, DYNRED=f"{ROOT}/bin-cov/dynred", TBIN=f"{ROOT}/build-cov/tests", GCOV_DIR=a.gcov_dir)
-        with open(a.times, "w") as f:
+        with open(a.times[0], "w") as f:
             subprocess.run(["bash", "tests/run_tests.sh"], env=env, stdout=f, stderr=subprocess.STDOUT)
     srcs = set(sources())
     cov = coverage(a.gcov_dir, srcs)
-    tm = times(a.times)
+    tm = {}
+    for log in a.times or []:
+        tm.update(times(log))
     listed = [l.split(":", 1)[0] for l in open("tests/tests.list") if l.strip() and not l.startswith("#")]
     failed = [t for t in listed if t in tm and not tm[t][0]]
     nodata = [t for t in listed if t not in tm and t not in FORCED]
@@ -149,12 +152,12 @@ def main():
     with open(a.out, "w") as f:
         f.write("# The sanitizer run's tests (scripts/sanitize-check.sh; make check-sanitize runs\n"
                 "# every test).  Written by scripts/sanitize-subset.py: a greedy cover of the C\n"
-                "# files of src/ by the tests, from a gcov run of the whole suite; regenerate it\n"
+                f"# files of src/ by the tests, from a gcov run of {'the whole suite' if not nodata else f'{len(listed) - len(nodata)} of the suite' + chr(39) + f's {len(listed)} tests'}; regenerate it\n"
                 "# when tests or source files are added.  A line: the test, then the files of\n"
                 "# src/ it is the first here to run (the forced tests first, then in\n"
                 "# the order chosen).\n")
         f.write(f"# {len(chosen)} of {len(listed)} tests, {len(done)} of {len(srcs)} files; "
-                f"{tsub:.0f} s of the {tall:.0f} s suite in the coverage build (-Og)\n")
+                f"{tsub:.0f} s of the {tall:.0f} s of the tests run in the coverage build (-Og)\n")
         if failed:
             f.write(f"# failed in the coverage run, not candidates: {' '.join(failed)}\n")
         if nodata:
