@@ -28,14 +28,19 @@ bad="-config $ROOT/tests/data/jobs/small_plate.yaml -modal_nmodes -3 -output $T/
 hook=-dr_test_overread_after_error
 # reports of the deliberate runs go where each check says, not to the
 # harness's files (that would fail this test itself).  san OPTS COMMAND...:
-# COMMAND with the sanitizer options OPTS appended (later ones win) to
-# ASAN_OPTIONS, UBSAN_OPTIONS and LSAN_OPTIONS (the ASan runtime reads all
-# three, and the common options, exitcode and log_path, from the last it
-# parses)
-san() { local o=$1; shift; ASAN_OPTIONS="${ASAN_OPTIONS:-}:$o" UBSAN_OPTIONS="${UBSAN_OPTIONS:-}:$o" LSAN_OPTIONS="${LSAN_OPTIONS:-}:$o" "$@"; }
+# COMMAND with ASAN_OPTIONS, UBSAN_OPTIONS and LSAN_OPTIONS (the ASan
+# runtime reads all three, and the common options, exitcode and log_path,
+# from each) set to this script's values and OPTS, not the harness's
+san() {
+  local o=$1; shift
+  ASAN_OPTIONS="detect_leaks=0:exitcode=$DR_SANITIZER_EXIT:$o" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=$DR_SANITIZER_EXIT:$o" \
+    LSAN_OPTIONS="exitcode=$DR_SANITIZER_EXIT:$o" "$@"
+}
+DR_SANITIZER_EXIT=${DR_SANITIZER_EXIT:-23}
 mkdir -p san
 $E "$pat" $DYNRED $bad
-if ! ldd "$DYNRED" | grep -q libasan; then
+libs=$(ldd "$DYNRED") # not `ldd | grep -q`: under pipefail, ldd's SIGPIPE would fail the test's branch choice
+if ! grep -q libasan <<<"$libs"; then
   $E "$pat" $DYNRED $bad $hook
   test ! -e x.h5
   echo "not a sanitizer build ($DYNRED has no libasan): $hook does nothing here and only the controls ran; scripts/sanitize-check.sh runs this test on bin-san/dynred"
