@@ -2,6 +2,7 @@
  * rank group (include/dynred/preflight.h). */
 #include <dynred/preflight.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -158,6 +159,33 @@ void DRTempRemoveAll(char *removed, size_t len)
     if (temps[i][0] && !unlink(temps[i]) && n < len) n += (size_t)snprintf(removed + n, len - n, "%s%s", n ? ", " : "", temps[i]);
 }
 
+/* Test hook -dr_test_overread_after_error (tests/e2e/sanitizer_catch.sh):
+ * on the error path, after the error line, read one byte past a 16-byte heap
+ * buffer, the kind of defect a job's clean-up after an input error can have,
+ * so that the suite can show its expected-failure checks fail on a sanitizer
+ * report there.  The read is made in the AddressSanitizer build only (it is
+ * undefined behaviour that nothing would report elsewhere); in other builds
+ * the option is read and does nothing. */
+static void TestOverreadAfterError(void)
+{
+  PetscBool set = PETSC_FALSE;
+
+  (void)PetscOptionsHasName(NULL, NULL, "-dr_test_overread_after_error", &set);
+  if (!set) return;
+#if defined(__SANITIZE_ADDRESS__)
+  {
+    char *volatile buf = (char *)malloc(16);
+    volatile char  c;
+
+    if (!buf) return;
+    memset(buf, 0, 16);
+    c = buf[16];
+    (void)c;
+    free(buf);
+  }
+#endif
+}
+
 /* No PetscCall: the error path.  A non-blocking barrier of the failing
  * ranks, polled for -error_wait seconds (default 30): every rank arrives
  * when the failure was collective (the usual case: input checks, deferred
@@ -172,6 +200,7 @@ void DRErrorAgreeOrAbort(void)
   MPI_Request req;
   double      t0;
 
+  TestOverreadAfterError();
   if (agree_comm == MPI_COMM_NULL || MPI_Comm_size(agree_comm, &size) || size == 1) return;
   (void)MPI_Comm_rank(agree_comm, &rank);
   (void)PetscOptionsGetReal(NULL, NULL, "-error_wait", &wait, NULL);

@@ -19,12 +19,14 @@
 #     against the model's DOFs, sysred's output directory and source files,
 #     the places gmp.checkpoint and pmor.(frf.)checkpoint name, ss.sim.h
 #     against ss.sim.t_end.
-# Each case: non-zero exit, exactly one `dynred: error:` line matching the
+# Each case: non-zero exit that is neither a timeout nor a sanitizer report
+# (tests/sanitizer.sh), exactly one `dynred: error:` line matching the
 # expected text, printed BEFORE any solve started: no progress line (the
 # `[   t s] ...` lines every solve phase prints: component reductions, modal
 # solves, sweep points, generations, simulations) in the log, and nothing
 # left in the output directory.
 set -euo pipefail
+source "$ROOT/tests/sanitizer.sh"
 cd "$T"
 /usr/bin/python3 $ROOT/tests/data/cms/chain_gen.py chain chain
 cat > chain/two.yaml <<'Y'
@@ -88,6 +90,7 @@ ff() {
   t1=$(date +%s)
   [ $rc -ne 0 ] || { echo "$name: expected failure, got exit 0"; cat "$name.log"; exit 1; }
   [ $rc -ne 124 ] || { echo "$name: hung (killed after 300 s)"; cat "$name.log"; exit 1; }
+  san_reject "$name" $rc "$name.log" "$name.err"
   # stderr apart from stdout (ranks interleave them); the job ends at the
   # error, so whatever it printed on stdout came before it
   cat "$name.err" >> "$name.log"
@@ -251,11 +254,17 @@ ff sr_pod "command line -sysred_pod_snapshots: sysred\.pod\.snapshots = 'nosnap\
 # rank with one line on 3 ranks, not the -error_wait abort ("not every
 # rank"); the HDF5 result is complete by then and stays
 mkdir -p xdmf/out.xdmf
-if (cd xdmf && timeout 300 $MPIEXEC -n 2 $DYNRED -config $J/small_plate.yaml -output out.h5 > ../xdmf.log 2>&1); then echo "xdmf: exit 0 with out.xdmf a directory"; exit 1; fi
+rc=0; (cd xdmf && timeout 300 $MPIEXEC -n 2 $DYNRED -config $J/small_plate.yaml -output out.h5 > ../xdmf.log 2>&1) || rc=$?
+[ $rc -ne 0 ] || { echo "xdmf: exit 0 with out.xdmf a directory"; exit 1; }
+[ $rc -ne 124 ] || { echo "xdmf: hung (killed after 300 s)"; cat xdmf.log; exit 1; }
+san_reject xdmf $rc xdmf.log
 grep -q "^dynred: error: command line -output: output = 'out.h5': its ParaView index 'out.xdmf' is a directory, expected a file name or nothing there" xdmf.log || { cat xdmf.log; echo "xdmf: message"; exit 1; }
 test "$(ls -A xdmf)" = out.xdmf
 rm -rf xdmf && mkdir -p xdmf/out.xdmf.tmp
-if (cd xdmf && timeout 300 $MPIEXEC -n 3 $DYNRED -config $J/small_plate.yaml -output out.h5 > ../xdmf3.log 2>&1); then echo "xdmf3: exit 0 with out.xdmf.tmp a directory"; exit 1; fi
+rc=0; (cd xdmf && timeout 300 $MPIEXEC -n 3 $DYNRED -config $J/small_plate.yaml -output out.h5 > ../xdmf3.log 2>&1) || rc=$?
+[ $rc -ne 0 ] || { echo "xdmf3: exit 0 with out.xdmf.tmp a directory"; exit 1; }
+[ $rc -ne 124 ] || { echo "xdmf3: hung (killed after 300 s)"; cat xdmf3.log; exit 1; }
+san_reject xdmf3 $rc xdmf3.log
 grep -q "^dynred: error: out.xdmf.tmp: cannot write the ParaView index of out.h5 (Is a directory), expected a writable file path" xdmf3.log || { cat xdmf3.log; echo "xdmf3: message"; exit 1; }
 test "$(grep -c '^dynred: error' xdmf3.log)" = 1
 if grep -q "not every rank" xdmf3.log; then cat xdmf3.log; echo "xdmf3: the index's failure on rank 0 ended in the -error_wait abort"; exit 1; fi

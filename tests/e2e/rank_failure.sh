@@ -33,6 +33,7 @@
 #      with the output open (hook -test_fail_rank_output R): the abort also
 #      removes the temporary output file.
 set -euo pipefail
+source "$ROOT/tests/sanitizer.sh" # san_reject: a sanitizer report is not the expected failure
 cd "$T"
 /usr/bin/python3 - <<'PY'
 import os, sys
@@ -87,6 +88,7 @@ one() {
   cat "$name.err" >> "$name.log" # stderr apart: ranks interleave it with stdout
   [ $rc -ne 124 ] || { echo "$name: hung (killed after 120 s)"; cat "$name.log"; exit 1; }
   [ $rc -ne 0 ] || { echo "$name: expected failure, got exit 0"; cat "$name.log"; exit 1; }
+  san_reject "$name" $rc "$name.log"
   n=$(grep -c '^dynred: error:' "$name.err" || true)
   [ "$n" -eq 1 ] || { echo "$name: $n error lines, expected 1"; cat "$name.log"; exit 1; }
   grep -qE -- "^dynred: error: .*$pat" "$name.err" || { echo "$name: message lacks /$pat/"; cat "$name.log"; exit 1; }
@@ -121,6 +123,7 @@ farm() {
   cat "$name.err" >> "$name.log"
   [ $rc -ne 124 ] || { echo "$name: hung (killed after 120 s)"; cat "$name.log"; exit 1; }
   [ $rc -ne 0 ] || { echo "$name: expected failure, got exit 0"; cat "$name.log"; exit 1; }
+  san_reject "$name" $rc "$name.log"
   n=$(grep -c '^dynred: error:' "$name.err" || true)
   [ "$n" -eq 1 ] || { echo "$name: $n error lines, expected 1"; cat "$name.log"; exit 1; }
   grep -qE -- "^dynred: error: [a-z ]+ $task: solver breakdown injected by the test hook -farm_fail_task $task .*the results before it are in the checkpoint" "$name.err" || { echo "$name: message"; cat "$name.log"; exit 1; }
@@ -157,6 +160,7 @@ for r in 0 2; do
   cat alone$r.err
   [ $rc -ne 124 ] || { echo "alone$r: hung (killed after 120 s)"; exit 1; }
   [ $rc -ne 0 ] || { echo "alone$r: expected failure, got exit 0"; exit 1; }
+  san_reject alone$r $rc alone$r.log alone$r.err
   grep -q "^dynred: error: rank $r failed alone (test hook -test_fail_rank)" alone$r.err
   grep -q "^dynred: error: rank $r of 3 stopped on the error above, but not every rank did within 3 s (-error_wait): aborting the job" alone$r.err
   test ! -e alone.h5
@@ -168,6 +172,7 @@ rc=0
 (timeout 120 $MPIEXEC -n 3 $DYNRED -config $ROOT/configs/arm3d_gmp_transient_yaw.yaml -gmp_transient_enabled 0 -output open.h5 -test_fail_rank_output 1 -error_wait 3 > open.log 2> open.err) || rc=$?
 cat open.err
 [ $rc -ne 124 ] && [ $rc -ne 0 ] || { echo "open: expected an abort, got exit $rc"; exit 1; }
+san_reject open $rc open.log open.err
 grep -q "^dynred: error: rank 1 failed alone with open.h5.tmp.[0-9]* open (test hook -test_fail_rank_output)" open.err
 grep -q "^dynred: error: rank 1 of 3 stopped on the error above, but not every rank did within 3 s" open.err
 left=$(ls -d open.h5 open.h5.tmp.* 2>/dev/null || true)
