@@ -40,7 +40,7 @@ echo "ok layout"
 # 2. DESTDIR staging
 mk install PREFIX=/opt/dynred DESTDIR="$T/stage"
 S="$T/stage/opt/dynred"
-[ -x "$S/bin/dynred" ] && [ -f "$S/share/modulefiles/dynred/$ver" ] && [ -f "$S/share/man/man1/dynred.1" ]
+test -x "$S/bin/dynred" && test -f "$S/share/modulefiles/dynred/$ver" && test -f "$S/share/man/man1/dynred.1" || { echo "installed layout incomplete"; exit 1; }
 grep -q "^set prefix /opt/dynred\$" "$S/share/modulefiles/dynred/$ver"
 grep -q "^\.I /opt/dynred/share/dynred/configs\$" "$S/share/man/man1/dynred.1"
 ! grep -rlF "$T/stage" "$S/share" || { echo "FAIL: the staging directory leaked into the installed files"; exit 1; }
@@ -106,7 +106,7 @@ run_hidden "set -e; cd '$W'; export PATH='$P/bin':/usr/bin:/bin
   cd examples && dynred -config configs/frame_modal.yaml > ../frame.log 2>&1"
 cat version.txt
 grep -qx "example job files: $P/share/dynred/configs" version.txt
-[ -f dynred_demo.h5 ] && [ -f examples/frame_modal.h5 ]
+test -f dynred_demo.h5 && test -f examples/frame_modal.h5 || { echo "outputs missing"; exit 1; }
 grep -q "^wrote dynred_demo.h5" demo.log
 diff <(cd "$P/share/dynred" && find . -type f | sort) <(cd examples && find . -type f ! -name frame_modal.h5 ! -name frame_modal.xdmf | sort)
 echo "ok without the source tree"
