@@ -114,7 +114,9 @@ static PetscErrorCode CcxEntries(DRMatStream *s, DRInputStatus *st, DRLineReader
     PetscInt miss = 0;
     char     b[32];
     while (miss < n && PetscBTLookup(cr->diag, miss)) miss++;
-    PetscCall(DRInputFail(st, "%s: ends after %lld entries with diagonal entries for %" PetscInt_FMT " of %" PetscInt_FMT " DOFs (none for row %" PetscInt_FMT ", DOF %s), expected one per DOF: truncated file, or a JOB.dof of another model?", path, (long long)cr->nent, cr->ndiag, n, miss + 1, DRLabelString(cr->labels[miss], b)));
+    if (miss == cr->ndiag) /* the first ndiag rows complete, none after: the label file has more lines than the matrices rows */
+      PetscCall(DRInputFail(st, "%s: labels %" PetscInt_FMT " DOFs, but %s ends after %lld entries with diagonal entries for its first %" PetscInt_FMT " only (none from row %" PetscInt_FMT ", DOF %s), expected one per label: extra lines in %s, or a truncated file", cr->dofpath, n, path, (long long)cr->nent, cr->ndiag, miss + 1, DRLabelString(cr->labels[miss], b), cr->dofpath));
+    else PetscCall(DRInputFail(st, "%s: ends after %lld entries with diagonal entries for %" PetscInt_FMT " of %" PetscInt_FMT " DOFs (none for row %" PetscInt_FMT ", DOF %s), expected one per DOF: truncated file, or a JOB.dof of another model?", path, (long long)cr->nent, cr->ndiag, n, miss + 1, DRLabelString(cr->labels[miss], b)));
   }
   *more = got;
   PetscFunctionReturn(PETSC_SUCCESS);
