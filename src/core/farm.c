@@ -314,31 +314,6 @@ static PetscErrorCode ReceiveResult(DRFarm f, const MPI_Status *st, Progress *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Rank 0: receive every result that is waiting (block until one arrives if
- * `wait`).  Used after the last request of a run is answered. */
-static PetscErrorCode Drain(DRFarm f, PetscBool wait, Progress *p)
-{
-  PetscLogDouble t0 = DRTime();
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscLogEventBegin(DR_EVENT_FarmDrain, 0, 0, 0, 0));
-  for (;;) {
-    int        flag = 0;
-    MPI_Status st;
-    if (wait) {
-      PetscCallMPI(MPI_Probe(MPI_ANY_SOURCE, TAG_RESULT, f->msg, &st));
-      flag = 1;
-    } else PetscCallMPI(MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, f->msg, &flag, &st));
-    if (!flag) break;
-    PetscCall(ReceiveResult(f, &st, p));
-    if (wait) break;
-  }
-  PetscCall(PetscLogEventEnd(DR_EVENT_FarmDrain, 0, 0, 0, 0));
-  if (wait) f->t_wait += DRTime() - t0;
-  else f->t_drain += DRTime() - t0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* One run's scheduling state.  `pending` lists the unfinished tasks; a
  * position in it is what travels, and a grant is a range of positions.
  * Every group root holds its queue (at most two ranges: the rest of the
@@ -497,10 +472,12 @@ static PetscErrorCode Answer(DRFarm f, Schedule *s, const MPI_Status *st)
 }
 
 /* Rank 0: answer the requests and receive the results that are waiting;
- * with `wait`, block until at least one message was handled. */
+ * with `wait`, block until at least one message was handled.  Without a
+ * schedule (s NULL: every request of the run is answered) only results. */
 static PetscErrorCode Serve(DRFarm f, Schedule *s, PetscBool wait, Progress *p)
 {
-  PetscLogDouble t0 = DRTime();
+  const int      tag = s ? MPI_ANY_TAG : TAG_RESULT;
+  PetscLogDouble t0  = DRTime();
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(DR_EVENT_FarmDrain, 0, 0, 0, 0));
@@ -508,9 +485,9 @@ static PetscErrorCode Serve(DRFarm f, Schedule *s, PetscBool wait, Progress *p)
     int        flag = 0;
     MPI_Status st;
     if (wait) {
-      PetscCallMPI(MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, f->msg, &st));
+      PetscCallMPI(MPI_Probe(MPI_ANY_SOURCE, tag, f->msg, &st));
       flag = 1;
-    } else PetscCallMPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, f->msg, &flag, &st));
+    } else PetscCallMPI(MPI_Iprobe(MPI_ANY_SOURCE, tag, f->msg, &flag, &st));
     if (!flag) break;
     if (st.MPI_TAG == TAG_REQ) PetscCall(Answer(f, s, &st));
     else PetscCall(ReceiveResult(f, &st, p));
@@ -682,7 +659,7 @@ PetscErrorCode DRFarmRun(DRFarm f, PetscInt ntasks, DRFarmTaskFn fn, void *ctx)
     PetscCallMPI(MPI_Allreduce(&mine, &nrecv, 1, MPI_LONG, MPI_SUM, f->comm));
     PetscCallMPI(MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MINLOC, f->comm));
     if (f->rank == 0)
-      while (p.done < nown + nrecv) PetscCall(Drain(f, PETSC_TRUE, &p));
+      while (p.done < nown + nrecv) PetscCall(Serve(f, NULL, PETSC_TRUE, &p));
     if (out.v == 0) {
       PetscCallMPI(MPI_Bcast(fail, (int)sizeof(fail), MPI_CHAR, out.r, f->comm));
       PetscCallMPI(MPI_Waitall((PetscMPIInt)nsent, req, MPI_STATUSES_IGNORE));
