@@ -60,7 +60,7 @@ PetscErrorCode DRJobCMS(DRConfig cfg)
 {
   DRCMS          cms;
   DRStore        store;
-  PetscBool      verify;
+  PetscBool      verify, dry;
   PetscReal      tol, tsetup, tsolve, tverify = 0, ttotal;
   PetscBool      exporting;
   DRExport       x;
@@ -83,6 +83,15 @@ PetscErrorCode DRJobCMS(DRConfig cfg)
   PetscCall(DRCMSSetUp(cms));
   PetscCall(CheckGroupsAndMemory(cfg, cms));
   PetscCall(DRJobPhaseEnd(DR_JOB_MODEL));
+  PetscCall(DRConfigGetBool(cfg, "cms.dry_run", &dry, NULL));
+  if (dry) { /* everything above is what a queued job would be refused for; nothing below has run */
+    PetscInt     ncomp, ngroups, nmine;
+    DRComponent *comps;
+    PetscCall(DRCMSGetLocalComponents(cms, &ncomp, &ngroups, &nmine, &comps));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "cms: dry run: %" PetscInt_FMT " component(s) on %" PetscInt_FMT " rank group(s) set up and checked (model, partition, groups, memory); nothing solved, %s not written\n", ncomp, ngroups, out));
+    PetscCall(DRCMSDestroy(&cms));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(DRJobPhaseBegin(DR_JOB_SOLVE));
   PetscCall(DRCMSSolve(cms));
   PetscCall(DRCMSView(cms, PETSC_VIEWER_STDOUT_WORLD));
