@@ -20,7 +20,7 @@
 #     are solved (the count dynred modal finds there), equal to the full model.
 #  8. The auto choice on the 46k-DOF plate (100 x 50 x 2, one component):
 #     kept whole for 20 modes, split into 8 for 200 modes, the cases the cost
-#     model was calibrated on (bench/README.md 2s: measured 1.18 of the modal
+#     model was calibrated on (bench/README.md "CMS: cms.partition auto calibration": measured 1.18 of the modal
 #     job split in 2 at 20 modes, 0.65-0.73 in 8 at 200); the split job's
 #     modes below fmax within tol_pct (0.5 %) of `dynred modal`'s.
 #  9. A refinement round that enriches many components (the plate in 16,
