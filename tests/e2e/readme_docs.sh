@@ -5,7 +5,10 @@
 #  2. every docs/NAME.md the README names (as a link target or in the text)
 #     exists, and every page of docs/ is named by the README (a page no
 #     link reaches is a page no reader finds);
-#  3. every relative .md link inside docs/*.md resolves from docs/.
+#  3. every relative .md link inside docs/*.md resolves from docs/;
+#  4. every benchmark section that code, tests, scripts, configs, jobs,
+#     DESIGN.md or docs/ cite as bench/README.md "SECTION" is a heading of
+#     bench/README.md (the sections are cited by name).
 # Fails with one line per problem.
 set -euo pipefail
 R="$ROOT/README.md"
@@ -26,4 +29,32 @@ for f in "$ROOT"/docs/*.md; do
   done
 done
 [ $bad = 0 ] && echo "ok links"
+# 4. bench/README.md "SECTION" (also wrapped over a line break, or as
+# `bench/README.md, section NAME)` inside a help string)
+/usr/bin/python3 - "$ROOT" <<'PY' || bad=1
+import os, re, sys
+root = sys.argv[1]
+heads = {l[3:].strip() for l in open(os.path.join(root, "bench/README.md")) if l.startswith("## ")}
+pat = re.compile(r'bench/README(?:\.md)?(?:\]\(\.\./bench/README\.md\))?,?\s*(?:[#*]\s*)?(?:"((?:[^"\\]|\\.)+?)"|section ([^)]+)\))')
+n = bad = 0
+for top in ("src", "include", "tests", "scripts", "bench", "configs", "jobs", "docs", "DESIGN.md"):
+    base = os.path.join(root, top)
+    files = [base] if os.path.isfile(base) else [os.path.join(d, f) for d, _, fs in os.walk(base) for f in fs]
+    for f in files:
+        if f.endswith(("bench/README.md", "tests/e2e/readme_docs.sh")) or "/results/" in f and not f.endswith((".sh", ".txt")):
+            continue
+        try:
+            text = open(f, encoding="utf-8").read()
+        except (UnicodeDecodeError, OSError):
+            continue
+        for m in pat.finditer(text):
+            name = re.sub(r"\s*\n\s*[#*]?\s*", " ", m.group(1) or m.group(2)).strip()
+            n += 1
+            if name not in heads:
+                print(f"FAIL: {os.path.relpath(f, root)} cites bench/README.md section '{name}', not a heading there")
+                bad = 1
+if not bad:
+    print(f"ok {n} bench/README.md section references")
+sys.exit(bad)
+PY
 exit $bad
