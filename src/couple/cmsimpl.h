@@ -26,7 +26,7 @@
  * DR_CMS_EXTRA_MODES beyond nmodes): their Ritz values bound the spectral
  * gaps of the reported modes in the error estimate.  Every one of them also
  * costs the estimate a residual and a K_II solve column per component: 1.25
- * (until 2026-11-27) computed 261 modes for 199 on the 200k plate; 1.05
+ * computes 261 modes for 199 on the 200k plate; 1.05
  * computes about 10 % more than reported, and the estimates of the reported
  * modes came out the same (bitwise in the printed digits: a mode's gap uses
  * its nearest upper neighbours, whose chain from the top is short) on the

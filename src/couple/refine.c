@@ -1,4 +1,4 @@
-/* The refinement of a CMS solve for cms.tol_pct (issue 13 item 2): after
+/* The refinement of a CMS solve for cms.tol_pct: after
  * the error estimate, which parts the next round enriches and how.
  *
  * A part is a component (its interior: more fixed-interface modes, or
@@ -31,8 +31,8 @@
  * on the tolerance.  The estimate is taken twice (DR_CMS_TRUNC_SAFETY), so
  * this g has a sqrt(2) margin on the true error already; it is kept in
  * [1.25, 2]: at least 1.25 (with +8 modes, so a mode just above the
- * tolerance does not cost a round of its own for a handful of modes; the old
- * fixed 1.5 grew 216 -> 324 modes per part for 0.655 % against 0.5 % on the
+ * tolerance does not cost a round of its own for a handful of modes; a
+ * fixed 1.5 grows 216 -> 324 modes per part for 0.655 % against 0.5 % on the
  * 46k-DOF plate), at most 2x: the worst modes' estimates can be 10-20x their
  * true error (bench/README.md, tightness max), and one more round costs less
  * than a doubled component eigensolve. */

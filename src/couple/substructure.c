@@ -1,4 +1,4 @@
-/* Automatic substructuring (issue 13 item 5): a model that arrives as ONE
+/* Automatic substructuring: a model that arrives as ONE
  * component (a built-in model without a cut, one CalculiX deck, one Matrix
  * Market pair) is split algebraically into N subdomains and a separator,
  * and the CMS pipeline runs unchanged on those N + 1 components.

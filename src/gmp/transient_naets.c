@@ -1,5 +1,5 @@
-/* Naets' inertia terms of the GMP reduced equations (issue 18 item 2;
- * gmp.transient.naets: true; used by transient.c).
+/* Naets' inertia terms of the GMP reduced equations (gmp.transient.naets:
+ * true; used by transient.c).
  *
  * The derivation below is written for one driven rigid DOF; the code
  * implements its general form for nt driven DOFs (arm3d with the yaw and

@@ -1,4 +1,4 @@
-/* Interface reduction before the projection (issue 13 item 4) for the
+/* Interface reduction before the projection for the
  * fixed-interface family.
  *
  * Phase 1 (DRFixedInterfacePencil): the component's part of the interface
