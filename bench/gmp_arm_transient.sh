@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The arm3d elbow transient against the unreduced arm (issue 18 item 2, the
-# arm; bench/README.md 2g): configs/arm3d_gmp_transient.yaml (yaw held at
+# The arm3d elbow transient against the unreduced arm (bench/README.md
+# "GMP transient: the arm's elbow"): configs/arm3d_gmp_transient.yaml (yaw held at
 # 0.3 rad, elbow torque 8 N m with a 5 Hz ramp, 0.4 s, h = 0.1 ms, grid
 # 0.1 rad), for a stiff (E), a softer (E/2) and a flexible (E/10) arm, 6 and
 # 12 deformation modes, without and with Naets' terms, in the hinge frame

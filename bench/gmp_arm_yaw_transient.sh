@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The arm3d transient with the yaw and the elbow driven at once against the
-# unreduced spatial arm (issue 18 item 2, the arm's yaw; bench/README.md
-# 2g, the arm's yaw): configs/arm3d_gmp_transient_yaw.yaml (base torque
+# unreduced spatial arm (bench/README.md "GMP transient: the arm with both
+# motors"): configs/arm3d_gmp_transient_yaw.yaml (base torque
 # 50 N m, elbow torque 8 N m, 5 Hz ramp, 0.4 s, h = 0.1 ms, grid 0.1 rad in
 # both axes), for a stiff (E), a softer (E/2) and a flexible (E/10) arm, 6
 # and 12 deformation modes, without and with Naets' terms, in the hinge

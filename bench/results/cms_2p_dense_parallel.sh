@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/README.md 2p: cms.dense_parallel off / on, alternately, on the 200k-DOF
+# bench/README.md "CMS: the root's CC problem on every rank, cms.dense_parallel": cms.dense_parallel off / on, alternately, on the 200k-DOF
 # plate as one component in 8 subdomains (separator 5400 DOFs), 200 modes,
 # 2 ranks; one line per run (wall and peak RSS of the largest process,
 # DREigenDense of -log_view, the interface-reduction phase and the CMS total).

@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/README.md 2r: the root's CC problem by LAPACK (-dr_dense_lanczos_min 0)
+# bench/README.md "CMS at 1M DOF: substructured, the root's CC problem by block Lanczos": the root's CC problem by LAPACK (-dr_dense_lanczos_min 0)
 # and by the dense block Lanczos path (the default), alternately, on the
 # 200k-DOF plate as one component in 8 subdomains (separator 5400 DOFs), 200
 # modes, 2 ranks; one line per run (wall and peak RSS of the largest process,

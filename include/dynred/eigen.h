@@ -52,7 +52,7 @@ PetscErrorCode DRDenseEigenWork(PetscInt n, PetscReal *K, const PetscReal *M, Pe
  * (at the default -dr_dense_lanczos_min): LAPACK's (8/3) n^3, or the block
  * Lanczos path's count (with the count by inertia) where it pays.  For cost
  * models (cms.partition auto); measured about 0.055 ns per operation on one
- * core (bench/README.md 2r: n = 12000, 265 s by LAPACK). */
+ * core (bench/README.md "CMS at 1M DOF: substructured, the root's CC problem by block Lanczos": n = 12000, 265 s by LAPACK). */
 PetscReal      DRDenseEigenOps(PetscInt n, PetscInt nwant);
 PetscErrorCode DRDenseEigenLanczos(PetscInt n, PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscErrorCode (*reload)(void *, PetscReal *), void *ctx, PetscBool *done);
 PetscErrorCode DRDenseEigenMinor(PetscInt n, const PetscReal *K, const PetscReal *M, PetscInt nwant, PetscReal lmax, PetscInt *nfound, PetscReal *lam, PetscReal *X, PetscInt *minor);

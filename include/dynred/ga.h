@@ -1,5 +1,6 @@
 /* dynred: master-DOF selection by a multi-objective genetic algorithm
- * (NSGA-II), METHODS.md section 4 (seed 003).
+ * (NSGA-II), METHODS.md section 4 (iterative dynamic condensation and GA
+ * selection of master DOFs for real-time hybrid simulation).
  *
  * Genes: one bit per candidate DOF (translational DOFs with nonzero lumped
  * mass, less the forced masters; rotations only with ga.rotations).  An

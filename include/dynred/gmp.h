@@ -1,4 +1,6 @@
-/* dynred: Global Modal Parameterization (METHODS.md section 5, seed 004).
+/* dynred: Global Modal Parameterization (METHODS.md section 5, after Naets,
+ * Heirman and Desmet, "Reduced-order-model interpolation for use in Global
+ * Modal Parameterization").
  *
  * A flexible mechanism is described by its rigid DOFs theta.  At each rigid
  * configuration the undeformed shape rho(theta) is found from the joint

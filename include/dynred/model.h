@@ -39,7 +39,7 @@ PetscErrorCode DRBuiltinRegister(const char name[], DRBuiltinCreateFn fn);
 
 /* A component file format: component k of the components: list (its keys
  * components[k].*, paths relative to the job file), named `name`.
- * Registered: calculix, mtx, petsc, hdf5. */
+ * Registered: calculix, mtx, petsc, hdf5, op4, abaqus, ansys, dmig. */
 typedef PetscErrorCode (*DRReaderCreateFn)(DRConfig cfg, PetscInt k, const char *name, MPI_Comm comm, DRComponent *c);
 PetscErrorCode DRReaderRegister(const char name[], DRReaderCreateFn fn);
 

@@ -1,4 +1,6 @@
-/* dynred: parametric model reduction for moving loads (METHODS.md 3, seed 001).
+/* dynred: parametric model reduction for moving loads (METHODS.md 3, after
+ * Fischer and Eberhard, "Simulation of moving loads in elastic multibody
+ * systems with parametric model reduction techniques", 2014).
  *
  * M q'' + D q' + K q = b(p) u, y = b(p)^T q: a load of direction
  * pmor.direction moves along a path of nodes (pmor.path, or a node set or

@@ -1,4 +1,4 @@
-/* dynred: fail-fast checks run before the expensive work (issue 16 item 5),
+/* dynred: fail-fast checks run before the expensive work,
  * and one error line for a failure inside a rank group (item 7).
  *
  * The checks are collective on their communicator and raise DR_ERR_INPUT with

@@ -127,7 +127,7 @@ PetscErrorCode DRReductionResidual(DRReduction r, DRComponent c, PetscInt ncol, 
  * *supported false for methods without it (guyan, irs, serep, and a
  * craig-bampton basis on reduced interface coordinates). */
 PetscErrorCode DRReductionBoundarySchur(DRReduction r, DRComponent c, PetscReal **S, PetscBool *supported);
-/* Interface reduction before the projection (CMS, issue 13 item 4), in two
+/* Interface reduction before the projection (CMS), in two
  * phases instead of Apply.  Phase 1: the component modes and the
  * component's part of the interface pencil, its boundary Schur complement S
  * and Guyan mass MG (pnb x pnb, physical boundary order, on rank 0 of c's

@@ -100,7 +100,7 @@ typedef enum { DR_SIG_ZERO, DR_SIG_STEP, DR_SIG_RAMP, DR_SIG_SINE, DR_SIG_TRAPEZ
  *   step:      a for t >= t0
  *   ramp:      a (t - t0) / t_rise for t0 <= t <= t0 + t_rise, then a (t_rise = 0: a (t - t0), unbounded)
  *   sine:      a sin(2 pi f (t - t0)) for t >= t0
- *   trapezoid: the seed 000 reference speed profile: 0 -> a in t_rise, a for
+ *   trapezoid: the reference speed profile of Maulik, Riordan and Walsh: 0 -> a in t_rise, a for
  *              t_hold, a -> 0 in t_fall (defaults 7 s, 11.5 s, 7 s with a = 2:
  *              2 m/s cruise, braking after 30 m, standstill at 25.5 s)
  *   table:     columns t, u_1 .. u_nin from a file, linear interpolation,
@@ -165,7 +165,7 @@ PetscErrorCode DRSSIntegratorNames(char buf[], size_t len);
  * X (may be NULL): (nsteps+1) x 2m states; xT (may be NULL): final state. */
 PetscErrorCode DRSSSimulate(DRSS ss, const char *method, PetscReal h, PetscInt nsteps, const PetscReal x0[], const DRSSInput *u, PetscReal Y[], PetscReal X[], PetscReal xT[]);
 
-/* ---- virtual hybrid simulation (seed 003) ------------------------------- */
+/* ---- virtual hybrid simulation (METHODS.md 4) --------------------------- */
 
 /* An external element between two DOF pairs: N(dl) and dN/d(dl), with the
  * elongation dl = e^T (u_j - u_i) along the unit vector e (2 DOF per node,

@@ -1,5 +1,6 @@
 /* dynred sysred: system-level reduction of a linear state space
- * (METHODS.md section 6, seed 002; issue 14).
+ * (METHODS.md section 6, after Nguyen, "Model reduction for vehicle systems
+ * modelling", MASc thesis, University of Waterloo, 2014).
  *
  *   x' = A x + B u,  y = C x + D u   (n states, m inputs, p outputs)
  *
@@ -18,7 +19,7 @@
  *            of a second-order model M q'' + D q' + K q = B u (sobt.c):
  *            keeps the second-order form, not the first-order bound;
  *   energy   energy-based ranking of a lumped-parameter model's components
- *            (activity, 2-norm of power; seed 002 chapter 3), removal of the
+ *            (activity, 2-norm of power; Nguyen 2014, chapter 3), removal of the
  *            unimportant ones and a Levenberg-Marquardt refit of the rest
  *            (energy.c, energy_fit.c); model modal: also the power per
  *            modal coordinate and, with sysred.energy.cms, per substructure

@@ -56,7 +56,7 @@ PetscErrorCode DRJobStoreOpen(DRConfig cfg, const char *job, DRStore *s);
 PetscErrorCode DRJobStoreCommit(DRStore *s, PetscInt nphases, const char *const phases[], const PetscReal seconds[]);
 /* On error: drop the temporary output file, if any. */
 PetscErrorCode DRJobStoreAbort(void);
-/* Fail fast, before any model is built (issue 16 item 5): every key the job
+/* Fail fast, before any model is built: every key the job
  * file gives and every option of the job's sections against its type and
  * range, the output's directory, every input file. */
 PetscErrorCode DRJobPreflight(DRConfig cfg, const char *job);

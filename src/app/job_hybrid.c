@@ -1,12 +1,12 @@
-/* dynred hybrid: virtual hybrid simulation (seed 003, METHODS.md 4) of
+/* dynred hybrid: virtual hybrid simulation (METHODS.md 4) of
  * reduced models (GA front solutions, IDC-condensed masters) and the full
  * model with one external element; the work is in src/ss/hybrid_job.c. */
 #include "app.h"
 #include <dynred/ss.h>
 
 /* Times in seconds; the integration runs in the time unit of model.units;
- * damping and element parameters in the model's units (seed 003: N, mm, ms,
- * g with alpha = 2, beta = 0.1, k0 = 131.35 N/mm). */
+ * damping and element parameters in the model's units (the hybrid-simulation
+ * paper of METHODS.md 4: N, mm, ms, g with alpha = 2, beta = 0.1, k0 = 131.35 N/mm). */
 const DRConfigKey DRJobHybridKeys[] = {
   {"hybrid.source", DR_CFG_STRING, "", "result file holding the reduced models (e.g. a ga result), relative to the job file", NULL, NULL, NULL},
   {"hybrid.models", DR_CFG_STRING, "", "comma list of groups of hybrid.source with K, M, labels (e.g. /ga/solutions/001), or full (the full model itself)", NULL, NULL, NULL},

@@ -1,5 +1,7 @@
 /* dynred pmor: parametric model reduction for a moving load (METHODS.md 3,
- * seed 001); the work is in src/pmor (include/dynred/pmor.h). */
+ * after Fischer and Eberhard, "Simulation of moving loads in elastic
+ * multibody systems with parametric model reduction techniques", 2014);
+ * the work is in src/pmor (include/dynred/pmor.h). */
 #include "app.h"
 #include <dynred/pmor.h>
 

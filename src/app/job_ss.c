@@ -28,7 +28,7 @@ const DRConfigKey DRJobSSKeys[] = {
   {"ss.sim.repeat", DR_CFG_INT, "1", "runs per method; the wall time is their mean (real-time factor benchmarks)", "1..", NULL, NULL},
   {"ss.sim.reference", DR_CFG_STRING, "exact", "method every other is compared with (empty: none)", NULL, NULL, NULL},
   {"ss.sim.write_y", DR_CFG_BOOL, "true", "write output histories /ss/sim/METHOD/y", NULL, NULL, NULL},
-  /* the seed 000 speed profile: 7 s rise, 11.5 s at 2 m/s (braking after 30 m), standstill at 25.5 s */
+  /* the speed profile of Maulik, Riordan and Walsh (METHODS.md 2): 7 s rise, 11.5 s at 2 m/s (braking after 30 m), standstill at 25.5 s */
   DR_SIGNAL_KEYS("ss", "7.0", "11.5", "7.0"),
   {NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };

@@ -1,5 +1,5 @@
 /* dynred sysred: system-level reduction of a state space (METHODS.md
- * section 6, issue 14): minimal realization, balanced truncation, singular
+ * section 6): minimal realization, balanced truncation, singular
  * perturbation; the job file's sysred section (DRJobSysRedKeys) drives a
  * DRSysRed object (src/sysred/).  Small dense work: every rank computes the
  * same thing; rank 0 writes. */

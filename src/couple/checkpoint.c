@@ -1,4 +1,4 @@
-/* The CMS component checkpoint (issue 16 item 6): every finished
+/* The CMS component checkpoint: every finished
  * superelement is stored in its own HDF5 file CKPT/HASH.h5 (CKPT: the
  * directory cms.checkpoint, default OUTPUT.ckpt), written by the group's
  * rank 0 to HASH.h5.tmp and renamed, so a job killed at any point leaves

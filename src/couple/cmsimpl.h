@@ -26,11 +26,11 @@
  * DR_CMS_EXTRA_MODES beyond nmodes): their Ritz values bound the spectral
  * gaps of the reported modes in the error estimate.  Every one of them also
  * costs the estimate a residual and a K_II solve column per component: 1.25
- * (until 2026-11-27) computed 261 modes for 199 on the 200k plate; 1.05
+ * computes 261 modes for 199 on the 200k plate; 1.05
  * computes about 10 % more than reported, and the estimates of the reported
  * modes came out the same (bitwise in the printed digits: a mode's gap uses
  * its nearest upper neighbours, whose chain from the top is short) on the
- * 200k plate and the 51k CalculiX bar at 200 modes (bench/README 2n). */
+ * 200k plate and the 51k CalculiX bar at 200 modes (bench/README.md "CMS: projection and error-estimate residuals"). */
 #define DR_CMS_EXTRA_RANGE 1.05
 #define DR_CMS_EXTRA_MODES 3
 /* cms.interface_auto: the first interface cutoff, a multiple of the
@@ -50,7 +50,7 @@
  * lower floor pays: the first solve's cost grows with nev (SLEPc's basis
  * holds ncv = max(2 nev, nev + 15) vectors and restarts until nev converge:
  * 93 shift-and-invert solves per 13k-DOF part for 16 modes).  Measured side
- * by side (2 ranks, tol_pct 0.5, bench/README.md 2k): at 20 modes the
+ * by side (2 ranks, tol_pct 0.5, bench/README.md "CMS: first-round component-mode floor"): at 20 modes the
  * 51k-DOF CalculiX bar took 3.7-4.0 s with 8 against 4.6-5.3 s with 16
  * (1 refinement either way), the plate 2.2 s against 2.8 s (2 rounds
  * against 1); at 50 and 200 modes, where the cutoff counts exceed the
@@ -66,7 +66,7 @@
  * it.  At 1.0 the modes near fmax have no gap to the truncated spectrum
  * (theta / lambda_c -> 1: the corrections stall and the estimate is
  * infinite); measured on the 46k-DOF plate in 4 parts, 200 modes
- * (bench/README.md section 2d): 1.0 needs 3 rounds and more modes in the
+ * (bench/README.md "CMS: refinement by residual corrections"): 1.0 needs 3 rounds and more modes in the
  * end than 2.0, 1.5 one round with 30 % fewer component modes than 2.0. */
 #define DR_CMS_FIRST_CUT_CORR 1.5
 

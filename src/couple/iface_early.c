@@ -1,4 +1,4 @@
-/* CMS interface reduction before the projection (issue 13 item 4).
+/* CMS interface reduction before the projection.
  *
  * Every Craig-Bampton component computes its modes and its part of the
  * interface pencil (boundary Schur complement S_c and Guyan mass M_c, by

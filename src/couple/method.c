@@ -26,7 +26,7 @@ PetscErrorCode DRCMSBoundaryCount_Private(DRComponent comp, const PetscBool isbo
  * and the estimate).  A part without boundary DOFs cannot be built
  * free-interface.  Measured (bench/cms_bench.py, plate50k in 4 parts, 2
  * ranks, default tol_pct 0.5, quiet machine; CMS job / `dynred modal` job
- * for the same modes, bench/README.md 2h): 20 modes craig-bampton 1.24,
+ * for the same modes, bench/README.md "CMS: method auto vs craig-bampton vs free-interface"): 20 modes craig-bampton 1.24,
  * free-interface 3.55, auto 3.69; 200 modes 0.68, 2.54, 2.66.  Fewer component modes for free-interface (45 vs
  * 70, 497 vs 607) do not pay: a non-Craig-Bampton part turns the interface
  * reduction before the projection off for the whole job (coupled system

@@ -1,4 +1,4 @@
-/* The refinement of a CMS solve for cms.tol_pct (issue 13 item 2): after
+/* The refinement of a CMS solve for cms.tol_pct: after
  * the error estimate, which parts the next round enriches and how.
  *
  * A part is a component (its interior: more fixed-interface modes, or
@@ -31,8 +31,8 @@
  * on the tolerance.  The estimate is taken twice (DR_CMS_TRUNC_SAFETY), so
  * this g has a sqrt(2) margin on the true error already; it is kept in
  * [1.25, 2]: at least 1.25 (with +8 modes, so a mode just above the
- * tolerance does not cost a round of its own for a handful of modes; the old
- * fixed 1.5 grew 216 -> 324 modes per part for 0.655 % against 0.5 % on the
+ * tolerance does not cost a round of its own for a handful of modes; a
+ * fixed 1.5 grows 216 -> 324 modes per part for 0.655 % against 0.5 % on the
  * 46k-DOF plate), at most 2x: the worst modes' estimates can be 10-20x their
  * true error (bench/README.md, tightness max), and one more round costs less
  * than a doubled component eigensolve. */
@@ -88,8 +88,8 @@ PetscErrorCode DRCMSRefine_Private(DRCMS c, PetscBool redo[], PetscBool *again)
      * largest share; as a secondary part, by the least factor.  Its share is
      * the boundary force imbalance of the recovered mode, and a part of that
      * is the components' interior error seen on the boundary, which the
-     * components' enrichment of the same round removes.  Measured (bench/
-     * README.md 2q): on the CalculiX assembly at 200 modes the interface
+     * components' enrichment of the same round removes.  Measured (bench/README.md
+     * "CMS: interface growth in the refinement round"): on the CalculiX assembly at 200 modes the interface
      * grew 228 -> 456 CC modes in the one round where 285 gave the same
      * round count and a largest estimate of 0.11 % instead of 0.07 % (CMS
      * against the modal job 0.54-0.57 -> 0.43-0.48, side by side); on the
@@ -117,7 +117,7 @@ PetscErrorCode DRCMSRefine_Private(DRCMS c, PetscBool redo[], PetscBool *again)
    * the estimate decides whether another round follows.  Measured on the
    * 200k-DOF plate in 4 parts at 20 modes (3276 boundary DOFs): 36 CC modes,
    * 72 wanted, 66 kept: 65 taken, the job 18.3 -> 15.0 s with the same
-   * rounds and estimates (bench/README.md 2k). */
+   * rounds and estimates (bench/README.md "CMS: first-round component-mode floor"). */
   if (c->iface_redo && ncc_more + 1 > c->nccache && c->nccache < c->pnbglob && 2 * (c->nccache - 1) >= 3 * c->ncc) ncc_more = c->nccache - 1;
   for (PetscInt k = 0; k < c->ncomp; k++) any = (PetscBool)(any || redo[k]);
   if (c->cutoff_given || c->nrefine >= c->max_refine || (!any && !c->iface_redo)) {

@@ -29,7 +29,7 @@ PetscErrorCode DRCMSMark_Private(DRCMS c, PetscInt k, PetscBool start)
  * may hold under cms.keep_factors: auto.  A component holds four items of
  * about the same size: its matrices (K, M and the interior copies K_II,
  * M_II), the factorization, its basis T, and the residual and correction
- * blocks; measured on the 1M-DOF plate in 8 (bench/README.md 2s): the
+ * blocks; measured on the 1M-DOF plate in 8 (bench/README.md "CMS: cms.partition auto calibration"): the
  * factorizations 2.0 of about 8 GB per rank.  When they pass a quarter of
  * the rank's share of the node, the whole job is near that share, and a
  * refactorization (2-4 s for a 121k-DOF part) is cheaper than swapping. */

@@ -243,7 +243,7 @@ static PetscErrorCode DistributedSolve(DRCMS c, PetscInt N, const PetscReal *Kr,
  * the N modes are wanted (cms.nmodes without fmax) and the dense solve fits
  * in the root's memory: SLEPc then needs a basis of about 2 x nmodes vectors
  * and restarts, dearer than the whole dense spectrum (the 12558-coordinate
- * CMS chain of bench/README.md 2f, 10000 modes: SLEPc still running after
+ * CMS chain of bench/README.md "sysred: dense vs low-rank Gramians", 10000 modes: SLEPc still running after
  * 17 min, dense dsyevr 435 s).  Memory: Kr and Mr are held already; the
  * dense path adds Q and DRDenseEigen's copies and workspace, about
  * 5 N^2 doubles, allowed up to 80 % of the node's available memory. */

@@ -1,4 +1,4 @@
-/* Automatic substructuring (issue 13 item 5): a model that arrives as ONE
+/* Automatic substructuring: a model that arrives as ONE
  * component (a built-in model without a cut, one CalculiX deck, one Matrix
  * Market pair) is split algebraically into N subdomains and a separator,
  * and the CMS pipeline runs unchanged on those N + 1 components.
@@ -54,7 +54,7 @@
  * of size / g ranks runs its makespan in g / size of it.
  * m: cms.component_modes when fmax = 0; else the component's DOF share of
  * cutoff_factor * cms.nmodes (the expected system modes below fmax), plus 1.
- * Calibration (2 ranks, bench/README.md 2s, CMS wall over the modal job's):
+ * Calibration (2 ranks, bench/README.md "CMS: cms.partition auto calibration", CMS wall over the modal job's):
  * the 46k-DOF plate at 20 modes, 2 / 4 / 8 subdomains: 1.14 / 1.05 / 1.20
  * predicted, 1.02 / 1.06 / 1.45 measured; at 200 modes, 2 / 4 / 8 / 16:
  * 0.78 / 0.50 / 0.42 / 0.74 predicted, 0.52-0.61 / 0.47-0.51 / 0.62-0.65 / 1.5

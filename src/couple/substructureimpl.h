@@ -9,7 +9,7 @@
 #define DR_SUB_MIN_PART  2000  /* auto: no subdomain below this many DOFs */
 #define DR_SUB_MAX_PARTS 64    /* auto: at most this many subdomains */
 #define DR_SUB_MARGIN    0.85  /* auto: split only below this share of the one-solve cost (the model's error: substructure.c) */
-#define DR_SUB_CC_PER_MODE 2.5  /* cost model: CC modes kept per system mode (bench/README.md 2r: 490 and 504 for 200) */
+#define DR_SUB_CC_PER_MODE 2.5  /* cost model: CC modes kept per system mode (bench/README.md "CMS at 1M DOF: substructured, the root's CC problem by block Lanczos": 490 and 504 for 200) */
 #define DR_SUB_NS_PER_OP 0.058  /* cost model: ns per dense operation on one core (2r: 265 s for 4.6e12 by LAPACK) */
 
 struct _DRSubstructure {

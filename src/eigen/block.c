@@ -7,7 +7,7 @@
  * a time (one MatSolve per vector: the whole factor is read from memory for
  * every column).  MUMPS solves a block of b right-hand sides with one pass
  * over the factor (MatMatSolve), a fraction of the cost per column
- * (bench/README 2k, 2m).  SLEPc has no block Krylov-Schur with
+ * (bench/README.md "CMS: first-round component-mode floor", "CMS: component eigensolves by block Lanczos").  SLEPc has no block Krylov-Schur with
  * shift-and-invert; its block methods (subspace iteration, LOBPCG) need many
  * more operator applications.  So this file is the one hand-written
  * eigensolver of dynred.
@@ -202,7 +202,7 @@ static PetscErrorCode Orthogonalize(Block *L, const PetscScalar *Q, const PetscS
  * kept, ||h_j|| > ||w_j||_M, i.e. the norm fell below 1/sqrt(2); ranks
  * decide alike: both norms come from rank 0's reductions).  Two passes over
  * the whole basis read it four times per block; this reads it twice (the
- * memory-bound half of the component eigensolve, bench/README.md 2y).
+ * memory-bound half of the component eigensolve, bench/README.md "CMS on the CalculiX bar at 200 modes").
  * MW = M W and G = W^T M W (b x b, for CholQR) on return.  *extra counts
  * the DGKS passes. */
 static PetscErrorCode OrthogonalizeExpansion(Block *L, PetscInt lo, PetscInt ncols, PetscScalar *W, PetscScalar *MW, PetscReal *h, PetscReal *G, PetscInt *extra)
@@ -405,7 +405,7 @@ PetscErrorCode DRModalBlockSolve(DRModal m, Mat F, PetscInt nwant, PetscInt *nco
   /* the basis: block_basis (default 3) times the wanted count and at least
    * two blocks beyond it, in whole blocks.  A block Krylov space of
    * dimension p has polynomial degree p / b only, so it needs more room
-   * than SLEPc's ncv = 2 nev: measured (bench/README.md 2m) 2 -> 3 cut the
+   * than SLEPc's ncv = 2 nev: measured (bench/README.md "CMS: component eigensolves by block Lanczos") 2 -> 3 cut the
    * solved columns by a third at b = 8; 4 saved little more while the
    * Gram-Schmidt work grows like n p^2. */
   L.b  = b;

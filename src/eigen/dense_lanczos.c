@@ -7,7 +7,7 @@
  * in dsyevr is half matrix-vector work.  The root's interface pencil of a
  * substructured model is such a problem with few wanted modes: the 1M-DOF
  * plate in 8 subdomains has a separator of 12000 DOFs, whose lowest 657 CC
- * modes took 265 s (bench/README 2r), the 200k plate's 5400 DOFs 25 s
+ * modes took 265 s (bench/README.md "CMS at 1M DOF: substructured, the root's CC problem by block Lanczos"), the 200k plate's 5400 DOFs 25 s
  * (2o).  This path costs
  *   - the Cholesky factor of K - sigma M (n^3 / 3, in place, BLAS 3);
  *   - with a value range (nwant = 0): the count below lmax by the inertia of

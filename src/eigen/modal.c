@@ -441,7 +441,7 @@ static PetscErrorCode BlockFactor(DRModal m, PetscInt nev, Mat *F)
    * b = 8 solved 18x the columns SLEPc's single solves did, CMS at 20 modes
    * 1.46 against 0.98 of the modal job, while at 150-200 modes per part the
    * block path solved 2x the columns at a quarter of the cost per column:
-   * bench/README.md 2m) */
+   * bench/README.md "CMS: component eigensolves by block Lanczos") */
   if (nev <= 0 || m->block <= 0 || nev < m->block_min * m->block || m->ndefl + DRModalBlockBasis(m, nev) + m->block > n) PetscFunctionReturn(PETSC_SUCCESS);
   if (m->F) *F = m->F;
   else if (m->zero_factored && m->sigma == 0) {

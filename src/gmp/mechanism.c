@@ -5,8 +5,9 @@
 #include <petscblaslapack.h>
 #include <string.h>
 
-/* The built-in kinds (registered below on first use).  Seed 004's slider-crank
- * (Table 1); the paper omits I and the slider mass: a 1 cm square section
+/* The built-in kinds (registered below on first use).  The slider-crank of
+ * Naets, Heirman and Desmet, "Reduced-order-model interpolation for use in
+ * Global Modal Parameterization" (Table 1); the paper omits I and the slider mass: a 1 cm square section
  * (I = A^2/12) and a slider of 0.1 kg. */
 static PetscErrorCode SliderCrankDefaults(DRMechanismParams *p)
 {

@@ -193,7 +193,7 @@ static PetscErrorCode RomAssemble(DRGMPRomBuilder b, MPI_Comm comm, const PetscR
  * and M-orthogonal to it.  Without it, the torque at O loads the modes of a
  * crank pinned at both ends, whose series for an end moment converges
  * slowly (the quasi-static deflection lacks 24 % with 7 modes, 7 % with
- * 20; bench/README.md 2g). */
+ * 20; bench/README.md "GMP transient: slider-crank"). */
 static PetscErrorCode AttachmentColumn(RomWork *w, Mat Zm, PetscInt nt, PetscInt n)
 {
   Mat       Zd;

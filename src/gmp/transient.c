@@ -39,7 +39,8 @@
  * Integrator: PETSc TSALPHA2 (generalized-alpha for second-order systems)
  * with spectral radius 1 (no numerical damping), fixed step.
  * Torque: tau = T0 sin(2 pi f t) for t < 1/(4 f) (the sinusoidal ramp),
- * then T0; seed 004: T0 = 0.5 N m, f = 50 Hz, h = 0.05 ms. */
+ * then T0; the GMP paper (Naets, Heirman and Desmet): T0 = 0.5 N m,
+ * f = 50 Hz, h = 0.05 ms. */
 #include "transientimpl.h"
 #include <dynred/preflight.h>
 #include <dynred/ode.h>

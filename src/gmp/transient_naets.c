@@ -1,5 +1,5 @@
-/* Naets' inertia terms of the GMP reduced equations (issue 18 item 2;
- * gmp.transient.naets: true; used by transient.c).
+/* Naets' inertia terms of the GMP reduced equations (gmp.transient.naets:
+ * true; used by transient.c).
  *
  * The derivation below is written for one driven rigid DOF; the code
  * implements its general form for nt driven DOFs (arm3d with the yaw and
@@ -55,7 +55,7 @@
  * the derivative of an M interpolated on its own differs from it by the
  * interpolation error's slope (piecewise constant and jumping at the knots
  * for the linear method), which then acts as a centrifugal load on the
- * modes.  Measured (bench/README 2g): the crank-end deflection of the
+ * modes.  Measured (bench/README.md "GMP transient: slider-crank"): the crank-end deflection of the
  * linear and eigenspace methods 2-3x closer to the unreduced reference with
  * the consistent M, no closer with the interpolated one.  The stiffness
  * stays the method's interpolated K: Psi^T K_f Psi of an interpolated Psi

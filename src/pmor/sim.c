@@ -1,4 +1,4 @@
-/* Moving-load simulation (seed 001, METHODS.md 3 with the corrected load
+/* Moving-load simulation (Fischer and Eberhard 2014, METHODS.md 3 with the corrected load
  * law): p(t) = p0 + speed t along the path, F(t) = F_max/2 (1 - cos(pi t /
  * t_ramp)) for t <= t_ramp (the seed: t_ramp = 0.5 s), then F_max; the
  * deflection y = b(p)^T q under the load.  Both models use Newmark's

@@ -1,4 +1,4 @@
-/* Stiffness and mass that depend on the load position (issue 15 item 2): the
+/* Stiffness and mass that depend on the load position: the
  * moving tool adds a mass pmor.tool.mass and a spring to ground
  * pmor.tool.stiffness at the load point, distributed by the load's own
  * shape-function weights b(p):

@@ -1,6 +1,6 @@
 /* Free-interface CMS in residual-flexibility form (Craig-Chang primal form
  * of MacNeal/Rubin; METHODS.md 1.3 -- the printed Hintz transformation of
- * seed 000 is not implementable):
+ * Maulik, Riordan and Walsh is not implementable):
  *   free modes Phi = [Phi_r Phi_k] of the whole component (K, M);
  *   inertia relief P = I - M Phi_r Phi_r^T;
  *   G_c = flexibility with a statically determinate support O fixed

@@ -1,4 +1,4 @@
-/* Interface reduction before the projection (issue 13 item 4) for the
+/* Interface reduction before the projection for the
  * fixed-interface family.
  *
  * Phase 1 (DRFixedInterfacePencil): the component's part of the interface
@@ -50,7 +50,7 @@ static PetscErrorCode SchurOf(DRFixedInterface *fi, PetscReal s, PetscReal *S)
    * component's modes, solved before, proved K_II regular.  Told so, MUMPS
    * factors without pivoting (SYM = 1) instead of by its symmetric
    * indefinite LDL^T: the 8 Schur factorizations of the CalculiX bar's 4
-   * parts on one rank 2.0-2.2 -> 1.9-2.0 s (bench/README.md 2x). */
+   * parts on one rank 2.0-2.2 -> 1.9-2.0 s (bench/README.md "CMS on the CalculiX bar at 200 modes"). */
   PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE));
   PetscCall(MatGetFactor(A, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &F));
   PetscCall(MatFactorSetSchurIS(F, fi->isB));

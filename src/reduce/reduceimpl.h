@@ -75,7 +75,7 @@ struct _p_DRReduction {
 
 /* Component eigenproblems (fixed-interface interiors, free-interface
  * components) up to this many DOFs get their modes densely (LAPACK; option
- * -cms_comp_dense_max): measured (bench/README.md section 2b, DRRedCompEig
+ * -cms_comp_dense_max): measured (bench/README.md "CMS: dense vs sparse component eigensolves", DRRedCompEig
  * over all parts), dense is 2-4.5x faster at 90-324 DOFs when many modes
  * are wanted, even (0.065 s vs 0.058 s) at 351 DOFs with few, and 20x
  * slower at 1350: the break-even lies near 400. */
@@ -86,7 +86,7 @@ struct _p_DRReduction {
  * the vectors need the eigensolver's tolerance (1e-12), not SLEPc's
  * purification, one more single-vector solve per mode (DRModalSetPurify;
  * kept where M_II has massless DOFs).  Measured on the 200k-DOF plate in 4
- * parts at 200 modes (bench/README.md 2l): 1101 -> 764 single solves, the
+ * parts at 200 modes (bench/README.md "CMS: component eigensolves without purification"): 1101 -> 764 single solves, the
  * component eigensolve 19.5 -> 14.7 s, frequencies equal to 5e-11 and the
  * same estimates.  -cms_comp_eps_purify turns it back on. */
 #define DR_COMPONENT_PURIFY PETSC_FALSE
@@ -94,7 +94,7 @@ struct _p_DRReduction {
 /* Component eigensolves through the factorization of K_II they hold run
  * block Lanczos (src/eigen/block.c) with this many right-hand sides per
  * MatMatSolve where at least 8 modes per column are wanted; 0: SLEPc
- * Krylov-Schur, one MatSolve per vector.  Measured (bench/README.md 2m, 2
+ * Krylov-Schur, one MatSolve per vector.  Measured (bench/README.md "CMS: component eigensolves by block Lanczos", 2
  * ranks, 200 modes, component eigensolve, SLEPc -> 8): 200k-DOF plate in 4
  * parts 17.8 -> 13.0 s, CalculiX bar 8.1 -> 4.5 s, 50k plate 3.3 -> 2.4 s;
  * block size 16 was slower on the 200k plate (17.7 against 11.8 s in one
@@ -119,7 +119,7 @@ struct _p_DRReduction {
  * corrections get theirs computed).  So 1e-10, not looser: it keeps that
  * 100x below the 1e-8 of the Rayleigh-Ritz checks and of the
  * rank-independence tests.  Measured on the 51k-DOF CalculiX bar
- * (bench/README.md 2x, one correction round): 1e-10, 1e-8 and 1e-6 move
+ * (bench/README.md "CMS on the CalculiX bar at 200 modes", one correction round): 1e-10, 1e-8 and 1e-6 move
  * every coupled frequency by at most 2.3e-11 relative against 1e-12 (as
  * much as 1e-12 itself moves between 1, 2 and 3 ranks), and solve 1688,
  * 1688 and 1520 block columns instead of 1848.  Free-interface modes keep

@@ -1,4 +1,6 @@
-/* dynred ss: virtual hybrid simulation (seed 003, METHODS.md section 4).
+/* dynred ss: virtual hybrid simulation (METHODS.md section 4: iterative
+ * dynamic condensation and GA master-DOF selection for real-time hybrid
+ * simulation).
  *
  * A linear second-order model (a reduced model condensed to master DOFs, or
  * the full model) coupled to an external element given as a callback: the

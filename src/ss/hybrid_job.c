@@ -1,5 +1,4 @@
-/* dynred hybrid: the virtual hybrid simulation job (seed 003, METHODS.md
- * section 4) on the hybrid library of hybrid.c.
+/* dynred hybrid: the virtual hybrid simulation job (METHODS.md section 4) on the hybrid library of hybrid.c.
  *
  * The full model (the job's model: section) and reduced models (groups of a
  * result file holding K, M over master DOF labels, e.g. the GA's

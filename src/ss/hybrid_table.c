@@ -1,5 +1,5 @@
-/* dynred ss: a user force law of the hybrid element from a table (issue 18
- * item 1; hybrid.element.law: table, hybrid.element.table: FILE).
+/* dynred ss: a user force law of the hybrid element from a table
+ * (hybrid.element.law: table, hybrid.element.table: FILE).
  *
  * The file: one row per line, numbers separated by blanks or commas, '#'
  * starts a comment, blank lines are skipped; the model's units (force and

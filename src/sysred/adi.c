@@ -1,5 +1,5 @@
 /* dynred sysred: low-rank ADI for the Gramian factors of balanced
- * truncation (issue 14 item 2), used where SLEPc's LME (Krylov) does not
+ * truncation, used where SLEPc's LME (Krylov) does not
  * converge: lightly damped spectra over several decades (the restarted
  * Krylov projection loses stability of the projected matrix and its dense
  * Cholesky solve fails, PETSc error 76).

@@ -9,7 +9,7 @@
  *   sysred.minreal_tol (default 1e-10 as reciprocal condition number):
  *   SLICOT's default n^2 eps kept 2 of 5 planted uncontrollable/unobservable
  *   states of a rotated 11-state system (close poles; test sysred_bt).
- * bt, spa: the split of METHODS.md 6 / issue 14 item 4, then the square-root
+ * bt, spa: the split of METHODS.md 6, then the square-root
  *   balanced truncation of the stable part:
  *   1. A = U S U^T, real Schur form ordered by dgees so that the damped
  *      poles (DRSysRedPoleKept false, below) come first (S11: ns stable states, S22: nu zero,
@@ -21,7 +21,7 @@
  *      SVD of their product: Hankel singular values, T_s, Ti_s;
  *   4. reduced = blkdiag(balanced stable part, S22): the zero, undamped and
  *      unstable poles are kept exactly; bound 2 sum_{i>r_s} sigma_i.
- * The split is per pole and relative (issue 14): a pole s is kept exactly
+ * The split is per pole and relative: a pole s is kept exactly
  * when |s| <= z0 or Re(s) >= -(tol |s| + a0), i.e. when its damping ratio
  * -Re(s)/|s| is below tol = sysred.marginal_tol (default 1e-8: structural
  * damping ratios are >= 1e-4, round-off in a modal block moves the damping
@@ -30,8 +30,8 @@
  * form (an undamped pole's real part moves by that much); z0 = 10 sqrt(eps
  * ||A||_F) covers the double zero poles of rigid-body blocks [[0,1],[0,0]],
  * which round-off moves by about sqrt(eps ||A||).  A threshold relative to
- * ||A|| alone (the old rule) is about 10 rad/s for a spectrum over 6
- * decades and keeps well-damped low modes "exactly". */
+ * ||A|| alone would be about 10 rad/s for a spectrum over 6
+ * decades and would keep well-damped low modes "exactly". */
 #include "sysredimpl.h"
 
 PetscErrorCode DRGemm(char ta, char tb, PetscInt m, PetscInt n, PetscInt k, PetscReal alpha, const PetscReal *a, PetscInt lda, const PetscReal *b, PetscInt ldb, PetscReal beta, PetscReal *c, PetscInt ldc)

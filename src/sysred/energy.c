@@ -1,5 +1,6 @@
 /* dynred sysred: energy-based ranking of the components of a lumped-parameter
- * model (METHODS.md section 6, seed 002 chapter 3; issue 14 item 6): the
+ * model (METHODS.md section 6; Nguyen, "Model reduction for vehicle systems
+ * modelling", MASc thesis, Waterloo, 2014, chapter 3): the
  * models and their simulation.  Ranking, removal and refit: energy_fit.c.
  *
  * Two models, both M(q) q'' + (velocity terms) = forces in q, simulated with
@@ -8,14 +9,14 @@
  * so the activity A_i = int |P_i| dt and the 2-norm of power
  * ||P_i||_2 = sqrt(S_i) come out at the ODE solver's own accuracy (PETSc TS,
  * adaptive Dormand-Prince 5(4), tolerance sysred.energy.rtol), not from a
- * quadrature of samples.  The component powers (seed 002 eqs. 3.4-3.10):
+ * quadrature of samples.  The component powers (Nguyen 2014, eqs. 3.4-3.10):
  *   mass m v.v', inertia I omega omega', spring k L L', damper c L'^2,
  *   force F.v (torque tau omega).
  *
  * elements: masses on DOFs (diagonal M), springs and dampers between two
  *   DOFs or a DOF and the ground, forces on DOFs with the shape of
  *   sysred.input.* times their amplitude; output: one DOF's displacement.
- * piston_crank: the thesis's example (seed 002 section 5.8): crank OA = l1
+ * piston_crank: the thesis's example (Nguyen 2014, section 5.8): crank OA = l1
  *   = 0.15 m turning about O, connecting rod AB = l2 = 0.35 m, piston B on
  *   the line through O, horizontal plane (no gravity); m1 = 0.12, m2 = 0.5,
  *   m3 = 2 kg, I1 = 0.001, I2 = 0.004 kg m^2, torque on the crank

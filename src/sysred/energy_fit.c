@@ -1,5 +1,5 @@
-/* dynred sysred: energy-based ranking, removal and refit (2NPR, seed 002
- * section 3.2.2; issue 14 item 6).  Models and simulation: energy.c.
+/* dynred sysred: energy-based ranking, removal and refit (2NPR; Nguyen,
+ * "Model reduction for vehicle systems modelling", 2014, section 3.2.2).  Models and simulation: energy.c.
  *
  *  1. simulate the full model: output y_k at t_k = k h, activity A_i and
  *     2-norm of power ||P_i||_2 of each component, relative values

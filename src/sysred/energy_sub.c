@@ -1,5 +1,6 @@
 /* dynred sysred: energy flow per modal coordinate and per substructure of a
- * CMS model (METHODS.md section 6, seed 002 chapter 3; issue 14 item 6b).
+ * CMS model (METHODS.md section 6; Nguyen, "Model reduction for vehicle
+ * systems modelling", MASc thesis, Waterloo, 2014, chapter 3).
  *
  * The model is the modal second-order form of a `dynred ss` result,
  *   eta'' + C eta' + Lambda eta = B u,   u_j(t) = the signal sysred.input.*,

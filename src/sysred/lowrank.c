@@ -1,5 +1,4 @@
-/* dynred sysred: balanced truncation with low-rank Gramian factors
- * (issue 14 item 3).
+/* dynred sysred: balanced truncation with low-rank Gramian factors.
  * 1. Marginal split (as the dense path, dense.c): when A is block diagonal
  *    with 1x1 and 2x2 blocks (the modal form of `dynred ss`), each block's
  *    poles are classified by DRSysRedPoleKept; zero, undamped and unstable

@@ -1,5 +1,4 @@
-/* dynred sysred: proper orthogonal decomposition (issue 14 item 5, first
- * order): snapshots x(t_k) of a simulation, X = [x_1 .. x_N] (n x N), thin SVD
+/* dynred sysred: proper orthogonal decomposition (first order): snapshots x(t_k) of a simulation, X = [x_1 .. x_N] (n x N), thin SVD
  * X = V S W^T (LAPACK dgesvd), V_r the leading r left singular vectors:
  * by sysred.order, or the smallest r whose discarded energy fraction
  * sum_{i>r} s_i^2 / sum s_i^2 is <= sysred.tol.  Galerkin projection

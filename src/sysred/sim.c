@@ -1,5 +1,5 @@
 /* dynred sysred: time-response comparison of the full and the reduced
- * system (issue 14 item 1): x' = A x + B u(t), y = C x + D u, x(0) = 0,
+ * system: x' = A x + B u(t), y = C x + D u, x(0) = 0,
  * for one of the input signals of `dynred ss` (DRSignal: step, ramp, sine,
  * trapezoid; the same amplitude on every input), both systems integrated by
  * the same PETSc TS (Crank-Nicolson, fixed step sysred.sim.h, A-stable, so

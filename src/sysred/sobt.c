@@ -1,5 +1,5 @@
 /* dynred sysred: structure-preserving balanced truncation of a second-order
- * model (sysred.method sobt; issue 14 item 4)
+ * model (sysred.method sobt)
  *
  *   M q'' + D q' + K q = B u,  y = C q     (n positions, M symmetric > 0)
  *

@@ -109,7 +109,7 @@ struct _p_DRSysRed {
   PetscReal *omega, *Gf, *Gr; /* nw; nw x p x m complex as (re, im) pairs, row-major over (w, i, j) */
   PetscReal  frf_max, frf_hinf, frf_ref;
   PetscReal  seconds;
-  /* unit system (issue 18 item 4): the source file's root attribute units,
+  /* unit system: the source file's root attribute units,
    * else model.units (default SI); frequencies in Hz = omega / (2 pi time_s) */
   char       srcpath[PETSC_MAX_PATH_LEN];
   DRUnits    units;

@@ -20,12 +20,13 @@
 #     are solved (the count dynred modal finds there), equal to the full model.
 #  8. The auto choice on the 46k-DOF plate (100 x 50 x 2, one component):
 #     kept whole for 20 modes, split into 8 for 200 modes, the cases the cost
-#     model was calibrated on (bench/README.md 2s: measured 1.18 of the modal
-#     job split in 2 at 20 modes, 0.65-0.73 in 8 at 200).  The decision is
-#     made before any solve, so cms.dry_run shows it: the job stops after the
-#     set-up, prints that it solved nothing and leaves no file.  The split
-#     job's accuracy at that size is bench/cms_bench.py's (plate50k-auto,
-#     against `dynred modal`); items 1 and 2 check it here on the small plate.
+#     model was calibrated on (bench/README.md "CMS: cms.partition auto
+#     calibration": measured 1.18 of the modal job split in 2 at 20 modes,
+#     0.65-0.73 in 8 at 200).  The decision is made before any solve, so
+#     cms.dry_run shows it: the job stops after the set-up, prints that it
+#     solved nothing and leaves no file.  The split job's accuracy at that
+#     size is bench/cms_bench.py's (plate50k-auto, against `dynred modal`);
+#     items 1 and 2 check it here on the small plate.
 #  9. A refinement round that enriches many components (the plate in 16,
 #     fmax 6000: 10 named in one log line): the line is built within its
 #     buffer (PETSc 3.18's PetscStrlcat wrote past it: a crash, or an

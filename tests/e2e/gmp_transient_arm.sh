@@ -21,7 +21,7 @@
 #     exact-rom: the interpolation alone) the quadratic method is the
 #     closest in theta (seed 004's ordering);
 #  3b. Naets' terms (E/2, 6 modes) bring every method's theta closer to the
-#     reference (below 3/4 of the error without them; bench/README 2g: they
+#     reference (below 3/4 of the error without them; bench/README.md "GMP transient: the arm's elbow": they
 #     do not bring the deflection closer, as in the slider-crank's hinge
 #     frame);
 #  4. the transient is the same on 1 and 3 ranks over its first 0.1 s (the grid points are

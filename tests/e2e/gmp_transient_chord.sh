@@ -8,7 +8,7 @@
 # grid as gmp_transient_naets (grid step 0.05 rad, 0.3 s, seed 004's torque).
 # In the hinge frame (the default) theta carries the crank's elastic
 # rotation at O, and Psi(theta) is evaluated at that total angle; there,
-# at E/10, Naets' terms make the deflection worse (bench/README 2g).  In the
+# at E/10, Naets' terms make the deflection worse (bench/README.md "GMP transient: slider-crank").  In the
 # chord frame theta carries none (pin A held on the chord by the modes), the
 # torque loads the modes through node 0's rotation, and one attachment
 # column (the static response to a moment at O) carries the quasi-static
@@ -22,7 +22,7 @@
 #     the deflection closer for the linear and the eigenspace method; and
 #     for the stiff crank (E) with 12 modes they bring the linear method's
 #     theta and the linear and eigenspace methods' deflection closer (with
-#     7 modes they do not: a truncation effect, bench/README 2g);
+#     7 modes they do not: a truncation effect, bench/README.md "GMP transient: slider-crank");
 #  4. the sweep's grid (the reduced pencils and mode shapes the transient
 #     reads on rank 0) is the same on 1 and 3 ranks (the points are spread
 #     over the ranks), and the reduced pencils' eigenvalues are the same
@@ -35,7 +35,7 @@ cd "$T"
 CFG=$ROOT/configs/slider_crank_gmp_nonlinear.yaml
 A="-gmp_verify_step 0 -gmp_theta1_step 0.05 -gmp_E 21e9"
 # the one-rank runs side by side (tests/par.sh: two at a time on 2 cores);
-# the hinge frame with the terms is gmp_transient_naets' (bench/README 2g)
+# the hinge frame with the terms is gmp_transient_naets' (bench/README.md "GMP transient: slider-crank")
 R="$DYNRED -config $CFG $A"
 $ROOT/tests/par.sh \
   "$R -output hinge_false.h5 -gmp_frame hinge -gmp_transient_naets false > hinge_false.log" \

@@ -16,7 +16,7 @@
 #  2. with the terms the crank-end deflection (L2 error over the run) of the
 #     linear and the eigenspace method is closer to the reference;
 #  3. the terms change the result (the runs differ) and the default is off.
-# Not asserted (reported by the test's table, bench/README 2g): the
+# Not asserted (reported by the test's table, bench/README.md "GMP transient: slider-crank"): the
 # quadratic method's deflection (closer at E, not at E/2), the eigenspace
 # method's theta (farther by 10-40 %), and E/10, where the terms make the
 # deflection markedly worse with either mass in this (the default, hinge)

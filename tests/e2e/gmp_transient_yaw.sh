@@ -91,7 +91,7 @@ for m in M:
     # tol: 1/3 and 1/2: the dropped loads are O(theta1'^2 r) and O(2 theta1' w'), the size of the driving inertia
     # loads at these yaw rates (2 rad/s: 5 m/s^2 at the tip against the elbow's 7 m/s^2), so restoring them must
     # move the errors by factors, not percent; what remains is truncation (6 modes: item 1, a few %) and the grid
-    # step of the linear and eigenspace methods' dPsi/dtheta (bench/README 2g, the arm)
+    # step of the linear and eigenspace methods' dPsi/dtheta (bench/README.md "GMP transient: the arm's elbow")
     assert e1["theta_error_rel"] < e0["theta_error_rel"] / 3, (m, e0, e1)
     assert e1["deflection_error_rel"] < e0["deflection_error_rel"] / 2, (m, e0, e1)
     assert e1["out_of_plane_error_rel"] < e0["out_of_plane_error_rel"] / 3, (m, e0, e1)
