@@ -9,10 +9,10 @@
 #  - the modal frame: the same frequencies and modes on 1, 2, 3 ranks
 #    (h5check same, 1e-8: the parallel model's rank independence for
 #    distributed eigensolves, DESIGN.md);
-#  - the CMS plate: its own verification against the full-model solve
-#    (verify_tol_pct 0.5 in the job file: the job exits 1 on a deviation, a
-#    missing or extra mode), and the same frequencies on every rank count
-#    (1e-8);
+#  - the CMS demo (the embedded default job: the plate in 4 parts): its own
+#    verification against the full-model solve (-cms_verify_tol_pct 0.5 on
+#    the line: the job exits 1 on a deviation, a missing or extra mode), and
+#    the same frequencies on every rank count (1e-8);
 #  - the GMP sweep and the GA: results addressed by task, so the grid
 #    matrices (1e-9, as gmp_ranks) and the Pareto front (ga_check same) do
 #    not depend on the ranks;
