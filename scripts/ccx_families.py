@@ -3,7 +3,8 @@
 
 ccx_families.py FAMILY JOB MODE: writes JOB.inp for FAMILY (wedge, shell,
 beam, plane, axisym, spring, rigid, or a CalculiX element type of
-ELEMENT_TYPES: a small clamped bar, plate or beam of that type alone) with a
+ELEMENT_TYPES: a small clamped bar, plate or beam of that type alone, or
+mixed: several of those parts side by side) with a
 *FREQUENCY step of 8 modes; MODE
 'storage' adds SOLVER=MATRIXSTORAGE (JOB.sti/.mas/.dof), 'freq' is CalculiX's
 own eigenvalue solve (frequencies in JOB.dat).  Steel, SI units."""
@@ -95,7 +96,10 @@ def signed_volume(p):
             + u[2] * (v[0] * w[1] - v[1] * w[0]))
 
 
-def type_deck(typ):
+def type_deck(typ, n0=0, e0=0, shift=(0.0, 0.0, 0.0), tag="EALL", material=True):
+    """Deck lines of the element type's part; node and element ids start
+    after n0 and e0, coordinates are moved by shift, the part's element set
+    is tag and its clamped nodes FIX_tag."""
     shape, pattern, quad = ELEMENT_TYPES[typ]
     dims = {"solid": (3, 1, 1), "line": (4,)}.get(shape, (3, 2))
     step = {"solid": 0.05, "line": 0.125}.get(shape, 0.1)
@@ -106,9 +110,10 @@ def type_deck(typ):
 
     def node(g):
         if g not in ids:
-            ids[g] = len(ids) + 1
+            ids[g] = n0 + len(ids) + 1
             x = [step * v / 2 for v in g] + [0.0] * (3 - len(g))
             x[0] += x0
+            x = [a + b for a, b in zip(x, shift)]
             coords.append(f"{ids[g]}, " + ", ".join(f"{v:.10g}" for v in x))
         return ids[g]
 
@@ -124,24 +129,25 @@ def type_deck(typ):
                 sw = {1: 2, 2: 1, 4: 6, 6: 4, 7: 8, 8: 7} if quad else {1: 2, 2: 1}
                 cg = [cg[sw.get(k, k)] for k in range(len(cg))]
             els.append([node(g) for g in cg])
-    out = ["*NODE, NSET=NALL"] + coords + [f"*ELEMENT, TYPE={typ}, ELSET=EALL"]
+    out = ["*NODE, NSET=NALL"] + coords + [f"*ELEMENT, TYPE={typ}, ELSET={tag}"]
     for k, c in enumerate(els):  # CalculiX reads at most 16 entries a line
-        f = [str(k + 1)] + list(map(str, c))
+        f = [str(e0 + k + 1)] + list(map(str, c))
         out.append(",\n".join(", ".join(f[i:i + 15]) for i in range(0, len(f), 15)))
     axis = 1 if shape == "axisym" else 0
     fix = sorted(n for g, n in ids.items() if g[axis] == 0)
-    out.append("*NSET, NSET=FIX\n" + ",\n".join(", ".join(map(str, fix[i:i + 12])) for i in range(0, len(fix), 12)))
-    out.append(STEEL)
+    out.append(f"*NSET, NSET=FIX_{tag}\n" + ",\n".join(", ".join(map(str, fix[i:i + 12])) for i in range(0, len(fix), 12)))
+    if material:
+        out.append(STEEL)
     if shape == "solid":
-        out.append("*SOLID SECTION, ELSET=EALL, MATERIAL=STEEL\n*BOUNDARY\nFIX, 1, 3")
+        out.append(f"*SOLID SECTION, ELSET={tag}, MATERIAL=STEEL\n*BOUNDARY\nFIX_{tag}, 1, 3")
     elif shape == "shell":
-        out.append("*SHELL SECTION, ELSET=EALL, MATERIAL=STEEL\n0.01\n*BOUNDARY\nFIX, 1, 6")
+        out.append(f"*SHELL SECTION, ELSET={tag}, MATERIAL=STEEL\n0.01\n*BOUNDARY\nFIX_{tag}, 1, 6")
     elif shape == "plane":
-        out.append("*SOLID SECTION, ELSET=EALL, MATERIAL=STEEL\n0.01\n*BOUNDARY\nFIX, 1, 2")
+        out.append(f"*SOLID SECTION, ELSET={tag}, MATERIAL=STEEL\n0.01\n*BOUNDARY\nFIX_{tag}, 1, 2")
     elif shape == "axisym":
-        out.append("*SOLID SECTION, ELSET=EALL, MATERIAL=STEEL\n*BOUNDARY\nFIX, 1, 2")
+        out.append(f"*SOLID SECTION, ELSET={tag}, MATERIAL=STEEL\n*BOUNDARY\nFIX_{tag}, 1, 2")
     else:
-        out.append("*BEAM SECTION, ELSET=EALL, MATERIAL=STEEL, SECTION=RECT\n0.04, 0.02\n0., 0., 1.\n*BOUNDARY\nFIX, 1, 6")
+        out.append(f"*BEAM SECTION, ELSET={tag}, MATERIAL=STEEL, SECTION=RECT\n0.04, 0.02\n0., 0., 1.\n*BOUNDARY\nFIX_{tag}, 1, 6")
     return out
 
 
@@ -149,6 +155,25 @@ def deck(family):
     out = []
     if family in ELEMENT_TYPES:
         return "\n".join(type_deck(family))
+    if family == "mixed":
+        # Separate clamped parts of several cell shapes in one deck: a bar of
+        # C3D8 (ids from 1), one of C3D6 (from 100), a plate of S4 (from
+        # 200), a B31 cantilever (from 300), and a SPRINGA chain of MASS
+        # points (from 400) held in y and z, grounded at node 400.
+        out = type_deck("C3D8", 0, 0, (0, 0, 0), "EHEX")
+        out += type_deck("C3D6", 100, 100, (0, 0.2, 0), "EWEDGE", False)
+        out += type_deck("S4", 200, 200, (0, 0.4, 0), "ESHELL", False)
+        out += type_deck("B31", 300, 300, (0, 0.8, 0), "EBEAM", False)
+        nm = 5
+        out.append("*NODE, NSET=NCHAIN")
+        out += [f"{400 + i}, {0.1 * i:.10g}, 1.0, 0" for i in range(nm + 1)]
+        out.append("*ELEMENT, TYPE=SPRINGA, ELSET=ESPR")
+        out += [f"{400 + i}, {400 + i}, {401 + i}" for i in range(nm)]
+        out.append("*ELEMENT, TYPE=MASS, ELSET=EMASS")
+        out += [f"{420 + i}, {401 + i}" for i in range(nm)]
+        out.append("*SPRING, ELSET=ESPR\n\n1.0e6\n*MASS, ELSET=EMASS\n2.5")
+        out.append("*BOUNDARY\n400, 1, 3\nNCHAIN, 2, 3")
+        return "\n".join(out)
     if family == "wedge":  # 6 x 1 x 1 hexes of 0.05 m, each split into two C3D6
         nx = 6
         ids = {}
