@@ -271,7 +271,11 @@ PetscErrorCode DRStoreWriteMesh(DRStore s, PetscInt nnodes, const PetscInt node_
      * attribute once, so ParaView's filters (Warp By Vector, the animation
      * of a mode) act on the whole component at once, and both of ParaView's
      * XDMF readers (Xdmf2, Xdmf3) read it into one vtkUnstructuredGrid.
-     * Only rank 0 holds the cells in every caller: it sizes the array. */
+     * Polyvertex and Polyline cells carry their node count after the type
+     * code, as XDMF defines for its variable-size cells and ParaView reads
+     * it (vtkXdmfHeavyData: the count follows for VTK_POLY_VERTEX and
+     * VTK_POLY_LINE).  Only rank 0 holds the cells in every caller: it
+     * sizes the array. */
     PetscInt64 len = 0;
     if (!s->rank) {
       for (PetscInt e = 0; e < ncells; e++) {
