@@ -3,7 +3,7 @@
 
   scripts/fuzz.py [--cases N] [--seed S] [-j JOBS] [--np2-every K]
                   [--timeout SEC] [--bin DYNRED] [--failures DIR]
-                  [--only SCENARIO[,..]] [--keep]
+                  [--only SCENARIO[,..]] [--full] [--keep]
 
 The seed corpus is tests/data/fuzz (job files of every subcommand with the
 inputs they read; make_seeds.py there regenerates the binary ones).  Each
@@ -13,7 +13,24 @@ so a case is the same whatever -j), runs
 
     DYNRED -config JOB.yaml              (every K-th case: MPIEXEC -n 2 ...)
 
-under a time limit and classifies the run:
+under a time limit and classifies the run.
+
+The component-reader scenarios (READER_SCENARIOS: Abaqus .mtx in both
+forms, Ansys Harwell-Boeing with its mapping file, DMIG punch files in small
+and large field) get mutations of their own besides the text ones: a space
+inserted or removed inside a line (fixed-width fields shifted), an integer
+replaced by an out-of-range index (0, -1, one past the end, 2^31), a line
+duplicated with its value changed (a duplicated entry).  They are drawn for
+every case with --full (or when --only names them); without it, for one case
+in QUICK_READERS_EVERY only, so the quick run (tests/tests.list fuzz_quick)
+keeps its cost.  A failed reader case must also say where: its error line
+names the file with a line (FILE:LINE) or a record, entry, card, row,
+column or DOF (or a property of the whole matrix: not definite, not
+symmetric); else it is classified
+
+  noplace     one error line naming the file, but not the place in it
+
+and the run classifies:
 
   pass        exit 0 (the mutation was harmless), or exit != 0 with exactly
               one `dynred: error:` line that names the mutated file (its
@@ -76,7 +93,26 @@ SCENARIOS = {
     "gmp": ("gmp.yaml", [], {}),
     "gmp_transient": ("gmp_transient.yaml", [], {}),
     "ga": ("ga.yaml", [], {}),
+    "modal_abq": ("modal_abq.yaml", ["abq_lower_STIF1.mtx", "abq_lower_MASS1.mtx"],
+                  {"abq_lower_STIF1.mtx": "c", "abq_lower_MASS1.mtx": "c"}),
+    "modal_abqc": ("modal_abqc.yaml", ["abqc_STIF1.mtx", "abqc_MASS1.mtx", "abqc.dof"],
+                   {"abqc_STIF1.mtx": "c", "abqc_MASS1.mtx": "c", "abqc.dof": "c"}),
+    "modal_ans": ("modal_ans.yaml", ["ans_K.matrix", "ans_M.matrix", "ans.mapping"],
+                  {"ans_K.matrix": "c", "ans_M.matrix": "c", "ans.mapping": "c"}),
+    "modal_dmig": ("modal_dmig.yaml", ["dmig.dat"], {"dmig.dat": "c"}),
+    "modal_dmigl": ("modal_dmigl.yaml", ["dmig_large.dat"], {"dmig_large.dat": "c"}),
 }
+# the component readers' scenarios: their own mutations, drawn for every case
+# with --full, else for case numbers i % QUICK_READERS_EVERY == QUICK_READERS_AT
+READER_SCENARIOS = {"modal_abq", "modal_abqc", "modal_ans", "modal_dmig", "modal_dmigl"}
+READER_FILES = {f for s in READER_SCENARIOS for f in SCENARIOS[s][1]}
+QUICK_READERS_EVERY, QUICK_READERS_AT = 40, 20
+# a reader's error line says where in the file: FILE:LINE, or a record,
+# entry, card, row, column, DOF, equation or DMIG matrix; or it is a
+# property of the whole matrix (a value changed into a valid but different
+# matrix: not definite, not symmetric), which has no place
+PLACE = re.compile(r":\d+|\b(line|record|entry|entries|card|row|column|DOF|equation|index|header|node|DMIG matrix)s?\b|"
+                   r"not positive (semi)?definite|not symmetric", re.I)
 
 # binary seeds whose extension does not say so (b.op4: Fortran unformatted records)
 BINARY_SEEDS = {"b.op4"}
@@ -283,9 +319,55 @@ def m_h5(rng, path, name):
         return f"dataset {d} retyped"
 
 
+def m_shift(rng, data, name):
+    """Insert or remove a space inside a line: fixed-width fields (DMIG's
+    8 / 16 columns, Harwell-Boeing's FORTRAN formats) shifted."""
+    ls = lines_of(data)
+    i = rng.randrange(len(ls))
+    if not ls[i]:
+        return m_flip(rng, data, name)
+    k = rng.randrange(len(ls[i]))
+    if rng.random() < 0.5:
+        ls[i] = ls[i][:k] + b" " + ls[i][k:]
+        return b"\n".join(ls), f"line {i + 1}: space inserted at column {k + 1}"
+    ls[i] = ls[i][:k] + ls[i][k + 1:]
+    return b"\n".join(ls), f"line {i + 1}: column {k + 1} removed"
+
+
+INT = re.compile(rb"(?<![A-Za-z_.\d+-])\d+(?![.\deE+-])")
+
+
+def m_index(rng, data, name):
+    """Replace an integer (an index, a count, a node or DOF number) by an
+    out-of-range value: 0, -1, one past the largest integer of the file,
+    2^31, 2^63."""
+    ints = list(INT.finditer(data))
+    if not ints:
+        return m_number(rng, data, name)
+    mt = rng.choice(ints)
+    top = max(int(m.group()) for m in ints)
+    v = rng.choice(["0", "-1", str(top + 1), str(int(mt.group()) + 1), "2147483648", "9223372036854775808"])
+    return data[: mt.start()] + v.encode() + data[mt.end():], f"integer '{mt.group().decode()}' -> '{v}'"
+
+
+def m_dupentry(rng, data, name):
+    """Duplicate a line, its last number changed (a duplicated entry with
+    another value)."""
+    ls = lines_of(data)
+    i = rng.randrange(len(ls))
+    dup = ls[i]
+    nums = list(NUM.finditer(dup))
+    if nums:
+        mt = nums[-1]
+        dup = dup[: mt.start()] + b"7.5" + dup[mt.end():]
+    ls.insert(i + 1, dup)
+    return b"\n".join(ls), f"line {i + 1} duplicated, last number 7.5"
+
+
 TEXT_MUT = [m_truncate, m_flip, m_number, m_number, m_number, m_dupline, m_delline, m_swaplines]
 YAML_MUT = TEXT_MUT + [m_yaml, m_yaml, m_yaml, m_yaml]
 BIN_MUT = [m_truncate, m_flip, m_bin_int, m_bin_int, m_bin_double]
+READER_MUT = TEXT_MUT + [m_shift, m_shift, m_index, m_index, m_index, m_dupentry, m_dupentry]
 
 
 def mutate(rng, d, fname):
@@ -294,7 +376,7 @@ def mutate(rng, d, fname):
         return m_h5(rng, path, fname)
     with open(path, "rb") as f:
         data = f.read()
-    ops = YAML_MUT if fname.endswith(".yaml") else BIN_MUT if fname.endswith((".bin", ".h5")) or fname in BINARY_SEEDS else TEXT_MUT
+    ops = YAML_MUT if fname.endswith(".yaml") else READER_MUT if fname in READER_FILES else BIN_MUT if fname.endswith((".bin", ".h5")) or fname in BINARY_SEEDS else TEXT_MUT
     op = rng.choice(ops)
     data, what = op(rng, data, fname)
     with open(path, "wb") as f:
@@ -342,12 +424,21 @@ def classify(rc, out, timed_out, fname, comp, before, after, inputs=()):
         return "nofile"
     if new:
         return "leftover"
+    if base in READER_FILES and not PLACE.search(e.split("dynred: error:", 1)[-1]):
+        return "noplace"
     return "pass"
 
 
 def run_case(args, i):
     rng = random.Random(args.seed * 1000003 + i)
-    names = [s for s in sorted(SCENARIOS) if not args.only or s in args.only]
+    if args.only:
+        names = [s for s in sorted(SCENARIOS) if s in args.only]
+    elif args.full:
+        names = sorted(SCENARIOS)
+    elif i % QUICK_READERS_EVERY == QUICK_READERS_AT:
+        names = sorted(READER_SCENARIOS)
+    else:
+        names = sorted(set(SCENARIOS) - READER_SCENARIOS)
     pairs = [(s, f) for s in names for f in [SCENARIOS[s][0]] + SCENARIOS[s][1]]
     scen, fname = rng.choice(pairs)
     job, files, comps = SCENARIOS[scen]
@@ -417,6 +508,9 @@ def main():
     ap.add_argument("--failures", default="fuzz-failures")
     ap.add_argument("--only", default="", help="comma list of scenarios: " + ", ".join(sorted(SCENARIOS)))
     ap.add_argument("--keep", action="store_true", help="keep every case directory")
+    ap.add_argument("--full", action="store_true",
+                    help="draw every case from all scenarios (without it the component-reader scenarios "
+                         f"{', '.join(sorted(READER_SCENARIOS))} get one case in {QUICK_READERS_EVERY})")
     ap.add_argument("--max-seconds", type=float, default=0, help="stop (between batches of 50) after this long")
     ap.add_argument("--leaks", action="store_true", help="sanitizer build: keep LeakSanitizer on (off by default)")
     ap.add_argument("--strict", action="store_true", help="count the KNOWN message defects as failures")

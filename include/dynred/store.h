@@ -37,9 +37,18 @@ typedef enum {
   DR_CELL_QUAD8,
   DR_CELL_WEDGE6,
   DR_CELL_WEDGE15,
+  DR_CELL_MIXED,   /* cells of several shapes, rows of DR_CELL_MIXED_WIDTH (below) */
   DR_CELL_NTYPES   /* number of values, not a shape */
 } DRCellType;
-PetscInt    DRCellNodes(DRCellType t); /* nodes per cell */
+/* Most nodes of one cell (Hexahedron_20). */
+#define DR_CELL_MAXNV 20
+/* A DR_CELL_MIXED mesh stores each cell as a row of DR_CELL_MIXED_WIDTH
+ * integers: -(its DRCellType), its DRCellNodes node ids, then -1 up to the
+ * row's end.  Fixed-width rows keep "ncells * DRCellNodes(celltype)"
+ * entries true for every mesh, and as node ids are >= 0, code that looks
+ * for or renames node ids passes over the type and the padding. */
+#define DR_CELL_MIXED_WIDTH (1 + DR_CELL_MAXNV)
+PetscInt    DRCellNodes(DRCellType t); /* nodes per cell (DR_CELL_MIXED: the row width) */
 const char *DRCellName(DRCellType t);  /* XDMF TopologyType */
 
 typedef struct _p_DRStore *DRStore;
@@ -67,7 +76,10 @@ PetscErrorCode DRStoreWriteVecs(DRStore s, const char *dset, PetscInt nv, Vec v[
  * [nnodes, 3] (row-major), and ncells cells of `celltype` given as node IDS
  * [ncells, DRCellNodes(celltype)] (row-major), stored as 0-based node
  * indices (/mesh/topology).  Arrays replicated on every rank (rank 0's are
- * written).  Nothing is written when nnodes = 0.  (A DRComponent is written
+ * written).  Nothing is written when nnodes = 0.  A DR_CELL_MIXED mesh is
+ * written as XDMF's Mixed topology: /mesh/topology is then 1-D, each cell
+ * its XDMF type code (Polyline and Polyvertex followed by their node
+ * count), then its node indices; /mesh@celltype is "Mixed".  (A DRComponent is written
  * with DRComponentWriteMesh, include/dynred/componentstore.h.) */
 PetscErrorCode DRStoreWriteMesh(DRStore s, PetscInt nnodes, const PetscInt node_ids[], const PetscReal xyz[], DRCellType celltype, PetscInt ncells, const PetscInt cells[]);
 /* Nodal displacement of each vector as GROUP/shapes/0001, 0002, ...

@@ -18,7 +18,7 @@ struct _p_DRStore {
   PetscMPIInt rank;
   char        path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 32];
   hid_t       file;
-  PetscInt    nnodes, ncells;
+  PetscInt    nnodes, ncells, ntop; /* ntop: integers in /mesh/topology */
   DRCellType  celltype;
   ShapeSet   *shapes;
   PetscInt    nshapes;
@@ -40,6 +40,7 @@ PetscInt DRCellNodes(DRCellType t)
   case DR_CELL_QUAD8: return 8;
   case DR_CELL_WEDGE6: return 6;
   case DR_CELL_WEDGE15: return 15;
+  case DR_CELL_MIXED: return DR_CELL_MIXED_WIDTH;
   default: return 0;
   }
 }
@@ -60,7 +61,30 @@ const char *DRCellName(DRCellType t)
   case DR_CELL_QUAD8: return "Quadrilateral_8";
   case DR_CELL_WEDGE6: return "Wedge";
   case DR_CELL_WEDGE15: return "Wedge_15";
+  case DR_CELL_MIXED: return "Mixed";
   default: return "None";
+  }
+}
+
+/* XDMF's code of a shape in a Mixed topology (XDMF's XdmfTopology type
+ * table); 0 for none. */
+static PetscInt CellXdmfCode(DRCellType t)
+{
+  switch (t) {
+  case DR_CELL_VERTEX: return 0x1;
+  case DR_CELL_LINE2: return 0x2;
+  case DR_CELL_TRI3: return 0x4;
+  case DR_CELL_QUAD4: return 0x5;
+  case DR_CELL_TET4: return 0x6;
+  case DR_CELL_WEDGE6: return 0x8;
+  case DR_CELL_HEX8: return 0x9;
+  case DR_CELL_LINE3: return 0x22;
+  case DR_CELL_TRI6: return 0x24;
+  case DR_CELL_QUAD8: return 0x25;
+  case DR_CELL_TET10: return 0x26;
+  case DR_CELL_WEDGE15: return 0x28;
+  case DR_CELL_HEX20: return 0x30;
+  default: return 0;
   }
 }
 
@@ -241,7 +265,41 @@ PetscErrorCode DRStoreWriteMesh(DRStore s, PetscInt nnodes, const PetscInt node_
   PetscCall(DRStoreWriteInt(s, "/mesh/node_ids", 1, dims, buf));
   PetscCall(PetscFree(buf));
   s->nnodes = nnodes;
-  if (nv && ncells) {
+  if (nv && ncells && celltype == DR_CELL_MIXED) {
+    /* XDMF's Mixed topology rather than one grid per cell type in a
+     * collection: one unstructured grid keeps each node and each mode-shape
+     * attribute once, so ParaView's filters (Warp By Vector, the animation
+     * of a mode) act on the whole component at once, and both of ParaView's
+     * XDMF readers (Xdmf2, Xdmf3) read it into one vtkUnstructuredGrid.
+     * Polyvertex and Polyline cells carry their node count after the type
+     * code, as XDMF defines for its variable-size cells and ParaView reads
+     * it (vtkXdmfHeavyData: the count follows for VTK_POLY_VERTEX and
+     * VTK_POLY_LINE).  Only rank 0 holds the cells in every caller: it
+     * sizes the array. */
+    PetscInt64 len = 0;
+    if (!s->rank) {
+      for (PetscInt e = 0; e < ncells; e++) {
+        DRCellType t = (DRCellType)(-cells[e * nv]);
+        len += 1 + (t == DR_CELL_LINE2 || t == DR_CELL_VERTEX) + DRCellNodes(t);
+      }
+      PetscCall(PetscMalloc1(len, &buf));
+      len = 0;
+      for (PetscInt e = 0; e < ncells; e++) {
+        DRCellType t = (DRCellType)(-cells[e * nv]);
+        buf[len++]   = CellXdmfCode(t);
+        if (t == DR_CELL_LINE2 || t == DR_CELL_VERTEX) buf[len++] = DRCellNodes(t);
+        for (PetscInt k = 0; k < DRCellNodes(t); k++) buf[len++] = FindNode(nnodes, node_ids, cells[e * nv + 1 + k]);
+      }
+    }
+    PetscCallMPI(MPI_Bcast(&len, 1, MPIU_INT64, 0, s->comm));
+    dims[0] = (PetscInt)len;
+    PetscCall(DRStoreWriteInt(s, "/mesh/topology", 1, dims, buf));
+    PetscCall(DRStoreAttrString(s, "/mesh", "celltype", DRCellName(celltype)));
+    PetscCall(PetscFree(buf));
+    s->ncells   = ncells;
+    s->ntop     = (PetscInt)len;
+    s->celltype = celltype;
+  } else if (nv && ncells) {
     dims[0] = ncells;
     dims[1] = nv;
     if (!s->rank) {
@@ -337,7 +395,10 @@ static PetscErrorCode WriteXDMF(DRStore s)
   f = fopen(xtmp, "w");
   PetscCheck(f, PETSC_COMM_SELF, DR_ERR_INPUT, "%s: cannot write the ParaView index of %s (%s), expected a writable file path", xtmp, s->path, strerror(errno));
   fprintf(f, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"2.0\">\n <Domain>\n  <Grid Name=\"model\" GridType=\"Uniform\">\n");
-  if (nv && s->ncells) {
+  if (s->celltype == DR_CELL_MIXED && s->ncells) {
+    fprintf(f, "   <Topology TopologyType=\"Mixed\" NumberOfElements=\"%ld\">\n", (long)s->ncells);
+    fprintf(f, "    <DataItem Dimensions=\"%ld\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">%s:/mesh/topology</DataItem>\n   </Topology>\n", (long)s->ntop, base);
+  } else if (nv && s->ncells) {
     fprintf(f, "   <Topology TopologyType=\"%s\" NumberOfElements=\"%ld\"%s>\n", DRCellName(s->celltype), (long)s->ncells, s->celltype == DR_CELL_LINE2 ? " NodesPerElement=\"2\"" : s->celltype == DR_CELL_VERTEX ? " NodesPerElement=\"1\"" : "");
     fprintf(f, "    <DataItem Dimensions=\"%ld %ld\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">%s:/mesh/topology</DataItem>\n   </Topology>\n", (long)s->ncells, (long)nv, base);
   } else {

@@ -378,7 +378,18 @@ PetscErrorCode DRComponentValidate(DRComponent c, PetscReal rtol)
   if (c->D) PetscCall(CheckMatrix(c, c->D, "D", PETSC_FALSE, rtol));
   for (PetscInt i = 1; i < c->nnodes; i++) PetscCheck(c->node_ids[i] > c->node_ids[i - 1], c->comm, DR_ERR_INPUT, "%s: node %" PetscInt_FMT " is defined twice (or nodes unsorted), expected unique node ids", c->source, c->node_ids[i]);
   for (PetscInt i = 0; i < 3 * c->nnodes; i++) PetscCheck(isfinite(c->xyz[i]), c->comm, DR_ERR_INPUT, "%s: node %" PetscInt_FMT " has a non-finite coordinate", c->source, c->node_ids[i / 3]);
-  {
+  if (c->celltype == DR_CELL_MIXED) { /* rows of include/dynred/store.h */
+    PetscInt nv = DRCellNodes(c->celltype);
+    for (PetscInt e = 0; e < c->ncells; e++) {
+      const PetscInt *row = c->cells + e * nv;
+      DRCellType      t   = (DRCellType)(-row[0]);
+      PetscCheck(row[0] < 0 && t < DR_CELL_MIXED, c->comm, DR_ERR_INPUT, "%s: element %" PetscInt_FMT " of the mixed mesh has cell type code %" PetscInt_FMT ", expected -1..-%d", c->source, e + 1, row[0], (int)DR_CELL_MIXED - 1);
+      for (PetscInt k = 1; k < nv; k++) {
+        if (k > DRCellNodes(t)) PetscCheck(row[k] == -1, c->comm, DR_ERR_INPUT, "%s: element %" PetscInt_FMT " of the mixed mesh (%s) has entry %" PetscInt_FMT " = %" PetscInt_FMT " after its %" PetscInt_FMT " nodes, expected -1", c->source, e + 1, DRCellName(t), k + 1, row[k], DRCellNodes(t));
+        else PetscCheck(DRComponentFindNode(c, row[k]) >= 0, c->comm, DR_ERR_INPUT, "%s: element %" PetscInt_FMT " refers to node %" PetscInt_FMT ", which has no coordinates", c->source, e + 1, row[k]);
+      }
+    }
+  } else {
     PetscInt nv = DRCellNodes(c->celltype);
     for (PetscInt e = 0; e < c->ncells; e++)
       for (PetscInt k = 0; k < nv; k++) PetscCheck(DRComponentFindNode(c, c->cells[e * nv + k]) >= 0, c->comm, DR_ERR_INPUT, "%s: element %" PetscInt_FMT " refers to node %" PetscInt_FMT ", which has no coordinates", c->source, e + 1, c->cells[e * nv + k]);
@@ -530,15 +541,30 @@ PetscErrorCode DRComponentAssemble(MPI_Comm comm, const char *name, PetscInt nco
     PetscCall(PetscFree(ids));
     PetscCall(PetscFree(perm));
     PetscCall(PetscFree(xyz));
+    /* Components of different cell types give a mixed mesh; one without
+     * cells (matrices only) leaves the model without cells. */
     F->celltype = comps[0]->celltype;
-    for (PetscInt c = 0; c < ncomp; c++) if (comps[c]->celltype != F->celltype) F->celltype = DR_CELL_NONE;
+    for (PetscInt c = 0; c < ncomp; c++) {
+      if (comps[c]->celltype == DR_CELL_NONE || !comps[c]->ncells) {
+        F->celltype = DR_CELL_NONE;
+        break;
+      }
+      if (comps[c]->celltype != F->celltype) F->celltype = DR_CELL_MIXED;
+    }
     if (F->celltype != DR_CELL_NONE) {
       nv = DRCellNodes(F->celltype);
       for (PetscInt c = 0; c < ncomp; c++) F->ncells += comps[c]->ncells;
       PetscCall(PetscMalloc1(F->ncells * nv + 1, &F->cells));
       k = 0;
       for (PetscInt c = 0; c < ncomp; c++) {
-        PetscCall(PetscArraycpy(F->cells + k, comps[c]->cells, comps[c]->ncells * nv));
+        PetscInt cnv = DRCellNodes(comps[c]->celltype);
+        if (comps[c]->celltype == F->celltype) PetscCall(PetscArraycpy(F->cells + k, comps[c]->cells, comps[c]->ncells * nv));
+        else /* rows of DR_CELL_MIXED (include/dynred/store.h) */
+          for (PetscInt e = 0; e < comps[c]->ncells; e++) {
+            PetscInt *row = F->cells + k + e * nv;
+            row[0]        = -(PetscInt)comps[c]->celltype;
+            for (PetscInt a = 0; a < nv - 1; a++) row[1 + a] = a < cnv ? comps[c]->cells[e * cnv + a] : -1;
+          }
         k += comps[c]->ncells * nv;
       }
     }

@@ -27,6 +27,7 @@
  * generated without them (penalty instead of Lagrange multiplier
  * constraints).  docs/formats.md lists what is accepted. */
 #include "io_impl.h"
+#include <petscbt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -202,9 +203,12 @@ typedef struct {
   AbqForm        form;
   PetscInt       n;
   const DRLabel *sorted; /* rank 0: labels sorted, and the row of each */
+  const DRLabel *labels; /* the labels in equation order */
+  const char    *others[2]; /* M and D (or NULL): the other files labels come from */
   const PetscInt *perm;
   const char    *dofs;   /* the label file, or NULL (labels from the files) */
   PetscBool      eof;
+  PetscBT        diag;   /* rank 0, K only: the equations with a diagonal entry */
 } AbqReader;
 
 static PetscErrorCode AbqEntries(DRMatStream *s, DRInputStatus *st, DRLineReader *r, DRTriplets *t, PetscBool *more)
@@ -243,18 +247,42 @@ static PetscErrorCode AbqEntries(DRMatStream *s, DRInputStatus *st, DRLineReader
       i = (PetscInt)(e.a - 1);
       j = (PetscInt)(e.c - 1);
     }
+    if (ab->diag && i == j) PetscCall(PetscBTSet(ab->diag, i));
     DRTripletsAddEither(t, i, j, (PetscScalar)e.v);
   }
+  /* Abaqus writes a stiffness diagonal entry for every DOF (the last of its
+   * row in the lower triangle): one missing is a truncated file, or a
+   * label that belongs to no equation. */
+  if (ab->diag && ab->eof && !st->bad)
+    for (PetscInt k = 0; k < ab->n; k++)
+      if (!PetscBTLookup(ab->diag, k)) {
+        char b[32];
+        if (ab->dofs) PetscCall(DRInputFail(st, "%s: ends at line %lld without a diagonal entry for DOF %s (equation %" PetscInt_FMT "), expected one for every DOF labelled in %s: a truncated file?", s->path, (long long)r->lineno, DRLabelString(ab->labels[k], b), k + 1, ab->dofs));
+        else PetscCall(DRInputFail(st, "%s: ends at line %lld without a diagonal entry for DOF %s (equation %" PetscInt_FMT "), expected one for every DOF of the component's files (%s%s%s): a truncated file, or a DOF that only another of them has?", s->path, (long long)r->lineno, DRLabelString(ab->labels[k], b), k + 1, ab->others[0], ab->others[1] ? ", " : "", ab->others[1] ? ab->others[1] : ""));
+        break;
+      }
   *more = !st->bad && !ab->eof ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ReadAbqMat(MPI_Comm comm, const char *path, AbqReader *ab, Mat *A)
+static PetscErrorCode AbqDestroy(DRMatStream *s)
 {
-  DRMatStream s;
+  AbqReader *ab = (AbqReader *)s->ctx;
 
   PetscFunctionBeginUser;
+  PetscCall(PetscBTDestroy(&ab->diag));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReadAbqMat(MPI_Comm comm, const char *path, AbqReader *ab, PetscBool isK, Mat *A)
+{
+  DRMatStream s;
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PetscMemzero(&s, sizeof(s)));
+  if (isK && rank == 0) PetscCall(PetscBTCreate(ab->n, &ab->diag));
   ab->eof   = PETSC_FALSE;
   s.path    = path;
   s.what    = "an Abaqus *MATRIX OUTPUT file";
@@ -262,6 +290,7 @@ static PetscErrorCode ReadAbqMat(MPI_Comm comm, const char *path, AbqReader *ab,
   s.either  = PETSC_TRUE;
   s.entries = AbqEntries;
   s.ctx     = ab;
+  s.destroy = AbqDestroy;
   PetscCall(DRMatStreamRead(comm, &s, A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -315,7 +344,10 @@ PetscErrorCode DRComponentReadAbaqus(MPI_Comm comm, const char *name, const char
     PetscCall(PetscFree(set.lab));
     PetscCallMPI(MPI_Bcast(C->labels, (PetscMPIInt)C->n, MPIU_INT64, 0, comm));
   }
-  ab.n = C->n;
+  ab.n      = C->n;
+  ab.labels = C->labels;
+  ab.others[0] = M;
+  ab.others[1] = path[2];
   if (st.rank == 0 && ab.form == AB_INPUT) {
     PetscCall(DRLabelsSort(C->n, C->labels, &sorted, &perm));
     ab.sorted = sorted;
@@ -323,7 +355,7 @@ PetscErrorCode DRComponentReadAbaqus(MPI_Comm comm, const char *name, const char
   }
   for (int k = 0; k < 3; k++) {
     Mat *A = k == 0 ? &C->K : k == 1 ? &C->M : &C->D;
-    if (path[k]) PetscCall(ReadAbqMat(comm, path[k], &ab, A));
+    if (path[k]) PetscCall(ReadAbqMat(comm, path[k], &ab, (PetscBool)(k == 0), A));
   }
   PetscCall(PetscFree(sorted));
   PetscCall(PetscFree(perm));

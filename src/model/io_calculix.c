@@ -36,11 +36,11 @@
  *   step]") and *INCLUDE, INPUT=file (relative to the deck's directory).
  *   Keywords and parameters are case-insensitive, "**" lines are comments,
  *   other keyword blocks are skipped.  As in CalculiX, a node or element
- *   defined twice keeps its last definition.  The mesh shows one cell type
- *   (InpCells: solids, shell/membrane/2-D faces, beam/truss/spring lines,
- *   mass vertices), the first of the highest dimension; every other element
- *   type, and a type without a cell, is left out with one warning line.  The
- *   matrices never depend on the deck.
+ *   defined twice keeps its last definition.  The mesh shows every element
+ *   whose type has a cell (InpCells: solids as volumes, shell/membrane/2-D
+ *   faces, beam/truss/spring lines, mass vertices), in one mesh of mixed
+ *   cells when the deck has several; a type without a cell is left out with
+ *   one warning line.  The matrices never depend on the deck.
  *
  * Node order: CalculiX's C3D4/C3D10/C3D8/C3D20 local numbering is the VTK
  * order (VTK_TETRA, VTK_QUADRATIC_TETRA, VTK_HEXAHEDRON,
@@ -167,7 +167,6 @@ typedef struct {
   PetscInt *ids;
 } InpSet;
 
-#define DR_CELL_MAXNV 20
 #define INP_MAX_TYPES 64
 
 /* One CalculiX element type met in the deck. */
@@ -464,23 +463,6 @@ static const struct {
   {"SPRING1", DR_CELL_VERTEX}, {"DASHPOT1", DR_CELL_VERTEX}, {"MASS", DR_CELL_VERTEX}
 };
 
-/* Shape dimension: the mesh shows the elements of the highest one. */
-static int CellDim(DRCellType t)
-{
-  switch (t) {
-  case DR_CELL_VERTEX: return 0;
-  case DR_CELL_LINE2:
-  case DR_CELL_LINE3: return 1;
-  case DR_CELL_TRI3:
-  case DR_CELL_TRI6:
-  case DR_CELL_QUAD4:
-  case DR_CELL_QUAD8: return 2;
-  case DR_CELL_NONE:
-  case DR_CELL_NTYPES: return -1;
-  default: return 3;
-  }
-}
-
 static PetscErrorCode InpElementType(Inp *p, const char *line)
 {
   char val[64], w[PETSC_MAX_PATH_LEN + 32];
@@ -638,33 +620,42 @@ static PetscErrorCode InpToComponent(Inp *p, DRComponent c)
     for (int d = 0; d < 3; d++) c->xyz[3 * k + d] = p->xyz[3 * keep[k] + d];
   }
   PetscCall(PetscFree(keep));
-  /* One cell type per component mesh: the first of the highest dimension
-   * (solids over faces over lines over vertices); every other element type
-   * is left out with one warning line. */
+  /* Every element type with a cell is drawn: one type gives a mesh of that
+   * cell, several a DR_CELL_MIXED mesh (XDMF's Mixed topology) where solids
+   * are volumes, shells and 2-D elements faces, beams and springs lines and
+   * masses vertices.  A type without a cell is left out with one warning. */
   {
     DRCellType show = DR_CELL_NONE;
-    PetscInt   ns   = 0;
-    for (int k = 0; k < p->ntypes; k++)
-      if (p->types[k].count && CellDim(p->types[k].cell) > CellDim(show)) show = p->types[k].cell;
+    PetscInt  *eid, *idx, ns = 0;
     for (int k = 0; k < p->ntypes; k++) {
       InpType *t = &p->types[k];
-      if (t->cell == show || !t->count) continue;
+      if (!t->count) continue;
       if (t->cell == DR_CELL_NONE) PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "dynred: warning: %s: element type %s is left out of the mesh for ParaView, which has no cell for it (its stiffness and mass are in the matrices)\n", t->where, t->name));
-      else PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "dynred: warning: %s: element type %s (%" PetscInt_FMT " element(s)) is left out of the mesh for ParaView, which shows one cell type per component, here %s (its stiffness and mass are in the matrices)\n", t->where, t->name, t->count, DRCellName(show)));
+      else if (show == DR_CELL_NONE) show = t->cell;
+      else if (show != t->cell) show = DR_CELL_MIXED;
     }
     if (show != DR_CELL_NONE) {
-      PetscInt *eid, *idx, nv = DRCellNodes(show);
+      PetscInt nv = DRCellNodes(show);
       PetscCall(PetscMalloc2(p->ne, &eid, p->ne, &idx));
-      for (PetscInt e = 0; e < p->ne; e++)
-        if (p->etype[e] == show) {
-          eid[ns]   = p->eid[e];
-          idx[ns++] = e;
-        }
+      for (PetscInt e = 0; e < p->ne; e++) {
+        eid[ns]   = p->eid[e];
+        idx[ns++] = e;
+      }
+      /* element ids are shared by all types: the last definition wins */
       PetscCall(LastWins(ns, eid, &nk, &keep));
       c->celltype = show;
       c->ncells   = nk;
       PetscCall(PetscMalloc1(nk * nv, &c->cells));
-      for (PetscInt k = 0; k < nk; k++) PetscCall(PetscArraycpy(c->cells + k * nv, p->conn + idx[keep[k]] * DR_CELL_MAXNV, nv));
+      for (PetscInt k = 0; k < nk; k++) {
+        PetscInt   e   = idx[keep[k]];
+        PetscInt  *row = c->cells + k * nv;
+        DRCellType t   = p->etype[e];
+        if (show == DR_CELL_MIXED) {
+          row[0] = -(PetscInt)t;
+          PetscCall(PetscArraycpy(row + 1, p->conn + e * DR_CELL_MAXNV, DRCellNodes(t)));
+          for (PetscInt a = 1 + DRCellNodes(t); a < nv; a++) row[a] = -1;
+        } else PetscCall(PetscArraycpy(row, p->conn + e * DR_CELL_MAXNV, nv));
+      }
       PetscCall(PetscFree(keep));
       PetscCall(PetscFree2(eid, idx));
     }

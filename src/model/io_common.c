@@ -109,7 +109,12 @@ PetscErrorCode DRMatStreamRead(MPI_Comm comm, DRMatStream *s, Mat *A)
     if (!more) break;
   }
   PetscCall(StreamCleanup(s, &r));
-  if (s->either) PetscCall(DRTripletsResolve(&t));
+  if (s->either) {
+    PetscInt64 dup;
+    PetscCall(DRTripletsResolve(&t, &dup));
+    if (dup >= 0) PetscCall(DRTripletsDestroy(&t));
+    PetscCheck(dup < 0, comm, DR_ERR_INPUT, "%s: entry (row %lld, column %lld) is given twice, expected each entry of the matrix once (a repeated line?)", s->path, (long long)(dup / s->n + 1), (long long)(dup % s->n + 1));
+  }
   PetscCall(DRTripletsAssemble(&t, A));
   PetscCall(DRTripletsDestroy(&t));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -21,7 +21,10 @@
  *   /component/cells               int64 [ncells, nv]  node ids (not indices),
  *       @celltype  XDMF topology name (DRCellName): Polyvertex, Polyline
  *                  (2 nodes), Edge_3, Triangle(_6), Quadrilateral(_8),
- *                  Tetrahedron(_10), Wedge(_15), Hexahedron(_20); XDMF node order
+ *                  Tetrahedron(_10), Wedge(_15), Hexahedron(_20); XDMF node order;
+ *                  or Mixed: nv = 21, each row -(dynred's cell type code),
+ *                  the cell's node ids, -1 to the row's end (DR_CELL_MIXED,
+ *                  include/dynred/store.h)
  *   /component/sets/NAME           int64 [k]    node ids of node set NAME
  *                                  (ascending; sets in creation order)
  *
@@ -318,7 +321,7 @@ PetscErrorCode DRComponentReadHDF5(MPI_Comm comm, const char *name, const char *
     PetscCall(DRH5AttrReadString(comp, "cells", "celltype", buf, sizeof(buf), NULL));
     for (int k = DR_CELL_NONE + 1; k < DR_CELL_NTYPES; k++)
       if (!strcmp(buf, DRCellName((DRCellType)k))) C->celltype = (DRCellType)k;
-    PetscCheck(C->celltype != DR_CELL_NONE, comm, DR_ERR_INPUT, "%s: /component/cells has celltype '%s', expected an XDMF topology name (Polyvertex, Polyline, Edge_3, Triangle, Triangle_6, Quadrilateral, Quadrilateral_8, Tetrahedron, Tetrahedron_10, Wedge, Wedge_15, Hexahedron, Hexahedron_20)", path, buf);
+    PetscCheck(C->celltype != DR_CELL_NONE, comm, DR_ERR_INPUT, "%s: /component/cells has celltype '%s', expected an XDMF topology name (Polyvertex, Polyline, Edge_3, Triangle, Triangle_6, Quadrilateral, Quadrilateral_8, Tetrahedron, Tetrahedron_10, Wedge, Wedge_15, Hexahedron, Hexahedron_20, Mixed)", path, buf);
     PetscCall(DRH5Dims(comp, "cells", &nd, dims));
     PetscCheck(nd == 2 && dims[1] == (hsize_t)DRCellNodes(C->celltype), comm, DR_ERR_INPUT, "%s: /component/cells is not [ncells, %" PetscInt_FMT "], expected %" PetscInt_FMT " node ids per %s", path, DRCellNodes(C->celltype), DRCellNodes(C->celltype), buf);
     C->ncells = (PetscInt)dims[0];

@@ -110,8 +110,9 @@ static inline void DRTripletsAddEither(DRTriplets *t, PetscInt i, PetscInt j, Pe
     t->chunk[t->nchunk++].v = v;
   }
 }
-/* Every rank: resolve the mirrors of DRTripletsAddEither in t->local. */
-PetscErrorCode DRTripletsResolve(DRTriplets *t);
+/* Collective: resolve the mirrors of DRTripletsAddEither in t->local; *dup
+ * the first position (row * n + column) the file gave twice, or -1. */
+PetscErrorCode DRTripletsResolve(DRTriplets *t, PetscInt64 *dup);
 /* The MPI datatype of one DRTriplet (created once, freed at PetscFinalize). */
 PetscErrorCode DRTripletType(MPI_Datatype *type);
 /* Collective: send rank 0's chunk to the owners and empty it. */

@@ -8,6 +8,7 @@
  * The reader loop itself (open, header, chunks, collective errors) is
  * DRMatStreamRead in io_common.c. */
 #include "io_impl.h"
+#include <stdint.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -286,25 +287,32 @@ static int CmpEither(const void *a, const void *b, void *ctx)
   return (x->j < 0) - (y->j < 0);
 }
 
-/* At each (row, column): the entries the file gave there if any (a square
- * file, or the stored triangle), else the mirrors of the other triangle. */
-PetscErrorCode DRTripletsResolve(DRTriplets *t)
+/* At each (row, column): the entry the file gave there if any (a square
+ * file, or the stored triangle), else the mirror of the other triangle.
+ * The files read this way (Abaqus, Harwell-Boeing) hold each position once:
+ * *dup is the first position (row * n + column, 0-based; over all ranks)
+ * given twice, or -1. */
+PetscErrorCode DRTripletsResolve(DRTriplets *t, PetscInt64 *dup)
 {
-  PetscInt nu = 0;
+  PetscInt   nu = 0;
+  PetscInt64 first = INT64_MAX;
 
   PetscFunctionBeginUser;
   if (t->nlocal > 1) PetscCall(PetscTimSort(t->nlocal, t->local, sizeof(DRTriplet), CmpEither, NULL));
   for (PetscInt k = 0; k < t->nlocal;) {
-    PetscInt  i = t->local[k].i, j = t->local[k].j < 0 ? -t->local[k].j - 1 : t->local[k].j, e = k;
+    PetscInt  i = t->local[k].i, j = t->local[k].j < 0 ? -t->local[k].j - 1 : t->local[k].j, e = k, ngiven = 0;
     PetscBool given = t->local[k].j >= 0 ? PETSC_TRUE : PETSC_FALSE; /* sorted first */
     for (; e < t->nlocal && t->local[e].i == i && (t->local[e].j < 0 ? -t->local[e].j - 1 : t->local[e].j) == j; e++) {
       if (given && t->local[e].j < 0) continue;
+      if (t->local[e].j >= 0 && ++ngiven == 2) first = PetscMin(first, (PetscInt64)i * t->n + j);
       t->local[nu] = t->local[e];
       t->local[nu++].j = j;
     }
     k = e;
   }
   t->nlocal = nu;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPIU_INT64, MPI_MIN, t->comm));
+  *dup = first == INT64_MAX ? -1 : first;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
