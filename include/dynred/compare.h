@@ -67,8 +67,10 @@ typedef struct {
 } DRVerdict;
 
 PetscErrorCode DRCompareModes(Mat M, PetscInt nref, const PetscReal fref[], Vec Phi[], PetscInt ntest, const PetscReal ftest[], Vec Psi[], PetscReal rigid_hz, DRComparison *cmp);
-/* Frequencies only (no mode shapes): the k-th test mode paired with the
- * k-th reference mode; mac and xorth are NULL (printed as -1). */
+/* Frequencies only (no mode shapes): paired in order of frequency, the
+ * k-th test mode with the k-th reference mode except across a gap (a mode
+ * of one set with no counterpart in the other, left unpaired: missing or
+ * extra; compare.c, PairInOrder); mac and xorth are NULL (printed as -1). */
 PetscErrorCode DRCompareFrequencies(PetscInt nref, const PetscReal fref[], PetscInt ntest, const PetscReal ftest[], PetscReal rigid_hz, DRComparison *cmp);
 PetscErrorCode DRComparisonView(MPI_Comm comm, const DRComparison *cmp);
 PetscErrorCode DRComparisonWrite(DRStore s, const char *group, const DRComparison *cmp);

@@ -8,8 +8,10 @@
  * /gmp/export, /ss, /ga/solutions/001; from each frequencies_hz and, when
  * present, modes [ndof, nmodes] with labels [ndof, 2] (or dof_labels).
  * With modes in both, the MAC is formed over the labels the two share (rows
- * matched by label, not by position); without, the k-th mode of B is
- * compared with the k-th of A (frequencies only).  -mass FILE.mtx (Matrix
+ * matched by label, not by position); without, the modes are paired in
+ * order of frequency (frequencies only: the k-th of B with the k-th of A,
+ * except that a mode of one with no counterpart in the other is left
+ * unpaired and reported as missing or extra; compare.c, PairInOrder).  -mass FILE.mtx (Matrix
  * Market over A's labels, e.g. written by DRComponentWriteMTX) adds the
  * cross-orthogonality A^T M B.  Small dense work, replicated on every rank;
  * rank 0 prints and the store writes /compare.  Exit status 1 (a one-line
@@ -249,7 +251,7 @@ PetscErrorCode DRJobCompare(int argc, char **argv)
   PetscCall(Compare(&a, &b, mass, rigid, &cmp, &nshared));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "compare: A = %s %s (%" PetscInt_FMT " modes, reference), B = %s %s (%" PetscInt_FMT " modes)\n", a.path, a.group, a.nf, b.path, b.group, b.nf));
   if (cmp.mac) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  MAC over %" PetscInt_FMT " shared DOF labels (A %" PetscInt_FMT ", B %" PetscInt_FMT "); pairing: optimal assignment (largest total MAC)\n", nshared, a.ndof, b.ndof));
-  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  no mode shapes in both: k-th mode of B against the k-th of A, frequencies only\n"));
+  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  no mode shapes in both: frequencies only, paired in order (the k-th of B with the k-th of A; a mode with no counterpart in the other set unpaired)\n"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  columns: mode of B, its frequency, paired mode of A, its frequency, deviation, MAC, |cross-orthogonality| (-1: not available)\n"));
   PetscCall(DRComparisonView(PETSC_COMM_WORLD, &cmp));
   for (PetscInt j = 0; j < cmp.ntest && cmp.mac; j++)

@@ -299,6 +299,10 @@ PetscErrorCode DRCMSWrite(DRCMS c, DRStore s)
     if (c->ishare) PetscCall(DRStoreWriteReal(s, "/cms/error_estimate_interface_share", 1, dims, c->ishare, NULL));
     PetscCall(DRStoreAttrReal(s, "/cms", "tol_pct", c->tol_pct));
     PetscCall(DRStoreAttrInt(s, "/cms", "refinements", c->nrefine));
+    /* 0 when the interface-truncation term had to be left out (estimate.c:
+     * the boundary Schur complement singular beyond the rigid-body modes):
+     * the estimates are then no upper estimates, as the summary line says */
+    PetscCall(DRStoreAttrInt(s, "/cms", "error_estimate_upper", !c->est_noiface));
   }
   /* the reductions' K_II solves (all rounds): what this run did, beside the
    * times (a component reused from a checkpoint made none) */

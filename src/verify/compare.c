@@ -128,6 +128,51 @@ PetscErrorCode DRCompareModes(Mat M, PetscInt nref, const PetscReal fref[], Vec 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Frequencies only: does pairing with an offset explain the rest of the
+ * sets better?  Test mode j + dj with reference mode i + di, and so on up
+ * to the end of either set, against the pairing j with i onwards: the first
+ * pair nearer, and the sum of the distances |f_test - f_ref| over the pairs
+ * both have smaller. */
+static PetscBool ShiftBetter(const DRComparison *c, PetscInt i, PetscInt j, PetscInt di, PetscInt dj)
+{
+  const PetscReal *fr = c->fref, *ft = c->ftest;
+  PetscReal        s0 = 0, s1 = 0;
+
+  if (i + di >= c->nref || j + dj >= c->ntest || !(PetscAbsReal(ft[j + dj] - fr[i + di]) < PetscAbsReal(ft[j] - fr[i]))) return PETSC_FALSE;
+  for (PetscInt t = 0; i + di + t < c->nref && j + dj + t < c->ntest; t++) {
+    s1 += PetscAbsReal(ft[j + dj + t] - fr[i + di + t]);
+    s0 += PetscAbsReal(ft[j + t] - fr[i + t]);
+  }
+  return (PetscBool)(s1 < s0);
+}
+
+/* Frequencies only: pairing in order of frequency, the k-th test mode with
+ * the k-th reference mode, except across a gap: a flexible reference mode
+ * is skipped (left unpaired: Coverage calls it missing when it lies inside
+ * the compared range) when pairing the current test mode and every later
+ * one with the next reference mode onwards is the better explanation
+ * (ShiftBetter), and a flexible test mode is skipped (extra) when the same
+ * holds the other way round.  A test set lacking one mode is then reported
+ * as lacking that mode, not as every later mode compared with the one below
+ * it; two sets with the same modes pair k-th with k-th (a shift would pair
+ * every later mode with a neighbour: a larger sum).  Where one mode of a
+ * close pair is gone the frequencies alone may name its neighbour.
+ * Rigid-body modes (|f| < rigid_hz) are round-off around 0 in both sets,
+ * their order meaningless: never skipped. */
+static void PairInOrder(DRComparison *c)
+{
+  const PetscReal *fr = c->fref, *ft = c->ftest;
+  PetscInt         i = 0, j = 0;
+
+  for (PetscInt k = 0; k < c->ntest; k++) c->pair[k] = -1;
+  while (i < c->nref && j < c->ntest) {
+    PetscBool flex = (PetscBool)(PetscAbsReal(fr[i]) >= c->rigid_hz && PetscAbsReal(ft[j]) >= c->rigid_hz);
+    if (flex && ShiftBetter(c, i, j, 1, 0)) i++;
+    else if (flex && ShiftBetter(c, i, j, 0, 1)) j++;
+    else c->pair[j++] = i++;
+  }
+}
+
 PetscErrorCode DRCompareFrequencies(PetscInt nref, const PetscReal fref[], PetscInt ntest, const PetscReal ftest[], PetscReal rigid_hz, DRComparison *c)
 {
   PetscFunctionBeginUser;
@@ -141,7 +186,7 @@ PetscErrorCode DRCompareFrequencies(PetscInt nref, const PetscReal fref[], Petsc
   PetscCall(PetscMalloc1(ntest + 1, &c->ftest));
   PetscCall(PetscArraycpy(c->fref, fref, nref));
   PetscCall(PetscArraycpy(c->ftest, ftest, ntest));
-  for (PetscInt j = 0; j < ntest; j++) c->pair[j] = j < nref ? j : -1;
+  PairInOrder(c);
   Deviations(c, fref, ftest, rigid_hz);
   RayleighRitz(c);
   PetscCall(Coverage(c));

@@ -47,11 +47,19 @@ grep -q "^dynred: error: .*cms.refine = 'sometimes', expected corrections or mod
 test "$(grep -c '^dynred: error:' bad.log)" = 1
 test ! -e bad.h5
 /usr/bin/python3 - "$first" <<'PY'
-import sys, h5py, numpy as np
+import os, sys, h5py, numpy as np
 first = float(sys.argv[1])
-# reference slack 1e-5 %: the full-model solve's residual tolerance 1e-12 with condition <= 1e5 over these modes
-# (as tests/e2e/cms_estimate.sh)
-SLACK = 1e-5
+# reference slack per mode (as tests/e2e/cms_estimate.sh): the worst-case round-off of the full-model and the CMS
+# solve (tests/e2e/roundoff.py), lambda_max bounded by one free steel brick of the mesh (Irons-Treharne):
+# kappa_1 ~ 3e8, 2.4e-4 % at mode 1 (plate4), falling as 1 / f_k^2
+sys.path.insert(0, os.environ["ROOT"] + "/tests/e2e")
+from roundoff import hex8_lam_max, freq_bound
+def slack(name):
+    with h5py.File(name + ".h5", "r") as f:
+        ff = f["/verify/full_frequencies_hz"][: len(f["/cms/frequencies_hz"])]
+        ndof = f["/cms"].attrs["ndof"]
+    nx = 40  # plate4.yaml: 40 x 20 x 2 on 1 x 0.5 x 0.02 m
+    return 100 * freq_bound(ff, hex8_lam_max(1 / nx, 0.5 / 20, 0.02 / 2, 210e9, 0.3, 7850), ndof)
 res = {}
 for name in ["c1", "c2", "c3", "g3", "m2", "tight"]:
     with h5py.File(name + ".h5", "r") as f:
@@ -60,9 +68,10 @@ for name in ["c1", "c2", "c3", "g3", "m2", "tight"]:
     n = len(fr)
     true = 100 * (fr - ff[:n]) / ff[:n]
     res[name] = fr
+    SLACK = slack(name)
     print(f"{name}: {n} modes, {nref} refinement(s), true max {true.max():.3g} %, estimate max {est.max():.3g} % (first round {first:.3g} %)")
     assert n >= 25, (name, n)
-    assert true.min() > -SLACK, (name, "Rayleigh-Ritz", true.min())
+    assert (true > -SLACK).all(), (name, "Rayleigh-Ritz", true.min())
     assert (est + SLACK >= true).all(), (name, "estimate below the true error", np.where(est + SLACK < true))
     tol = 0.0005 if name == "tight" else 0.5
     assert est.max() <= tol and true.max() <= tol, (name, est.max(), true.max())

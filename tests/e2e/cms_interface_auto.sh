@@ -84,24 +84,33 @@ grep -q "interface refined: [0-9]* CC modes of 567 boundary DOFs" a2.log
 if grep -q "interface reduction" off.log; then echo "FAIL: unexpected match: grep -q 'interface reduction' off.log"; exit 1; fi
 if grep -q "the interface (" fixed.log; then echo "FAIL: unexpected match: grep -q 'the interface (' fixed.log"; exit 1; fi
 /usr/bin/python3 - "$first" "$reused" <<'PY'
-import sys, h5py, numpy as np
+import os, sys, h5py, numpy as np
 first, reused = int(sys.argv[1]), int(sys.argv[2])
 def rd(n):
     with h5py.File(n, "r") as f:
         return (f["/cms/frequencies_hz"][:], f["/cms/error_estimate_pct"][:], f["/verify/full_frequencies_hz"][:],
                 int(f["/cms/reduced"].attrs["n_interface_modes"]))
-# reference slack 1e-5 %: the full-model solve's residual tolerance 1e-12 with condition <= 1e5 over these modes
-# (as tests/e2e/cms_estimate.sh)
-SLACK = 1e-5
+# reference slack per mode (as tests/e2e/cms_estimate.sh): the worst-case round-off of the full-model and the CMS
+# solve (tests/e2e/roundoff.py), lambda_max bounded by one free steel brick of the mesh (Irons-Treharne):
+# kappa_1 ~ 3e8, 2.4e-4 % at mode 1 (plate4), falling as 1 / f_k^2
+sys.path.insert(0, os.environ["ROOT"] + "/tests/e2e")
+from roundoff import hex8_lam_max, freq_bound
+def slack(name):
+    with h5py.File(name + ".h5", "r") as f:
+        ff = f["/verify/full_frequencies_hz"][: len(f["/cms/frequencies_hz"])]
+        ndof = f["/cms"].attrs["ndof"]
+    nx = 48 if name.startswith("part") else 40  # plate4.yaml: 40 x 20 x 2 on 1 x 0.5 x 0.02 m; part*: nx 48
+    return 100 * freq_bound(ff, hex8_lam_max(1 / nx, 0.5 / 20, 0.02 / 2, 210e9, 0.3, 7850), ndof)
 res = {}
 for name in ["a1", "a2", "a3", "a2p", "a3p", "off", "fixed", "part"]:
     f, est, ff, ncc = rd(name + ".h5")
     n = len(f)
     true = 100 * (f - ff[:n]) / ff[:n]
     res[name] = (f, ncc)
+    SLACK = slack(name)
     print(f"{name:5s}: {n} modes, {ncc} CC modes, true max {true.max():.3g} %, estimate max {est.max():.3g} %")
     assert n >= 25, (name, n)
-    assert true.min() > -SLACK, (name, "Rayleigh-Ritz", true.min())
+    assert (true > -SLACK).all(), (name, "Rayleigh-Ritz", true.min())
     assert (est + SLACK >= true).all(), (name, "estimate below the true error", np.where(est + SLACK < true))
     if name != "fixed":  # tol_pct 0.5 honoured: estimates and true errors
         assert est.max() <= 0.5 and true.max() <= 0.5, (name, est.max(), true.max())
@@ -143,8 +152,9 @@ n = len(fp)
 assert len(f3) == n, (len(f3), n)
 t3, tp = 100 * (f3 - ff3[:n]) / ff3[:n], 100 * (fp - ffp[:n]) / ffp[:n]
 d = 100 * np.abs(f3 / fp - 1)
+SLACK = slack("part")
 print(f"part3 (one group of 3 ranks): {ncc3} CC modes, true max {t3.max():.3g} %, estimate max {est3.max():.3g} %; against part {d.max():.2g} %")
-assert t3.min() > -SLACK and (est3 + SLACK >= t3).all() and est3.max() <= 0.5, (t3, est3)
+assert (t3 > -SLACK).all() and (est3 + SLACK >= t3).all() and est3.max() <= 0.5, (t3, est3)
 assert (d <= np.maximum(t3, tp) + SLACK).all(), (d, t3, tp)
 # the loose block tolerance: every mode below fmax still within tol_pct of the full model, f >= f_full
 with h5py.File("blk4.h5") as f:

@@ -22,6 +22,14 @@
 #  3. dynred compare of the exact result with a copy lacking mode 3 (its
 #     frequency and mode shape column deleted with h5py): -tol_pct 0.5
 #     fails naming A's mode 3; the other way round B's mode 3 is extra.
+#  4. The deviation gate and the tol_pct warning: the beam of beam.yaml
+#     with 2 fixed-interface modes per part (explicit: no refinement), 6
+#     modes, every full mode below the top paired: cms.verify_tol_pct 1
+#     exits 1 with one line naming the largest deviation, equal to numpy's
+#     from /cms/frequencies_hz, /verify/full_frequencies_hz and the
+#     pairing (printed with 6 digits) and above 1 %; the warning counts the
+#     modes whose /cms/error_estimate_pct exceeds cms.tol_pct 0.5 (numpy's
+#     count, > 0).
 # Frequencies printed with 9 digits; compared with numpy's to 1e-7
 # relative (a 13-DOF model with condition number ~1e3: both solves good to
 # 1e-12 relative, the printing to 5e-9).
@@ -122,4 +130,24 @@ for c in ("c1.out", "c2.out"):
 print(f"compare names the dropped mode 3 at {f3:.9g} Hz (numpy)")
 PY
 $DYNRED compare exact.h5 exact.h5 -tol_pct 1e-9 > same.log
+# 4. the deviation gate and the tol_pct warning
+if $DYNRED -config $ROOT/tests/data/cms/beam.yaml -cms_component_modes 2 -cms_nmodes 6 -cms_verify_tol_pct 1 -cms_checkpoint none -output dev.h5 > dev.log 2>&1; then
+  echo "verify_tol_pct 1 passed a 2-mode-per-part beam"; exit 1
+fi
+grep -E "^dynred: (error|warning):" dev.log
+test "$(grep -c '^dynred: error:' dev.log)" = 1
+/usr/bin/python3 - <<'PY'
+import re, h5py, numpy as np
+log = open("dev.log").read()
+got = float(re.search(r"^dynred: error: verification failed: largest deviation ([0-9.]+) % exceeds cms.verify_tol_pct 1\.?$", log, re.M).group(1))
+nw = int(re.search(r"^dynred: warning: (\d+) mode\(s\) with an error estimate above cms.tol_pct = 0.5 %", log, re.M).group(1))
+with h5py.File("dev.h5", "r") as f:
+    fc, ff, pair = f["/cms/frequencies_hz"][:], f["/verify/full_frequencies_hz"][:], f["/verify/pairing"][:] - 1
+    est = f["/cms/error_estimate_pct"][:]
+    assert len(f["/verify/missing_modes"]) == 0, f["/verify/missing_modes"][:]
+dev = np.abs(100 * (fc - ff[pair]) / ff[pair]).max()
+assert got > 1 and abs(got - dev) <= 5e-6 * dev, (got, dev)          # tol: 6 printed digits
+assert nw == int(np.sum(est > 0.5)) and nw > 0, (nw, est)
+print(f"deviation gate: {got} % (numpy {dev:.6g} %) > 1 %; tol_pct warning counts {nw} modes above 0.5 % (numpy)")
+PY
 echo ok

@@ -17,6 +17,13 @@
 #     the Rayleigh-Ritz bound is checked there too: B's 6.3 Hz against A's
 #     7.0 Hz is reported as the one violation (count and first mode, in the
 #     log and in /compare), B's 12 Hz, above A's range, is no extra mode.
+#  5. Frequencies only with a gap: A = 0, 3, 7, 9, 11 Hz; B without the
+#     7 Hz mode (every other within 0.34 %): the pairing skips A's mode 3
+#     (B's 9.02 and 11.03 with A's 9 and 11, not with 7 and 9), -tol_pct 1
+#     fails with the line naming A's mode 3 at 7 Hz as missing, and
+#     /compare/missing_modes = [3]; B with an added 5 Hz mode: the line
+#     names B's mode 3 at 5 Hz as extra.  Same modes: the k-th pairs with
+#     the k-th and -tol_pct 1 passes.
 set -euo pipefail
 cd "$T"
 /usr/bin/python3 - <<'PY'
@@ -57,12 +64,20 @@ np.save("M.npy", Mm)
 # 4: frequencies only
 write("s1.h5", [0.0, 3.0, 7.0, 9.0], group="/ss")
 write("s2.h5", [0.0, 3.3, 6.3, 9.0, 12.0], group="/ss")
+# 5: frequencies only, a gap in B
+write("g_ref.h5", [0.0, 3.0, 7.0, 9.0, 11.0], group="/ss")
+write("g_miss.h5", [0.0, 3.01, 9.02, 11.03], group="/ss")
+write("g_extra.h5", [0.0, 3.01, 5.0, 7.02, 9.02, 11.03], group="/ss")
+write("g_same.h5", [0.0, 3.01, 7.02, 9.02, 11.03], group="/ss")
 PY
 D=$DYNRED
 $D compare a1.h5 b1.h5 -output c1.h5 > c1.log
 timeout 300 $MPIEXEC -n 3 $D compare a2.h5 b2.h5 -output c2.h5 > c2.log
 $D compare a2.h5 b3.h5 -mass M.mtx -output c3.h5 > c3.log
 $D compare s1.h5 s2.h5 -output c4.h5 > c4.log
+$ROOT/tests/expect.sh '^dynred: error: compare: A mode 3 \(7 Hz\) has no pair in B \(1 missing, 0 extra\)' $D compare g_ref.h5 g_miss.h5 -tol_pct 1 -output c5.h5
+$ROOT/tests/expect.sh '^dynred: error: compare: B mode 3 \(5 Hz\) has no pair in A \(1 extra\)' $D compare g_ref.h5 g_extra.h5 -tol_pct 1
+$D compare g_ref.h5 g_same.h5 -tol_pct 1 -output c6.h5 > c6.log
 cat c1.log
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np
@@ -114,6 +129,15 @@ log = open("c4.log").read()
 assert "Rayleigh-Ritz bound f_reduced >= f_full: VIOLATED" in log, log
 assert "Rayleigh-Ritz violations: 1 of 3 flexible modes below the full model's (k-th against k-th); first at mode 3: 6.3 < 7 Hz" in log, log
 assert "1 reduced mode(s) above the full model's highest frequency: not compared" in log, log
+with h5py.File("c5.h5") as f:
+    c = f["/compare"]
+    assert list(c["missing_modes"][:]) == [3] and len(c["extra_modes"]) == 0, (c["missing_modes"][:], c["extra_modes"][:])
+    assert (c["pairing"][:] == [1, 2, 4, 5]).all(), c["pairing"][:]
+    # the pairs' deviations: 3.01/3, 9.02/9, 11.03/11 (quotients of short decimals; round-off 1e-15 relative)
+    assert abs(c.attrs["max_error_pct"] - 100 * 0.01 / 3) < 1e-12, c.attrs["max_error_pct"]
+with h5py.File("c6.h5") as f:
+    assert (f["/compare/pairing"][:] == [1, 2, 3, 4, 5]).all() and len(f["/compare/missing_modes"]) == 0
+print("case 5: frequencies only with a gap: A's 7 Hz mode named missing, B's 5 Hz mode named extra; no gap: k-th with k-th")
 print("case 4: frequencies only, k-th against k-th; surplus mode unpaired; RMS over the flexible pairs; Rayleigh-Ritz violation 6.3 < 7 Hz reported")
 PY
 echo ok
