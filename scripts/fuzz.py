@@ -21,9 +21,12 @@ and large field) get mutations of their own besides the text ones: a space
 inserted or removed inside a line (fixed-width fields shifted), an integer
 replaced by an out-of-range index (0, -1, one past the end, 2^31), a line
 duplicated with its value changed (a duplicated entry).  They are drawn for
-every case with --full (or when --only names them); without it, for one case
-in QUICK_READERS_EVERY only, so the quick run (tests/tests.list fuzz_quick)
-keeps its cost.  A failed reader case must also say where: its error line
+every case with --full (or when --only names them).  With --full a case
+draws its scenario and file at random; without it (the quick run,
+tests/tests.list fuzz_quick) case i takes the i-th (scenario, file) pair
+modulo their number, in a fixed order, so N cases mutate every input file
+of every scenario N / (number of pairs) times (the mutation itself is still
+drawn from --seed and i).  A failed reader case must also say where: its error line
 names the file with a line (FILE:LINE) or a record, entry, card, row,
 column or DOF (or a property of the whole matrix: not definite, not
 symmetric); else it is classified
@@ -102,11 +105,9 @@ SCENARIOS = {
     "modal_dmig": ("modal_dmig.yaml", ["dmig.dat"], {"dmig.dat": "c"}),
     "modal_dmigl": ("modal_dmigl.yaml", ["dmig_large.dat"], {"dmig_large.dat": "c"}),
 }
-# the component readers' scenarios: their own mutations, drawn for every case
-# with --full, else for case numbers i % QUICK_READERS_EVERY == QUICK_READERS_AT
+# the component readers' scenarios: their own mutations besides the text ones
 READER_SCENARIOS = {"modal_abq", "modal_abqc", "modal_ans", "modal_dmig", "modal_dmigl"}
 READER_FILES = {f for s in READER_SCENARIOS for f in SCENARIOS[s][1]}
-QUICK_READERS_EVERY, QUICK_READERS_AT = 40, 20
 # a reader's error line says where in the file: FILE:LINE, or a record,
 # entry, card, row, column, DOF, equation or DMIG matrix; or it is a
 # property of the whole matrix (a value changed into a valid but different
@@ -431,16 +432,9 @@ def classify(rc, out, timed_out, fname, comp, before, after, inputs=()):
 
 def run_case(args, i):
     rng = random.Random(args.seed * 1000003 + i)
-    if args.only:
-        names = [s for s in sorted(SCENARIOS) if s in args.only]
-    elif args.full:
-        names = sorted(SCENARIOS)
-    elif i % QUICK_READERS_EVERY == QUICK_READERS_AT:
-        names = sorted(READER_SCENARIOS)
-    else:
-        names = sorted(set(SCENARIOS) - READER_SCENARIOS)
+    names = [s for s in sorted(SCENARIOS) if s in args.only] if args.only else sorted(SCENARIOS)
     pairs = [(s, f) for s in names for f in [SCENARIOS[s][0]] + SCENARIOS[s][1]]
-    scen, fname = rng.choice(pairs)
+    scen, fname = rng.choice(pairs) if args.full or args.only else pairs[i % len(pairs)]
     job, files, comps = SCENARIOS[scen]
     np2 = args.np2_every > 0 and i % args.np2_every == args.np2_every - 1
     d = tempfile.mkdtemp(prefix=f"case{i:05d}.", dir=args.work)
@@ -509,8 +503,8 @@ def main():
     ap.add_argument("--only", default="", help="comma list of scenarios: " + ", ".join(sorted(SCENARIOS)))
     ap.add_argument("--keep", action="store_true", help="keep every case directory")
     ap.add_argument("--full", action="store_true",
-                    help="draw every case from all scenarios (without it the component-reader scenarios "
-                         f"{', '.join(sorted(READER_SCENARIOS))} get one case in {QUICK_READERS_EVERY})")
+                    help="draw each case's scenario and file at random (without it case i takes the i-th "
+                         "(scenario, file) pair, every pair in turn)")
     ap.add_argument("--max-seconds", type=float, default=0, help="stop (between batches of 50) after this long")
     ap.add_argument("--leaks", action="store_true", help="sanitizer build: keep LeakSanitizer on (off by default)")
     ap.add_argument("--strict", action="store_true", help="count the KNOWN message defects as failures")
