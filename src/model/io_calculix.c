@@ -730,8 +730,8 @@ static PetscErrorCode ReadCcxDeck(DRComponent c, const char *job)
  * does not say which knot they belong to.  They have exactly the row pattern
  * of the knot node: every element on the knot couples all of their rows.  So
  * in a group of nodes with one common pattern, k deck nodes with exactly
- * rows n.1-3 and k generated rotation nodes (rows r.1-3, each possibly
- * followed by its r + 1) are knots, paired in ascending order; nodes with
+ * rows n.1-3 and k generated rotation nodes (rows r.1-3, each followed by
+ * its r + 1) are knots, paired in ascending order; nodes with
  * copies (plain expanded nodes) may share the pattern and are not candidates.
  * r.d becomes n.(3+d) (rotations of n) and (r+1).d becomes n.0 with
  * DR_LABEL_DILATATION | d in its copy bits: labels every other deck of the
@@ -857,12 +857,14 @@ static PetscErrorCode CcxKnots(DRComponent C)
       if (en[nr] >= 0) nodes[en[nr]].kind = -1; /* taken */
       nr++;
     }
+    for (PetscInt k = 0; k < PetscMin(nr, 64); k++)
+      if (en[k] < 0) other++; /* every knot has its expansion node; C3D8I's internal triples do not pair up so */
     if (nodes[i].hash && nk >= 1 && nk == nr && nk <= 64 && !other)
       for (PetscInt k = 0; k < nk; k++) {
         PetscInt64 knot = nodes[kn[k]].node;
         for (PetscInt d = 0; d < 3; d++) C->labels[rows[nodes[rn[k]].first + d].row] = DRLabelMake(knot, 4 + d);
         nodes[rn[k]].generated = PETSC_FALSE;
-        if (en[k] >= 0) {
+        {
           CcxNode *e = &nodes[en[k]];
           for (PetscInt d = 0; d < e->nrows; d++) C->labels[rows[e->first + d].row] = DRLabelWithCopy(DRLabelMake(knot, 0), DR_LABEL_DILATATION | rows[e->first + d].dir);
           e->generated = PETSC_FALSE;
