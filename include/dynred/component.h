@@ -78,7 +78,7 @@ PetscErrorCode DRLabelsNumberCopies(PetscInt n, DRLabel labels[]);
  * lab[k] holds the nlab[k] labels of component k (the same on every rank).
  * *node = -1 when there is none, else the node, *ka a component holding
  * copies of it and *kb another component with a label of that node. */
-PetscErrorCode DRLabelsFindExpandedShared(PetscInt ncomp, const PetscInt nlab[], const DRLabel *const lab[], PetscInt64 *node, PetscInt *ka, PetscInt *kb);
+PetscErrorCode DRLabelsFindExpandedShared(PetscInt ncomp, const PetscInt nlab[], const DRLabel *const lab[], PetscInt64 *node, PetscInt *ka, PetscInt *kb, PetscBool *generated);
 /* Position of l in a sorted label array (binary search), -1 when absent. */
 PetscInt DRLabelsFind(PetscInt n, const DRLabel sorted[], DRLabel l);
 

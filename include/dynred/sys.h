@@ -32,6 +32,17 @@ typedef PetscInt64 DRLabel;
 #define DRLabelCopy(l)         ((PetscInt)((l) >> DR_LABEL_COPY_SHIFT))
 #define DRLabelBase(l)         ((DRLabel)((l) & (((DRLabel)1 << DR_LABEL_COPY_SHIFT) - 1)))
 #define DRLabelWithCopy(l, k)  (DRLabelBase(l) | ((DRLabel)(k) << DR_LABEL_COPY_SHIFT))
+/* Set in the copy bits of the rows of a node CalculiX generated (an id not in
+ * the deck's *NODE: C3D8I internal nodes, a knot's rotation node that could
+ * not be tied to its knot): such a row is no DOF of a node another component
+ * can know, so sharing its id is an error, not an interface. */
+#define DR_LABEL_GENERATED     0x4000
+#define DRLabelGenerated(l)    ((DRLabelCopy(l) & DR_LABEL_GENERATED) != 0)
+/* The dilatation DOFs of a CalculiX knot at node n (its expansion node's rows
+ * e.d) are labelled n.0 with DR_LABEL_DILATATION | d in the copy bits: DOFs
+ * of n that another deck with the same knot labels alike. */
+#define DR_LABEL_DILATATION    0x2000
+#define DRLabelDilatation(l)   ((DRLabelCopy(l) & DR_LABEL_DILATATION) != 0)
 
 /* Format a label as CalculiX does ("12.3") into buf (at least 32 chars); a
  * copy k > 0 of a repeated label is written "12.3#k+1" ("12.3#2" is the

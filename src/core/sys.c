@@ -13,7 +13,9 @@ static PetscLogDouble dr_t0;
 
 const char *DRLabelString(DRLabel l, char buf[32])
 {
-  if (DRLabelCopy(l)) snprintf(buf, 32, "%lld.%d#%d", (long long)DRLabelNode(l), (int)DRLabelDir(l), (int)DRLabelCopy(l) + 1);
+  if (DRLabelGenerated(l)) snprintf(buf, 32, "%lld.%d (generated)", (long long)DRLabelNode(l), (int)DRLabelDir(l));
+  else if (DRLabelDilatation(l)) snprintf(buf, 32, "%lld.0 (dilatation %d)", (long long)DRLabelNode(l), (int)(DRLabelCopy(l) & 7));
+  else if (DRLabelCopy(l)) snprintf(buf, 32, "%lld.%d#%d", (long long)DRLabelNode(l), (int)DRLabelDir(l), (int)DRLabelCopy(l) + 1);
   else snprintf(buf, 32, "%lld.%d", (long long)DRLabelNode(l), (int)DRLabelDir(l));
   return buf;
 }

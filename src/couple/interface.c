@@ -177,14 +177,16 @@ static PetscErrorCode CheckExpanded(DRCMS c, const PetscInt nlab[], DRLabel **la
 {
   PetscInt64 node;
   PetscInt   ka, kb;
+  PetscBool  gen;
 
   PetscFunctionBeginUser;
-  PetscCall(DRLabelsFindExpandedShared(c->ncomp, nlab, (const DRLabel *const *)lab, &node, &ka, &kb));
+  PetscCall(DRLabelsFindExpandedShared(c->ncomp, nlab, (const DRLabel *const *)lab, &node, &ka, &kb, &gen));
   if (node >= 0) {
     char sa[PETSC_MAX_PATH_LEN], sb[PETSC_MAX_PATH_LEN];
     PetscCall(ComponentSource(c, ka, sa));
     PetscCall(ComponentSource(c, kb, sb));
-    SETERRQ(c->comm, DR_ERR_INPUT, "%s and %s: interface node %" PetscInt64_FMT " has several rows per label in %s (a CalculiX node of a shell, beam or 2-D element, expanded), expected the rows of interface nodes to match one-to-one by label: couple '%s' and '%s' through nodes of solid elements", sa, sb, node, sa, c->names[ka], c->names[kb]);
+    if (gen) SETERRQ(c->comm, DR_ERR_INPUT, "%s and %s: interface node %" PetscInt64_FMT " is a node CalculiX generated in %s (not in its deck's *NODE: an element's internal node, or a rotation node not tied to a knot; its rows are rotations or internal modes, not translations), expected interface nodes defined in every deck: couple '%s' and '%s' through nodes of the decks", sa, sb, node, sa, c->names[ka], c->names[kb]);
+    SETERRQ(c->comm, DR_ERR_INPUT, "%s and %s: interface node %" PetscInt64_FMT " has several rows per label in %s (a CalculiX node of a shell, beam or 2-D element, expanded), expected the rows of interface nodes to match one-to-one by label: couple '%s' and '%s' through nodes of solid elements or through knots (nodes where beams meet shells)", sa, sb, node, sa, c->names[ka], c->names[kb]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -155,14 +155,15 @@ static int cmp_node_comp(const void *a, const void *b)
   return (x->comp > y->comp) - (x->comp < y->comp);
 }
 
-PetscErrorCode DRLabelsFindExpandedShared(PetscInt ncomp, const PetscInt nlab[], const DRLabel *const lab[], PetscInt64 *node, PetscInt *ka, PetscInt *kb)
+PetscErrorCode DRLabelsFindExpandedShared(PetscInt ncomp, const PetscInt nlab[], const DRLabel *const lab[], PetscInt64 *node, PetscInt *ka, PetscInt *kb, PetscBool *generated)
 {
   NodeComp *t;
   PetscInt  nt = 0;
 
   PetscFunctionBeginUser;
   *node = -1;
-  *ka = *kb = -1;
+  *ka = *kb  = -1;
+  *generated = PETSC_FALSE;
   for (PetscInt k = 0; k < ncomp; k++) nt += nlab[k];
   PetscCall(PetscMalloc1(nt + 1, &t));
   nt = 0;
@@ -170,13 +171,16 @@ PetscErrorCode DRLabelsFindExpandedShared(PetscInt ncomp, const PetscInt nlab[],
     for (PetscInt i = 0; i < nlab[k]; i++) {
       t[nt].node   = DRLabelNode(lab[k][i]);
       t[nt].comp   = k;
-      t[nt++].copy = DRLabelCopy(lab[k][i]);
+      t[nt++].copy = DRLabelDilatation(lab[k][i]) ? 0 : DRLabelCopy(lab[k][i]); /* a knot's dilatation is a DOF of its own */
     }
   qsort(t, (size_t)nt, sizeof(*t), cmp_node_comp);
   for (PetscInt i = 0; i < nt && *node < 0;) {
     PetscInt j = i, a = -1, b = -1;
     for (; j < nt && t[j].node == t[i].node; j++) {
-      if (t[j].copy && a < 0) a = t[j].comp;
+      if (t[j].copy && a < 0) {
+        a          = t[j].comp;
+        *generated = (t[j].copy & DR_LABEL_GENERATED) ? PETSC_TRUE : PETSC_FALSE;
+      }
       if (t[j].comp != t[i].comp && b < 0) b = t[j].comp;
     }
     if (a >= 0 && b >= 0) { /* several components, one of them expanded */
@@ -476,13 +480,15 @@ PetscErrorCode DRComponentAssemble(MPI_Comm comm, const char *name, PetscInt nco
     const DRLabel **lab;
     PetscInt64      node;
     PetscInt        ka, kb;
+    PetscBool       gen;
     PetscCall(PetscMalloc2(ncomp, &nlab, ncomp, &lab));
     for (PetscInt c = 0; c < ncomp; c++) {
       nlab[c] = comps[c]->n;
       lab[c]  = comps[c]->labels;
     }
-    PetscCall(DRLabelsFindExpandedShared(ncomp, nlab, lab, &node, &ka, &kb));
+    PetscCall(DRLabelsFindExpandedShared(ncomp, nlab, lab, &node, &ka, &kb, &gen));
     PetscCall(PetscFree2(nlab, lab));
+    PetscCheck(node < 0 || !gen, comm, DR_ERR_INPUT, "%s and %s: node %" PetscInt64_FMT " is in both, but in %s it is a node CalculiX generated (not in its deck's *NODE: an element's internal node, or a rotation node not tied to a knot), whose rows are no translations of a node, expected shared nodes defined in every deck", comps[ka]->source, comps[kb]->source, node, comps[ka]->source);
     PetscCheck(node < 0, comm, DR_ERR_INPUT, "%s and %s: node %" PetscInt64_FMT " is in both, and %s has several rows per label there (a CalculiX node of a shell, beam or 2-D element, expanded), expected the rows of shared nodes to match one-to-one by label: couple through nodes of solid elements", comps[ka]->source, comps[kb]->source, node, comps[ka]->source);
   }
   /* Global DOFs: sorted union of labels. */

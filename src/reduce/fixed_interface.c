@@ -319,11 +319,27 @@ PetscErrorCode DRFixedInterfaceConstraintModes(DRFixedInterface *fi, DRReduction
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The constraint modes X = -K_II^-1 K_IB have one column per boundary DOF
+ * in ascending row order (isB); the superelement's boundary coordinates are
+ * in label order (bcol).  bord[j]: the coordinate of the j-th boundary row.
+ * The two orders differ whenever a part's rows are not sorted by label
+ * (equations numbered by the writer, CalculiX knots' rotation rows). */
+static PetscErrorCode BoundaryOrder(DRFixedInterface *fi, PetscInt **bord)
+{
+  PetscInt k = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(fi->nb + 1, bord));
+  for (PetscInt i = 0; i < fi->n; i++)
+    if (fi->bcol[i] >= 0) (*bord)[k++] = fi->bcol[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DRFixedInterfaceBuildT(DRFixedInterface *fi, DRSuperelement *se)
 {
   PetscScalar        *t;
   const PetscScalar  *x = NULL, **ph;
-  PetscInt            ldt, ldx = 0, nb = fi->nb, nq = fi->nq, N = nb + nq, li = 0;
+  PetscInt            ldt, ldx = 0, nb = fi->nb, nq = fi->nq, N = nb + nq, li = 0, *bord;
 
   PetscFunctionBeginUser;
   PetscCall(DRFixedInterfaceBasisCreate(fi, N, &se->T)); /* grown in place by Append */
@@ -334,6 +350,7 @@ PetscErrorCode DRFixedInterfaceBuildT(DRFixedInterface *fi, DRSuperelement *se)
     PetscCall(MatDenseGetLDA(fi->X, &ldx));
   }
   PetscCall(PetscMalloc1(nq + 1, &ph));
+  PetscCall(BoundaryOrder(fi, &bord));
   for (PetscInt k = 0; k < nq; k++) PetscCall(VecGetArrayRead(fi->modes[k], &ph[k]));
   for (PetscInt i = fi->rs; i < fi->re; i++) {
     PetscInt r = i - fi->rs;
@@ -341,12 +358,13 @@ PetscErrorCode DRFixedInterfaceBuildT(DRFixedInterface *fi, DRSuperelement *se)
     if (fi->bcol[i] >= 0) t[r + fi->bcol[i] * ldt] = 1.0;
     else {
       if (x)
-        for (PetscInt j = 0; j < nb; j++) t[r + j * ldt] = x[li + j * ldx];
+        for (PetscInt j = 0; j < nb; j++) t[r + bord[j] * ldt] = x[li + j * ldx];
       for (PetscInt k = 0; k < nq; k++) t[r + (nb + k) * ldt] = ph[k][li];
       li++;
     }
   }
   for (PetscInt k = 0; k < nq; k++) PetscCall(VecRestoreArrayRead(fi->modes[k], &ph[k]));
+  PetscCall(PetscFree(bord));
   PetscCall(PetscFree(ph));
   if (fi->X) PetscCall(MatDenseRestoreArrayRead(fi->X, &x));
   PetscCall(MatDenseRestoreArray(se->T, &t));
@@ -431,7 +449,7 @@ PetscErrorCode DRFixedInterfaceKeptVecs(DRFixedInterface *fi, Mat T, PetscInt co
 
 PetscErrorCode DRFixedInterfaceReducedStiffness(DRFixedInterface *fi, DRSuperelement *se)
 {
-  PetscInt         nb = fi->nb, N = fi->nb + fi->nq;
+  PetscInt         nb = fi->nb, N = fi->nb + fi->nq, *bord;
   PetscReal       *XtB = NULL, *kbb = NULL;
   PetscMPIInt      rank;
   const PetscReal *lam = NULL;
@@ -470,13 +488,15 @@ PetscErrorCode DRFixedInterfaceReducedStiffness(DRFixedInterface *fi, DRSuperele
     PetscCall(MatDestroy(&Kbb));
   }
   if (fi->nq) PetscCall(DRModalGetModes(fi->modal, NULL, NULL, &lam, NULL, NULL));
+  PetscCall(BoundaryOrder(fi, &bord));
   if (!rank) {
     PetscCall(PetscCalloc1(N * N + 1, &se->K));
     for (PetscInt j = 0; j < nb; j++)
-      for (PetscInt i = 0; i < nb; i++) se->K[i + j * N] = kbb[i + j * nb] + (XtB ? 0.5 * (XtB[i + j * nb] + XtB[j + i * nb]) : 0);
+      for (PetscInt i = 0; i < nb; i++) se->K[bord[i] + bord[j] * N] = kbb[bord[i] + bord[j] * nb] + (XtB ? 0.5 * (XtB[i + j * nb] + XtB[j + i * nb]) : 0);
     for (PetscInt k = 0; k < fi->nq; k++) se->K[(nb + k) * (N + 1)] = lam[k];
   }
   se->K_formed = PETSC_TRUE;
+  PetscCall(PetscFree(bord));
   PetscCall(PetscFree(kbb));
   PetscCall(PetscFree(XtB));
   PetscFunctionReturn(PETSC_SUCCESS);
