@@ -250,9 +250,10 @@ static PetscErrorCode AbqEntries(DRMatStream *s, DRInputStatus *st, DRLineReader
     if (ab->diag && i == j) PetscCall(PetscBTSet(ab->diag, i));
     DRTripletsAddEither(t, i, j, (PetscScalar)e.v);
   }
-  /* Abaqus writes a stiffness diagonal entry for every DOF (the last of its
-   * row in the lower triangle): one missing is a truncated file, or a
-   * label that belongs to no equation. */
+  /* Abaqus writes a stiffness and a mass diagonal entry for every DOF (the
+   * last of its row in the lower triangle): one missing is a truncated
+   * file, or a label that belongs to no equation or only to another of the
+   * component's files (a mass without it would be singular anyway). */
   if (ab->diag && ab->eof && !st->bad)
     for (PetscInt k = 0; k < ab->n; k++)
       if (!PetscBTLookup(ab->diag, k)) {
@@ -274,7 +275,7 @@ static PetscErrorCode AbqDestroy(DRMatStream *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ReadAbqMat(MPI_Comm comm, const char *path, AbqReader *ab, PetscBool isK, Mat *A)
+static PetscErrorCode ReadAbqMat(MPI_Comm comm, const char *path, AbqReader *ab, PetscBool needdiag, Mat *A)
 {
   DRMatStream s;
   PetscMPIInt rank;
@@ -282,7 +283,7 @@ static PetscErrorCode ReadAbqMat(MPI_Comm comm, const char *path, AbqReader *ab,
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PetscMemzero(&s, sizeof(s)));
-  if (isK && rank == 0) PetscCall(PetscBTCreate(ab->n, &ab->diag));
+  if (needdiag && rank == 0) PetscCall(PetscBTCreate(ab->n, &ab->diag));
   ab->eof   = PETSC_FALSE;
   s.path    = path;
   s.what    = "an Abaqus *MATRIX OUTPUT file";
@@ -346,8 +347,6 @@ PetscErrorCode DRComponentReadAbaqus(MPI_Comm comm, const char *name, const char
   }
   ab.n      = C->n;
   ab.labels = C->labels;
-  ab.others[0] = M;
-  ab.others[1] = path[2];
   if (st.rank == 0 && ab.form == AB_INPUT) {
     PetscCall(DRLabelsSort(C->n, C->labels, &sorted, &perm));
     ab.sorted = sorted;
@@ -355,7 +354,9 @@ PetscErrorCode DRComponentReadAbaqus(MPI_Comm comm, const char *name, const char
   }
   for (int k = 0; k < 3; k++) {
     Mat *A = k == 0 ? &C->K : k == 1 ? &C->M : &C->D;
-    if (path[k]) PetscCall(ReadAbqMat(comm, path[k], &ab, (PetscBool)(k == 0), A));
+    ab.others[0] = path[k == 0 ? 1 : 0]; /* the files a DOF without a diagonal here may come from */
+    ab.others[1] = path[k == 2 ? 1 : 2];
+    if (path[k]) PetscCall(ReadAbqMat(comm, path[k], &ab, (PetscBool)(k < 2), A));
   }
   PetscCall(PetscFree(sorted));
   PetscCall(PetscFree(perm));
