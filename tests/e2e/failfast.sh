@@ -78,9 +78,9 @@ PY
 J=$ROOT/tests/data/jobs
 C=$ROOT/configs
 
-# ff NAME PATTERN NP ARGS...: run dynred ARGS on NP ranks in the empty
+# ff1 NAME PATTERN NP ARGS...: run dynred ARGS on NP ranks in the empty
 # directory NAME (its output goes there unless ARGS say otherwise)
-ff() {
+ff1() {
   local name=$1 pat=$2 np=$3 rc=0 t0 t1 n left
   shift 3
   mkdir -p "$name"
@@ -102,6 +102,29 @@ ff() {
   left=$(ls -A "$name")
   [ -z "$left" ] || { echo "$name: left behind: $left"; exit 1; }
   echo "ok $name ($((t1 - t0)) s): $(grep '^dynred: error:' "$name.err")"
+}
+# ff NAME PATTERN NP ARGS...: ff1 in the background, NPAR cases at a time
+# (default: the number of cores, as tests/par.sh).  Each case is a start-up
+# that stops at its check (Open MPI's launch, PETSc's set-up, the job
+# file): mostly waiting, not computing, and the cases share nothing but
+# read-only inputs (each has its own directory), so side by side they make
+# the same checks in about half the wall time.  ffwait reports every case
+# started so far in the order of this file and fails on the first failed one.
+npar=${NPAR:-$(nproc 2>/dev/null || echo 1)}
+ffnames=()
+ff() {
+  while [ "$(jobs -rp | wc -l)" -ge "$npar" ]; do wait -n || true; done
+  (set +e; (set -e; ff1 "$@") > "$1.out" 2>&1; echo $? > "$1.rc") &
+  ffnames+=("$1")
+}
+ffwait() {
+  local n
+  wait
+  for n in "${ffnames[@]}"; do
+    cat "$n.out"
+    [ "$(cat "$n.rc")" = 0 ] || { echo "$n: failed (exit $(cat "$n.rc"))"; exit 1; }
+  done
+  ffnames=()
 }
 NOPE=/nonexistent-dir-$$/sub
 
@@ -158,6 +181,7 @@ ff input_ss_signal "ss\.input\.file = 'nosignal\.csv': cannot read" 1 -config $C
 ff mem_modal "model plate \([0-9]+ DOFs; MUMPS estimate.*\) needs about [0-9.e+]+ MiB on a node \(1 rank\(s\) there\), 1 MiB available \(mem_limit_mib\): expected a job that fits in memory; run it on more nodes" 1 -config $J/small_plate.yaml -mem_limit_mib 1
 ff mem_modal_np2 "needs about [0-9.e+]+ MiB on a node \(2 rank\(s\) there\), 1 MiB available" 2 -config $J/small_plate.yaml -mem_limit_mib 1
 ff mem_cms "the components of the rank groups .* needs about [0-9.e+]+ MiB on a node \(3 rank\(s\) there\), 0\.001 MiB available \(mem_limit_mib\)" 3 -config $T/chain/three.yaml -mem_limit_mib 0.001
+ffwait
 # The estimate is at least K's upper triangle in doubles (a factor holds
 # K's pattern and more): nnz/2 x 8 bytes from the model line, independent of
 # MUMPS.
@@ -177,6 +201,7 @@ ff mem_gmp "gmp sweep of 693 points \(slider-crank, [0-9]+ DOFs: one point's den
 ff mem_gmp_np2 "gmp sweep of 693 points \(slider-crank, [0-9]+ DOFs: one point's MUMPS estimate on every rank, .*\(2 rank\(s\) there\), 1 MiB available" 2 -config $C/slider_crank_gmp.yaml -mem_limit_mib 1 -dense_max 10
 ff mem_ga "ga on model .* DOFs; the full eigenproblem \(dense\) and, per farm group of 1 rank\(s\), the model and the MUMPS estimate of its factorization\) needs about [0-9.e+]+ MiB on a node \(1 rank\(s\) there\), 0\.01 MiB available \(mem_limit_mib\)" 1 -config $C/bicycle_frame_ga.yaml -mem_limit_mib 0.01
 ff mem_ss "ss on .*cms_result\.h5 /cms \([0-9]+ modes, [0-9]+ states; 3 output histories of 5000001 steps x 4 outputs; every rank holds all of it\) needs about [0-9.e+]+ MiB on a node \(1 rank\(s\) there\), 100 MiB available \(mem_limit_mib\): expected a job that fits in memory; fewer steps" 1 -config $ROOT/tests/data/fuzz/ss.yaml -ss_sim_h 1e-8 -mem_limit_mib 100
+ffwait
 # Each estimate is at least what the job must hold, counted here from the
 # log and the job's keys: gmp: rank 0 keeps Psi (ndof x (1 + nmodes)) of
 # all 64 + 629 points; ga: K and M dense (n^2 each) for LAPACK; ss: 3 (2
@@ -248,6 +273,7 @@ sed 's/nosys.h5/sys.h5/' sr_nosrc.yaml > sr.yaml
 ff sr_out "command line -output: output = '$NOPE/x\.h5': directory '$NOPE' does not exist" 1 -config $T/sr.yaml -output $NOPE/x.h5
 ff sr_source "sr_nosrc\.yaml:4: sysred\.source = 'nosys\.h5': cannot read '.*nosys\.h5' \(No such file or directory\), expected a readable file" 1 -config $T/sr_nosrc.yaml
 ff sr_pod "command line -sysred_pod_snapshots: sysred\.pod\.snapshots = 'nosnap\.h5': cannot read" 1 -config $T/sr.yaml -sysred_method pod -sysred_order 2 -sysred_pod_snapshots nosnap.h5
+ffwait
 # --- the ParaView index written beside an HDF5 result (NAME.xdmf): a
 # directory there is refused before the run; an index that cannot be
 # written at the end (its temporary name taken by a directory) ends every

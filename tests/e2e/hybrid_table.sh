@@ -141,13 +141,16 @@ printf '\n# one row\n0 0\n' > one.txt
 printf '0 0 0 0\n1 1 1 1\n' > four.txt
 printf '0 0\n1 10 3\n' > mixed.txt
 printf '0 0 0\n0 1 1\n1 0 1\n1 2 2\n' > grid.txt
-$ROOT/tests/expect.sh "nm\.txt:3: displacement 0\.5 after 1\.?, expected strictly increasing" $DYNRED -config tb.yaml -output bad.h5 -hybrid_element_table nm.txt
-$ROOT/tests/expect.sh "nan\.txt:3: a field is not a finite number" $DYNRED -config tb.yaml -output bad.h5 -hybrid_element_table nan.txt
-$ROOT/tests/expect.sh "one\.txt:3: 1 data rows, expected at least 2" $DYNRED -config tb.yaml -output bad.h5 -hybrid_element_table one.txt
-$ROOT/tests/expect.sh "four\.txt:1: 4 columns, expected 2 \(displacement, force\) or 3" $DYNRED -config tb.yaml -output bad.h5 -hybrid_element_table four.txt
-$ROOT/tests/expect.sh "mixed\.txt:2: 3 columns, expected 2 like the first row" $DYNRED -config tb.yaml -output bad.h5 -hybrid_element_table mixed.txt
-$ROOT/tests/expect.sh "grid\.txt:4: not a rectangular \(x, v\) grid" $DYNRED -config tb.yaml -output bad.h5 -hybrid_element_table grid.txt
-$ROOT/tests/expect.sh "tv\.yaml(:[0-9]+)?: hybrid.method = central with a velocity column in .*tv\.txt, expected newmark" $DYNRED -config tv.yaml -output bad.h5 -hybrid_method central
+# the bad inputs side by side (tests/par.sh; each fails at set-up with its
+# own message, before any output is opened)
+$ROOT/tests/par.sh \
+  '$ROOT/tests/expect.sh "nm\.txt:3: displacement 0\.5 after 1\.?, expected strictly increasing" $DYNRED -config tb.yaml -output bad.h5 -hybrid_element_table nm.txt' \
+  '$ROOT/tests/expect.sh "nan\.txt:3: a field is not a finite number" $DYNRED -config tb.yaml -output bad.h5 -hybrid_element_table nan.txt' \
+  '$ROOT/tests/expect.sh "one\.txt:3: 1 data rows, expected at least 2" $DYNRED -config tb.yaml -output bad.h5 -hybrid_element_table one.txt' \
+  '$ROOT/tests/expect.sh "four\.txt:1: 4 columns, expected 2 \(displacement, force\) or 3" $DYNRED -config tb.yaml -output bad.h5 -hybrid_element_table four.txt' \
+  '$ROOT/tests/expect.sh "mixed\.txt:2: 3 columns, expected 2 like the first row" $DYNRED -config tb.yaml -output bad.h5 -hybrid_element_table mixed.txt' \
+  '$ROOT/tests/expect.sh "grid\.txt:4: not a rectangular \(x, v\) grid" $DYNRED -config tb.yaml -output bad.h5 -hybrid_element_table grid.txt' \
+  '$ROOT/tests/expect.sh "tv\.yaml(:[0-9]+)?: hybrid.method = central with a velocity column in .*tv\.txt, expected newmark" $DYNRED -config tv.yaml -output bad.h5 -hybrid_method central'
 $ROOT/tests/expect.sh "tb\.yaml(:[0-9]+)?: hybrid.element.law is table but hybrid.element.table is empty" $DYNRED -config tb.yaml -output bad.h5 -hybrid_element_table ''
 n=$($DYNRED -config tb.yaml -output bad.h5 -hybrid_element_table nm.txt 2>&1 | grep -c . || true)
 test "$n" -le 2   # the one error line (and the banner at most)

@@ -27,31 +27,40 @@ rc() { # prefix np format K M D DOFS
   $PY $REF check $p . | tail -1 | grep -qx ok
   echo "$p ($np rank(s)): K, M$([ "$4" = - ] || echo ", D") equal the numpy matrices"
 }
-rc abq_lower 1 abaqus abq_lower_STIF1.mtx abq_lower_MASS1.mtx abq_lower_DMPV1.mtx -
-rc abq_upper 1 abaqus abq_upper_STIF1.mtx abq_upper_MASS1.mtx - -
-rc abq_dofs 1 abaqus abq_lower_STIF1.mtx abq_square_MASS1.mtx - abqc.dof
-rc ans_hb1 1 ansys ans1_K.matrix ans1_M.matrix - ans.mapping
-rc ans_hbu 1 ansys ansu_K.matrix ansu_M.matrix - ans.mapping
-for np in 1 3; do
-  rc abq_square$np $np abaqus abq_square_STIF1.mtx abq_square_MASS1.mtx - -
-  rc abqc$np $np abaqus abqc_STIF1.mtx abqc_MASS1.mtx abqc_DMPV1.mtx abqc.dof
-  rc ans_hb$np $np ansys ans_K.matrix ans_M.matrix ans_D.matrix ans.mapping
-  rc ans_mm$np $np ansys ans_K.mtx ans_M.mtx ans_D.mtx ans.mapping
-done
-timeout 300 $TBIN/test_readcomp abaqus abq_big_STIF1.mtx abq_big_MASS1.mtx - - -n_ref 1206 -dump big > big.log
-$PY $REF check big . big.npz | tail -1 | grep -qx ok
-echo "abq_big: 1206 DOFs labelled from the files, K, M equal the numpy matrices"
 # modal jobs: one component per form
 job() { # name component...
   printf 'job: modal\noutput: %s.h5\ncomponents:\n  - %s\nmodal: {nmodes: 12}\n' "$1" "$2" > $1.yaml
   timeout 300 $DYNRED -config $1.yaml > $1.log
 }
-job m_abq "{name: c, format: abaqus, K: abq_lower_STIF1.mtx, M: abq_lower_MASS1.mtx}"
-job m_abqs "{name: c, format: abaqus, K: abq_square_STIF1.mtx, M: abq_square_MASS1.mtx, D: abq_lower_DMPV1.mtx}"
-job m_abqc "{name: c, format: abaqus, K: abqc_STIF1.mtx, M: abqc_MASS1.mtx, dofs: abqc.dof}"
-job m_hb "{name: c, format: ansys, K: ans_K.matrix, M: ans_M.matrix, D: ans_D.matrix, dofs: ans.mapping}"
-job m_hb1 "{name: c, format: ansys, K: ans1_K.matrix, M: ans1_M.matrix, dofs: ans.mapping}"
-job m_mm "{name: c, format: ansys, K: ans_K.mtx, M: ans_M.mtx, dofs: ans.mapping}"
+# the one-rank reads and jobs side by side (tests/par.sh: two at a time on
+# 2 cores; each writes and checks files of its own prefix), their reports
+# in this order after them; the 3-rank reads after those
+export -f rc job
+export PY REF
+one=("rc abq_lower 1 abaqus abq_lower_STIF1.mtx abq_lower_MASS1.mtx abq_lower_DMPV1.mtx -"
+  "rc abq_upper 1 abaqus abq_upper_STIF1.mtx abq_upper_MASS1.mtx - -"
+  "rc abq_dofs 1 abaqus abq_lower_STIF1.mtx abq_square_MASS1.mtx - abqc.dof"
+  "rc ans1_hb 1 ansys ans1_K.matrix ans1_M.matrix - ans.mapping"
+  "rc ans_hbu 1 ansys ansu_K.matrix ansu_M.matrix - ans.mapping"
+  "rc abq_square1 1 abaqus abq_square_STIF1.mtx abq_square_MASS1.mtx - -"
+  "rc abqc1 1 abaqus abqc_STIF1.mtx abqc_MASS1.mtx abqc_DMPV1.mtx abqc.dof"
+  "rc ans_hb1 1 ansys ans_K.matrix ans_M.matrix ans_D.matrix ans.mapping"
+  "rc ans_mm1 1 ansys ans_K.mtx ans_M.mtx ans_D.mtx ans.mapping"
+  "timeout 300 $TBIN/test_readcomp abaqus abq_big_STIF1.mtx abq_big_MASS1.mtx - - -n_ref 1206 -dump big > big.log; $PY $REF check big . big.npz | tail -1 | grep -qx ok; echo 'abq_big: 1206 DOFs labelled from the files, K, M equal the numpy matrices'"
+  "job m_abq '{name: c, format: abaqus, K: abq_lower_STIF1.mtx, M: abq_lower_MASS1.mtx}'"
+  "job m_abqs '{name: c, format: abaqus, K: abq_square_STIF1.mtx, M: abq_square_MASS1.mtx, D: abq_lower_DMPV1.mtx}'"
+  "job m_abqc '{name: c, format: abaqus, K: abqc_STIF1.mtx, M: abqc_MASS1.mtx, dofs: abqc.dof}'"
+  "job m_hb '{name: c, format: ansys, K: ans_K.matrix, M: ans_M.matrix, D: ans_D.matrix, dofs: ans.mapping}'"
+  "job m_hb1 '{name: c, format: ansys, K: ans1_K.matrix, M: ans1_M.matrix, dofs: ans.mapping}'"
+  "job m_mm '{name: c, format: ansys, K: ans_K.mtx, M: ans_M.mtx, dofs: ans.mapping}'")
+cmds=()
+for i in "${!one[@]}"; do cmds+=("${one[$i]} > one$i.out"); done
+$ROOT/tests/par.sh "${cmds[@]}"
+for i in "${!one[@]}"; do cat one$i.out; done
+rc abq_square3 3 abaqus abq_square_STIF1.mtx abq_square_MASS1.mtx - -
+rc abqc3 3 abaqus abqc_STIF1.mtx abqc_MASS1.mtx abqc_DMPV1.mtx abqc.dof
+rc ans_hb3 3 ansys ans_K.matrix ans_M.matrix ans_D.matrix ans.mapping
+rc ans_mm3 3 ansys ans_K.mtx ans_M.mtx ans_D.mtx ans.mapping
 printf 'job: modal\noutput: m_np3.h5\ncomponents:\n  - {name: c, format: ansys, K: ans_K.matrix, M: ans_M.mtx, dofs: ans.mapping}\nmodal: {nmodes: 12}\n' > m_np3.yaml
 timeout 300 $MPIEXEC -n 3 $DYNRED -config m_np3.yaml > m_np3.log
 $PY - <<'PY'

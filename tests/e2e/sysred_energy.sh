@@ -30,10 +30,6 @@ sysred:
   method: energy
   energy: {model: piston_crank, threshold_pct: 15}
 Y
-$DYNRED -config pc.yaml > pc.log
-timeout 300 $MPIEXEC -n 2 $DYNRED -config pc.yaml -output pc2.h5 > pc2.log
-timeout 300 $MPIEXEC -n 3 $DYNRED -config pc.yaml -output pc3.h5 > pc3.log
-cat pc.log
 cat > ch.yaml <<'Y'
 job: sysred
 output: ch.h5
@@ -51,7 +47,11 @@ sysred:
     t_end: 3
     threshold_pct: 3
 Y
-$DYNRED -config ch.yaml > ch.log
+# the one-rank runs side by side (tests/par.sh: two at a time on 2 cores)
+$ROOT/tests/par.sh "$DYNRED -config pc.yaml > pc.log" "$DYNRED -config ch.yaml > ch.log"
+timeout 300 $MPIEXEC -n 2 $DYNRED -config pc.yaml -output pc2.h5 > pc2.log
+timeout 300 $MPIEXEC -n 3 $DYNRED -config pc.yaml -output pc3.h5 > pc3.log
+cat pc.log
 cat ch.log
 PYTHONPATH=$ROOT/tests/data/sysred /usr/bin/python3 - <<'PY'
 import h5py, numpy as np, energy_ref as R
@@ -125,9 +125,10 @@ assert abs(Eb / o.attrs["error_before"] - 1) < 1e-4 and abs(Ea / o.attrs["error_
 assert Ea < 0.1 * Eb, "the refit lowers the output error"
 print("ok")
 PY
-E=$ROOT/tests/expect.sh
-$E 'ch.yaml:9: sysred.energy.masses has 5 numbers, expected groups of 2 \(dof, value\)' $DYNRED -config ch.yaml -sysred_energy_masses 1,1.0,2,0.8,3
-$E 'ch.yaml:9: dof 3 has no mass, expected a mass on every dof' $DYNRED -config ch.yaml -sysred_energy_masses 1,1.0,2,0.8
-$E 'ch.yaml:10: sysred.energy.springs entry 2: second dof 2, expected an integer 0 \(ground\)..3 other than the first' $DYNRED -config ch.yaml -sysred_energy_springs 1,0,400,2,2,300
-$E 'ch.yaml:13: sysred.energy.output = 4, expected the dof 1..3' $DYNRED -config ch.yaml -sysred_energy_output 4
-$E 'ch.yaml:8: sysred.energy.ndof is missing' $DYNRED -config ch.yaml -sysred_energy_ndof 0
+# the bad inputs side by side (tests/par.sh; each fails at set-up)
+$ROOT/tests/par.sh \
+  "\$ROOT/tests/expect.sh 'ch.yaml:9: sysred.energy.masses has 5 numbers, expected groups of 2 \(dof, value\)' \$DYNRED -config ch.yaml -sysred_energy_masses 1,1.0,2,0.8,3" \
+  "\$ROOT/tests/expect.sh 'ch.yaml:9: dof 3 has no mass, expected a mass on every dof' \$DYNRED -config ch.yaml -sysred_energy_masses 1,1.0,2,0.8" \
+  "\$ROOT/tests/expect.sh 'ch.yaml:10: sysred.energy.springs entry 2: second dof 2, expected an integer 0 \(ground\)..3 other than the first' \$DYNRED -config ch.yaml -sysred_energy_springs 1,0,400,2,2,300" \
+  "\$ROOT/tests/expect.sh 'ch.yaml:13: sysred.energy.output = 4, expected the dof 1..3' \$DYNRED -config ch.yaml -sysred_energy_output 4" \
+  "\$ROOT/tests/expect.sh 'ch.yaml:8: sysred.energy.ndof is missing' \$DYNRED -config ch.yaml -sysred_energy_ndof 0"

@@ -23,7 +23,6 @@ cd "$T"
 mkdir -p ch && cd ch
 /usr/bin/python3 $ROOT/tests/data/cms/chain_gen.py chain .
 cp $ROOT/tests/data/cms/chain.yaml .
-$DYNRED -config chain.yaml -verify false -cms_nmodes 8 > cms.log
 cat > ss.yaml <<'Y'
 job: ss
 output: ss.h5
@@ -34,7 +33,6 @@ ss:
   nmodes: 8
   damping: {type: modal, zeta: [0.02]}
 Y
-$DYNRED -config ss.yaml > ss.log
 cat > em.yaml <<'Y'
 job: sysred
 output: em.h5
@@ -44,7 +42,43 @@ sysred:
   input: {signal: sine, amplitude: 1.0, freq_hz: 3}
   energy: {model: modal, output: 1, t_end: 2, h: 0.01, threshold_pct: 2, refit: false, cms: chain.h5}
 Y
-$DYNRED -config em.yaml > em.log
+cd "$T"
+# the beam in 2 parts and the automatically partitioned beam (further down)
+cp $ROOT/tests/data/cms/beam.yaml .
+cat > bss.yaml <<'Y'
+job: ss
+output: bss.h5
+ss:
+  source: beam.h5
+  inputs: [41.2, 21.3]
+  outputs: [41.2]
+  nmodes: 10
+  damping: {type: modal, zeta: [0.02]}
+Y
+cat > bem.yaml <<'Y'
+job: sysred
+output: bem.h5
+sysred:
+  source: bss.h5
+  method: energy
+  input: {signal: sine, amplitude: 1.0, freq_hz: 60}
+  energy: {model: modal, output: 1, t_end: 0.2, h: 0.001, threshold_pct: 2, refit: false, cms: beam.h5}
+Y
+cat > bp.yaml <<'Y'
+job: cms
+output: bp.h5
+model:
+  builtin: frame3d
+  frame3d: {lx: 1.0, nx: 1, ny: 0, nz: 0, nel: 40, clamp: x0}
+cms: {nmodes: 12, component_modes: 1000, partition: 2}
+verify: false
+Y
+# the three one-rank chains cms -> ss -> sysred side by side (tests/par.sh:
+# two at a time on 2 cores); the multi-rank runs after them
+$ROOT/tests/par.sh "cd ch; \$DYNRED -config chain.yaml -verify false -cms_nmodes 8 > cms.log; \$DYNRED -config ss.yaml > ss.log; \$DYNRED -config em.yaml > em.log" \
+  "\$DYNRED -config beam.yaml -verify false -output beam.h5 > bcms.log; \$DYNRED -config bss.yaml > bss.log; \$DYNRED -config bem.yaml > bem.log" \
+  "\$DYNRED -config bp.yaml > bp.log; \$DYNRED -config bss.yaml -ss_source bp.h5 -output bpss.h5 > bpss.log"
+cd ch
 timeout 300 $MPIEXEC -n 2 $DYNRED -config em.yaml -output em2.h5 > em2.log
 timeout 300 $MPIEXEC -n 3 $DYNRED -config em.yaml -output em3.h5 > em3.log
 grep -A5 "power per substructure" em.log
@@ -83,30 +117,7 @@ print("ok: chain vs the independent simulation, 1 = 2 = 3 ranks")
 PY
 /usr/bin/python3 $ROOT/tests/data/sysred/energy_sub_ref.py balance em.h5
 cd "$T"
-# the built-in frame3d beam in 2 parts (clamped, y force at the tip)
-cp $ROOT/tests/data/cms/beam.yaml .
-$DYNRED -config beam.yaml -verify false -output beam.h5 > bcms.log
-cat > bss.yaml <<'Y'
-job: ss
-output: bss.h5
-ss:
-  source: beam.h5
-  inputs: [41.2, 21.3]
-  outputs: [41.2]
-  nmodes: 10
-  damping: {type: modal, zeta: [0.02]}
-Y
-$DYNRED -config bss.yaml > bss.log
-cat > bem.yaml <<'Y'
-job: sysred
-output: bem.h5
-sysred:
-  source: bss.h5
-  method: energy
-  input: {signal: sine, amplitude: 1.0, freq_hz: 60}
-  energy: {model: modal, output: 1, t_end: 0.2, h: 0.001, threshold_pct: 2, refit: false, cms: beam.h5}
-Y
-$DYNRED -config bem.yaml > bem.log
+# the built-in frame3d beam in 2 parts (clamped, y force at the tip; run above)
 grep -A4 "power per substructure" bem.log
 /usr/bin/python3 $ROOT/tests/data/sysred/energy_sub_ref.py balance bem.h5
 E=$ROOT/tests/expect.sh
@@ -117,16 +128,5 @@ $E 'ch/chain.h5: /cms/modes has 8 modes, expected at least the 10 of the ss mode
 cd ch
 $E 'beam.h5: mode 1 of the ss model has M 1\.?, K [^,]*, the cms result [^ ]* Hz \(K [^)]*\), expected the ss result of these mass-normalized modes \(sysred.energy.cms\)' $DYNRED -config em.yaml -sysred_energy_cms ../beam.h5
 cd "$T"
-# an automatic partition (cms.partition): the parts are not in the job text
-cat > bp.yaml <<'Y'
-job: cms
-output: bp.h5
-model:
-  builtin: frame3d
-  frame3d: {lx: 1.0, nx: 1, ny: 0, nz: 0, nel: 40, clamp: x0}
-cms: {nmodes: 12, component_modes: 1000, partition: 2}
-verify: false
-Y
-$DYNRED -config bp.yaml > bp.log
-$DYNRED -config bss.yaml -ss_source bp.h5 -output bpss.h5 > bpss.log
+# an automatic partition (cms.partition, run above): the parts are not in the job text
 $E 'bp.h5: /cms/components has 3 parts, the model of its job text 1 components, expected the same parts \(a model cut by model.cut or a components: list; not an automatic partition, cms.partition\)' $DYNRED -config bem.yaml -sysred_source bpss.h5 -sysred_energy_cms bp.h5

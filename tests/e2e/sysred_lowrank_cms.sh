@@ -5,14 +5,18 @@
 # 20 Hz..160 kHz, modal damping zeta 0.05), where SLEPc's LME (Krylov)
 # fails, so the low-rank ADI path (MUMPS per shift) makes the factors.
 # Checked in numpy:
-#  - the leading 20 Hankel values of the low-rank path on 1, 2 and 3 ranks
+#  - the leading 20 Hankel values of the low-rank path on 1 and 3 ranks
 #    and of the dense SLICOT path agree with an independent reference: the
 #    exact Gramians of the block-diagonal A computed block pair by block
 #    pair (A_i P_ij + P_ij A_j^T = -B_i B_j^T, 4x4 Kronecker solves);
 #  - the log and /sysred say which solver was used;
 #  - sysred.lowrank.solver krylov alone gives a clear error.
 # (The ADI iteration runs replicated on every rank, src/sysred/adi.c: with
-# distributed MUMPS solves it deadlocked on 3 ranks.)
+# distributed MUMPS solves it deadlocked on 3 ranks.  3 ranks is the
+# multi-rank case here: an odd count, the one that deadlocked, and the same
+# replicated iteration a 2-rank run would make; the low-rank path on 2
+# ranks is in sysred_split, other sysred jobs on 2 ranks in sysred_chain,
+# sysred_energy and sysred_sobt.)
 set -euo pipefail
 cd "$T"
 cat > cms.yaml <<'Y'
@@ -50,7 +54,6 @@ sysred:
 Y
 $DYNRED -config lr.yaml > lr1.log
 grep -q "SLEPc LME Krylov failed.*low-rank ADI (80 shifts by Penzl's heuristic from the poles" lr1.log
-timeout 600 $MPIEXEC -n 2 $DYNRED -config lr.yaml -output lr2.h5 > lr2.log
 timeout 600 $MPIEXEC -n 3 $DYNRED -config lr.yaml -output lr3.h5 > lr3.log
 $DYNRED -config lr.yaml -sysred_gramians dense -output dense.h5 > dense.log
 /usr/bin/python3 - <<'PY'
@@ -74,7 +77,7 @@ P = gram(Ab, B); Q = gram([a.T for a in Ab], C.T)
 def fac(X):
     d, U = np.linalg.eigh(X); return U * np.sqrt(np.clip(d, 0, None))
 s = np.linalg.svd(fac(Q).T @ fac(P), compute_uv=False)
-h = {k: h5py.File(k + ".h5")["/sysred/hsv"][:] for k in ("lr1", "lr2", "lr3", "dense")}
+h = {k: h5py.File(k + ".h5")["/sysred/hsv"][:] for k in ("lr1", "lr3", "dense")}
 for k, v in h.items():
     e = abs(v[:20] - s[:20]).max() / s[0]
     print(f"{k}: leading 20 HSV vs the blockwise reference: max diff / sigma_1 = {e:.2e}")
@@ -85,7 +88,7 @@ for k, v in h.items():
     # 1e-10 * 20 * 2 with a factor 100 for the compression (1e-16) and the
     # reference's own 4x4 solves (condition ||A_k|| / (zeta w) ~ 1e6 * eps)
     assert e < 4e-7, (k, e)
-for k in ("lr2", "lr3"):
+for k in ("lr3",):
     e = abs(h[k][:20] - h["lr1"][:20]).max() / h["lr1"][0]
     print(f"1 vs {k[2]} ranks: leading 20 HSV differ by {e:.2e} of sigma_1")
     assert e < 4e-7, (k, e)  # the same iteration on every rank; the SLEPc attempt before it and the ss/dense parts are distributed (tolerance as above)
