@@ -4,7 +4,8 @@
 #
 #   make            library, bin/dynred and the test programs
 #   make demo       install what is missing, build, run the embedded default job
-#   make check      install what is missing, build, run every test
+#   make check      install what is missing, build, run the test suite (tests/tests.list, 10 min)
+#   make check-heavy  the heavy cases (bench/checks.list); CI runs them after check
 #   make INDEX64=1  the same build against 64-bit-index PETSc/SLEPc (build64/, bin64/)
 #   make check64    install those, build them, run every test against bin64/dynred
 #   make check-slurm  as root: the job scripts on a one-node Slurm on localhost
@@ -161,6 +162,13 @@ check64:
 check-built:
 	@bash tests/run_tests.sh $(TESTS)
 
+# The heavy cases (bench/checks.list: larger models, longer runs, the same
+# harness and the same kind of assertions as the suite), kept out of
+# `make check` so that it stays within 10 minutes; CI runs both.
+check-heavy: deps
+	@$(MAKE) --no-print-directory $(BUILDJ) all
+	@TESTS_FILE=bench/checks.list bash tests/run_tests.sh $(TESTS)
+
 # The Slurm test (tests/slurm/run.sh, not part of check: it starts daemons
 # and takes minutes): as root, a private one-node Slurm cluster on
 # 127.0.0.1 runs jobs/slurm_modal.sh, jobs/slurm_cms.sh and a requeued
@@ -218,5 +226,5 @@ uninstall:
 	@rm -rf '$(IDIR)/share/dynred'
 	@rmdir '$(IDIR)/share/modulefiles/dynred' 2>/dev/null || true
 
-.PHONY: all deps demo check check64 check-built check-slurm check-sanitize bench clean install uninstall FORCE
+.PHONY: all deps demo check check64 check-built check-heavy check-slurm check-sanitize bench clean install uninstall FORCE
 .SECONDARY:

@@ -3,8 +3,8 @@
 # tests against that build, then a leak pass.
 #
 #   scripts/sanitize-check.sh              the tests of tests/sanitize.list (CI)
-#   scripts/sanitize-check.sh --all        every test of tests/tests.list
-#                                          (make check-sanitize)
+#   scripts/sanitize-check.sh --all        every test of tests/tests.list and
+#                                          bench/checks.list (make check-sanitize)
 #   scripts/sanitize-check.sh NAME ...     the tests whose name contains a NAME
 #
 # The build goes to build-san/ and bin-san/dynred (make SANITIZE=...), so the
@@ -61,13 +61,13 @@ if [ $# -eq 0 ]; then
          done)
   for f in $miss; do echo "sanitize-check: warning: $f is run by no test of tests/sanitize.list; regenerate it (scripts/sanitize-subset.py)"; done
   sel=(--list tests/sanitize.list)
-  echo "sanitizer tests: tests/sanitize.list ($(grep -cvE '^(#|$)' tests/sanitize.list) of $(grep -cvE '^(#|$)' tests/tests.list); --all: every test)"
+  echo "sanitizer tests: tests/sanitize.list ($(grep -cvE '^(#|$)' tests/sanitize.list) of $(cat tests/tests.list bench/checks.list | grep -cvE '^(#|$)'); --all: every test)"
 elif [ "$1" = --all ]; then
   sel=()
 else
   sel=("$@")
 fi
-ASAN_OPTIONS="detect_leaks=0:$ASAN_OPTIONS" bash tests/run_tests.sh "${sel[@]+"${sel[@]}"}" || rc=1
+ASAN_OPTIONS="detect_leaks=0:$ASAN_OPTIONS" TESTS_FILE="tests/tests.list bench/checks.list" bash tests/run_tests.sh "${sel[@]+"${sel[@]}"}" || rc=1
 t2=$(date +%s)
 echo "sanitizer tests: $((t2 - t1)) s"
 

@@ -36,10 +36,13 @@ cd "$(dirname "$0")/.."
 #   bash tests/run_tests.sh --list FILE [NAME ...]
 #                                               also those named exactly by a line of
 #                                               FILE (tests/sanitize.list)
-# TESTS_FILE (default tests/tests.list) is the file of test lines.
+# TESTS_FILE (default tests/tests.list) is the file of test lines, or several
+# separated by spaces (scripts/sanitize-check.sh: the suite and
+# bench/checks.list, the heavy cases `make check-heavy` runs).
 export DYNRED="${DYNRED:-$PWD/bin/dynred}" TBIN="${TBIN:-$PWD/build/tests}" ROOT="$PWD"
 export DR_SANITIZER_EXIT="${DR_SANITIZER_EXIT:-23}"
 tests_file=${TESTS_FILE:-tests/tests.list}
+for f in $tests_file; do [ -r "$f" ] || { echo "run_tests.sh: TESTS_FILE names $f, which cannot be read"; exit 2; }; done
 declare -A exact=()
 nsel=0
 if [ "${1:-}" = --list ]; then
@@ -89,7 +92,7 @@ while IFS= read -r line; do
   times+=("$dt $name")
   printf '%-4s %-40s %6.1f s\n' "$st" "$name" "$dt"
   if [ $st = FAIL ]; then sed 's/^/     | /' "$T/log" | tail -n 25; fi
-done < "$tests_file"
+done < <(cat $tests_file)
 for n in "${!exact[@]}"; do fail=$((fail+1)); failed+=("$n"); echo "FAIL $n: no such test in $tests_file"; done
 echo "total $(( $(date +%s) - start )) s; logs in $scratch"
 # the suite's time budget (make check within 10 minutes on 2 cores) is kept
