@@ -332,6 +332,18 @@ PetscErrorCode DRGMPReducedEigen(PetscInt n, PetscInt nt, const PetscReal *K, co
       S[i + j * nd]  = s;
       Kd[i + j * nd] = K[(nt + i) + (nt + j) * n];
     }
+  /* M is positive definite iff M_tt and its Schur complement S are; the
+   * eigensolver factors K - sigma S only, which an indefinite S can pass
+   * (then a negative eigenvalue and a mode of negative mass come back), so
+   * S is factored here (X as scratch: the solver overwrites it) */
+  PetscCall(PetscArraycpy(X, S, nd * nd));
+  PetscCall(PetscBLASIntCast(nd, &nn));
+  ld = nn;
+  if (nd > 0) LAPACKpotrf_("L", &nn, X, &ld, &info);
+  if (nd > 0 && info) {
+    *ok = PETSC_FALSE;
+    goto done;
+  }
   {
     PetscErrorCode ierr;
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
