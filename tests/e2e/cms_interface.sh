@@ -19,12 +19,14 @@
 #    /cms/frequencies_hz; recovered shapes match the unreduced CMS (MAC);
 #  - 1 rank dense and 2 ranks SLEPc agree (to the round-off bound, 4.4e-6);
 #  - bad input: cutoff factor without fmax, both keys at once.
+# The full model is solved once, in the 1-rank CC run (/verify); the other
+# two runs are compared with it (-verify false).
 set -euo pipefail
 cd "$T"
 J=$ROOT/tests/data/cms/interface.yaml
 $DYNRED -config $J -cms_interface_early false -output cc.h5 > cc.log
-timeout 300 $MPIEXEC -n 2 $DYNRED -config $J -cms_interface_early false -dense_max 0 -output cc_np2.h5 > cc_np2.log
-$DYNRED -config $J -cms_interface_cutoff_factor 0 -output base.h5 > base.log
+timeout 300 $MPIEXEC -n 2 $DYNRED -config $J -cms_interface_early false -dense_max 0 -verify false -output cc_np2.h5 > cc_np2.log
+$DYNRED -config $J -cms_interface_cutoff_factor 0 -verify false -output base.h5 > base.log
 grep -E "interface reduction:|max deviation" cc.log
 grep -q "interface reduction: 837 boundary coordinates -> [0-9]* CC modes" cc_np2.log
 /usr/bin/python3 - <<'PY'
@@ -43,7 +45,6 @@ with h5py.File("base.h5", "r") as f:
     fb = f["/cms/frequencies_hz"][:]
     ub = f["/cms/modes"][:]
     rb = dict(f["/cms/reduced"].attrs)
-    vb = dict(f["/verify"].attrs)
 with h5py.File("cc_np2.h5", "r") as f:
     f2 = f["/cms/frequencies_hz"][:]
 nb, nc, size, csize = int(r["n_boundary"]), int(r["n_interface_modes"]), int(r["size"]), int(r["coupled_size"])
@@ -62,7 +63,7 @@ db = (fb - ff[:n]) / ff[:n] * 100
 dcb = (fc - fb) / fb * 100
 for k in range(n):
     print(f"mode {k + 1}: full {ff[k]:10.4f}  CMS {fb[k]:10.4f} ({db[k]:+.5f} %)  CMS+CC {fc[k]:10.4f} ({d[k]:+.5f} %)")
-print(f"max dev vs full: CMS {vb['max_error_pct']:.5f} %, CMS+CC {va['max_error_pct']:.5f} %; CC vs CMS max {dcb.max():.2e} %")
+print(f"max dev vs full: CMS {np.abs(db).max():.5f} %, CMS+CC {va['max_error_pct']:.5f} %; CC vs CMS max {dcb.max():.2e} %")
 # 1 %: the accuracy claim for CMS + CC (the 0.5 % CMS target plus the CC truncation), a truncation claim
 assert va["max_error_pct"] < 1 and va["rayleigh_ritz_bound_ok"] == 1, va
 # -4.4e-4 % = 4.4e-6 relative Rayleigh-Ritz slack: the worst-case round-off bound of two solves of this pencil
