@@ -114,7 +114,8 @@ def main():
         subprocess.run(["rm", "-rf", a.gcov_dir], check=True)
         subprocess.run(["make", "-j2", "B=build-cov", "BINDIR=bin-cov", "OPT=-Og --coverage -Wno-format-truncation", "all"], check=True)
         subprocess.run(["find", "build-cov", "-name", "*.gcda", "-delete"], check=True)
-        env = dict(os.environ, DYNRED=f"{ROOT}/bin-cov/dynred", TBIN=f"{ROOT}/build-cov/tests", GCOV_DIR=a.gcov_dir)
+        env = dict(os.environ, DYNRED=f"{ROOT}/bin-cov/dynred", TBIN=f"{ROOT}/build-cov/tests", GCOV_DIR=a.gcov_dir,
+                   TESTS_FILE="tests/tests.list bench/checks.list")  # the suite and the heavy cases
         with open(a.times[0], "w") as f:
             subprocess.run(["bash", "tests/run_tests.sh"], env=env, stdout=f, stderr=subprocess.STDOUT)
     srcs = set(sources())
@@ -122,14 +123,15 @@ def main():
     tm = {}
     for log in a.times or []:
         tm.update(times(log))
-    listed = [l.split(":", 1)[0] for l in open("tests/tests.list") if l.strip() and not l.startswith("#")]
+    listed = [l.split(":", 1)[0] for p in ("tests/tests.list", "bench/checks.list") for l in open(p)
+              if l.strip() and not l.startswith("#")]
     failed = [t for t in listed if t in tm and not tm[t][0]]
     nodata = [t for t in listed if t not in tm and t not in FORCED]
     cand = {t: cov.get(t, set()) for t in listed if t in tm and tm[t][0]}
     chosen, done = [], set()
     for t in FORCED:
         if t not in listed:
-            sys.exit(f"sanitize-subset: forced test {t} is not in tests/tests.list")
+            sys.exit(f"sanitize-subset: forced test {t} is not in tests/tests.list or bench/checks.list")
         new = cov.get(t, set()) - done
         chosen.append((t, sorted(new)))
         done |= new
