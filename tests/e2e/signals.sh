@@ -63,6 +63,7 @@ test -f ga.h5.ckpt.h5 || { echo "no GA checkpoint appeared"; exit 1; }
 kill -TERM $P
 rc=0; wait $P || rc=$?
 [ $rc != 0 ] || { echo "GA: exit 0 after SIGTERM (finished before the signal?)"; exit 1; }
+echo "GA: mpiexec exited $rc after SIGTERM"; cat ga1.log | tail -2
 one_line ga1.err '^dynred: stopped by SIGTERM during .*; kept the checkpoint ga\.h5\.ckpt\.h5: run the same command again to resume$'
 test ! -e ga.h5
 if ls | grep -q '\.tmp'; then echo "GA: a temporary file was left:"; ls; exit 1; fi
