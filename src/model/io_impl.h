@@ -195,4 +195,8 @@ PetscErrorCode DRComponentNameMats(DRComponent c);
 /* The last step of every reader: name the matrices, validate. */
 PetscErrorCode DRComponentReadFinish(DRComponent c);
 
+/* CalculiX: knots' rotation and expansion nodes relabelled to the knot,
+ * other generated nodes tagged (io_calculix_knots.c); collective. */
+PetscErrorCode DRCcxKnots(DRComponent C);
+
 #endif
